@@ -1,0 +1,93 @@
+/**
+ * Stable error codes carried in the wire envelope. Clients switch on `code`, never on the message.
+ * Each code says which side is at fault and whether a retry can help.
+ */
+export const ERROR_CODES = {
+  /** The payload was not valid JSON. Fix the client's encoding. */
+  MALFORMED_JSON: 'MALFORMED_JSON',
+  /** The payload did not match the method's JSON Schema; `details` lists the violations. */
+  SCHEMA_VIOLATION: 'SCHEMA_VIOLATION',
+  /** The payload exceeded the service's size limit. */
+  PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  /** No such API method. */
+  UNKNOWN_METHOD: 'UNKNOWN_METHOD',
+  /** No such tool in the live catalog. */
+  UNKNOWN_TOOL: 'UNKNOWN_TOOL',
+  /** A referenced entity (session, approval, skill, …) does not exist. */
+  NOT_FOUND: 'NOT_FOUND',
+  /** No service instance subscribes to the subject: the service is down or not deployed. */
+  NO_RESPONDERS: 'NO_RESPONDERS',
+  /** The downstream call did not answer before its deadline. */
+  TIMEOUT: 'TIMEOUT',
+  /** The request was refused by policy. */
+  POLICY_DENIED: 'POLICY_DENIED',
+  /** The call needs a person's approval; `details.approvalId` names the pending approval. */
+  APPROVAL_REQUIRED: 'APPROVAL_REQUIRED',
+  /** Too many calls in the window; retry after `details.retryAfterMs`. */
+  RATE_LIMITED: 'RATE_LIMITED',
+  /** A name is protected or already taken. */
+  NAME_CONFLICT: 'NAME_CONFLICT',
+  /** An outbound request targeted a forbidden address. */
+  SSRF_BLOCKED: 'SSRF_BLOCKED',
+  /** Output or egress contained a secret. */
+  SECRET_LEAK: 'SECRET_LEAK',
+  /** A path escaped the workspace root. */
+  PATH_OUTSIDE_WORKSPACE: 'PATH_OUTSIDE_WORKSPACE',
+  /** The tool ran and reported a failure. */
+  TOOL_FAILED: 'TOOL_FAILED',
+  /** An integrity check (sha256, version) failed. */
+  INTEGRITY_MISMATCH: 'INTEGRITY_MISMATCH',
+  /** The service is shutting down; retry on another instance. */
+  UNAVAILABLE: 'UNAVAILABLE',
+  /** A bug or unexpected state inside Talon. Report it with the call id. */
+  INTERNAL: 'INTERNAL',
+} as const;
+
+/** One of the stable wire error codes. */
+export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
+
+/** HTTP status for each code, used by the REST surface. */
+export const HTTP_STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
+  MALFORMED_JSON: 400,
+  SCHEMA_VIOLATION: 400,
+  PAYLOAD_TOO_LARGE: 413,
+  UNKNOWN_METHOD: 404,
+  UNKNOWN_TOOL: 404,
+  NOT_FOUND: 404,
+  NO_RESPONDERS: 503,
+  TIMEOUT: 504,
+  POLICY_DENIED: 403,
+  APPROVAL_REQUIRED: 409,
+  RATE_LIMITED: 429,
+  NAME_CONFLICT: 409,
+  SSRF_BLOCKED: 403,
+  SECRET_LEAK: 403,
+  PATH_OUTSIDE_WORKSPACE: 403,
+  TOOL_FAILED: 422,
+  INTEGRITY_MISMATCH: 422,
+  UNAVAILABLE: 503,
+  INTERNAL: 500,
+};
+
+/** gRPC status code for each wire code (numbers from grpc's status.proto). */
+export const GRPC_STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
+  MALFORMED_JSON: 3,
+  SCHEMA_VIOLATION: 3,
+  PAYLOAD_TOO_LARGE: 8,
+  UNKNOWN_METHOD: 12,
+  UNKNOWN_TOOL: 5,
+  NOT_FOUND: 5,
+  NO_RESPONDERS: 14,
+  TIMEOUT: 4,
+  POLICY_DENIED: 7,
+  APPROVAL_REQUIRED: 9,
+  RATE_LIMITED: 8,
+  NAME_CONFLICT: 6,
+  SSRF_BLOCKED: 7,
+  SECRET_LEAK: 7,
+  PATH_OUTSIDE_WORKSPACE: 7,
+  TOOL_FAILED: 2,
+  INTEGRITY_MISMATCH: 9,
+  UNAVAILABLE: 14,
+  INTERNAL: 13,
+};

@@ -1,0 +1,54 @@
+/**
+ * NATS subject names, versioned. Every service subscribes through a queue group so replicas share load;
+ * health and catalog subjects are subscribed without a queue group so that every instance answers a
+ * scatter request.
+ */
+
+/** The prefix of the orchestrator's public API. A method `system.status` is `talon.api.v1.system.status`. */
+export const API_PREFIX = 'talon.api.v1';
+
+/** Builds the NATS subject of a public API method. */
+export function apiSubject(method: string): string {
+  return `${API_PREFIX}.${method}`;
+}
+
+/** The services that make up Talon. */
+export const SERVICE_NAMES = ['orchestrator', 'skill-service', 'tool-worker', 'wasm-runner'] as const;
+/** One of the four Talon services. */
+export type ServiceName = (typeof SERVICE_NAMES)[number];
+
+/** The queue group each service joins. */
+export const QUEUE_GROUPS: Readonly<Record<ServiceName, string>> = {
+  orchestrator: 'orchestrators',
+  'skill-service': 'skill-services',
+  'tool-worker': 'tool-workers',
+  'wasm-runner': 'wasm-runners',
+};
+
+/** Subjects used between services (not part of the public API). */
+export const SUBJECTS = {
+  /** Scatter: every instance of a service answers with a {@link HealthReply}. */
+  health: (service: ServiceName) => `talon.health.v1.${service}`,
+  /** Call a tool on its domain's workers (queue group). */
+  toolCall: (domain: string) => `talon.tools.v1.call.${domain}`,
+  /** Scatter: every worker instance answers with a catalog announcement. */
+  toolCatalogRequest: 'talon.tools.v1.catalog.request',
+  /** Workers publish their tool announcements here on start, on change and as a heartbeat. */
+  toolAnnounce: 'talon.tools.v1.catalog.announce',
+  /** A worker publishes here when it leaves (drain). */
+  toolWithdraw: 'talon.tools.v1.catalog.withdraw',
+  /** Skill-service methods, e.g. `talon.skills.v1.select`. */
+  skills: (method: string) => `talon.skills.v1.${method}`,
+  /** Session event stream published by the orchestrator. */
+  sessionEvents: (sessionId: string) => `talon.events.v1.session.${sessionId}`,
+} as const;
+
+/** Message headers that travel with every request. */
+export const HEADERS = {
+  /** A unique id of one call, echoed in logs and audit records. */
+  callId: 'talon-call-id',
+  /** W3C trace context. */
+  traceparent: 'traceparent',
+  /** Deadline of the call, epoch milliseconds; a worker does not start work past it. */
+  deadline: 'talon-deadline',
+} as const;

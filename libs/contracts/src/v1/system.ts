@@ -1,0 +1,52 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { SERVICE_NAMES } from './subjects.js';
+
+const ServiceNameSchema = Type.Union(SERVICE_NAMES.map((name) => Type.Literal(name)));
+
+/** What one service instance answers on its health subject. */
+export const HealthReplySchema = Type.Object({
+  service: ServiceNameSchema,
+  instanceId: Type.String(),
+  version: Type.String(),
+  startedAt: Type.String({ description: 'ISO-8601 start time' }),
+  uptimeMs: Type.Number(),
+  inFlight: Type.Integer({ minimum: 0, description: 'requests being handled right now' }),
+});
+/** One instance's health. */
+export type HealthReply = Static<typeof HealthReplySchema>;
+
+/** The payload of `system.status` (no fields required). */
+export const SystemStatusRequestSchema = Type.Object({
+  timeoutMs: Type.Optional(Type.Integer({ minimum: 50, maximum: 10000, description: 'how long to wait for instances; default 500' })),
+});
+/** Request of `system.status`. */
+export type SystemStatusRequest = Static<typeof SystemStatusRequestSchema>;
+
+/** One instance as seen by `system.status`. */
+export const InstanceStatusSchema = Type.Object({
+  instanceId: Type.String(),
+  version: Type.String(),
+  latencyMs: Type.Number(),
+  uptimeMs: Type.Number(),
+  inFlight: Type.Integer(),
+});
+/** An instance in a status report. */
+export type InstanceStatus = Static<typeof InstanceStatusSchema>;
+
+/** One service as seen by `system.status`: up when at least one instance answered in time. */
+export const ServiceStatusSchema = Type.Object({
+  service: ServiceNameSchema,
+  state: Type.Union([Type.Literal('up'), Type.Literal('down')]),
+  instances: Type.Array(InstanceStatusSchema),
+});
+/** A service in a status report. */
+export type ServiceStatus = Static<typeof ServiceStatusSchema>;
+
+/** The reply of `system.status`. */
+export const SystemStatusSchema = Type.Object({
+  checkedAt: Type.String(),
+  waitedMs: Type.Number(),
+  services: Type.Array(ServiceStatusSchema),
+});
+/** Reply of `system.status`. */
+export type SystemStatus = Static<typeof SystemStatusSchema>;

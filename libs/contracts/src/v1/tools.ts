@@ -1,0 +1,116 @@
+import { Type, type Static } from '@sinclair/typebox';
+
+/** The 13 kinds of side effect a tool may declare. Policy grants and denies by effect. */
+export const TOOL_EFFECTS = [
+  'read_filesystem',
+  'write_filesystem',
+  'delete_filesystem',
+  'network',
+  'use_secret',
+  'execute_code',
+  'spawn_process',
+  'dispatch_capability',
+  'modify_extension',
+  'modify_approval',
+  'modify_budget',
+  'external_write',
+  'financial',
+] as const;
+/** One kind of side effect. */
+export type ToolEffect = (typeof TOOL_EFFECTS)[number];
+export const ToolEffectSchema = Type.Union(TOOL_EFFECTS.map((effect) => Type.Literal(effect)));
+
+/** Where a tool runs: orchestrator-domain tools on tool-workers, container-domain tools on wasm-runners. */
+export const TOOL_DOMAINS = ['orchestrator', 'container'] as const;
+/** A tool's domain. */
+export type ToolDomain = (typeof TOOL_DOMAINS)[number];
+export const ToolDomainSchema = Type.Union(TOOL_DOMAINS.map((domain) => Type.Literal(domain)));
+
+/** When a call needs a person's approval. */
+export const APPROVAL_REQUIREMENTS = ['never', 'unless_auto_approved', 'always'] as const;
+/** A tool's approval requirement. */
+export type ApprovalRequirement = (typeof APPROVAL_REQUIREMENTS)[number];
+export const ApprovalRequirementSchema = Type.Union(APPROVAL_REQUIREMENTS.map((value) => Type.Literal(value)));
+
+/** Where a tool comes from; built-in names are protected from dynamic tools. */
+export const TOOL_SOURCES = ['builtin', 'wasm', 'mcp', 'installed'] as const;
+/** Origin of a tool. */
+export type ToolSource = (typeof TOOL_SOURCES)[number];
+
+/** A rate limit: at most `calls` in every `perMs` window. */
+export const RateLimitSchema = Type.Object({
+  calls: Type.Integer({ minimum: 1 }),
+  perMs: Type.Integer({ minimum: 1 }),
+});
+/** A rate limit. */
+export type RateLimit = Static<typeof RateLimitSchema>;
+
+/**
+ * A tool as announced by a worker and listed by the catalog: data only, no code.
+ * `name` is the LLM-facing name (`^[a-zA-Z0-9_-]{1,64}$`); `displayName` is what people read
+ * (for an MCP tool `server.tool`).
+ */
+export const ToolDefinitionSchema = Type.Object({
+  name: Type.String({ pattern: '^[a-zA-Z0-9_-]{1,64}$' }),
+  displayName: Type.Optional(Type.String()),
+  description: Type.String({ maxLength: 4096 }),
+  parameters: Type.Record(Type.String(), Type.Unknown(), { description: 'JSON Schema of the parameters' }),
+  effects: Type.Array(ToolEffectSchema),
+  approval: ApprovalRequirementSchema,
+  timeoutMs: Type.Integer({ minimum: 1, maximum: 600000 }),
+  domain: ToolDomainSchema,
+  source: Type.Union(TOOL_SOURCES.map((value) => Type.Literal(value))),
+  sensitiveParams: Type.Array(Type.String()),
+  rateLimit: Type.Optional(RateLimitSchema),
+  idempotent: Type.Boolean(),
+});
+/** A tool definition on the wire. */
+export type ToolDefinition = Static<typeof ToolDefinitionSchema>;
+
+/** What a worker instance announces: its tools, its domain and its identity. */
+export const ToolAnnouncementSchema = Type.Object({
+  instanceId: Type.String(),
+  service: Type.String(),
+  domain: ToolDomainSchema,
+  tools: Type.Array(ToolDefinitionSchema),
+  /** How long the catalog may keep this announcement without a fresh one. */
+  ttlMs: Type.Integer({ minimum: 100 }),
+});
+/** A worker's catalog announcement. */
+export type ToolAnnouncement = Static<typeof ToolAnnouncementSchema>;
+
+/** A request to run one tool on a worker. Params were validated by the orchestrator's pipeline. */
+export const ToolCallRequestSchema = Type.Object({
+  callId: Type.String(),
+  tool: Type.String(),
+  params: Type.Record(Type.String(), Type.Unknown()),
+  timeoutMs: Type.Integer({ minimum: 1 }),
+  /** Credentials granted to this call only (host-side injection; never shown to the model). */
+  grants: Type.Optional(
+    Type.Array(
+      Type.Object({
+        secretName: Type.String(),
+        value: Type.String(),
+        hostPatterns: Type.Array(Type.String()),
+        location: Type.Object({
+          kind: Type.Union([Type.Literal('header'), Type.Literal('query'), Type.Literal('bearer')]),
+          name: Type.Optional(Type.String()),
+        }),
+      }),
+    ),
+  ),
+  sessionId: Type.Optional(Type.String()),
+});
+/** A tool call as sent to a worker. */
+export type ToolCallRequest = Static<typeof ToolCallRequestSchema>;
+
+/** The result of one tool call as returned by a worker (before the orchestrator wraps it for the model). */
+export const ToolCallResultSchema = Type.Object({
+  output: Type.Unknown(),
+  /** Worker-side warnings (e.g. a truncated body). */
+  warnings: Type.Optional(Type.Array(Type.String())),
+  durationMs: Type.Number(),
+  instanceId: Type.String(),
+});
+/** A worker's tool result. */
+export type ToolCallResult = Static<typeof ToolCallResultSchema>;

@@ -1,0 +1,2 @@
+export { TalonError, type TalonErrorOptions } from './talon-error.js';
+export { toWireError, fromWireError } from './wire-error.js';

@@ -1,0 +1,1 @@
+export type { Tool, ToolContext, ToolLogger, CredentialGrant } from './tool.js';

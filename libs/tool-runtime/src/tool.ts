@@ -1,0 +1,29 @@
+import type { ApprovalRequirement, ToolCallRequest, ToolDefinition } from '@talon/contracts';
+
+/** A credential granted to one call; the host injects it into allowlisted requests, the tool never reads it. */
+export type CredentialGrant = NonNullable<ToolCallRequest['grants']>[number];
+
+/** Structured log line sink handed to tools. Sensitive params never reach it. */
+export type ToolLogger = (level: 'debug' | 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>) => void;
+
+/** What a tool receives besides its params. */
+export interface ToolContext {
+  /** Unique id of this call (also in the audit record and the NATS headers). */
+  callId: string;
+  /** Aborted when the call's timeout passes or the caller goes away. */
+  signal: AbortSignal;
+  /** Credentials granted to this call only. */
+  grants: readonly CredentialGrant[];
+  sessionId?: string;
+  log: ToolLogger;
+}
+
+/**
+ * A tool: data (its definition) plus `execute`. `approvalFor`, when present, lets the requirement
+ * depend on the params (e.g. a read-only shell command needs none).
+ */
+export interface Tool<Params = Record<string, unknown>, Output = unknown> {
+  readonly definition: ToolDefinition;
+  execute(params: Params, context: ToolContext): Promise<Output>;
+  approvalFor?(params: Params): ApprovalRequirement;
+}
