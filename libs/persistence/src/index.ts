@@ -1,1 +1,39 @@
-export {};
+export { openDatabase } from './create-database.js';
+export { DEFAULT_CONNECT_TIMEOUT_MS, type Database, type OpenDatabaseOptions } from './database.js';
+export {
+  parseDatabaseConfig,
+  redactUrl,
+  DEFAULT_PGLITE_DIR,
+  PGLITE_IN_MEMORY,
+  type DatabaseConfig,
+  type DatabaseEnv,
+  type PgliteDatabaseConfig,
+  type PostgresDatabaseConfig,
+} from './database-config.js';
+export { PGLITE_POSTGRES_MAJOR } from './open-pglite-database.js';
+export { runMigrations, MIGRATION_LOCK_KEY, type MigrationReport } from './migration-runner.js';
+export {
+  loadCommittedMigrations,
+  migrationChecksum,
+  DEFAULT_MIGRATIONS_DIR,
+  type CommittedMigration,
+} from './committed-migrations.js';
+export type { SqlExecutor } from './sql-executor.js';
+export { PgSqlExecutor } from './pg-sql-executor.js';
+export { PgliteSqlExecutor } from './pglite-sql-executor.js';
+export { DatabaseUnreachableError } from './errors/database-unreachable-error.js';
+export { IncompatibleDataDirError } from './errors/incompatible-data-dir-error.js';
+export { InvalidDatabaseConfigError } from './errors/invalid-database-config-error.js';
+export { MigrationChecksumMismatchError } from './errors/migration-checksum-mismatch-error.js';
+export { MigrationFailedError } from './errors/migration-failed-error.js';
+export { PrismaClient, Prisma } from './generated/prisma/client.js';
+export type {
+  Approval,
+  AuditEvent,
+  Job,
+  MemoryDocument,
+  Message,
+  Secret,
+  Session,
+  SessionGrant,
+} from './generated/prisma/client.js';

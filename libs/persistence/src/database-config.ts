@@ -1,0 +1,71 @@
+import { resolve } from 'node:path';
+import { InvalidDatabaseConfigError } from './errors/invalid-database-config-error.js';
+
+/** Where the embedded database lives when neither TALON_PGLITE_DIR nor TALON_STATE_DIR is set (relative to the working directory). */
+export const DEFAULT_PGLITE_DIR = '.talon/state/pglite';
+
+/** PGlite keeps everything in memory (tests, throwaway runs) when its directory is set to this. */
+export const PGLITE_IN_MEMORY = 'memory://';
+
+/** A server PostgreSQL reached through `@prisma/adapter-pg`. */
+export interface PostgresDatabaseConfig {
+  readonly kind: 'postgres';
+  readonly url: string;
+}
+
+/** The embedded PGlite database, reached through `pglite-prisma-adapter`. */
+export interface PgliteDatabaseConfig {
+  readonly kind: 'pglite';
+  /** Absolute data directory, or `memory://`. */
+  readonly dataDir: string;
+}
+
+/** Which database Talon uses. */
+export type DatabaseConfig = PostgresDatabaseConfig | PgliteDatabaseConfig;
+
+/** The environment variables `parseDatabaseConfig` reads. */
+export interface DatabaseEnv {
+  /** `postgres://` or `postgresql://` URL; when set, PostgreSQL is used. */
+  DATABASE_URL?: string;
+  /** PGlite data directory (or `memory://`); wins over TALON_STATE_DIR. */
+  TALON_PGLITE_DIR?: string;
+  /** Talon's state directory; PGlite then lives in `<dir>/pglite`. */
+  TALON_STATE_DIR?: string;
+}
+
+/**
+ * Chooses the database from the environment: PostgreSQL when DATABASE_URL is set, otherwise PGlite in
+ * TALON_PGLITE_DIR, `<TALON_STATE_DIR>/pglite` or `.talon/state/pglite`, resolved against `cwd`.
+ */
+export function parseDatabaseConfig(env: DatabaseEnv = process.env, cwd: string = process.cwd()): DatabaseConfig {
+  const url = env.DATABASE_URL?.trim();
+  if (url) {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw new InvalidDatabaseConfigError('DATABASE_URL', redactUrl(url), 'a URL like postgres://user@host:5432/db');
+    }
+    if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') {
+      throw new InvalidDatabaseConfigError('DATABASE_URL', redactUrl(url), 'a postgres:// or postgresql:// URL');
+    }
+    return { kind: 'postgres', url };
+  }
+  const pgliteDir = env.TALON_PGLITE_DIR?.trim();
+  if (pgliteDir === PGLITE_IN_MEMORY) return { kind: 'pglite', dataDir: PGLITE_IN_MEMORY };
+  if (pgliteDir) return { kind: 'pglite', dataDir: resolve(cwd, pgliteDir) };
+  const stateDir = env.TALON_STATE_DIR?.trim();
+  if (stateDir) return { kind: 'pglite', dataDir: resolve(cwd, stateDir, 'pglite') };
+  return { kind: 'pglite', dataDir: resolve(cwd, DEFAULT_PGLITE_DIR) };
+}
+
+/** The URL with its password replaced, safe for logs and error messages. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
+  }
+}

@@ -1,0 +1,23 @@
+import type { PrismaClient } from './generated/prisma/client.js';
+import type { MigrationReport } from './migration-runner.js';
+
+/** An open, migrated database with its Prisma client. */
+export interface Database {
+  readonly prisma: PrismaClient;
+  readonly kind: 'postgres' | 'pglite';
+  /** What the start-up migration run did. */
+  readonly migrations: MigrationReport;
+  /** Disconnects the client and releases the connection pool or the PGlite instance. */
+  close(): Promise<void>;
+}
+
+/** Options for `openDatabase`; every field is optional. */
+export interface OpenDatabaseOptions {
+  /** Folder of committed migrations. Default: this library's `prisma/migrations`. */
+  migrationsDir?: string;
+  /** How long to wait for PostgreSQL to accept a connection. Default `DEFAULT_CONNECT_TIMEOUT_MS`. */
+  connectTimeoutMs?: number;
+}
+
+/** Default bound on a PostgreSQL connection attempt, so a dead server fails start-up instead of hanging it. */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;

@@ -1,0 +1,44 @@
+import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
+import type { CommittedMigration } from './committed-migrations.js';
+import { redactUrl } from './database-config.js';
+import type { Database } from './database.js';
+import { DatabaseUnreachableError } from './errors/database-unreachable-error.js';
+import { PrismaClient } from './generated/prisma/client.js';
+import { runMigrations } from './migration-runner.js';
+import { PgSqlExecutor } from './pg-sql-executor.js';
+
+/** Connects to PostgreSQL, migrates it over one dedicated connection, then hands out a pooled Prisma client. */
+export async function openPostgresDatabase(
+  url: string,
+  migrations: readonly CommittedMigration[],
+  connectTimeoutMs: number,
+): Promise<Database> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: connectTimeoutMs });
+  try {
+    await client.connect();
+  } catch (error) {
+    await client.end().catch(() => undefined);
+    throw new DatabaseUnreachableError(redactUrl(url), describeConnectError(error), error);
+  }
+  let report;
+  try {
+    report = await runMigrations(new PgSqlExecutor(client), migrations);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+  const adapter = new PrismaPg({ connectionString: url, connectionTimeoutMillis: connectTimeoutMs });
+  const prisma = new PrismaClient({ adapter });
+  return {
+    prisma,
+    kind: 'postgres',
+    migrations: report,
+    close: () => prisma.$disconnect(),
+  };
+}
+
+function describeConnectError(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  return typeof code === 'string' && !message.includes(code) ? `${code}: ${message}` : message;
+}
