@@ -29,6 +29,8 @@ export const QUEUE_GROUPS: Readonly<Record<ServiceName, string>> = {
 export const SUBJECTS = {
   /** Scatter: every instance of a service answers with a {@link HealthReply}. */
   health: (service: ServiceName) => `talon.health.v1.${service}`,
+  /** A no-op request answered by one instance of the service (queue group). */
+  ping: (service: ServiceName) => `talon.ping.v1.${service}`,
   /** Call a tool on its domain's workers (queue group). */
   toolCall: (domain: string) => `talon.tools.v1.call.${domain}`,
   /** Scatter: every worker instance answers with a catalog announcement. */

@@ -50,3 +50,19 @@ export const SystemStatusSchema = Type.Object({
 });
 /** Reply of `system.status`. */
 export type SystemStatus = Static<typeof SystemStatusSchema>;
+
+/** Request of `system.ping`: a no-op round trip through the orchestrator into one instance of a service. */
+export const SystemPingRequestSchema = Type.Object({
+  service: Type.Optional(ServiceNameSchema),
+  timeoutMs: Type.Optional(Type.Integer({ minimum: 1, maximum: 60000 })),
+});
+/** Request of `system.ping`. */
+export type SystemPingRequest = Static<typeof SystemPingRequestSchema>;
+
+/** Reply of `system.ping`: which instance answered. */
+export const SystemPingReplySchema = Type.Object({
+  service: ServiceNameSchema,
+  instanceId: Type.String(),
+});
+/** Reply of `system.ping`. */
+export type SystemPingReply = Static<typeof SystemPingReplySchema>;

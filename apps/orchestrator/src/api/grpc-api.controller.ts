@@ -1,0 +1,72 @@
+import { Controller } from '@nestjs/common';
+import { GrpcMethod } from '@nestjs/microservices';
+import type { SystemStatus } from '@talon/contracts';
+import { toWireError } from '@talon/errors';
+import { MalformedPayloadError } from '@talon/service-runtime';
+import { ApiRouter } from './api-router.js';
+
+interface CallRequest {
+  method: string;
+  payload_json: string;
+}
+
+interface CallReply {
+  ok: boolean;
+  data_json?: string;
+  error?: { code: string; message: string; details_json: string; retryable: boolean };
+}
+
+function parsePayload(json: string): unknown {
+  if (!json || json.trim() === '') return {};
+  try {
+    return JSON.parse(json);
+  } catch (error) {
+    throw new MalformedPayloadError((error as Error).message);
+  }
+}
+
+/** The gRPC surface (proto in libs/contracts/proto). Errors travel in-band in the envelope, like NATS. */
+@Controller()
+export class GrpcApiController {
+  constructor(private readonly router: ApiRouter) {}
+
+  @GrpcMethod('Talon', 'Call')
+  async call(request: CallRequest): Promise<CallReply> {
+    try {
+      const data = await this.router.call(request.method, parsePayload(request.payload_json), { surface: 'grpc' });
+      return { ok: true, data_json: JSON.stringify(data ?? null) };
+    } catch (error) {
+      const wire = toWireError(error);
+      return {
+        ok: false,
+        error: {
+          code: wire.code,
+          message: wire.message,
+          details_json: wire.details === undefined ? '' : JSON.stringify(wire.details),
+          retryable: wire.retryable ?? false,
+        },
+      };
+    }
+  }
+
+  @GrpcMethod('Talon', 'GetSystemStatus')
+  async getSystemStatus(request: { timeout_ms?: number }): Promise<unknown> {
+    const payload = request.timeout_ms ? { timeoutMs: request.timeout_ms } : {};
+    const status = (await this.router.call('system.status', payload, { surface: 'grpc' })) as SystemStatus;
+    return {
+      checked_at: status.checkedAt,
+      waited_ms: status.waitedMs,
+      services: status.services.map((service) => ({
+        service: service.service,
+        state: service.state,
+        instances: service.instances.map((instance) => ({
+          instance_id: instance.instanceId,
+          version: instance.version,
+          latency_ms: instance.latencyMs,
+          uptime_ms: instance.uptimeMs,
+          in_flight: instance.inFlight,
+        })),
+      })),
+    };
+  }
+}

@@ -1,0 +1,69 @@
+import { All, Controller, Get, Inject, Param, Post, Query, Req, Res, Sse, type MessageEvent } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { from, interval, startWith, switchMap, type Observable } from 'rxjs';
+import { HTTP_STATUS_BY_CODE, type Envelope } from '@talon/contracts';
+import { toWireError } from '@talon/errors';
+import { UnknownMethodError } from '@talon/service-runtime';
+import { ORCHESTRATOR_CONFIG } from '../config/orchestrator.constants.js';
+import type { OrchestratorConfig } from '../config/orchestrator-config.js';
+import { ApiRouter } from './api-router.js';
+import { readJsonBody } from './http-body-reader.js';
+
+/**
+ * The HTTP surface. `POST /v1/rpc/<method>` takes the same JSON as NATS; a few REST routes are
+ * shorthands. Replies are the same envelope, with an HTTP status derived from the error code.
+ */
+@Controller()
+export class HttpApiController {
+  constructor(
+    private readonly router: ApiRouter,
+    @Inject(ORCHESTRATOR_CONFIG) private readonly config: OrchestratorConfig,
+  ) {}
+
+  @Post('v1/rpc/:method')
+  async rpc(@Param('method') method: string, @Req() request: Request, @Res() response: Response): Promise<void> {
+    await this.reply(response, async () => this.router.call(method, await readJsonBody(request, this.config.maxPayloadBytes), { surface: 'http' }));
+  }
+
+  @Get('v1/system/status')
+  async status(@Query('timeoutMs') timeoutMs: string | undefined, @Res() response: Response): Promise<void> {
+    const payload = timeoutMs === undefined ? {} : { timeoutMs: Number(timeoutMs) };
+    await this.reply(response, () => this.router.call('system.status', payload, { surface: 'http' }));
+  }
+
+  @Get('v1/methods')
+  async methods(@Res() response: Response): Promise<void> {
+    await this.reply(response, async () => this.router.list());
+  }
+
+  /** Server-sent events: `system.status` every `intervalMs` (default 2000). */
+  @Sse('v1/system/status/stream')
+  statusStream(@Query('intervalMs') intervalMs?: string): Observable<MessageEvent> {
+    const period = Math.min(Math.max(Number(intervalMs) || 2000, 250), 60_000);
+    return interval(period).pipe(
+      startWith(0),
+      switchMap(() => from(this.router.call('system.status', {}, { surface: 'http' }))),
+      switchMap((data) => [{ type: 'status', data: data as object }]),
+    );
+  }
+
+  @All('*path')
+  async unknown(@Req() request: Request, @Res() response: Response): Promise<void> {
+    await this.reply(response, async () => {
+      throw new UnknownMethodError(`${request.method} ${request.path}`, this.router.list().map((method) => `POST /v1/rpc/${method.name}`));
+    });
+  }
+
+  private async reply(response: Response, produce: () => Promise<unknown>): Promise<void> {
+    let envelope: Envelope<unknown>;
+    let status = 200;
+    try {
+      envelope = { ok: true, data: (await produce()) ?? null };
+    } catch (error) {
+      const wire = toWireError(error);
+      envelope = { ok: false, error: wire };
+      status = HTTP_STATUS_BY_CODE[wire.code] ?? 500;
+    }
+    response.status(status).type('application/json').send(JSON.stringify(envelope));
+  }
+}

@@ -1,0 +1,11 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import type { NatsConnection } from '@nats-io/transport-node';
+import type { JsonLogger, ServiceConfig } from '@talon/service-runtime';
+
+/** Wires the skill-service. */
+@Module({})
+export class SkillServiceModule {
+  static register(_config: ServiceConfig, _connection: NatsConnection, _logger: JsonLogger): DynamicModule {
+    return { module: SkillServiceModule, controllers: [], providers: [] };
+  }
+}

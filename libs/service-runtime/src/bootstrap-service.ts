@@ -1,0 +1,99 @@
+import type { DynamicModule, INestApplication, INestMicroservice, Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { QUEUE_GROUPS, SUBJECTS } from '@talon/contracts';
+import { connectToNats } from './nats-connection.js';
+import { JsonLogger } from './json-logger.js';
+import { ServiceHealth } from './service-health.js';
+import { TalonNatsServer } from './talon-nats-server.js';
+import type { ServiceConfig } from './service-config.js';
+import { WireExceptionFilter } from './wire-exception-filter.js';
+
+/** A running service: its Nest application, NATS connection and a stop function. */
+export interface RunningService<App = INestMicroservice | INestApplication> {
+  app: App;
+  connection: NatsConnection;
+  logger: JsonLogger;
+  server: TalonNatsServer;
+  stop(): Promise<void>;
+}
+
+/** What a service needs to start. */
+export interface BootstrapOptions {
+  config: ServiceConfig;
+  /** Builds the root module once the NATS connection exists (so providers can use it). */
+  module: (connection: NatsConnection, logger: JsonLogger) => Type<unknown> | DynamicModule | Promise<Type<unknown> | DynamicModule>;
+  /** `http` starts a Nest HTTP application with the NATS transport attached (the orchestrator). */
+  http?: { port: number; host: string };
+  /** Extra set-up after the app exists and before it listens (e.g. gRPC transport). */
+  configure?: (app: INestApplication | INestMicroservice) => void | Promise<void>;
+  /** Install SIGTERM/SIGINT handlers that stop gracefully. Default true. */
+  handleSignals?: boolean;
+}
+
+/**
+ * Starts a Talon service: connect to NATS (bounded retry), build the Nest app with the plain-JSON
+ * transport in the service's queue group, answer health, and on SIGTERM drain in-flight requests.
+ */
+export async function bootstrapService(options: BootstrapOptions): Promise<RunningService> {
+  const { config } = options;
+  const logger = new JsonLogger({ service: config.service, instanceId: config.instanceId }, config.logLevel);
+  const connection = await connectToNats({
+    url: config.natsUrl,
+    name: config.instanceId,
+    attempts: config.connectAttempts,
+    delayMs: config.connectDelayMs,
+    onRetry: (attempt, error) => logger.write('warn', 'NATS not reachable yet, retrying', { attempt, url: config.natsUrl, error: String(error) }),
+  });
+  const module = await options.module(connection, logger);
+  const server = new TalonNatsServer({
+    connection,
+    queue: QUEUE_GROUPS[config.service],
+    maxPayloadBytes: config.maxPayloadBytes,
+    drainTimeoutMs: config.drainTimeoutMs,
+    logger,
+  });
+  // A no-op request through the same path as real handlers: diagnostics, load spreading and benchmarks.
+  const pingReply = { service: config.service, instanceId: config.instanceId };
+  server.addHandler(SUBJECTS.ping(config.service), async () => pingReply, false);
+  let app: INestApplication | INestMicroservice;
+  if (options.http) {
+    const httpApp = await NestFactory.create(module, { logger, bodyParser: false, abortOnError: false });
+    httpApp.connectMicroservice({ strategy: server }, { inheritAppConfig: true });
+    httpApp.useGlobalFilters(new WireExceptionFilter());
+    await options.configure?.(httpApp);
+    await httpApp.startAllMicroservices();
+    await httpApp.listen(options.http.port, options.http.host);
+    app = httpApp;
+  } else {
+    const microservice = await NestFactory.createMicroservice(module, { strategy: server, logger, abortOnError: false });
+    microservice.useGlobalFilters(new WireExceptionFilter());
+    await options.configure?.(microservice);
+    await microservice.listen();
+    app = microservice;
+  }
+  const health = new ServiceHealth(
+    { service: config.service, instanceId: config.instanceId, version: config.version },
+    () => server.inFlightCount,
+  );
+  health.start(connection);
+  logger.write('info', 'ready', { nats: config.natsUrl, queue: QUEUE_GROUPS[config.service] });
+
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      logger.write('info', 'stopping', { inFlight: server.inFlightCount });
+      health.stop();
+      await app.close();
+      await connection.drain().catch(() => undefined);
+      logger.write('info', 'stopped');
+    })());
+  if (options.handleSignals ?? true) {
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      process.once(signal, () => {
+        void stop().then(() => process.exit(0));
+      });
+    }
+  }
+  return { app, connection, logger, server, stop };
+}

@@ -1,0 +1,32 @@
+import { MalformedPayloadError } from './errors/malformed-payload-error.js';
+import { PayloadTooLargeError } from './errors/payload-too-large-error.js';
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Decodes a request body: size limit first, then strict UTF-8, then JSON. An empty body is `{}`
+ * so that methods without parameters can be called with no payload (`nats req subject ""`).
+ */
+export function decodeJsonPayload(bytes: Uint8Array, maxBytes: number): unknown {
+  if (bytes.byteLength > maxBytes) throw new PayloadTooLargeError(bytes.byteLength, maxBytes);
+  if (bytes.byteLength === 0) return {};
+  let text: string;
+  try {
+    text = decoder.decode(bytes);
+  } catch {
+    throw new MalformedPayloadError('not UTF-8');
+  }
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new MalformedPayloadError((error as Error).message);
+  }
+}
+
+const encoder = new TextEncoder();
+
+/** Encodes a value as UTF-8 JSON bytes. */
+export function encodeJson(value: unknown): Uint8Array {
+  return encoder.encode(JSON.stringify(value));
+}

@@ -1,0 +1,59 @@
+import { headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
+import { HEADERS, type Envelope } from '@talon/contracts';
+import { fromWireError } from '@talon/errors';
+import { encodeJson } from './json-codec.js';
+import { MalformedPayloadError } from './errors/malformed-payload-error.js';
+import { NoRespondersError } from './errors/no-responders-error.js';
+import { RequestTimeoutError } from './errors/request-timeout-error.js';
+
+/** Per-request options. */
+export interface RequestOptions {
+  timeoutMs: number;
+  callId?: string;
+  traceparent?: string;
+}
+
+/** Errors from nats.js that we map; checked by name so a second copy of the library still matches. */
+function isNoResponders(error: unknown): boolean {
+  const err = error as { name?: string; code?: string; message?: string; cause?: unknown };
+  return err?.name === 'NoRespondersError' || err?.code === '503' || /no responders/i.test(err?.message ?? '') || (err?.cause !== undefined && isNoResponders(err.cause));
+}
+
+function isTimeout(error: unknown): boolean {
+  const err = error as { name?: string; code?: string; message?: string };
+  return err?.name === 'TimeoutError' || err?.code === 'TIMEOUT' || /timeout/i.test(err?.message ?? '');
+}
+
+/**
+ * Request/reply between services with an explicit deadline on every call. Replies are Talon envelopes;
+ * an error envelope is rethrown as a typed error. Shares the connection's single reply inbox.
+ */
+export class NatsRequester {
+  constructor(private readonly connection: NatsConnection) {}
+
+  async request<T>(subject: string, payload: unknown, options: RequestOptions): Promise<T> {
+    const reply = await this.requestEnvelope<T>(subject, payload, options);
+    if (reply.ok) return reply.data;
+    throw fromWireError(reply.error);
+  }
+
+  async requestEnvelope<T>(subject: string, payload: unknown, options: RequestOptions): Promise<Envelope<T>> {
+    const headers = natsHeaders();
+    headers.set(HEADERS.deadline, String(Date.now() + options.timeoutMs));
+    if (options.callId) headers.set(HEADERS.callId, options.callId);
+    if (options.traceparent) headers.set(HEADERS.traceparent, options.traceparent);
+    let message;
+    try {
+      message = await this.connection.request(subject, encodeJson(payload), { timeout: options.timeoutMs, headers });
+    } catch (error) {
+      if (isNoResponders(error)) throw new NoRespondersError(subject);
+      if (isTimeout(error)) throw new RequestTimeoutError(subject, options.timeoutMs);
+      throw error;
+    }
+    try {
+      return message.json<Envelope<T>>();
+    } catch (error) {
+      throw new MalformedPayloadError(`reply on ${subject}: ${(error as Error).message}`);
+    }
+  }
+}

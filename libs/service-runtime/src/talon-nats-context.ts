@@ -1,0 +1,20 @@
+import { BaseRpcContext } from '@nestjs/microservices';
+
+type ContextArgs = [subject: string, callId: string | undefined, traceparent: string | undefined, deadline: number | undefined];
+
+/** What a handler knows about the message beyond its payload. */
+export class TalonNatsContext extends BaseRpcContext<ContextArgs> {
+  get subject(): string {
+    return this.args[0];
+  }
+  get callId(): string | undefined {
+    return this.args[1];
+  }
+  get traceparent(): string | undefined {
+    return this.args[2];
+  }
+  /** Epoch ms after which the caller has given up. */
+  get deadline(): number | undefined {
+    return this.args[3];
+  }
+}

@@ -1,0 +1,114 @@
+import type { Msg, NatsConnection, Subscription } from '@nats-io/transport-node';
+import { Server, type CustomTransportStrategy } from '@nestjs/microservices';
+import { lastValueFrom } from 'rxjs';
+import { HEADERS, type Envelope } from '@talon/contracts';
+import { toWireError } from '@talon/errors';
+import { decodeJsonPayload, encodeJson } from './json-codec.js';
+import type { JsonLogger } from './json-logger.js';
+import { TalonNatsContext } from './talon-nats-context.js';
+
+/** Extras a handler can set in `@MessagePattern(subject, { queue: false })`. */
+export interface PatternExtras {
+  /** `false` subscribes without a queue group so every instance answers (health, catalog scatter). */
+  queue?: string | false;
+}
+
+/** Options of the transport. */
+export interface TalonNatsServerOptions {
+  connection: NatsConnection;
+  /** Queue group joined by every handler unless its extras say otherwise. */
+  queue: string;
+  maxPayloadBytes: number;
+  drainTimeoutMs: number;
+  logger: JsonLogger;
+}
+
+/**
+ * A Nest transport strategy speaking plain JSON on NATS: the request body is the payload itself and
+ * the reply is a Talon envelope, so any NATS client can call a service. Shutdown unsubscribes, waits
+ * for in-flight handlers (bounded), then drains the connection, so no accepted request is lost.
+ */
+export class TalonNatsServer extends Server implements CustomTransportStrategy {
+  private readonly subscriptions: Subscription[] = [];
+  private inFlight = 0;
+  private idleWaiters: Array<() => void> = [];
+
+  constructor(private readonly options: TalonNatsServerOptions) {
+    super();
+  }
+
+  /** Requests being handled right now. */
+  get inFlightCount(): number {
+    return this.inFlight;
+  }
+
+  listen(callback: (...optionalParams: unknown[]) => unknown): void {
+    for (const [pattern, handler] of this.messageHandlers) {
+      const extras = (handler.extras ?? {}) as PatternExtras;
+      const queue = extras.queue === false ? undefined : (extras.queue ?? this.options.queue);
+      const subscription = this.options.connection.subscribe(pattern, {
+        queue,
+        callback: (error, message) => {
+          if (error) return this.options.logger.write('error', 'subscription error', { pattern, error: String(error) });
+          void this.handleMessage(pattern, message);
+        },
+      });
+      this.subscriptions.push(subscription);
+    }
+    callback();
+  }
+
+  private async handleMessage(pattern: string, message: Msg): Promise<void> {
+    this.inFlight++;
+    try {
+      const reply = await this.invoke(pattern, message);
+      if (message.reply) message.respond(encodeJson(reply));
+    } catch (error) {
+      this.options.logger.write('error', 'failed to reply', { subject: message.subject, error: String(error) });
+    } finally {
+      this.inFlight--;
+      if (this.inFlight === 0) this.idleWaiters.splice(0).forEach((resolve) => resolve());
+    }
+  }
+
+  private async invoke(pattern: string, message: Msg): Promise<Envelope<unknown>> {
+    const handler = this.messageHandlers.get(pattern);
+    const context = new TalonNatsContext([
+      message.subject,
+      message.headers?.get(HEADERS.callId) || undefined,
+      message.headers?.get(HEADERS.traceparent) || undefined,
+      Number(message.headers?.get(HEADERS.deadline)) || undefined,
+    ]);
+    try {
+      const payload = decodeJsonPayload(message.data, this.options.maxPayloadBytes);
+      if (!handler) throw new Error(`no handler for ${pattern}`);
+      const result$ = this.transformToObservable(await handler(payload, context));
+      return { ok: true, data: (await lastValueFrom(result$, { defaultValue: null })) ?? null };
+    } catch (error) {
+      const wire = toWireError(error);
+      if (wire.code === 'INTERNAL') {
+        this.options.logger.write('error', 'handler failed', { subject: message.subject, callId: context.callId, error: String((error as Error)?.stack ?? error) });
+      }
+      return { ok: false, error: wire };
+    }
+  }
+
+  async close(): Promise<void> {
+    for (const subscription of this.subscriptions.splice(0)) subscription.unsubscribe();
+    if (this.inFlight > 0) {
+      this.options.logger.write('info', 'draining in-flight requests', { inFlight: this.inFlight });
+      await Promise.race([
+        new Promise<void>((resolve) => this.idleWaiters.push(resolve)),
+        new Promise<void>((resolve) => setTimeout(resolve, this.options.drainTimeoutMs).unref()),
+      ]);
+    }
+  }
+
+  on(): void {
+    // Connection status events are logged by the owner of the connection.
+  }
+
+  unwrap<T>(): T {
+    return this.options.connection as T;
+  }
+}
