@@ -1,1 +1,39 @@
 export type { Tool, ToolContext, ToolLogger, CredentialGrant } from './tool.js';
+export { ToolRegistry, type ToolLookup, type ToolRegistryOptions, type RegisterOptions, type ToolRegistryListener } from './tool-registry.js';
+export { TOOL_NAME_PATTERN, MAX_TOOL_NAME_LENGTH, isValidToolName, assertValidToolName, toLlmToolName, displayName } from './tool-name.js';
+export {
+  ParamValidator,
+  DEFAULT_MAX_CACHED_SCHEMAS,
+  DEFAULT_MAX_VIOLATIONS,
+  type ParamValidatorOptions,
+} from './param-validator.js';
+export { checkParamLimits, parseParamLimits, DEFAULT_PARAM_LIMITS, type ParamLimits } from './param-limits.js';
+export { SlidingWindowRateLimiter, DEFAULT_SWEEP_EVERY, type RateLimiterOptions } from './rate-limiter.js';
+export {
+  ToolPipeline,
+  type ToolCall,
+  type PreparedCall,
+  type ExecutedCall,
+  type ToolRunResult,
+  type ToolExecutor,
+  type ToolPipelineOptions,
+  type PrepareOptions,
+} from './tool-pipeline.js';
+export { runWithTimeout } from './run-with-timeout.js';
+export type { LeakScanner, LeakFinding, OutputSanitizer, OutputWrapper, OutputSafety } from './output-safety.js';
+export { NOOP_OUTPUT_SAFETY, noopLeakScanner, noopOutputSanitizer, noopOutputWrapper } from './noop-output-safety.js';
+export { truncateText, DEFAULT_MAX_OUTPUT_BYTES, type TruncatedText } from './output-truncation.js';
+export { outputToText } from './output-text.js';
+export { redactParams, hashParams, REDACTED } from './sensitive-params.js';
+export { canonicalJson } from './canonical-json.js';
+export { UnknownToolError } from './errors/unknown-tool-error.js';
+export { ToolNameConflictError, type ToolNameConflictReason } from './errors/tool-name-conflict-error.js';
+export { InvalidToolNameError } from './errors/invalid-tool-name-error.js';
+export { InvalidToolSchemaError } from './errors/invalid-tool-schema-error.js';
+export { ParamsInvalidError, type ParamViolation } from './errors/params-invalid-error.js';
+export { ParamsTooLargeError, type ParamLimitName } from './errors/params-too-large-error.js';
+export { RateLimitedError } from './errors/rate-limited-error.js';
+export { ToolTimeoutError } from './errors/tool-timeout-error.js';
+export { ToolFailedError } from './errors/tool-failed-error.js';
+export { NoLocalExecutorError } from './errors/no-local-executor-error.js';
+export { OutputSafetyMissingError } from './errors/output-safety-missing-error.js';

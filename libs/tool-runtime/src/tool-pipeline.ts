@@ -1,0 +1,241 @@
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import type { ToolDefinition } from '@talon/contracts';
+import { TalonError } from '@talon/errors';
+import { NoLocalExecutorError } from './errors/no-local-executor-error.js';
+import { OutputSafetyMissingError } from './errors/output-safety-missing-error.js';
+import { ToolFailedError } from './errors/tool-failed-error.js';
+import { UnknownToolError } from './errors/unknown-tool-error.js';
+import type { LeakFinding, OutputSafety } from './output-safety.js';
+import { outputToText } from './output-text.js';
+import { DEFAULT_MAX_OUTPUT_BYTES, truncateText } from './output-truncation.js';
+import { checkParamLimits, parseParamLimits, type ParamLimits } from './param-limits.js';
+import { ParamValidator } from './param-validator.js';
+import { SlidingWindowRateLimiter } from './rate-limiter.js';
+import { runWithTimeout } from './run-with-timeout.js';
+import type { CredentialGrant, Tool, ToolLogger } from './tool.js';
+import { ToolRegistry, type ToolLookup } from './tool-registry.js';
+
+/** One tool call as the pipeline receives it. */
+export interface ToolCall {
+  tool: string;
+  /** Raw params (usually parsed JSON). Coercion and defaults are applied to this object in place. */
+  params: unknown;
+  callId?: string;
+  sessionId?: string;
+  grants?: readonly CredentialGrant[];
+  /** Aborts the call when the caller goes away. */
+  signal?: AbortSignal;
+  /** A tighter deadline than the tool's own `timeoutMs` (e.g. what is left of the turn). */
+  timeoutMs?: number;
+}
+
+/** A call that passed lookup, limits, validation and the rate limit: ready to execute here or remotely. */
+export interface PreparedCall {
+  readonly callId: string;
+  readonly tool: string;
+  readonly definition: ToolDefinition;
+  /** The looked-up entry: a {@link Tool} when it runs in this process, otherwise just its definition. */
+  readonly target: { readonly definition: ToolDefinition };
+  readonly params: Record<string, unknown>;
+  readonly sessionId?: string;
+  readonly grants: readonly CredentialGrant[];
+  readonly signal?: AbortSignal;
+  /** The effective timeout: the tool's, or the call's when that is shorter. */
+  readonly timeoutMs: number;
+}
+
+/** The raw outcome of executing a prepared call. */
+export interface ExecutedCall {
+  output: unknown;
+  durationMs: number;
+}
+
+/** What the orchestrator hands back after the full pipeline. */
+export interface ToolRunResult {
+  callId: string;
+  tool: string;
+  /** Structured output; replaced by the redacted text when the leak scan found a secret in it. */
+  output: unknown;
+  /** The wrapped, sanitized, possibly truncated text for the model. */
+  text: string;
+  truncated: boolean;
+  leakFindings: LeakFinding[];
+  sanitizerFindings: string[];
+  durationMs: number;
+}
+
+/** Runs a prepared call somewhere (e.g. over NATS on the tool's domain) and resolves with its output. */
+export type ToolExecutor = (prepared: PreparedCall, signal: AbortSignal) => Promise<unknown>;
+
+/** Options of {@link ToolPipeline}. */
+export interface ToolPipelineOptions {
+  /** Shared schema compiler; defaults to the registry's when the lookup is a ToolRegistry. */
+  validator?: ParamValidator;
+  limits?: ParamLimits;
+  /** `null` turns rate limiting off. Default: a new sliding-window limiter. */
+  rateLimiter?: SlidingWindowRateLimiter | null;
+  /** Count calls per tool within each session (`session`, the default) or per tool overall (`tool`). */
+  rateLimitScope?: 'session' | 'tool';
+  /** Leak scan, sanitize and wrap; required for `postProcessOutput` and `run`, unused by `runLocal`. */
+  safety?: OutputSafety;
+  /** Cap of the text returned to the model. Default {@link DEFAULT_MAX_OUTPUT_BYTES}. */
+  maxOutputBytes?: number;
+  log?: ToolLogger;
+  newCallId?: () => string;
+}
+
+/** Options of {@link ToolPipeline.prepareCall}. */
+export interface PrepareOptions {
+  /** Count the call against the tool's rate limit. Default true; workers pass false (the orchestrator counted). */
+  rateLimit?: boolean;
+}
+
+const silentLog: ToolLogger = () => undefined;
+
+/**
+ * The tool call pipeline as composable stages:
+ * `prepareCall` (lookup → limits → coerce/validate → rate limit) → `executeWithTimeout` → `postProcessOutput`
+ * (leak scan → sanitize → truncate → wrap). The orchestrator may prepare locally, dispatch remotely and
+ * post-process; a worker uses `runLocal` (prepare without rate limit, execute, raw output).
+ */
+export class ToolPipeline {
+  private readonly validator: ParamValidator;
+  private readonly limits: Required<ParamLimits>;
+  private readonly rateLimiter: SlidingWindowRateLimiter | null;
+  private readonly perSession: boolean;
+  private readonly safety?: OutputSafety;
+  private readonly maxOutputBytes: number;
+  private readonly log: ToolLogger;
+  private readonly newCallId: () => string;
+
+  constructor(
+    private readonly lookup: ToolLookup,
+    options: ToolPipelineOptions = {},
+  ) {
+    this.validator = options.validator ?? (lookup instanceof ToolRegistry ? lookup.validator : new ParamValidator());
+    this.limits = parseParamLimits(options.limits);
+    this.rateLimiter = options.rateLimiter === undefined ? new SlidingWindowRateLimiter() : options.rateLimiter;
+    this.perSession = (options.rateLimitScope ?? 'session') === 'session';
+    this.safety = options.safety;
+    this.maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+    if (!Number.isInteger(this.maxOutputBytes) || this.maxOutputBytes < 1) {
+      throw new RangeError(`maxOutputBytes must be a positive integer, got ${options.maxOutputBytes}`);
+    }
+    this.log = options.log ?? silentLog;
+    this.newCallId = options.newCallId ?? randomUUID;
+  }
+
+  /** Lookup → size/depth limits → coercion and validation → rate limit. Synchronous; throws typed errors. */
+  prepareCall(call: ToolCall, options: PrepareOptions = {}): PreparedCall {
+    const target = this.lookup.get(call.tool);
+    if (!target) throw new UnknownToolError(call.tool);
+    const definition = target.definition;
+    // Providers send "no arguments" as null or nothing; treat both as an empty object.
+    const raw = call.params === undefined || call.params === null ? {} : call.params;
+    checkParamLimits(definition.name, raw, this.limits);
+    const params = this.validator.validate(definition.name, definition.parameters, raw);
+    if (definition.rateLimit && this.rateLimiter && options.rateLimit !== false) {
+      const key = this.perSession ? `${definition.name}\u0000${call.sessionId ?? ''}` : definition.name;
+      this.rateLimiter.take(definition.name, key, definition.rateLimit);
+    }
+    return {
+      callId: call.callId ?? this.newCallId(),
+      tool: definition.name,
+      definition,
+      target,
+      params,
+      sessionId: call.sessionId,
+      grants: call.grants ?? [],
+      signal: call.signal,
+      timeoutMs: call.timeoutMs !== undefined ? Math.min(call.timeoutMs, definition.timeoutMs) : definition.timeoutMs,
+    };
+  }
+
+  /**
+   * Executes a prepared call under its timeout, by the local tool or by `executor`. A thrown TalonError
+   * passes through; anything else becomes {@link ToolFailedError} with its message.
+   */
+  async executeWithTimeout(prepared: PreparedCall, executor?: ToolExecutor): Promise<ExecutedCall> {
+    const run = executor ?? this.localExecutor(prepared);
+    const started = performance.now();
+    try {
+      const output = await runWithTimeout(prepared.tool, prepared.timeoutMs, prepared.signal, (signal) => run(prepared, signal));
+      return { output, durationMs: performance.now() - started };
+    } catch (error) {
+      const typed = TalonError.isInstance(error)
+        ? error
+        : new ToolFailedError(`Tool "${prepared.tool}" failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      this.log('warn', 'tool call failed', { tool: prepared.tool, callId: prepared.callId, code: typed.code });
+      throw typed;
+    }
+  }
+
+  /** Leak scan → sanitize → truncate → wrap. Throws {@link OutputSafetyMissingError} without `safety`. */
+  postProcessOutput(prepared: PreparedCall, executed: ExecutedCall): ToolRunResult {
+    const safety = this.requireSafety();
+    const scanned = safety.leakScanner.redact(outputToText(executed.output), this.knownSecrets(prepared));
+    const sanitized = safety.sanitizer.sanitize(scanned.text);
+    const cut = truncateText(sanitized.text, this.maxOutputBytes);
+    return {
+      callId: prepared.callId,
+      tool: prepared.tool,
+      output: scanned.findings.length > 0 ? scanned.text : executed.output,
+      text: safety.wrapper.wrap(prepared.tool, prepared.callId, cut.text),
+      truncated: cut.truncated,
+      leakFindings: scanned.findings,
+      sanitizerFindings: sanitized.findings,
+      durationMs: executed.durationMs,
+    };
+  }
+
+  /** Redacts granted secrets and known key formats from a failed call's error message, in place. */
+  redactError<E>(prepared: PreparedCall, error: E): E {
+    if (!this.safety || !(error instanceof Error)) return error;
+    const scanned = this.safety.leakScanner.redact(error.message, this.knownSecrets(prepared));
+    if (scanned.findings.length > 0) error.message = scanned.text;
+    return error;
+  }
+
+  /** The whole pipeline in this process (or through `executor`); failures are typed and leak-redacted. */
+  async run(call: ToolCall, executor?: ToolExecutor): Promise<ToolRunResult> {
+    this.requireSafety();
+    const prepared = this.prepareCall(call);
+    let executed: ExecutedCall;
+    try {
+      executed = await this.executeWithTimeout(prepared, executor);
+    } catch (error) {
+      throw this.redactError(prepared, error);
+    }
+    return this.postProcessOutput(prepared, executed);
+  }
+
+  /** Worker mode: validate (no rate limit) and execute under the timeout, returning the raw output. */
+  async runLocal(call: ToolCall): Promise<ExecutedCall> {
+    return this.executeWithTimeout(this.prepareCall(call, { rateLimit: false }));
+  }
+
+  private localExecutor(prepared: PreparedCall): ToolExecutor {
+    const tool = prepared.target as Partial<Tool>;
+    if (typeof tool.execute !== 'function') throw new NoLocalExecutorError(prepared.tool);
+    const execute = tool.execute.bind(tool);
+    const log = this.log;
+    return (call, signal) =>
+      execute(call.params, {
+        callId: call.callId,
+        signal,
+        grants: call.grants,
+        sessionId: call.sessionId,
+        log: (level, message, fields) => log(level, message, { ...fields, tool: call.tool, callId: call.callId }),
+      });
+  }
+
+  private knownSecrets(prepared: PreparedCall): string[] {
+    return prepared.grants.map((grant) => grant.value);
+  }
+
+  private requireSafety(): OutputSafety {
+    if (!this.safety) throw new OutputSafetyMissingError();
+    return this.safety;
+  }
+}
