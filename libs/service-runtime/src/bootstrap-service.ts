@@ -38,13 +38,20 @@ export interface BootstrapOptions {
 export async function bootstrapService(options: BootstrapOptions): Promise<RunningService> {
   const { config } = options;
   const logger = new JsonLogger({ service: config.service, instanceId: config.instanceId }, config.logLevel);
-  const connection = await connectToNats({
-    url: config.natsUrl,
-    name: config.instanceId,
-    attempts: config.connectAttempts,
-    delayMs: config.connectDelayMs,
-    onRetry: (attempt, error) => logger.write('warn', 'NATS not reachable yet, retrying', { attempt, url: config.natsUrl, error: String(error) }),
-  });
+  let connection: NatsConnection;
+  try {
+    connection = await connectToNats({
+      url: config.natsUrl,
+      name: config.instanceId,
+      attempts: config.connectAttempts,
+      delayMs: config.connectDelayMs,
+      onRetry: (attempt, error) => logger.write('warn', 'NATS not reachable yet, retrying', { attempt, url: config.natsUrl, error: String(error) }),
+    });
+  } catch (error) {
+    logger.write('error', (error as Error).message, { code: (error as { code?: string }).code });
+    if (options.handleSignals ?? true) process.exit(1);
+    throw error;
+  }
   const module = await options.module(connection, logger);
   const server = new TalonNatsServer({
     connection,
@@ -59,8 +66,9 @@ export async function bootstrapService(options: BootstrapOptions): Promise<Runni
   let app: INestApplication | INestMicroservice;
   if (options.http) {
     const httpApp = await NestFactory.create(module, { logger, bodyParser: false, abortOnError: false });
-    httpApp.connectMicroservice({ strategy: server }, { inheritAppConfig: true });
+    // Filters first: inheritAppConfig copies the app's global filters at connect time.
     httpApp.useGlobalFilters(new WireExceptionFilter());
+    httpApp.connectMicroservice({ strategy: server }, { inheritAppConfig: true });
     await options.configure?.(httpApp);
     await httpApp.startAllMicroservices();
     await httpApp.listen(options.http.port, options.http.host);

@@ -1,8 +1,10 @@
-import { Controller } from '@nestjs/common';
+import { Controller, Inject } from '@nestjs/common';
 import { GrpcMethod } from '@nestjs/microservices';
 import type { SystemStatus } from '@talon/contracts';
 import { toWireError } from '@talon/errors';
-import { MalformedPayloadError } from '@talon/service-runtime';
+import { MalformedPayloadError, PayloadTooLargeError } from '@talon/service-runtime';
+import { ORCHESTRATOR_CONFIG } from '../config/orchestrator.constants.js';
+import type { OrchestratorConfig } from '../config/orchestrator-config.js';
 import { ApiRouter } from './api-router.js';
 
 interface CallRequest {
@@ -16,7 +18,9 @@ interface CallReply {
   error?: { code: string; message: string; details_json: string; retryable: boolean };
 }
 
-function parsePayload(json: string): unknown {
+function parsePayload(json: string, maxBytes: number): unknown {
+  const bytes = Buffer.byteLength(json ?? '');
+  if (bytes > maxBytes) throw new PayloadTooLargeError(bytes, maxBytes);
   if (!json || json.trim() === '') return {};
   try {
     return JSON.parse(json);
@@ -28,12 +32,15 @@ function parsePayload(json: string): unknown {
 /** The gRPC surface (proto in libs/contracts/proto). Errors travel in-band in the envelope, like NATS. */
 @Controller()
 export class GrpcApiController {
-  constructor(private readonly router: ApiRouter) {}
+  constructor(
+    private readonly router: ApiRouter,
+    @Inject(ORCHESTRATOR_CONFIG) private readonly config: OrchestratorConfig,
+  ) {}
 
   @GrpcMethod('Talon', 'Call')
   async call(request: CallRequest): Promise<CallReply> {
     try {
-      const data = await this.router.call(request.method, parsePayload(request.payload_json), { surface: 'grpc' });
+      const data = await this.router.call(request.method, parsePayload(request.payload_json, this.config.maxPayloadBytes), { surface: 'grpc' });
       return { ok: true, data_json: JSON.stringify(data ?? null) };
     } catch (error) {
       const wire = toWireError(error);
