@@ -1,1 +1,50 @@
-export {};
+export {
+  McpServerConfigSchema,
+  McpAuthConfigSchema,
+  StdioTransportConfigSchema,
+  StreamableHttpTransportConfigSchema,
+  SseTransportConfigSchema,
+  parseMcpServerConfig,
+  DEFAULT_MCP_EFFECTS,
+  DEFAULT_MCP_APPROVAL,
+  DEFAULT_MCP_CALL_TIMEOUT_MS,
+  DEFAULT_MCP_CONNECT_TIMEOUT_MS,
+  DEFAULT_MCP_IDLE_STOP_MS,
+  DEFAULT_MCP_HEALTH_INTERVAL_MS,
+  DEFAULT_MCP_RESTART,
+  type McpServerConfig,
+  type McpServerDefinition,
+  type McpTransportConfig,
+  type StdioTransportConfig,
+  type RemoteTransportConfig,
+  type McpAuthConfig,
+  type McpRestartPolicy,
+  type ParseMcpServerConfigOptions,
+} from './mcp-server-config.js';
+export { expandConfigVariables, standardConfigVariables, type ConfigVariables, type StandardVariableRoots } from './mcp-config-variables.js';
+export { loadMcpServerRegistry, mergeMcpServerDefinitions } from './mcp-registry-loader.js';
+export type { McpTransportHandle, RemoteTransportOptions } from './mcp-transport.js';
+export { createStdioTransport } from './mcp-transport-stdio.js';
+export { createStreamableHttpTransport } from './mcp-transport-streamable-http.js';
+export { createSseTransport } from './mcp-transport-sse.js';
+export { createMcpTransport, type McpTransportFactoryOptions } from './mcp-transport-factory.js';
+export { McpConnection, type McpConnectionOptions, type McpCallOptions, type McpToolInfo } from './mcp-connection.js';
+export { McpManager, DEFAULT_MAX_RUNNING_STDIO, DEFAULT_IDLE_SWEEP_MS, type McpManagerOptions, type McpServerListing } from './mcp-manager.js';
+export { MCP_SERVER_STATES, type McpServerState, type McpServerStatus } from './mcp-server-status.js';
+export { assignMcpToolNames, mcpDisplayName, type McpToolNameRequest, type McpToolNames } from './mcp-tool-name.js';
+export { adaptMcpTool, mcpToolApproval, type AdaptedMcpTool, type AdaptMcpToolInput, type McpToolCaller, type UnusableMcpTool } from './mcp-tool-adapter.js';
+export { mapMcpToolResult, DEFAULT_MAX_INLINE_BINARY_BYTES, type McpContentItem, type McpToolOutput, type MapMcpToolResultOptions } from './mcp-result-mapper.js';
+export { McpJsonSchemaCompiler, MAX_SCHEMA_BYTES, type SchemaCompileResult } from './mcp-json-schema-compiler.js';
+export { InMemoryMcpSecretsStore, type McpSecretsStore } from './mcp-secrets-store.js';
+export { StderrTail, DEFAULT_STDERR_TAIL_LINES } from './stderr-tail.js';
+export { restartDelayMs } from './restart-backoff.js';
+export { McpConfigError } from './errors/mcp-config-error.js';
+export { McpServerUnavailableError } from './errors/mcp-server-unavailable-error.js';
+export { McpToolFailedError } from './errors/mcp-tool-failed-error.js';
+export { McpTimeoutError } from './errors/mcp-timeout-error.js';
+export { McpInvalidInputError } from './errors/mcp-invalid-input-error.js';
+export { McpUnusableToolError } from './errors/mcp-unusable-tool-error.js';
+export { McpUnknownServerError } from './errors/mcp-unknown-server-error.js';
+export { McpUnknownToolError } from './errors/mcp-unknown-tool-error.js';
+export { McpOAuthDiscoveryError } from './errors/mcp-oauth-discovery-error.js';
+export { McpAuthorizationRequiredError } from './errors/mcp-authorization-required-error.js';

@@ -1,0 +1,186 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+import { ApprovalRequirementSchema, ToolEffectSchema, type ApprovalRequirement, type ToolEffect } from '@talon/contracts';
+import { McpConfigError } from './errors/mcp-config-error.js';
+import { expandConfigVariables, type ConfigVariables } from './mcp-config-variables.js';
+
+/** Defaults applied by {@link parseMcpServerConfig} when a definition leaves a field out. */
+export const DEFAULT_MCP_EFFECTS: readonly ToolEffect[] = ['network', 'external_write'];
+/** MCP tools may write to the outside world: a person approves unless auto-approval says otherwise. */
+export const DEFAULT_MCP_APPROVAL: ApprovalRequirement = 'unless_auto_approved';
+export const DEFAULT_MCP_CALL_TIMEOUT_MS = 30_000;
+export const DEFAULT_MCP_CONNECT_TIMEOUT_MS = 15_000;
+/** Stdio servers stop after five idle minutes; 0 keeps them running. */
+export const DEFAULT_MCP_IDLE_STOP_MS = 300_000;
+export const DEFAULT_MCP_HEALTH_INTERVAL_MS = 30_000;
+export const DEFAULT_MCP_RESTART = { maxRestarts: 5, windowMs: 300_000, initialDelayMs: 250, maxDelayMs: 30_000 } as const;
+
+const StringMap = Type.Record(Type.String(), Type.String());
+
+/** A server run as a child process speaking JSON-RPC over stdin/stdout. */
+export const StdioTransportConfigSchema = Type.Object(
+  {
+    type: Type.Literal('stdio'),
+    command: Type.String({ minLength: 1 }),
+    args: Type.Optional(Type.Array(Type.String())),
+    env: Type.Optional(StringMap),
+    cwd: Type.Optional(Type.String({ minLength: 1 })),
+  },
+  { additionalProperties: false },
+);
+
+/** A remote server reached over streamable HTTP (or the older HTTP+SSE transport). */
+const remoteTransport = <T extends 'streamable-http' | 'sse'>(type: T) =>
+  Type.Object(
+    { type: Type.Literal(type), url: Type.String({ pattern: '^https?://' }), headers: Type.Optional(StringMap) },
+    { additionalProperties: false },
+  );
+export const StreamableHttpTransportConfigSchema = remoteTransport('streamable-http');
+export const SseTransportConfigSchema = remoteTransport('sse');
+
+/** How Talon authenticates to a remote server. Secrets are named, never inlined. */
+export const McpAuthConfigSchema = Type.Union([
+  Type.Object({ type: Type.Literal('none') }, { additionalProperties: false }),
+  Type.Object({ type: Type.Literal('bearer'), secret: Type.String({ minLength: 1 }) }, { additionalProperties: false }),
+  Type.Object(
+    {
+      type: Type.Literal('oauth'),
+      client_name: Type.Optional(Type.String()),
+      scopes: Type.Optional(Type.Array(Type.String())),
+    },
+    { additionalProperties: false },
+  ),
+]);
+
+/**
+ * One MCP server as written in `registry/mcp-servers/*.json` or in user config (snake_case, like every
+ * registry file). `${NAME}` in command, args, env, cwd, url and header values is expanded by the loader.
+ */
+export const McpServerConfigSchema = Type.Object(
+  {
+    name: Type.String({ pattern: '^[a-zA-Z0-9][a-zA-Z0-9_-]{0,47}$' }),
+    display_name: Type.Optional(Type.String()),
+    description: Type.Optional(Type.String({ maxLength: 2048 })),
+    keywords: Type.Optional(Type.Array(Type.String())),
+    transport: Type.Union([StdioTransportConfigSchema, StreamableHttpTransportConfigSchema, SseTransportConfigSchema]),
+    auth: Type.Optional(McpAuthConfigSchema),
+    effects: Type.Optional(Type.Array(ToolEffectSchema)),
+    approval: Type.Optional(ApprovalRequirementSchema),
+    call_timeout_ms: Type.Optional(Type.Integer({ minimum: 1, maximum: 600_000 })),
+    connect_timeout_ms: Type.Optional(Type.Integer({ minimum: 1, maximum: 600_000 })),
+    idle_stop_ms: Type.Optional(Type.Integer({ minimum: 0 })),
+    health_interval_ms: Type.Optional(Type.Integer({ minimum: 0 })),
+    restart: Type.Optional(
+      Type.Object(
+        {
+          max_restarts: Type.Optional(Type.Integer({ minimum: 0 })),
+          window_ms: Type.Optional(Type.Integer({ minimum: 1 })),
+          initial_delay_ms: Type.Optional(Type.Integer({ minimum: 0 })),
+          max_delay_ms: Type.Optional(Type.Integer({ minimum: 0 })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+/** A server definition as written in a file. */
+export type McpServerConfig = Static<typeof McpServerConfigSchema>;
+
+export type StdioTransportConfig = Static<typeof StdioTransportConfigSchema>;
+export type RemoteTransportConfig = Static<typeof StreamableHttpTransportConfigSchema> | Static<typeof SseTransportConfigSchema>;
+export type McpTransportConfig = StdioTransportConfig | RemoteTransportConfig;
+export type McpAuthConfig =
+  | { type: 'none' }
+  | { type: 'bearer'; secret: string }
+  | { type: 'oauth'; clientName?: string; scopes?: string[] };
+
+/** Restart limits: at most `maxRestarts` within `windowMs`, waiting `initialDelayMs·2ⁿ` up to `maxDelayMs`. */
+export interface McpRestartPolicy {
+  maxRestarts: number;
+  windowMs: number;
+  initialDelayMs: number;
+  maxDelayMs: number;
+}
+
+/** A validated server definition with every default filled in and variables expanded. */
+export interface McpServerDefinition {
+  name: string;
+  displayName: string;
+  description: string;
+  keywords: string[];
+  transport: McpTransportConfig;
+  auth: McpAuthConfig;
+  effects: ToolEffect[];
+  approval: ApprovalRequirement;
+  callTimeoutMs: number;
+  connectTimeoutMs: number;
+  /** Idle time after which a stdio server is stopped; 0 never stops it. Remote servers ignore it. */
+  idleStopMs: number;
+  /** Interval of `ping` health checks; 0 disables them. */
+  healthIntervalMs: number;
+  restart: McpRestartPolicy;
+}
+
+/** Where a definition came from, used in error messages. */
+export interface ParseMcpServerConfigOptions {
+  /** Values for `${NAME}` placeholders (e.g. TALON_ROOT, TALON_WORKSPACE, TALON_DATA_DIR). */
+  variables?: ConfigVariables;
+  /** A file name or "user config", named in error messages. */
+  source?: string;
+}
+
+/** Validates one raw definition, fills defaults and expands variables. Throws {@link McpConfigError}. */
+export function parseMcpServerConfig(raw: unknown, options: ParseMcpServerConfigOptions = {}): McpServerDefinition {
+  const source = options.source ?? 'MCP server config';
+  if (!Value.Check(McpServerConfigSchema, raw)) {
+    const violations = [...Value.Errors(McpServerConfigSchema, raw)].slice(0, 10).map((e) => `${e.path || '/'}: ${e.message}`);
+    throw new McpConfigError(`${source} is not a valid MCP server definition: ${violations.join('; ')}. Fix the file and reload.`, {
+      details: { source, violations },
+    });
+  }
+  const config = raw as McpServerConfig;
+  const expand = (value: string, field: string) => expandConfigVariables(value, options.variables ?? {}, `${source} ${field}`);
+  const restart = config.restart ?? {};
+  return {
+    name: config.name,
+    displayName: config.display_name ?? config.name,
+    description: config.description ?? '',
+    keywords: config.keywords ?? [],
+    transport: expandTransport(config.transport, expand),
+    auth: toAuth(config.auth),
+    effects: config.effects ? [...new Set(config.effects)] : [...DEFAULT_MCP_EFFECTS],
+    approval: config.approval ?? DEFAULT_MCP_APPROVAL,
+    callTimeoutMs: config.call_timeout_ms ?? DEFAULT_MCP_CALL_TIMEOUT_MS,
+    connectTimeoutMs: config.connect_timeout_ms ?? DEFAULT_MCP_CONNECT_TIMEOUT_MS,
+    idleStopMs: config.idle_stop_ms ?? DEFAULT_MCP_IDLE_STOP_MS,
+    healthIntervalMs: config.health_interval_ms ?? DEFAULT_MCP_HEALTH_INTERVAL_MS,
+    restart: {
+      maxRestarts: restart.max_restarts ?? DEFAULT_MCP_RESTART.maxRestarts,
+      windowMs: restart.window_ms ?? DEFAULT_MCP_RESTART.windowMs,
+      initialDelayMs: restart.initial_delay_ms ?? DEFAULT_MCP_RESTART.initialDelayMs,
+      maxDelayMs: restart.max_delay_ms ?? DEFAULT_MCP_RESTART.maxDelayMs,
+    },
+  };
+}
+
+function expandTransport(transport: McpServerConfig['transport'], expand: (value: string, field: string) => string): McpTransportConfig {
+  const mapValues = (map: Record<string, string> | undefined, field: string) =>
+    map && Object.fromEntries(Object.entries(map).map(([key, value]) => [key, expand(value, `${field}.${key}`)]));
+  if (transport.type === 'stdio') {
+    return {
+      type: 'stdio',
+      command: expand(transport.command, 'transport.command'),
+      args: (transport.args ?? []).map((arg, index) => expand(arg, `transport.args[${index}]`)),
+      env: mapValues(transport.env, 'transport.env') ?? {},
+      ...(transport.cwd === undefined ? {} : { cwd: expand(transport.cwd, 'transport.cwd') }),
+    };
+  }
+  return { type: transport.type, url: expand(transport.url, 'transport.url'), headers: mapValues(transport.headers, 'transport.headers') ?? {} };
+}
+
+function toAuth(auth: McpServerConfig['auth']): McpAuthConfig {
+  if (!auth || auth.type === 'none') return { type: 'none' };
+  if (auth.type === 'bearer') return { type: 'bearer', secret: auth.secret };
+  return { type: 'oauth', clientName: auth.client_name, scopes: auth.scopes };
+}

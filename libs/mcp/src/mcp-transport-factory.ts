@@ -1,0 +1,41 @@
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { McpConfigError } from './errors/mcp-config-error.js';
+import type { McpSecretsStore } from './mcp-secrets-store.js';
+import type { McpServerDefinition } from './mcp-server-config.js';
+import type { McpTransportHandle } from './mcp-transport.js';
+import { createSseTransport } from './mcp-transport-sse.js';
+import { createStdioTransport } from './mcp-transport-stdio.js';
+import { createStreamableHttpTransport } from './mcp-transport-streamable-http.js';
+
+/** What building a transport may need from outside: secrets for bearer auth, OAuth providers. */
+export interface McpTransportFactoryOptions {
+  secrets?: McpSecretsStore;
+  /** Returns the OAuth provider of a server whose auth is `oauth` (see SecretsStoreOAuthProvider). */
+  oauthProviderFor?: (definition: McpServerDefinition) => OAuthClientProvider;
+}
+
+/** Builds a fresh transport for a server definition (one transport per connect attempt). */
+export async function createMcpTransport(definition: McpServerDefinition, options: McpTransportFactoryOptions = {}): Promise<McpTransportHandle> {
+  const transport = definition.transport;
+  if (transport.type === 'stdio') return createStdioTransport(transport);
+  const headers: Record<string, string> = { ...(transport.headers ?? {}) };
+  let authProvider: OAuthClientProvider | undefined;
+  if (definition.auth.type === 'bearer') {
+    const token = await options.secrets?.get(definition.auth.secret);
+    if (!token) {
+      throw new McpConfigError(`MCP server "${definition.name}" uses bearer secret "${definition.auth.secret}", which is not set: add it to the secrets store.`, {
+        details: { server: definition.name, secret: definition.auth.secret },
+      });
+    }
+    headers.Authorization = `Bearer ${token}`;
+  } else if (definition.auth.type === 'oauth') {
+    if (!options.oauthProviderFor) {
+      throw new McpConfigError(`MCP server "${definition.name}" uses OAuth but no OAuth provider is configured in this process.`, {
+        details: { server: definition.name },
+      });
+    }
+    authProvider = options.oauthProviderFor(definition);
+  }
+  const remote = { headers, ...(authProvider ? { authProvider } : {}) };
+  return transport.type === 'sse' ? createSseTransport(transport, remote) : createStreamableHttpTransport(transport, remote);
+}
