@@ -1,13 +1,31 @@
 export type { Tool, ToolContext, ToolLogger, CredentialGrant } from './tool.js';
-export { ToolRegistry, type ToolLookup, type ToolRegistryOptions, type RegisterOptions, type ToolRegistryListener } from './tool-registry.js';
-export { TOOL_NAME_PATTERN, MAX_TOOL_NAME_LENGTH, isValidToolName, assertValidToolName, toLlmToolName, displayName } from './tool-name.js';
+export {
+  ToolRegistry,
+  type ToolLookup,
+  type ToolRegistryOptions,
+  type RegisterOptions,
+  type ToolRegistryListener,
+} from './tool-registry.js';
+export {
+  TOOL_NAME_PATTERN,
+  MAX_TOOL_NAME_LENGTH,
+  isValidToolName,
+  assertValidToolName,
+  toLlmToolName,
+  displayName,
+} from './tool-name.js';
 export {
   ParamValidator,
   DEFAULT_MAX_CACHED_SCHEMAS,
   DEFAULT_MAX_VIOLATIONS,
   type ParamValidatorOptions,
 } from './param-validator.js';
-export { checkParamLimits, parseParamLimits, DEFAULT_PARAM_LIMITS, type ParamLimits } from './param-limits.js';
+export {
+  checkParamLimits,
+  parseParamLimits,
+  DEFAULT_PARAM_LIMITS,
+  type ParamLimits,
+} from './param-limits.js';
 export { SlidingWindowRateLimiter, DEFAULT_SWEEP_EVERY, type RateLimiterOptions } from './rate-limiter.js';
 export {
   ToolPipeline,
@@ -20,8 +38,19 @@ export {
   type PrepareOptions,
 } from './tool-pipeline.js';
 export { runWithTimeout } from './run-with-timeout.js';
-export type { LeakScanner, LeakFinding, OutputSanitizer, OutputWrapper, OutputSafety } from './output-safety.js';
-export { NOOP_OUTPUT_SAFETY, noopLeakScanner, noopOutputSanitizer, noopOutputWrapper } from './noop-output-safety.js';
+export type {
+  LeakScanner,
+  LeakFinding,
+  OutputSanitizer,
+  OutputWrapper,
+  OutputSafety,
+} from './output-safety.js';
+export {
+  NOOP_OUTPUT_SAFETY,
+  noopLeakScanner,
+  noopOutputSanitizer,
+  noopOutputWrapper,
+} from './noop-output-safety.js';
 export { truncateText, DEFAULT_MAX_OUTPUT_BYTES, type TruncatedText } from './output-truncation.js';
 export { outputToText } from './output-text.js';
 export { redactParams, hashParams, REDACTED } from './sensitive-params.js';

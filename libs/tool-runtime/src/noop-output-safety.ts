@@ -11,7 +11,8 @@ export const noopOutputSanitizer: OutputSanitizer = { sanitize: (text) => ({ tex
 
 /** Minimal wrapper FOR TESTS ONLY (no escaping). */
 export const noopOutputWrapper: OutputWrapper = {
-  wrap: (toolName, callId, text) => `<tool_output name="${toolName}" call_id="${callId}">${text}</tool_output>`,
+  wrap: (toolName, callId, text) =>
+    `<tool_output name="${toolName}" call_id="${callId}">${text}</tool_output>`,
 };
 
 /** All three pass-through stages together, FOR TESTS ONLY. */

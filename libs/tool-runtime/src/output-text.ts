@@ -6,7 +6,11 @@ export function outputToText(output: unknown): string {
   if (typeof output === 'string') return output;
   if (output === undefined) return '';
   try {
-    return JSON.stringify(output, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value)) ?? '';
+    return (
+      JSON.stringify(output, (_key, value: unknown) =>
+        typeof value === 'bigint' ? value.toString() : value,
+      ) ?? ''
+    );
   } catch {
     // A cycle or a throwing toJSON: say so rather than fail the whole call after the tool succeeded.
     return String(output);

@@ -24,7 +24,8 @@ export const DEFAULT_PARAM_LIMITS: Readonly<Required<ParamLimits>> = {
 export function parseParamLimits(limits: ParamLimits = {}): Required<ParamLimits> {
   const merged = { ...DEFAULT_PARAM_LIMITS, ...limits };
   for (const [key, value] of Object.entries(merged)) {
-    if (!Number.isInteger(value) || value < 1) throw new RangeError(`Param limit ${key} must be a positive integer, got ${value}`);
+    if (!Number.isInteger(value) || value < 1)
+      throw new RangeError(`Param limit ${key} must be a positive integer, got ${value}`);
   }
   return merged;
 }
@@ -39,7 +40,12 @@ export function checkParamLimits(tool: string, params: unknown, limits: Required
   // Path segments of the value being visited; joined only when a limit is hit.
   const segments: (string | number)[] = [];
   const fail = (limit: 'maxBytes' | 'maxDepth' | 'maxKeys' | 'maxArrayLength'): never => {
-    throw new ParamsTooLargeError(tool, limit, limits[limit], segments.map((segment) => `/${segment}`).join(''));
+    throw new ParamsTooLargeError(
+      tool,
+      limit,
+      limits[limit],
+      segments.map((segment) => `/${segment}`).join(''),
+    );
   };
   const visit = (value: unknown, depth: number): void => {
     if (typeof value === 'string') {

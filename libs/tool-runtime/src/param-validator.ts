@@ -51,7 +51,8 @@ function draftOf(schema: Record<string, unknown>): Draft {
 function toViolation(error: ErrorObject): ParamViolation {
   let path = error.instancePath;
   const params = error.params as Record<string, unknown>;
-  if (error.keyword === 'required' && typeof params.missingProperty === 'string') path += `/${params.missingProperty}`;
+  if (error.keyword === 'required' && typeof params.missingProperty === 'string')
+    path += `/${params.missingProperty}`;
   if (error.keyword === 'additionalProperties' && typeof params.additionalProperty === 'string') {
     return { path: `${path}/${params.additionalProperty}`, message: 'is not allowed (unknown property)' };
   }
@@ -67,7 +68,10 @@ function toViolation(error: ErrorObject): ParamViolation {
 export class ParamValidator {
   private readonly instances = new Map<Draft, AjvInstance>();
   private readonly byIdentity = new WeakMap<object, ValidateFunction>();
-  private readonly byHash = new Map<string, { validate: ValidateFunction; ajv: AjvInstance; schema: object }>();
+  private readonly byHash = new Map<
+    string,
+    { validate: ValidateFunction; ajv: AjvInstance; schema: object }
+  >();
   private readonly maxCachedSchemas: number;
   private readonly maxViolations: number;
 
@@ -91,7 +95,11 @@ export class ParamValidator {
     try {
       validate = ajv.compile(schema);
     } catch (error) {
-      throw new InvalidToolSchemaError(toolName, error instanceof Error ? error.message : String(error), error);
+      throw new InvalidToolSchemaError(
+        toolName,
+        error instanceof Error ? error.message : String(error),
+        error,
+      );
     }
     this.remember(hash, { validate, ajv, schema });
     this.byIdentity.set(schema, validate);
@@ -102,7 +110,11 @@ export class ParamValidator {
    * Coerces and validates `params` against `schema`; returns the (same, coerced) params or throws
    * {@link ParamsInvalidError} listing the violations.
    */
-  validate<T = Record<string, unknown>>(toolName: string, schema: Record<string, unknown>, params: unknown): T {
+  validate<T = Record<string, unknown>>(
+    toolName: string,
+    schema: Record<string, unknown>,
+    params: unknown,
+  ): T {
     const validate = this.compile(toolName, schema);
     if (!validate(params)) {
       const errors = validate.errors ?? [];
@@ -116,7 +128,10 @@ export class ParamValidator {
     return this.byHash.size;
   }
 
-  private remember(hash: string, entry: { validate: ValidateFunction; ajv: AjvInstance; schema: object }): void {
+  private remember(
+    hash: string,
+    entry: { validate: ValidateFunction; ajv: AjvInstance; schema: object },
+  ): void {
     this.byHash.set(hash, entry);
     if (this.byHash.size <= this.maxCachedSchemas) return;
     const [oldestHash, oldest] = this.byHash.entries().next().value as [string, typeof entry];
@@ -128,7 +143,12 @@ export class ParamValidator {
   private instanceFor(draft: Draft): AjvInstance {
     let ajv = this.instances.get(draft);
     if (!ajv) {
-      ajv = draft === '2020-12' ? new Ajv2020(AJV_OPTIONS) : draft === '2019-09' ? new Ajv2019(AJV_OPTIONS) : new Ajv(AJV_OPTIONS);
+      ajv =
+        draft === '2020-12'
+          ? new Ajv2020(AJV_OPTIONS)
+          : draft === '2019-09'
+            ? new Ajv2019(AJV_OPTIONS)
+            : new Ajv(AJV_OPTIONS);
       addFormats(ajv);
       this.instances.set(draft, ajv);
     }

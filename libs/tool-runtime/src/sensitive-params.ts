@@ -20,7 +20,12 @@ function redactPath(value: unknown, segments: readonly string[], index: number):
   }
   const record = value as Record<string, unknown>;
   let copy: Record<string, unknown> | undefined;
-  const keys = segment === '*' ? Object.keys(record) : Object.prototype.hasOwnProperty.call(record, segment) ? [segment] : [];
+  const keys =
+    segment === '*'
+      ? Object.keys(record)
+      : Object.prototype.hasOwnProperty.call(record, segment)
+        ? [segment]
+        : [];
   for (const key of keys) {
     const next = redactPath(record[key], segments, index + 1);
     if (next !== record[key]) (copy ??= { ...record })[key] = next;

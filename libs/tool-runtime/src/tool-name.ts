@@ -38,13 +38,14 @@ function withSuffix(base: string, suffix: string): string {
 /**
  * The LLM-facing name of tool `tool` on MCP server `server`: `server_tool` with every character outside
  * `[a-zA-Z0-9_-]` replaced by `_`. When that name is too long or already in `taken`, the name is cut and
- * gets `_` plus a short sha256 of `server.tool`, so the same pair always maps to the same name.
+ * gets `_` plus a short sha256 of the (server, tool) pair, so the same pair always maps to the same name.
  * `taken` is read, not modified: add the returned name yourself.
  */
 export function toLlmToolName(server: string, tool: string, taken: ReadonlySet<string>): string {
   const plain = `${sanitizePart(server)}_${sanitizePart(tool)}`;
   if (plain.length <= MAX_TOOL_NAME_LENGTH && !taken.has(plain)) return plain;
-  const identity = displayName(server, tool);
+  // Not `server.tool`: "a"+"b.c" and "a.b"+"c" must hash differently.
+  const identity = JSON.stringify([server, tool]);
   let candidate = withSuffix(plain, shortHash(identity));
   // A second collision (two names cut to the same prefix with equal hashes) is astronomically rare,
   // but stay deterministic and never return a taken name.

@@ -113,9 +113,11 @@ export class ToolPipeline {
     private readonly lookup: ToolLookup,
     options: ToolPipelineOptions = {},
   ) {
-    this.validator = options.validator ?? (lookup instanceof ToolRegistry ? lookup.validator : new ParamValidator());
+    this.validator =
+      options.validator ?? (lookup instanceof ToolRegistry ? lookup.validator : new ParamValidator());
     this.limits = parseParamLimits(options.limits);
-    this.rateLimiter = options.rateLimiter === undefined ? new SlidingWindowRateLimiter() : options.rateLimiter;
+    this.rateLimiter =
+      options.rateLimiter === undefined ? new SlidingWindowRateLimiter() : options.rateLimiter;
     this.perSession = (options.rateLimitScope ?? 'session') === 'session';
     this.safety = options.safety;
     this.maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
@@ -148,7 +150,8 @@ export class ToolPipeline {
       sessionId: call.sessionId,
       grants: call.grants ?? [],
       signal: call.signal,
-      timeoutMs: call.timeoutMs !== undefined ? Math.min(call.timeoutMs, definition.timeoutMs) : definition.timeoutMs,
+      timeoutMs:
+        call.timeoutMs !== undefined ? Math.min(call.timeoutMs, definition.timeoutMs) : definition.timeoutMs,
     };
   }
 
@@ -160,13 +163,22 @@ export class ToolPipeline {
     const run = executor ?? this.localExecutor(prepared);
     const started = performance.now();
     try {
-      const output = await runWithTimeout(prepared.tool, prepared.timeoutMs, prepared.signal, (signal) => run(prepared, signal));
+      const output = await runWithTimeout(prepared.tool, prepared.timeoutMs, prepared.signal, (signal) =>
+        run(prepared, signal),
+      );
       return { output, durationMs: performance.now() - started };
     } catch (error) {
       const typed = TalonError.isInstance(error)
         ? error
-        : new ToolFailedError(`Tool "${prepared.tool}" failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-      this.log('warn', 'tool call failed', { tool: prepared.tool, callId: prepared.callId, code: typed.code });
+        : new ToolFailedError(
+            `Tool "${prepared.tool}" failed: ${error instanceof Error ? error.message : String(error)}`,
+            { cause: error },
+          );
+      this.log('warn', 'tool call failed', {
+        tool: prepared.tool,
+        callId: prepared.callId,
+        code: typed.code,
+      });
       throw typed;
     }
   }
@@ -226,7 +238,8 @@ export class ToolPipeline {
         signal,
         grants: call.grants,
         sessionId: call.sessionId,
-        log: (level, message, fields) => log(level, message, { ...fields, tool: call.tool, callId: call.callId }),
+        log: (level, message, fields) =>
+          log(level, message, { ...fields, tool: call.tool, callId: call.callId }),
       });
   }
 

@@ -71,7 +71,11 @@ export class ToolRegistry implements ToolLookup {
     const existing = this.tools.get(name);
     if (!existing) return false;
     if (existing.definition.source === 'builtin' && !options.force) {
-      throw new ToolNameConflictError(name, 'protected', `Tool "${name}" is built in and cannot be removed without force.`);
+      throw new ToolNameConflictError(
+        name,
+        'protected',
+        `Tool "${name}" is built in and cannot be removed without force.`,
+      );
     }
     this.tools.delete(name);
     this.emit({ kind: 'unregistered', name });

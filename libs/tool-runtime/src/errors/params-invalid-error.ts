@@ -16,8 +16,12 @@ export class ParamsInvalidError extends TalonError {
       .slice(0, 5)
       .map((violation) => `${violation.path || '(root)'} ${violation.message}`)
       .join('; ');
-    super(ERROR_CODES.SCHEMA_VIOLATION, `Parameters of tool "${toolName}" do not match its schema: ${summary}. Fix them and call again.`, {
-      details: violations,
-    });
+    super(
+      ERROR_CODES.SCHEMA_VIOLATION,
+      `Parameters of tool "${toolName}" do not match its schema: ${summary}. Fix them and call again.`,
+      {
+        details: violations,
+      },
+    );
   }
 }

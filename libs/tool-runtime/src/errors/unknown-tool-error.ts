@@ -4,8 +4,12 @@ import { TalonError } from '@talon/errors';
 /** No tool of that name is registered (or visible in the catalog). */
 export class UnknownToolError extends TalonError {
   constructor(readonly toolName: string) {
-    super(ERROR_CODES.UNKNOWN_TOOL, `No tool named "${toolName}" is available; list the tools and call one of them.`, {
-      details: { name: toolName },
-    });
+    super(
+      ERROR_CODES.UNKNOWN_TOOL,
+      `No tool named "${toolName}" is available; list the tools and call one of them.`,
+      {
+        details: { name: toolName },
+      },
+    );
   }
 }
