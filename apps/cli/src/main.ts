@@ -1,0 +1,28 @@
+#!/usr/bin/env node
+import { statusCommand } from './commands/status-command.js';
+import { upCommand } from './commands/up-command.js';
+
+const USAGE = `Usage: pnpm talon <command>
+
+Commands:
+  up        start NATS (if none answers) and the four services on embedded defaults
+  status    show every service's instances, version and latency
+  help      this text`;
+
+const print = (line: string) => process.stdout.write(line + '\n');
+const commands: Record<string, () => Promise<number>> = {
+  up: () => upCommand(print),
+  status: () => statusCommand(print),
+  help: async () => {
+    print(USAGE);
+    return 0;
+  },
+};
+
+const name = process.argv[2] ?? 'help';
+const command = commands[name];
+if (!command) {
+  print(`Unknown command "${name}".\n\n${USAGE}`);
+  process.exit(2);
+}
+process.exit(await command());

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# The whole test suite on a fresh Debian machine: set up, start NATS and PostgreSQL where missing,
+# run every test, and print one line `N passed, N failed, N skipped`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export TALON_SETUP_POSTGRES=1 NX_DAEMON=false NX_NO_CLOUD=true
+bash scripts/setup.sh
+bash scripts/ensure-services.sh
+export TEST_POSTGRES_URL=${TEST_POSTGRES_URL:-postgres://postgres:postgres@127.0.0.1:5432/postgres}
+mkdir -p .talon
+status=0
+node --experimental-vm-modules node_modules/jest/bin/jest.js --ci --maxWorkers=2 --json --outputFile=.talon/jest-results.json "$@" || status=$?
+node scripts/print-test-summary.mjs .talon/jest-results.json || status=1
+exit $status
