@@ -1,0 +1,84 @@
+import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from 'openai';
+import { LlmConfigError } from './errors/llm-config-error.js';
+import { LlmProtocolError } from './errors/llm-protocol-error.js';
+import type { LlmCallOptions, LlmProvider } from './llm-provider.js';
+import { parseLlmRetryOptions, type LlmRetryOptions, type LlmRetryPolicy } from './llm-retry-policy.js';
+import type { LlmRequest, LlmStreamEvent } from './llm-types.js';
+import { toOpenAiRequest, type OpenAiMaxTokensField } from './openai-request-mapping.js';
+import { OpenAiStreamAssembler } from './openai-stream-assembler.js';
+import { retryingStream, type LlmRetryNotice } from './retrying-stream.js';
+import { describeSdkFailure } from './sdk-failure.js';
+
+/** OpenAI's own endpoint; vLLM, Ollama and llama.cpp serve the same API under their own `/v1`. */
+export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
+/** Per-attempt wait for the response headers. */
+export const DEFAULT_LLM_TIMEOUT_MS = 120_000;
+
+/** Settings of {@link OpenAiProvider}. */
+export interface OpenAiProviderOptions {
+  model: string;
+  /** Default {@link DEFAULT_OPENAI_BASE_URL}. Include the `/v1` path, as the SDK expects. */
+  baseURL?: string;
+  /** Optional for local servers; then no `Authorization` header is sent at all. */
+  apiKey?: string;
+  retry?: LlmRetryOptions;
+  /** Default {@link DEFAULT_LLM_TIMEOUT_MS}. */
+  timeoutMs?: number;
+  /** Default `max_completion_tokens` for api.openai.com (its newer models refuse the old name), else `max_tokens`. */
+  maxTokensField?: OpenAiMaxTokensField;
+  /** Sent when a request sets no `maxTokens`; by default the server decides. */
+  defaultMaxTokens?: number;
+  /** Called before each retry (for logs). */
+  onRetry?: (notice: LlmRetryNotice) => void;
+}
+
+/** Chat completions over the official `openai` SDK, streaming with tool calls and usage. */
+export class OpenAiProvider implements LlmProvider {
+  readonly name = 'openai';
+  readonly model: string;
+  readonly baseURL: string;
+  private readonly client: OpenAI;
+  private readonly retry: LlmRetryPolicy;
+  private readonly maxTokensField: OpenAiMaxTokensField;
+
+  constructor(private readonly options: OpenAiProviderOptions) {
+    if (!options.model) throw new LlmConfigError('the OpenAI-compatible provider needs a model name (TALON_LLM_MODEL)');
+    this.model = options.model;
+    this.baseURL = (options.baseURL ?? DEFAULT_OPENAI_BASE_URL).replace(/\/+$/, '');
+    this.retry = parseLlmRetryOptions(options.retry);
+    this.maxTokensField = options.maxTokensField ?? (new URL(this.baseURL).hostname === 'api.openai.com' ? 'max_completion_tokens' : 'max_tokens');
+    this.client = new OpenAI({
+      baseURL: this.baseURL,
+      // The SDK insists on a key; for keyless local servers it gets a placeholder and the header is dropped.
+      apiKey: options.apiKey || 'no-key',
+      defaultHeaders: options.apiKey ? undefined : { Authorization: null },
+      maxRetries: 0,
+      timeout: options.timeoutMs ?? DEFAULT_LLM_TIMEOUT_MS,
+    });
+  }
+
+  stream(request: LlmRequest, options: LlmCallOptions = {}): AsyncIterable<LlmStreamEvent> {
+    return retryingStream({
+      provider: this.name,
+      baseURL: this.baseURL,
+      policy: this.retry,
+      signal: options.signal,
+      open: (signal) => this.attempt(request, signal),
+      describeFailure: (error) => describeSdkFailure(error, { APIError, APIConnectionError, APIUserAbortError }),
+      onRetry: this.options.onRetry,
+    });
+  }
+
+  private async *attempt(request: LlmRequest, signal: AbortSignal): AsyncGenerator<LlmStreamEvent> {
+    const body = toOpenAiRequest(this.model, request, this.maxTokensField);
+    if (request.maxTokens === undefined && this.options.defaultMaxTokens !== undefined) {
+      body[this.maxTokensField] = this.options.defaultMaxTokens;
+    }
+    const chunks = await this.client.chat.completions.create(body, { signal });
+    const assembler = new OpenAiStreamAssembler((problem) => new LlmProtocolError(this.name, this.baseURL, problem));
+    for await (const chunk of chunks) yield* assembler.accept(chunk);
+    // The SDK ends an aborted stream quietly; an aborted reply must not look complete.
+    if (signal.aborted) throw signal.reason;
+    yield* assembler.finish();
+  }
+}

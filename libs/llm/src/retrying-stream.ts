@@ -1,0 +1,69 @@
+import { LlmError } from './errors/llm-error.js';
+import { llmErrorFromFailure } from './llm-error-from-failure.js';
+import { isRetryableFailure, type LlmFailure } from './llm-failure.js';
+import { retryDelayMs, sleepUnlessAborted, type LlmRetryPolicy } from './llm-retry-policy.js';
+import type { LlmStreamEvent } from './llm-types.js';
+
+/** A retry about to happen, for logs and metrics. */
+export interface LlmRetryNotice {
+  /** The attempt that failed (1-based). */
+  readonly attempt: number;
+  readonly delayMs: number;
+  readonly failure: LlmFailure;
+}
+
+/** What {@link retryingStream} needs from a provider. */
+export interface RetryingStreamOptions {
+  readonly provider: string;
+  readonly baseURL: string;
+  readonly policy: LlmRetryPolicy;
+  readonly signal?: AbortSignal;
+  /** Starts one attempt; the signal aborts when the caller aborts or stops iterating. */
+  open(signal: AbortSignal): AsyncIterable<LlmStreamEvent>;
+  describeFailure(error: unknown): LlmFailure;
+  onRetry?(notice: LlmRetryNotice): void;
+}
+
+/**
+ * Runs attempts until one streams to the end. A failure is retried only while nothing has been
+ * delivered (a half-delivered reply cannot be taken back), only if it is retryable, and only within
+ * the policy's attempts and `retry-after` cap. The SDKs' own retries are turned off so that both
+ * protocols share this one policy, its tunable delays and the abortable wait.
+ */
+export async function* retryingStream(options: RetryingStreamOptions): AsyncGenerator<LlmStreamEvent, void, undefined> {
+  const { policy, signal } = options;
+  for (let attempt = 1; ; attempt++) {
+    if (signal?.aborted) throw signal.reason;
+    const controller = new AbortController();
+    const forwardAbort = () => controller.abort(signal?.reason);
+    signal?.addEventListener('abort', forwardAbort, { once: true });
+    let delivered = false;
+    let failure: LlmFailure;
+    let cause: unknown;
+    try {
+      for await (const event of options.open(controller.signal)) {
+        delivered = true;
+        yield event;
+      }
+      return;
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason;
+      if (LlmError.isLlmError(error)) throw error;
+      failure = options.describeFailure(error);
+      cause = error;
+    } finally {
+      signal?.removeEventListener('abort', forwardAbort);
+      controller.abort();
+    }
+    if (failure.kind === 'aborted') throw cause;
+    const retryAfterMs = 'retryAfterMs' in failure ? failure.retryAfterMs : undefined;
+    const waitTooLong = retryAfterMs !== undefined && retryAfterMs > policy.maxRetryAfterMs;
+    if (delivered || waitTooLong || attempt >= policy.maxAttempts || !isRetryableFailure(failure)) {
+      const context = { provider: options.provider, baseURL: options.baseURL, attempts: attempt, interrupted: delivered };
+      throw llmErrorFromFailure(failure, context, cause);
+    }
+    const delayMs = retryDelayMs(policy, attempt, retryAfterMs);
+    options.onRetry?.({ attempt, delayMs, failure });
+    await sleepUnlessAborted(delayMs, signal);
+  }
+}
