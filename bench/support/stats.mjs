@@ -1,0 +1,36 @@
+// Percentiles and table printing shared by the benchmarks.
+
+/** Returns the q-quantile (0..1) of a list of numbers, nearest-rank. */
+export function percentile(values, q) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
+  return sorted[index];
+}
+
+/** p50/p99/mean in milliseconds, rounded to microseconds. */
+export function summarize(samplesMs) {
+  const round = (value) => Math.round(value * 1000) / 1000;
+  const mean = samplesMs.reduce((sum, value) => sum + value, 0) / samplesMs.length;
+  return { n: samplesMs.length, p50: round(percentile(samplesMs, 0.5)), p99: round(percentile(samplesMs, 0.99)), mean: round(mean) };
+}
+
+/** Times `fn` sequentially `count` times after `warmup` untimed runs; returns samples in ms. */
+export async function timeSequential(fn, count, warmup = Math.min(200, count)) {
+  for (let i = 0; i < warmup; i++) await fn(i);
+  const samples = new Array(count);
+  for (let i = 0; i < count; i++) {
+    const started = performance.now();
+    await fn(i);
+    samples[i] = performance.now() - started;
+  }
+  return samples;
+}
+
+/** Prints rows of objects as an aligned table. */
+export function printTable(rows) {
+  const columns = Object.keys(rows[0]);
+  const widths = columns.map((column) => Math.max(column.length, ...rows.map((row) => String(row[column]).length)));
+  const line = (cells) => cells.map((cell, i) => String(cell).padEnd(widths[i])).join('  ');
+  console.log(line(columns));
+  for (const row of rows) console.log(line(columns.map((column) => row[column])));
+}
