@@ -263,8 +263,9 @@ export class McpConnection {
       client.ping({ timeout: Math.min(interval, 10_000) }).catch((error: unknown) => {
         if (client !== this.client) return;
         this.lastError = `health check failed: ${(error as Error).message}`;
-        // Closing fires onclose, which marks the server down and schedules the restart.
-        void client.close();
+        // A hung child may take seconds to die (SIGTERM, then SIGKILL): mark it down and restart now.
+        this.handleClose(client);
+        void client.close().catch(() => undefined);
       });
     }, interval);
     this.healthTimer.unref();
