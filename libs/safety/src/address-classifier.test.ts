@@ -48,14 +48,24 @@ describe('classifyAddress', () => {
     expect(classifyAddress(address).risk).toBe(risk);
   });
 
-  it.each(['8.8.8.8', '93.184.216.34', '172.32.0.1', '100.128.0.1', '2606:4700::1111', '::ffff:8.8.8.8', '64:ff9b::8.8.8.8', '2002:808:808::1'])(
-    'allows public %s',
-    (address) => {
-      expect(classifyAddress(address).risk).toBeUndefined();
-    },
-  );
+  it.each([
+    '8.8.8.8',
+    '93.184.216.34',
+    '172.32.0.1',
+    '100.128.0.1',
+    '2606:4700::1111',
+    '::ffff:8.8.8.8',
+    '64:ff9b::8.8.8.8',
+    '2002:808:808::1',
+  ])('allows public %s', (address) => {
+    expect(classifyAddress(address).risk).toBeUndefined();
+  });
 
   it('reports the embedded IPv4 address of a mapped form', () => {
-    expect(classifyAddress('::ffff:7f00:1')).toEqual({ address: '::ffff:7f00:1', effective: '127.0.0.1', risk: 'loopback' });
+    expect(classifyAddress('::ffff:7f00:1')).toEqual({
+      address: '::ffff:7f00:1',
+      effective: '127.0.0.1',
+      risk: 'loopback',
+    });
   });
 });

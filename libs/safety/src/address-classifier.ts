@@ -34,7 +34,13 @@ const range = (cidr: string, risk: AddressRisk): Range => {
 };
 
 /** Addresses of cloud instance-metadata services (AWS, GCP, Azure, Alibaba, Oracle, AWS IPv6). */
-const METADATA_ADDRESSES = new Set(['169.254.169.254', '169.254.170.2', '100.100.100.200', '192.0.0.192', 'fd00:ec2::254']);
+const METADATA_ADDRESSES = new Set([
+  '169.254.169.254',
+  '169.254.170.2',
+  '100.100.100.200',
+  '192.0.0.192',
+  'fd00:ec2::254',
+]);
 
 // Checked in order; the first match names the risk. Ranges ipaddr.js already labels are listed anyway so
 // the reason is stable across library versions.
@@ -78,7 +84,8 @@ const FORBIDDEN_RANGES: readonly Range[] = [
  */
 export function embeddedIpv4(address: ipaddr.IPv6): ipaddr.IPv4 | undefined {
   const parts = address.parts;
-  const fromWords = (high: number, low: number) => new ipaddr.IPv4([high >> 8, high & 255, low >> 8, low & 255]);
+  const fromWords = (high: number, low: number) =>
+    new ipaddr.IPv4([high >> 8, high & 255, low >> 8, low & 255]);
   const zeros = (from: number, to: number) => parts.slice(from, to).every((part) => part === 0);
   if (zeros(0, 5) && parts[5] === 0xffff) return fromWords(parts[6], parts[7]);
   if (zeros(0, 4) && parts[4] === 0xffff && parts[5] === 0) return fromWords(parts[6], parts[7]);

@@ -28,7 +28,10 @@ export class CidrAllowlist {
         try {
           parsed = cidr.includes('/') ? ipaddr.parseCIDR(cidr) : singleHost(ipaddr.parse(cidr));
         } catch (error) {
-          throw new Error(`SSRF allowlist entry "${cidr}" is not a CIDR range such as 10.0.0.0/8 or ::1/128.`, { cause: error });
+          throw new Error(
+            `SSRF allowlist entry "${cidr}" is not a CIDR range such as 10.0.0.0/8 or ::1/128.`,
+            { cause: error },
+          );
         }
         if (ports?.some((port) => !Number.isInteger(port) || port < 1 || port > 65535)) {
           throw new Error(`SSRF allowlist entry "${cidr}" has a port outside 1-65535.`);

@@ -79,6 +79,8 @@ function setHeader(headers: Record<string, string>, name: string, value: string)
 }
 
 function stripValue(url: URL, headers: Record<string, string>, value: string): void {
-  for (const [key, headerValue] of Object.entries(headers)) if (headerValue.includes(value)) delete headers[key];
-  for (const [key, paramValue] of [...url.searchParams]) if (paramValue.includes(value)) url.searchParams.delete(key);
+  for (const [key, headerValue] of Object.entries(headers))
+    if (headerValue.includes(value)) delete headers[key];
+  for (const [key, paramValue] of [...url.searchParams])
+    if (paramValue.includes(value)) url.searchParams.delete(key);
 }

@@ -21,12 +21,19 @@ describe('parseLegacyIpv4', () => {
     expect(parseLegacyIpv4(text)).toBe(expected);
   });
 
-  it.each(['256.0.0.1', '1.2.3.4.5', '4294967296', '08.0.0.1', 'example.com', '1..2', '', '1.2.3.256', '127.16777216'])(
-    'rejects %s',
-    (text) => {
-      expect(parseLegacyIpv4(text)).toBeUndefined();
-    },
-  );
+  it.each([
+    '256.0.0.1',
+    '1.2.3.4.5',
+    '4294967296',
+    '08.0.0.1',
+    'example.com',
+    '1..2',
+    '',
+    '1.2.3.256',
+    '127.16777216',
+  ])('rejects %s', (text) => {
+    expect(parseLegacyIpv4(text)).toBeUndefined();
+  });
 });
 
 describe('normalizeHost', () => {
@@ -45,7 +52,10 @@ describe('normalizeHost', () => {
     expect(normalizeHost(raw)).toMatchObject(expected);
   });
 
-  it.each(['', '.', '[]', 'exa mple.com', '%zz', '1.2.3.999', 'host.0x', 'a.b.999', ':::1'])('rejects %s', (raw) => {
-    expect(normalizeHost(raw)).toBeUndefined();
-  });
+  it.each(['', '.', '[]', 'exa mple.com', '%zz', '1.2.3.999', 'host.0x', 'a.b.999', ':::1'])(
+    'rejects %s',
+    (raw) => {
+      expect(normalizeHost(raw)).toBeUndefined();
+    },
+  );
 });

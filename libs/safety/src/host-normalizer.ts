@@ -4,8 +4,7 @@ import { parseLegacyIpv4 } from './legacy-ipv4-parser.js';
 
 /** A host reduced to one canonical form: an IP address or a lower-case ASCII name without a trailing dot. */
 export type NormalizedHost =
-  | { kind: 'ip'; address: ipaddr.IPv4 | ipaddr.IPv6; text: string }
-  | { kind: 'name'; name: string };
+  { kind: 'ip'; address: ipaddr.IPv4 | ipaddr.IPv6; text: string } | { kind: 'name'; name: string };
 
 /**
  * Normalises a host as it may appear in a URL or a header: percent-encoding, brackets, IPv6 zone ids,

@@ -3,6 +3,7 @@
  * zero-width space/non-joiner/joiner, word joiner and invisible operators, BOM, soft hyphen, NUL,
  * Mongolian vowel separator.
  */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 export const INVISIBLE_CHARACTERS = /[\u0000\u00AD\u180E\u200B-\u200D\u2060-\u2064\uFEFF]/g;
 
 /** Text with invisible characters removed, and where each remaining character came from. */
@@ -18,7 +19,11 @@ export function toVisibleText(original: string): VisibleText {
   const offsets: number[] = [];
   let last = 0;
   INVISIBLE_CHARACTERS.lastIndex = 0;
-  for (let match = INVISIBLE_CHARACTERS.exec(original); match !== null; match = INVISIBLE_CHARACTERS.exec(original)) {
+  for (
+    let match = INVISIBLE_CHARACTERS.exec(original);
+    match !== null;
+    match = INVISIBLE_CHARACTERS.exec(original)
+  ) {
     text += original.slice(last, match.index);
     for (let index = last; index < match.index; index += 1) offsets.push(index);
     last = match.index + match[0].length;
@@ -30,6 +35,13 @@ export function toVisibleText(original: string): VisibleText {
 }
 
 /** Maps a span `[start, end)` of the visible text back to the smallest span of the original covering it. */
-export function originalSpan(visible: VisibleText, start: number, end: number): { start: number; end: number } {
-  return { start: visible.offsets[start], end: end === start ? visible.offsets[start] : visible.offsets[end - 1] + 1 };
+export function originalSpan(
+  visible: VisibleText,
+  start: number,
+  end: number,
+): { start: number; end: number } {
+  return {
+    start: visible.offsets[start],
+    end: end === start ? visible.offsets[start] : visible.offsets[end - 1] + 1,
+  };
 }

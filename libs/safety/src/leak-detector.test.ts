@@ -13,7 +13,10 @@ const KEYS: readonly [string, string][] = [
   ['github_token', 'ghu_16C7e42F292c6912E7710c838347Ae178B4a'],
   ['github_token', 'ghs_16C7e42F292c6912E7710c838347Ae178B4a'],
   ['github_token', 'ghr_1B4a2e77838347a7E420ce178F2E7c6912E169246c34E1ccbF66C46812d16D'],
-  ['github_token', 'github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyzABCDEFGHIJ0123456789abcdefghijklmno'],
+  [
+    'github_token',
+    'github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyzABCDEFGHIJ0123456789abcdefghijklmno',
+  ],
   ['stripe_secret_key', 'sk_live_4eC39HqLyjWDarjtT1zdp7dc'],
   ['stripe_secret_key', 'rk_live_51H8nTmKz0aBcDeFgHiJkLmNo'],
   ['stripe_secret_key', 'sk_test_4eC39HqLyjWDarjtT1zdp7dc'],
@@ -22,8 +25,14 @@ const KEYS: readonly [string, string][] = [
   ['slack_token', 'xoxa-2-123456789012-123456789012-abcdef0123456789'],
   ['slack_webhook', 'https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX'],
   ['google_api_key', 'AIzaSyA1bC2dE3fG4hI5jK6lM7nO8pQ9rS0tUvW'],
-  ['private_key', '-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA1b2c3d4e5f6\nq7r8s9t0u1v2w3x4y5z6==\n-----END RSA PRIVATE KEY-----'],
-  ['private_key', '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmU=\n-----END OPENSSH PRIVATE KEY-----'],
+  [
+    'private_key',
+    '-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA1b2c3d4e5f6\nq7r8s9t0u1v2w3x4y5z6==\n-----END RSA PRIVATE KEY-----',
+  ],
+  [
+    'private_key',
+    '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmU=\n-----END OPENSSH PRIVATE KEY-----',
+  ],
   ['private_key', '-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIHx\n-----END PRIVATE KEY-----'],
 ];
 
@@ -65,7 +74,10 @@ describe('LeakDetector', () => {
 
   it('finds an AWS secret key next to its access key id, and the labelled form alone', () => {
     const pair = 'AKIAIOSFODNN7EXAMPLE wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY';
-    expect(detector.scan(pair).map((finding) => finding.kind)).toEqual(['aws_access_key_id', 'aws_secret_access_key']);
+    expect(detector.scan(pair).map((finding) => finding.kind)).toEqual([
+      'aws_access_key_id',
+      'aws_secret_access_key',
+    ]);
     const labelled = 'aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY';
     expect(detector.redact(labelled).text).toBe('aws_secret_access_key = [REDACTED:aws_secret_access_key]');
     // The same 40 characters far from any access key id and without a label are left alone.
@@ -73,21 +85,35 @@ describe('LeakDetector', () => {
   });
 
   it('redacts only the token of an Authorization header', () => {
-    expect(detector.redact('Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.abc_DEF-123').text).toBe('Authorization: Bearer [REDACTED:bearer_token]');
-    expect(detector.redact('{"authorization": "Bearer abcdef123456"}').text).toBe('{"authorization": "Bearer [REDACTED:bearer_token]"}');
-    expect(detector.redact('authorization: Basic dXNlcjpwYXNzd29yZA==').text).toBe('authorization: Basic [REDACTED:basic_auth_header]');
+    expect(
+      detector.redact('Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.abc_DEF-123').text,
+    ).toBe('Authorization: Bearer [REDACTED:bearer_token]');
+    expect(detector.redact('{"authorization": "Bearer abcdef123456"}').text).toBe(
+      '{"authorization": "Bearer [REDACTED:bearer_token]"}',
+    );
+    expect(detector.redact('authorization: Basic dXNlcjpwYXNzd29yZA==').text).toBe(
+      'authorization: Basic [REDACTED:basic_auth_header]',
+    );
   });
 
   it('redacts the user and password of a basic-auth URL', () => {
-    expect(detector.redact('clone https://admin:hunter22@db.example.com/repo.git').text).toBe('clone https://[REDACTED:basic_auth_url]@db.example.com/repo.git');
+    expect(detector.redact('clone https://admin:hunter22@db.example.com/repo.git').text).toBe(
+      'clone https://[REDACTED:basic_auth_url]@db.example.com/repo.git',
+    );
   });
 
   it('finds exact known secrets, plain, URL-encoded and with invisible characters', () => {
     const secret = 'correct horse/battery';
     const text = `a=${secret}; b=${encodeURIComponent(secret)}; c=correct\u200B horse/batt\uFEFFery`;
     const redacted = detector.redact(text, [secret]);
-    expect(redacted.findings.map((finding) => finding.kind)).toEqual(['known_secret', 'known_secret', 'known_secret']);
-    expect(redacted.text).toBe('a=[REDACTED:known_secret]; b=[REDACTED:known_secret]; c=[REDACTED:known_secret]');
+    expect(redacted.findings.map((finding) => finding.kind)).toEqual([
+      'known_secret',
+      'known_secret',
+      'known_secret',
+    ]);
+    expect(redacted.text).toBe(
+      'a=[REDACTED:known_secret]; b=[REDACTED:known_secret]; c=[REDACTED:known_secret]',
+    );
   });
 
   it('ignores known secrets too short to redact safely', () => {
@@ -102,7 +128,9 @@ describe('LeakDetector', () => {
 
   it('finds several secrets in order', () => {
     const text = 'one sk_live_4eC39HqLyjWDarjtT1zdp7dc two ghp_R2d2C3poLuke0Leia1Han2Solo3Chewie4Yo three';
-    expect(detector.redact(text).text).toBe('one [REDACTED:stripe_secret_key] two [REDACTED:github_token] three');
+    expect(detector.redact(text).text).toBe(
+      'one [REDACTED:stripe_secret_key] two [REDACTED:github_token] three',
+    );
   });
 
   it.each([
@@ -113,7 +141,10 @@ describe('LeakDetector', () => {
     ['base64 of short words', 'aGVsbG8gd29ybGQ= dGFsb24= c2VjcmV0'],
     ['ordinary code', 'const sk = "sk-learn"; task-1234; import sklearn; skip_test_cases_in_ci'],
     ['prose with sk-', 'the sk-this-is-not-a-real-key-at-all example'],
-    ['URLs without credentials', 'https://example.com/a?b=c user@example.com http://example.com:8080/x mailto:a@b.c'],
+    [
+      'URLs without credentials',
+      'https://example.com/a?b=c user@example.com http://example.com:8080/x mailto:a@b.c',
+    ],
     ['a public-key block', '-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VwAyEA\n-----END PUBLIC KEY-----'],
     ['an Authorization header without a token', 'Set the Authorization header to Bearer and a token.'],
   ])('does not flag %s', (_name, text) => {

@@ -17,12 +17,17 @@ export class LeakDetector implements LeakScanner {
   scan(text: string, knownSecrets: readonly string[] = []): LeakFinding[] {
     const visible = toVisibleText(text);
     const found: LeakFinding[] = [];
-    for (const pattern of this.patterns.filter((candidate) => candidate.near === undefined)) found.push(...matchAll(visible, pattern));
+    for (const pattern of this.patterns.filter((candidate) => candidate.near === undefined))
+      found.push(...matchAll(visible, pattern));
     for (const pattern of this.patterns.filter((candidate) => candidate.near !== undefined)) {
       const anchors = found.filter((finding) => finding.kind === pattern.near?.kind);
       const window = pattern.near?.window ?? 0;
       found.push(
-        ...matchAll(visible, pattern).filter((finding) => anchors.some((anchor) => finding.start < anchor.end + window && finding.end > anchor.start - window)),
+        ...matchAll(visible, pattern).filter((finding) =>
+          anchors.some(
+            (anchor) => finding.start < anchor.end + window && finding.end > anchor.start - window,
+          ),
+        ),
       );
     }
     found.push(...findKnownSecrets(visible, knownSecrets));
@@ -45,7 +50,8 @@ export class LeakDetector implements LeakScanner {
 function matchAll(visible: VisibleText, pattern: LeakPattern): LeakFinding[] {
   const findings: LeakFinding[] = [];
   for (const match of visible.text.matchAll(pattern.regex)) {
-    const [start, end] = match.indices?.groups?.secret ?? match.indices?.[0] ?? [match.index, match.index + match[0].length];
+    const [start, end] = match.indices?.groups?.secret ??
+      match.indices?.[0] ?? [match.index, match.index + match[0].length];
     if (end > start) findings.push({ kind: pattern.kind, ...originalSpan(visible, start, end) });
   }
   return findings;
@@ -73,7 +79,8 @@ function mergeOverlaps(findings: LeakFinding[]): LeakFinding[] {
   const merged: LeakFinding[] = [];
   for (const finding of sorted) {
     const previous = merged.at(-1);
-    if (previous !== undefined && finding.start < previous.end) previous.end = Math.max(previous.end, finding.end);
+    if (previous !== undefined && finding.start < previous.end)
+      previous.end = Math.max(previous.end, finding.end);
     else merged.push({ ...finding });
   }
   return merged;

@@ -23,7 +23,9 @@ describe('LeakPolicy', () => {
   });
 
   it('blocks egress carrying a known secret value', () => {
-    expect(() => policy.enforce('password=s3cr3t-value', 'egress', ['s3cr3t-value'])).toThrow(SecretLeakError);
+    expect(() => policy.enforce('password=s3cr3t-value', 'egress', ['s3cr3t-value'])).toThrow(
+      SecretLeakError,
+    );
   });
 
   it('redacts text bound for the model', () => {
@@ -43,12 +45,16 @@ describe('LeakPolicy', () => {
 
   it('passes clean text everywhere', () => {
     for (const destination of ['egress', 'model', 'local_write'] as const) {
-      expect(policy.enforce('nothing to see e3b0c44298fc1c149afbf4c8996fb92427ae41e4', destination)).toMatchObject({ action: 'none' });
+      expect(
+        policy.enforce('nothing to see e3b0c44298fc1c149afbf4c8996fb92427ae41e4', destination),
+      ).toMatchObject({ action: 'none' });
     }
   });
 
   it('takes overrides and rejects unknown actions', () => {
-    expect(new LeakPolicy({ actions: { local_write: 'redact' } }).enforce(KEY, 'local_write').text).toBe('[REDACTED:github_token]');
+    expect(new LeakPolicy({ actions: { local_write: 'redact' } }).enforce(KEY, 'local_write').text).toBe(
+      '[REDACTED:github_token]',
+    );
     expect(() => new LeakPolicy({ actions: { model: 'shrug' as never } })).toThrow(/not valid/);
   });
 });

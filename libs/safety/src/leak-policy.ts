@@ -40,8 +40,13 @@ export class LeakPolicy {
 
   constructor(options: LeakPolicyOptions = {}) {
     for (const [destination, action] of Object.entries(options.actions ?? {})) {
-      if (!(LEAK_DESTINATIONS as readonly string[]).includes(destination) || !(LEAK_ACTIONS as readonly string[]).includes(action)) {
-        throw new Error(`Leak policy: "${destination}: ${action}" is not valid; destinations are ${LEAK_DESTINATIONS.join(', ')} and actions ${LEAK_ACTIONS.join(', ')}.`);
+      if (
+        !(LEAK_DESTINATIONS as readonly string[]).includes(destination) ||
+        !(LEAK_ACTIONS as readonly string[]).includes(action)
+      ) {
+        throw new Error(
+          `Leak policy: "${destination}: ${action}" is not valid; destinations are ${LEAK_DESTINATIONS.join(', ')} and actions ${LEAK_ACTIONS.join(', ')}.`,
+        );
       }
     }
     this.actions = { ...DEFAULT_LEAK_ACTIONS, ...options.actions };
@@ -62,7 +67,11 @@ export class LeakPolicy {
     }
     const findings = this.detector.scan(text, knownSecrets);
     if (findings.length === 0) return { action: 'none', text, findings };
-    if (action === 'block') throw new SecretLeakError(destination, findings.map((finding) => finding.kind));
+    if (action === 'block')
+      throw new SecretLeakError(
+        destination,
+        findings.map((finding) => finding.kind),
+      );
     return { action: 'warn', text, findings };
   }
 }

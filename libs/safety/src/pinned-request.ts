@@ -29,9 +29,17 @@ export interface PinnedResponse {
 export function pinnedLookup(hostname: string, address: string, family: 4 | 6): LookupFunction {
   return (requested, options, callback) => {
     if (requested.toLowerCase().replace(/\.$/, '') !== hostname) {
-      callback(Object.assign(new Error(`Pinned lookup refused an unexpected host ${requested}`), { code: 'ENOTFOUND' }), '', 0);
+      callback(
+        Object.assign(new Error(`Pinned lookup refused an unexpected host ${requested}`), {
+          code: 'ENOTFOUND',
+        }),
+        '',
+        0,
+      );
     } else if (options.all) {
-      (callback as unknown as (error: null, addresses: { address: string; family: number }[]) => void)(null, [{ address, family }]);
+      (callback as unknown as (error: null, addresses: { address: string; family: number }[]) => void)(null, [
+        { address, family },
+      ]);
     } else {
       callback(null, address, family);
     }
@@ -79,7 +87,11 @@ export function sendPinnedRequest(target: CheckedTarget, init: PinnedRequestInit
       });
       response.on('error', reject);
       response.on('end', () => {
-        resolve({ status: response.statusCode ?? 0, headers: collectHeaders(response.headers), body: Buffer.concat(chunks) });
+        resolve({
+          status: response.statusCode ?? 0,
+          headers: collectHeaders(response.headers),
+          body: Buffer.concat(chunks),
+        });
       });
     });
     request.end(init.body === undefined ? undefined : Buffer.from(init.body));

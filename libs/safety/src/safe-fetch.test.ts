@@ -26,7 +26,11 @@ async function startServer(): Promise<{ port: number; seen: SeenRequest[]; close
       seen.push({ method: request.method ?? '', url: request.url ?? '', headers: request.headers, body });
       const url = new URL(request.url ?? '/', 'http://x');
       if (url.pathname === '/redirect') {
-        response.writeHead(Number(url.searchParams.get('status') ?? 302), { location: url.searchParams.get('to') ?? '/' }).end();
+        response
+          .writeHead(Number(url.searchParams.get('status') ?? 302), {
+            location: url.searchParams.get('to') ?? '/',
+          })
+          .end();
       } else if (url.pathname === '/loop') {
         response.writeHead(302, { location: '/loop' }).end();
       } else if (url.pathname === '/big') {
@@ -45,7 +49,9 @@ async function startServer(): Promise<{ port: number; seen: SeenRequest[]; close
         setTimeout(() => response.end('late'), 5000).unref();
       } else {
         response.setHeader('content-type', 'application/json');
-        response.end(JSON.stringify({ method: request.method, url: request.url, host: request.headers.host, body }));
+        response.end(
+          JSON.stringify({ method: request.method, url: request.url, host: request.headers.host, body }),
+        );
       }
     });
   });
@@ -53,10 +59,11 @@ async function startServer(): Promise<{ port: number; seen: SeenRequest[]; close
   return {
     port: (server.address() as AddressInfo).port,
     seen,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -120,63 +127,90 @@ describe('safeFetch against a loopback server', () => {
     ['a file URL', () => 'file:///etc/passwd'],
   ])('refuses a redirect to %s and never reaches it', async (_name, target) => {
     const otherBefore = other.seen.length;
-    const error = await safeFetch(`http://127.0.0.1:${main.port}/redirect?to=${encodeURIComponent(target())}`, { allowlist: allowMain }).catch(
-      (caught: unknown) => caught,
-    );
+    const error = await safeFetch(
+      `http://127.0.0.1:${main.port}/redirect?to=${encodeURIComponent(target())}`,
+      { allowlist: allowMain },
+    ).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(SsrfBlockedError);
     expect(other.seen.length).toBe(otherBefore);
   });
 
   it('follows an allowed redirect and reports the chain', async () => {
-    const response = await safeFetch(`http://127.0.0.1:${main.port}/redirect?to=/final`, { allowlist: allowMain });
+    const response = await safeFetch(`http://127.0.0.1:${main.port}/redirect?to=/final`, {
+      allowlist: allowMain,
+    });
     expect(response.status).toBe(200);
     expect(response.url).toBe(`http://127.0.0.1:${main.port}/final`);
     expect(response.redirects).toEqual([`http://127.0.0.1:${main.port}/redirect?to=/final`]);
   });
 
   it('turns a POST into a GET without body on 303, and keeps both on 307', async () => {
-    const see = await safeFetch(`http://127.0.0.1:${main.port}/redirect?status=303&to=/after`, { allowlist: allowMain, method: 'POST', body: 'x' });
+    const see = await safeFetch(`http://127.0.0.1:${main.port}/redirect?status=303&to=/after`, {
+      allowlist: allowMain,
+      method: 'POST',
+      body: 'x',
+    });
     expect(JSON.parse(see.body.toString())).toMatchObject({ method: 'GET', body: '' });
-    const temporary = await safeFetch(`http://127.0.0.1:${main.port}/redirect?status=307&to=/after`, { allowlist: allowMain, method: 'POST', body: 'x' });
+    const temporary = await safeFetch(`http://127.0.0.1:${main.port}/redirect?status=307&to=/after`, {
+      allowlist: allowMain,
+      method: 'POST',
+      body: 'x',
+    });
     expect(JSON.parse(temporary.body.toString())).toMatchObject({ method: 'POST', body: 'x' });
   });
 
   it('stops after the redirect cap', async () => {
     const before = main.seen.length;
-    const error = await safeFetch(`http://127.0.0.1:${main.port}/loop`, { allowlist: allowMain, maxRedirects: 3 }).catch((caught: unknown) => caught);
+    const error = await safeFetch(`http://127.0.0.1:${main.port}/loop`, {
+      allowlist: allowMain,
+      maxRedirects: 3,
+    }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(TooManyRedirectsError);
     expect((error as TooManyRedirectsError).details).toMatchObject({ maxRedirects: 3 });
     expect(main.seen.length - before).toBe(4);
   });
 
   it('returns the redirect itself when redirects are off', async () => {
-    const response = await safeFetch(`http://127.0.0.1:${main.port}/loop`, { allowlist: allowMain, maxRedirects: 0 });
+    const response = await safeFetch(`http://127.0.0.1:${main.port}/loop`, {
+      allowlist: allowMain,
+      maxRedirects: 0,
+    });
     expect(response.status).toBe(302);
     expect(response.headers.location).toBe('/loop');
   });
 
   it('aborts a streamed body past the byte cap', async () => {
-    const error = await safeFetch(`http://127.0.0.1:${main.port}/big`, { allowlist: allowMain, maxResponseBytes: 1024 * 1024 }).catch(
-      (caught: unknown) => caught,
-    );
+    const error = await safeFetch(`http://127.0.0.1:${main.port}/big`, {
+      allowlist: allowMain,
+      maxResponseBytes: 1024 * 1024,
+    }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ResponseTooLargeError);
     expect((error as ResponseTooLargeError).code).toBe('PAYLOAD_TOO_LARGE');
   });
 
   it('refuses a declared oversize body before reading it', async () => {
-    await expect(safeFetch(`http://127.0.0.1:${main.port}/big?declared=1`, { allowlist: allowMain, maxResponseBytes: 1000 })).rejects.toBeInstanceOf(
-      ResponseTooLargeError,
-    );
+    await expect(
+      safeFetch(`http://127.0.0.1:${main.port}/big?declared=1`, {
+        allowlist: allowMain,
+        maxResponseBytes: 1000,
+      }),
+    ).rejects.toBeInstanceOf(ResponseTooLargeError);
   });
 
   it('reads a body up to the cap', async () => {
-    const response = await safeFetch(`http://127.0.0.1:${main.port}/big`, { allowlist: allowMain, maxResponseBytes: 4 * 1024 * 1024 });
+    const response = await safeFetch(`http://127.0.0.1:${main.port}/big`, {
+      allowlist: allowMain,
+      maxResponseBytes: 4 * 1024 * 1024,
+    });
     expect(response.body.length).toBe(64 * 64 * 1024);
   });
 
   it('gives a timeout error when the server is too slow', async () => {
     const started = Date.now();
-    const error = await safeFetch(`http://127.0.0.1:${main.port}/slow`, { allowlist: allowMain, timeoutMs: 200 }).catch((caught: unknown) => caught);
+    const error = await safeFetch(`http://127.0.0.1:${main.port}/slow`, {
+      allowlist: allowMain,
+      timeoutMs: 200,
+    }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(FetchTimeoutError);
     expect((error as FetchTimeoutError).code).toBe('TIMEOUT');
     expect(Date.now() - started).toBeLessThan(2000);
@@ -185,7 +219,9 @@ describe('safeFetch against a loopback server', () => {
   it("passes the caller's abort through", async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error('caller left')), 100);
-    await expect(safeFetch(`http://127.0.0.1:${main.port}/slow`, { allowlist: allowMain, signal: controller.signal })).rejects.toThrow();
+    await expect(
+      safeFetch(`http://127.0.0.1:${main.port}/slow`, { allowlist: allowMain, signal: controller.signal }),
+    ).rejects.toThrow();
     expect(controller.signal.aborted).toBe(true);
   });
 });
@@ -193,17 +229,23 @@ describe('safeFetch against a loopback server', () => {
 describe('safeFetch pins the checked address', () => {
   it('looks a name up once per hop, connects to that address and keeps the Host header', async () => {
     const calls: string[] = [];
-    const response = await safeFetch(`http://public.test:${main.port}/pinned`, { allowlist: allowMain, lookup: loopbackLookup(calls) });
+    const response = await safeFetch(`http://public.test:${main.port}/pinned`, {
+      allowlist: allowMain,
+      lookup: loopbackLookup(calls),
+    });
     expect(calls).toEqual(['public.test']);
     expect(JSON.parse(response.body.toString())).toMatchObject({ host: `public.test:${main.port}` });
   });
 
   it('re-checks the next hop: a second answer pointing at a private address is refused', async () => {
     const calls: string[] = [];
-    const error = await safeFetch(`http://public.test:${main.port}/redirect?to=${encodeURIComponent(`http://public.test:${main.port}/again`)}`, {
-      allowlist: allowMain,
-      lookup: loopbackLookup(calls, ['127.0.0.1', '10.0.0.1']),
-    }).catch((caught: unknown) => caught);
+    const error = await safeFetch(
+      `http://public.test:${main.port}/redirect?to=${encodeURIComponent(`http://public.test:${main.port}/again`)}`,
+      {
+        allowlist: allowMain,
+        lookup: loopbackLookup(calls, ['127.0.0.1', '10.0.0.1']),
+      },
+    ).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(SsrfBlockedError);
     expect((error as SsrfBlockedError).details.address).toBe('10.0.0.1');
     expect(calls).toEqual(['public.test', 'public.test']);
@@ -211,9 +253,12 @@ describe('safeFetch pins the checked address', () => {
 
   it('refuses a name whose answer is outside the allowlist', async () => {
     const calls: string[] = [];
-    await expect(safeFetch(`http://public.test:${main.port}/`, { allowlist: allowMain, lookup: loopbackLookup(calls, ['10.0.0.1']) })).rejects.toBeInstanceOf(
-      SsrfBlockedError,
-    );
+    await expect(
+      safeFetch(`http://public.test:${main.port}/`, {
+        allowlist: allowMain,
+        lookup: loopbackLookup(calls, ['10.0.0.1']),
+      }),
+    ).rejects.toBeInstanceOf(SsrfBlockedError);
     expect(calls).toEqual(['public.test']);
   });
 });
@@ -227,21 +272,33 @@ describe('safeFetch credential injection', () => {
   });
 
   it('attaches a bearer credential to a matching host and reports it as used', async () => {
-    const response = await safeFetch(`http://API.test:${main.port}/with-token`, { allowlist: allowMain, lookup: loopbackLookup(), credentials: [grant('bearer')] });
+    const response = await safeFetch(`http://API.test:${main.port}/with-token`, {
+      allowlist: allowMain,
+      lookup: loopbackLookup(),
+      credentials: [grant('bearer')],
+    });
     expect(main.seen.at(-1)?.headers.authorization).toBe('Bearer tok-SECRET-123456');
     expect(response.usedSecrets).toEqual(['tok-SECRET-123456']);
     expect(response.usedSecretNames).toEqual(['api-token']);
   });
 
   it('does not attach it to a host outside the patterns', async () => {
-    const response = await safeFetch(`http://other.test:${main.port}/no-token`, { allowlist: allowMain, lookup: loopbackLookup(), credentials: [grant('bearer')] });
+    const response = await safeFetch(`http://other.test:${main.port}/no-token`, {
+      allowlist: allowMain,
+      lookup: loopbackLookup(),
+      credentials: [grant('bearer')],
+    });
     expect(main.seen.at(-1)?.headers.authorization).toBeUndefined();
     expect(response.usedSecrets).toEqual([]);
   });
 
   it('strips it on a redirect to another host', async () => {
     const to = encodeURIComponent(`http://other.test:${main.port}/landed`);
-    await safeFetch(`http://api.test:${main.port}/redirect?to=${to}`, { allowlist: allowMain, lookup: loopbackLookup(), credentials: [grant('header', 'X-Api-Key')] });
+    await safeFetch(`http://api.test:${main.port}/redirect?to=${to}`, {
+      allowlist: allowMain,
+      lookup: loopbackLookup(),
+      credentials: [grant('header', 'X-Api-Key')],
+    });
     const [first, second] = main.seen.slice(-2);
     expect(first.headers['x-api-key']).toBe('tok-SECRET-123456');
     expect(second.url).toBe('/landed');
@@ -251,7 +308,11 @@ describe('safeFetch credential injection', () => {
 
   it('removes a query credential that a redirect echoes to another host', async () => {
     const to = encodeURIComponent(`http://other.test:${main.port}/landed?key=tok-SECRET-123456&keep=1`);
-    await safeFetch(`http://api.test:${main.port}/redirect?to=${to}`, { allowlist: allowMain, lookup: loopbackLookup(), credentials: [grant('query', 'key')] });
+    await safeFetch(`http://api.test:${main.port}/redirect?to=${to}`, {
+      allowlist: allowMain,
+      lookup: loopbackLookup(),
+      credentials: [grant('query', 'key')],
+    });
     const [first, second] = main.seen.slice(-2);
     expect(first.url).toContain('key=tok-SECRET-123456');
     expect(second.url).toBe('/landed?keep=1');
@@ -261,14 +322,22 @@ describe('safeFetch credential injection', () => {
     const before = main.seen.length;
     const to = encodeURIComponent(`http://other.test:${main.port}/steal/tok-SECRET-123456`);
     await expect(
-      safeFetch(`http://api.test:${main.port}/redirect?to=${to}`, { allowlist: allowMain, lookup: loopbackLookup(), credentials: [grant('bearer')] }),
+      safeFetch(`http://api.test:${main.port}/redirect?to=${to}`, {
+        allowlist: allowMain,
+        lookup: loopbackLookup(),
+        credentials: [grant('bearer')],
+      }),
     ).rejects.toBeInstanceOf(SecretLeakError);
     expect(main.seen.length - before).toBe(1);
   });
 
   it("drops the caller's own Authorization header when a redirect leaves the origin", async () => {
     const to = encodeURIComponent(`http://other.test:${main.port}/landed`);
-    await safeFetch(`http://api.test:${main.port}/redirect?to=${to}`, { allowlist: allowMain, lookup: loopbackLookup(), headers: { Authorization: 'Basic abc' } });
+    await safeFetch(`http://api.test:${main.port}/redirect?to=${to}`, {
+      allowlist: allowMain,
+      lookup: loopbackLookup(),
+      headers: { Authorization: 'Basic abc' },
+    });
     const [first, second] = main.seen.slice(-2);
     expect(first.headers.authorization).toBe('Basic abc');
     expect(second.headers.authorization).toBeUndefined();

@@ -62,7 +62,10 @@ const ORIGIN_BOUND_HEADERS = new Set(['authorization', 'cookie', 'proxy-authoriz
  * body and the total time are capped. Throws SsrfBlockedError, ResponseTooLargeError,
  * TooManyRedirectsError, FetchTimeoutError or SecretLeakError.
  */
-export async function safeFetch(input: string | URL, options: SafeFetchOptions = {}): Promise<SafeFetchResponse> {
+export async function safeFetch(
+  input: string | URL,
+  options: SafeFetchOptions = {},
+): Promise<SafeFetchResponse> {
   const guard = options.guard ?? new SsrfGuard(options);
   const maxRedirects = options.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
   const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
@@ -105,11 +108,15 @@ export async function safeFetch(input: string | URL, options: SafeFetchOptions =
         };
       }
       redirects.push(displayUrl(url));
-      if (redirects.length > maxRedirects) throw new TooManyRedirectsError(displayUrl(input), maxRedirects, redirects);
+      if (redirects.length > maxRedirects)
+        throw new TooManyRedirectsError(displayUrl(input), maxRedirects, redirects);
       const next = new URL(location, url);
       if (next.origin !== url.origin) headers = withoutOriginBoundHeaders(headers);
       // 303 always, and 301/302 after a POST, turn into a GET without a body (as browsers do).
-      if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
+      if (
+        response.status === 303 ||
+        ((response.status === 301 || response.status === 302) && method === 'POST')
+      ) {
         if (method !== 'HEAD') method = 'GET';
         body = undefined;
         headers = withoutBodyHeaders(headers);
@@ -130,11 +137,25 @@ function parseUrl(input: string | URL): URL {
   }
 }
 
-function refuseStrayCredential(url: URL, headers: Record<string, string>, grants: readonly CredentialGrant[], used: readonly string[]): void {
+function refuseStrayCredential(
+  url: URL,
+  headers: Record<string, string>,
+  grants: readonly CredentialGrant[],
+  used: readonly string[],
+): void {
   // A redirect can put a secret into the path of a URL on another host; injection only strips query and headers.
   const stray = grants.filter((grant) => grant.value !== '' && !used.includes(grant.value));
-  const carried = stray.filter((grant) => url.href.includes(grant.value) || url.href.includes(encodeURIComponent(grant.value)) || Object.values(headers).some((value) => value.includes(grant.value)));
-  if (carried.length > 0) throw new SecretLeakError(`egress to ${url.host}`, carried.map((grant) => grant.secretName));
+  const carried = stray.filter(
+    (grant) =>
+      url.href.includes(grant.value) ||
+      url.href.includes(encodeURIComponent(grant.value)) ||
+      Object.values(headers).some((value) => value.includes(grant.value)),
+  );
+  if (carried.length > 0)
+    throw new SecretLeakError(
+      `egress to ${url.host}`,
+      carried.map((grant) => grant.secretName),
+    );
 }
 
 function lowerCaseKeys(headers: Readonly<Record<string, string>>): Record<string, string> {

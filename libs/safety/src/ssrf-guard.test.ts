@@ -23,7 +23,8 @@ function tableLookup(calls: string[] = []): HostLookup {
   return async (hostname) => {
     calls.push(hostname);
     const answers = ZONE[hostname];
-    if (answers === undefined) throw Object.assign(new Error(`no such host ${hostname}`), { code: 'ENOTFOUND' });
+    if (answers === undefined)
+      throw Object.assign(new Error(`no such host ${hostname}`), { code: 'ENOTFOUND' });
     return answers.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
   };
 }
@@ -109,18 +110,30 @@ describe('SsrfGuard with the allowlist off', () => {
   });
 
   it.each(HOSTILE_URLS)('safeFetch refuses %s before connecting', async (url) => {
-    await expect(safeFetch(url, { lookup: tableLookup(), timeoutMs: 2000 })).rejects.toBeInstanceOf(SsrfBlockedError);
+    await expect(safeFetch(url, { lookup: tableLookup(), timeoutMs: 2000 })).rejects.toBeInstanceOf(
+      SsrfBlockedError,
+    );
   });
 
   it('names the resolved address that was refused', async () => {
-    const error = (await guard.check('http://mixed.test/').catch((caught: unknown) => caught)) as SsrfBlockedError;
+    const error = (await guard
+      .check('http://mixed.test/')
+      .catch((caught: unknown) => caught)) as SsrfBlockedError;
     expect(error.details).toEqual({ url: 'http://mixed.test/', reason: 'private', address: '10.0.0.1' });
   });
 
   it('allows a public name and pins its checked address after one lookup', async () => {
     const calls: string[] = [];
-    const target = await new SsrfGuard({ lookup: tableLookup(calls) }).check('https://Public.Example./path?q=1');
-    expect(target).toMatchObject({ hostname: 'public.example', hostKind: 'name', address: '93.184.216.34', family: 4, port: 443 });
+    const target = await new SsrfGuard({ lookup: tableLookup(calls) }).check(
+      'https://Public.Example./path?q=1',
+    );
+    expect(target).toMatchObject({
+      hostname: 'public.example',
+      hostKind: 'name',
+      address: '93.184.216.34',
+      family: 4,
+      port: 443,
+    });
     expect(calls).toEqual(['public.example']);
   });
 
@@ -139,9 +152,17 @@ describe('SsrfGuard with the allowlist off', () => {
 
 describe('SsrfGuard with an allowlist', () => {
   it('allows only the listed range and port', async () => {
-    const guard = new SsrfGuard({ allowlist: [{ cidr: '127.0.0.1/32', ports: [8080] }, '10.0.0.0/8'], lookup: tableLookup() });
-    await expect(guard.check('http://127.0.0.1:8080/')).resolves.toMatchObject({ address: '127.0.0.1', port: 8080 });
-    await expect(guard.check('http://[::ffff:127.0.0.1]:8080/')).resolves.toMatchObject({ address: '::ffff:7f00:1' });
+    const guard = new SsrfGuard({
+      allowlist: [{ cidr: '127.0.0.1/32', ports: [8080] }, '10.0.0.0/8'],
+      lookup: tableLookup(),
+    });
+    await expect(guard.check('http://127.0.0.1:8080/')).resolves.toMatchObject({
+      address: '127.0.0.1',
+      port: 8080,
+    });
+    await expect(guard.check('http://[::ffff:127.0.0.1]:8080/')).resolves.toMatchObject({
+      address: '::ffff:7f00:1',
+    });
     await expect(guard.check('http://127.0.0.1:8081/')).rejects.toBeInstanceOf(SsrfBlockedError);
     await expect(guard.check('http://127.0.0.2:8080/')).rejects.toBeInstanceOf(SsrfBlockedError);
     await expect(guard.check('http://[::1]:8080/')).rejects.toBeInstanceOf(SsrfBlockedError);
@@ -152,8 +173,12 @@ describe('SsrfGuard with an allowlist', () => {
   it('never allows cloud metadata, even inside an allowed range', async () => {
     const guard = new SsrfGuard({ allowlist: ['169.254.0.0/16', '100.64.0.0/10'] });
     await expect(guard.check('http://169.254.10.10/')).resolves.toBeDefined();
-    await expect(guard.check('http://169.254.169.254/')).rejects.toMatchObject({ details: { reason: 'cloud_metadata' } });
-    await expect(guard.check('http://100.100.100.200/')).rejects.toMatchObject({ details: { reason: 'cloud_metadata' } });
+    await expect(guard.check('http://169.254.169.254/')).rejects.toMatchObject({
+      details: { reason: 'cloud_metadata' },
+    });
+    await expect(guard.check('http://100.100.100.200/')).rejects.toMatchObject({
+      details: { reason: 'cloud_metadata' },
+    });
   });
 
   it('rejects a malformed allowlist entry with a readable message', () => {
@@ -163,6 +188,8 @@ describe('SsrfGuard with an allowlist', () => {
 
   it('still refuses credentials in the URL of an allowed host', async () => {
     const guard = new SsrfGuard({ allowlist: ['127.0.0.0/8'] });
-    await expect(guard.check('http://user:secret@127.0.0.1/')).rejects.toMatchObject({ details: { reason: 'credentials_in_url', url: 'http://127.0.0.1/' } });
+    await expect(guard.check('http://user:secret@127.0.0.1/')).rejects.toMatchObject({
+      details: { reason: 'credentials_in_url', url: 'http://127.0.0.1/' },
+    });
   });
 });

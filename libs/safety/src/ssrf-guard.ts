@@ -87,7 +87,8 @@ export class SsrfGuard {
 
     const checked = answers.map((answer) => this.checkAddress(shown, answer.address, port));
     // Credentials in a URL would travel as Basic auth; the host injects credentials, a URL never carries them.
-    if (url.username !== '' || url.password !== '') throw new SsrfBlockedError({ url: shown, reason: 'credentials_in_url' });
+    if (url.username !== '' || url.password !== '')
+      throw new SsrfBlockedError({ url: shown, reason: 'credentials_in_url' });
     const first = checked[0];
     return { url, hostname, hostKind: host.kind, address: first.address, family: first.family, port };
   }
@@ -105,13 +106,20 @@ export class SsrfGuard {
 
   private checkAddress(shown: string, raw: string, port: number): { address: string; family: 4 | 6 } {
     const text = raw.replace(/%.*$/, '');
-    if (!ipaddr.isValid(text)) throw new SsrfBlockedError({ url: shown, reason: 'invalid_address', address: raw });
+    if (!ipaddr.isValid(text))
+      throw new SsrfBlockedError({ url: shown, reason: 'invalid_address', address: raw });
     const address = ipaddr.parse(text);
     const verdict = classifyAddress(address);
     const allowed =
       verdict.risk === undefined ||
-      (verdict.risk !== 'cloud_metadata' && this.allowlist.allows([verdict.address, verdict.effective], port));
-    if (!allowed) throw new SsrfBlockedError({ url: shown, reason: verdict.risk ?? 'forbidden', address: verdict.address });
+      (verdict.risk !== 'cloud_metadata' &&
+        this.allowlist.allows([verdict.address, verdict.effective], port));
+    if (!allowed)
+      throw new SsrfBlockedError({
+        url: shown,
+        reason: verdict.risk ?? 'forbidden',
+        address: verdict.address,
+      });
     return { address: verdict.address, family: address.kind() === 'ipv4' ? 4 : 6 };
   }
 }
