@@ -107,6 +107,20 @@ describe('ParamValidator', () => {
     );
   });
 
+  it('refuses a schema whose pattern could backtrack catastrophically', () => {
+    const validator = new ParamValidator();
+    expect(() =>
+      validator.compile('t', { type: 'object', properties: { s: { type: 'string', pattern: '^(a+)+$' } } }),
+    ).toThrow(InvalidToolSchemaError);
+    expect(
+      validator.validate(
+        't',
+        { type: 'object', properties: { s: { type: 'string', pattern: '^a+$' } } },
+        { s: 'aa' },
+      ),
+    ).toEqual({ s: 'aa' });
+  });
+
   it('understands 2020-12 schemas (prefixItems)', () => {
     const validator = new ParamValidator();
     const tuple = {

@@ -6,6 +6,7 @@ import addFormatsModule from 'ajv-formats';
 import { InvalidToolSchemaError } from './errors/invalid-tool-schema-error.js';
 import { ParamsInvalidError, type ParamViolation } from './errors/params-invalid-error.js';
 import { canonicalJson } from './canonical-json.js';
+import { guardedRegExpEngine } from './regexp-guard.js';
 
 // ajv-formats ships CommonJS with a default export; under NodeNext it arrives wrapped.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
@@ -36,6 +37,8 @@ const AJV_OPTIONS: Options = {
   // Schemas with an `$id` must not clash with each other inside the shared instance.
   addUsedSchema: false,
   logger: false,
+  // `pattern` runs synchronously: refuse ReDoS shapes when the schema compiles, not when a call hangs.
+  code: { regExp: guardedRegExpEngine },
 };
 
 type Draft = 'draft-07' | '2019-09' | '2020-12';
