@@ -1,0 +1,178 @@
+import { SHELL_REFUSAL_REASONS, ShellCommandRefusedError } from './shell-command-refused-error.js';
+import { LINE_BREAKS, ShellTokenizer, type ShellToken, type ShellWord } from './shell-tokenizer.js';
+import { unwrapStep } from './shell-wrapper-unwrapper.js';
+
+/** A redirection attached to one program. */
+export interface ShellRedirect {
+  operator: string;
+  fd?: string;
+  target: string;
+  dynamic: boolean;
+}
+
+/** One program the command line will really run, after every wrapper is peeled off. */
+export interface ShellProgram {
+  /** The program as written after unwrapping (`rm`, `/bin/rm`, `./build.sh`). */
+  program: string;
+  /** Its arguments, `argv[0]` being the program. */
+  argv: string[];
+  /** Wrappers around it, outermost first (`env`, `sh -c`, `xargs`, …). */
+  wrappers: string[];
+  /** `NAME=value` assignments given to it (prefix or through `env`). */
+  assignments: string[];
+  redirects: ShellRedirect[];
+  /** The program name is only known at run time (`$CMD`, `$(…)`, a glob). */
+  dynamic: boolean;
+  /** Some argument is only known at run time. */
+  dynamicArgs: boolean;
+  /** Runs inside a command or process substitution. */
+  fromSubstitution: boolean;
+  /** Receives more arguments from its input at run time (`xargs`). */
+  argsFromInput: boolean;
+}
+
+/** What a command line runs, for an approval decision. */
+export interface ParsedShellCommand {
+  programs: ShellProgram[];
+  /** Every wrapper seen, in order of first appearance. */
+  wrappers: string[];
+  /** Control operators between programs (`|`, `&&`, `||`, `;`, `&`, …). */
+  operators: string[];
+  /** A command or process substitution appears anywhere. */
+  hasSubstitution: boolean;
+  /** A parameter expansion or substitution appears anywhere. */
+  hasExpansion: boolean;
+  /** Something runs in the background (`&`). */
+  background: boolean;
+}
+
+/** Longest command accepted, in characters. */
+export const MAX_SHELL_COMMAND_LENGTH = 16_384;
+/** Deepest nesting of `sh -c`, `eval` and substitutions that is followed before refusing. */
+export const MAX_SHELL_NESTING = 8;
+
+// Words that start or end compound commands; the program is the word after them.
+const RESERVED_PREFIXES = new Set(['!', '{', '}', 'if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'while', 'until', 'esac']);
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000e-\u001f\u007f]/;
+
+/**
+ * Parses a command line into the programs it will run. Hidden line breaks are refused before
+ * anything else, because a shell would run what follows them as a separate command that an
+ * approver reading one line might not see.
+ */
+export function parseShellCommand(command: string): ParsedShellCommand {
+  if (typeof command !== 'string' || command.trim().length === 0) {
+    throw new ShellCommandRefusedError(SHELL_REFUSAL_REASONS.EMPTY, 'the command is empty');
+  }
+  if (command.length > MAX_SHELL_COMMAND_LENGTH) {
+    throw new ShellCommandRefusedError(SHELL_REFUSAL_REASONS.TOO_LONG, `the command is longer than ${MAX_SHELL_COMMAND_LENGTH} characters`);
+  }
+  const result: ParsedShellCommand = { programs: [], wrappers: [], operators: [], hasSubstitution: false, hasExpansion: false, background: false };
+  parseInto(command, result, [], false, 0);
+  return result;
+}
+
+function parseInto(script: string, result: ParsedShellCommand, wrappers: string[], fromSubstitution: boolean, depth: number): void {
+  if (depth > MAX_SHELL_NESTING) {
+    throw new ShellCommandRefusedError(SHELL_REFUSAL_REASONS.TOO_DEEP, `wrappers and substitutions nest deeper than ${MAX_SHELL_NESTING}`);
+  }
+  if (LINE_BREAKS.test(script)) throw new ShellCommandRefusedError(SHELL_REFUSAL_REASONS.NEWLINE, 'it contains a line break');
+  if (CONTROL_CHARACTERS.test(script)) throw new ShellCommandRefusedError(SHELL_REFUSAL_REASONS.CONTROL_CHARACTER, 'it contains a control character');
+  const tokenized = new ShellTokenizer(script).tokenize();
+  result.hasExpansion ||= tokenized.hasExpansion;
+  result.hasSubstitution ||= tokenized.substitutions.length > 0 || tokenized.opaqueSubstitution;
+  for (const simple of splitSimpleCommands(tokenized.tokens, result)) {
+    addProgram(simple, result, wrappers, fromSubstitution, depth);
+  }
+  for (const body of tokenized.substitutions) parseInto(body, result, wrappers, true, depth + 1);
+}
+
+interface SimpleCommand {
+  words: ShellWord[];
+  redirects: ShellRedirect[];
+}
+
+function splitSimpleCommands(tokens: readonly ShellToken[], result: ParsedShellCommand): SimpleCommand[] {
+  const commands: SimpleCommand[] = [];
+  let current: SimpleCommand = { words: [], redirects: [] };
+  for (let index = 0; index < tokens.length; index += 1) {
+    const token = tokens[index]!;
+    if (token.kind === 'operator') {
+      if (token.operator !== '(' && token.operator !== ')') result.operators.push(token.operator);
+      if (token.operator === '&') result.background = true;
+      commands.push(current);
+      current = { words: [], redirects: [] };
+    } else if (token.kind === 'redirect') {
+      const next = tokens[index + 1];
+      const target = next?.kind === 'word' ? next.word : { text: '', dynamic: false };
+      if (next?.kind === 'word') index += 1;
+      current.redirects.push({ operator: token.operator, ...(token.fd === undefined ? {} : { fd: token.fd }), target: target.text, dynamic: target.dynamic });
+    } else {
+      current.words.push(token.word);
+    }
+  }
+  commands.push(current);
+  return commands;
+}
+
+function addProgram(simple: SimpleCommand, result: ParsedShellCommand, outerWrappers: string[], fromSubstitution: boolean, depth: number): void {
+  let words = simple.words;
+  while (words.length > 0 && !words[0]!.dynamic && RESERVED_PREFIXES.has(words[0]!.text)) words = words.slice(1);
+  const assignments: string[] = [];
+  while (words.length > 0 && !words[0]!.dynamic && ASSIGNMENT.test(words[0]!.text)) {
+    assignments.push(words[0]!.text);
+    words = words.slice(1);
+  }
+  if (words.length === 0) {
+    // Only assignments or redirections: nothing runs, but a redirection still writes or reads a file.
+    if (simple.redirects.length > 0) {
+      result.programs.push(programOf([], { wrappers: outerWrappers, assignments, redirects: simple.redirects, fromSubstitution, argsFromInput: false }));
+    }
+    return;
+  }
+  const wrappers = [...outerWrappers];
+  let argsFromInput = false;
+  for (let layer = 0; ; layer += 1) {
+    if (layer > MAX_SHELL_NESTING) {
+      throw new ShellCommandRefusedError(SHELL_REFUSAL_REASONS.TOO_DEEP, `wrappers nest deeper than ${MAX_SHELL_NESTING}`);
+    }
+    const step = unwrapStep(words);
+    if (step.kind === 'none') break;
+    noteWrapper(result, step.wrapper);
+    wrappers.push(step.wrapper);
+    if (step.kind === 'script') {
+      if (step.script.dynamic) {
+        // The script is only known at run time: report the shell itself as an unknown program.
+        const fields = { wrappers: wrappers.slice(0, -1), assignments, redirects: simple.redirects, fromSubstitution, argsFromInput };
+        result.programs.push(programOf(words, fields, true));
+        return;
+      }
+      if (simple.redirects.length > 0 || assignments.length > 0) {
+        result.programs.push(programOf([], { wrappers, assignments, redirects: simple.redirects, fromSubstitution, argsFromInput: false }));
+      }
+      parseInto(step.script.text, result, wrappers, fromSubstitution, depth + 1);
+      return;
+    }
+    assignments.push(...step.assignments);
+    argsFromInput ||= step.argsFromInput;
+    words = step.rest;
+  }
+  result.programs.push(programOf(words, { wrappers, assignments, redirects: simple.redirects, fromSubstitution, argsFromInput }));
+}
+
+function programOf(words: readonly ShellWord[], fields: Omit<ShellProgram, 'program' | 'argv' | 'dynamic' | 'dynamicArgs'>, scriptUnknown = false): ShellProgram {
+  if (words.length === 0) return { program: ':', argv: [':'], dynamic: false, dynamicArgs: false, ...fields };
+  return {
+    program: words[0]!.text,
+    argv: words.map((word) => word.text),
+    dynamic: scriptUnknown || words[0]!.dynamic,
+    dynamicArgs: scriptUnknown || words.slice(1).some((word) => word.dynamic),
+    ...fields,
+  };
+}
+
+function noteWrapper(result: ParsedShellCommand, wrapper: string): void {
+  if (!result.wrappers.includes(wrapper)) result.wrappers.push(wrapper);
+}
