@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { Transport } from '@nestjs/microservices';
 import { TALON_PROTO_PACKAGE, TALON_PROTO_PATH } from '@talon/contracts';
+import { openDatabase, parseDatabaseConfig, redactUrl } from '@talon/persistence';
 import { bootstrapService } from '@talon/service-runtime';
 import { parseOrchestratorConfig } from './config/orchestrator-config.js';
 import { OrchestratorModule } from './orchestrator.module.js';
@@ -9,7 +10,17 @@ const config = parseOrchestratorConfig();
 const running = await bootstrapService({
   config,
   http: config.http,
-  module: (connection, logger) => OrchestratorModule.register(config, connection, logger) as never,
+  module: async (connection, logger) => {
+    const databaseConfig = parseDatabaseConfig(process.env);
+    const started = performance.now();
+    const database = await openDatabase(databaseConfig);
+    logger.write('info', 'database ready', {
+      kind: databaseConfig.kind,
+      where: databaseConfig.kind === 'postgres' ? redactUrl(databaseConfig.url) : databaseConfig.dataDir,
+      ms: Math.round(performance.now() - started),
+    });
+    return OrchestratorModule.register(config, connection, logger, database);
+  },
   configure: (app) => {
     (app as import('@nestjs/common').INestApplication).connectMicroservice(
       {

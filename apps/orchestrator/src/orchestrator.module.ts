@@ -1,19 +1,21 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
+import type { Database } from '@talon/persistence';
 import { NatsRequester, type JsonLogger } from '@talon/service-runtime';
 import { ApiRouter } from './api/api-router.js';
 import { GrpcApiController } from './api/grpc-api.controller.js';
 import { HttpApiController } from './api/http-api.controller.js';
 import { NatsApiController } from './api/nats-api.controller.js';
-import { LOGGER, NATS_CONNECTION, NATS_REQUESTER, ORCHESTRATOR_CONFIG } from './config/orchestrator.constants.js';
+import { DATABASE, LOGGER, NATS_CONNECTION, NATS_REQUESTER, ORCHESTRATOR_CONFIG } from './config/orchestrator.constants.js';
 import type { OrchestratorConfig } from './config/orchestrator-config.js';
+import { DatabaseLifecycle } from './persistence/database.provider.js';
 import { SystemPingMethod } from './system/system-ping.method.js';
 import { SystemStatusMethod } from './system/system-status.method.js';
 
 /** Wires the orchestrator: API surfaces, the router and the methods behind it. */
 @Module({})
 export class OrchestratorModule {
-  static register(config: OrchestratorConfig, connection: NatsConnection, logger: JsonLogger): DynamicModule {
+  static register(config: OrchestratorConfig, connection: NatsConnection, logger: JsonLogger, database: Database): DynamicModule {
     return {
       module: OrchestratorModule,
       controllers: [NatsApiController, HttpApiController, GrpcApiController],
@@ -21,6 +23,8 @@ export class OrchestratorModule {
         { provide: ORCHESTRATOR_CONFIG, useValue: config },
         { provide: NATS_CONNECTION, useValue: connection },
         { provide: LOGGER, useValue: logger },
+        { provide: DATABASE, useValue: database },
+        DatabaseLifecycle,
         { provide: NATS_REQUESTER, useValue: new NatsRequester(connection) },
         ApiRouter,
         SystemStatusMethod,

@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import grpc from '@grpc/grpc-js';
 import protoLoader from '@grpc/proto-loader';
@@ -14,12 +17,14 @@ describe('foundation: four services on NATS, three API surfaces', () => {
   let grpcClient: grpc.Client & Record<string, (...args: unknown[]) => unknown>;
   const services: Record<string, ServiceProcess> = {};
   let extraWorker: ServiceProcess;
+  let stateDir: string;
 
   beforeAll(async () => {
     nats = await startNatsTestServer();
     const httpPort = await findFreePort();
     const grpcPort = await findFreePort();
-    const env = { NATS_URL: nats.url, TALON_HTTP_PORT: String(httpPort), TALON_GRPC_PORT: String(grpcPort), TALON_MAX_PAYLOAD_BYTES: '65536' };
+    stateDir = await mkdtemp(join(tmpdir(), 'talon-foundation-'));
+    const env = { NATS_URL: nats.url, TALON_STATE_DIR: stateDir, TALON_HTTP_PORT: String(httpPort), TALON_GRPC_PORT: String(grpcPort), TALON_MAX_PAYLOAD_BYTES: '65536' };
     const started = await Promise.all(
       (['orchestrator', 'tool-worker', 'skill-service', 'wasm-runner'] as const).map((name) => startServiceProcess(name, env)),
     );
@@ -37,6 +42,7 @@ describe('foundation: four services on NATS, three API surfaces', () => {
     await client?.close();
     await Promise.all([...Object.values(services), extraWorker].map((service) => service?.kill()));
     await nats?.stop();
+    await rm(stateDir, { recursive: true, force: true });
   });
 
   async function natsCall<T>(method: string, payload: Uint8Array | string = '{}'): Promise<Envelope<T>> {
@@ -50,6 +56,11 @@ describe('foundation: four services on NATS, three API surfaces', () => {
       grpcClient[method](request, (error: Error | null, reply: T) => (error ? reject(error) : resolve(reply))),
     );
   }
+
+  it('opened and migrated the embedded PGlite database at start', async () => {
+    const line = await services['orchestrator']!.waitForLog((entry) => entry.msg === 'database ready');
+    expect(line).toMatchObject({ kind: 'pglite', where: join(stateDir, 'pglite') });
+  });
 
   it('reports all four services up over raw NATS, with two tool-worker instances', async () => {
     const reply = await natsCall<SystemStatus>('system.status');
