@@ -41,3 +41,4 @@ export { TooManyRedirectsError } from './errors/too-many-redirects-error.js';
 export { FetchTimeoutError } from './errors/fetch-timeout-error.js';
 export { HostUnresolvedError } from './errors/host-unresolved-error.js';
 export { SecretLeakError } from './errors/secret-leak-error.js';
+export { createOutputSafety } from './output-safety.js';
