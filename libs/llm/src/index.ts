@@ -18,3 +18,27 @@ export { LlmConfigError } from './errors/llm-config-error.js';
 export { LlmScriptInvalidError } from './errors/llm-script-invalid-error.js';
 export { LlmScriptMismatchError } from './errors/llm-script-mismatch-error.js';
 export { LlmScriptExhaustedError } from './errors/llm-script-exhausted-error.js';
+export { ScriptedProvider } from './scripted-provider.js';
+export {
+  LlmScriptSchema,
+  LlmScriptStepSchema,
+  parseLlmScript,
+  loadLlmScriptFile,
+  type LlmScript,
+  type LlmScriptStep,
+  type LlmScriptExpectation,
+  type LlmScriptReply,
+} from './llm-script.js';
+export {
+  parseLlmConfig,
+  describeLlmConfig,
+  LLM_ENV,
+  LLM_PROVIDER_KINDS,
+  type LlmProviderKind,
+  type LlmConfig,
+  type NoLlmConfig,
+  type OpenAiLlmConfig,
+  type AnthropicLlmConfig,
+  type ScriptedLlmConfig,
+} from './llm-config.js';
+export { createLlmProvider, type CreateLlmProviderOptions } from './llm-provider-factory.js';
