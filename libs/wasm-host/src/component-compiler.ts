@@ -1,0 +1,185 @@
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { componentWit, transpile } from '@bytecodealliance/jco';
+import { ComponentLoadError } from './errors/component-load-error.js';
+import { ForbiddenImportError } from './errors/forbidden-import-error.js';
+import { capModuleMemory } from './wasm-memory-limit.js';
+
+/** The only interface a tool component may import unless its policy allows more. */
+export const HOST_INTERFACE = 'talon:tool/host';
+
+/** A component transpiled to JavaScript plus core modules, in the on-disk cache. */
+export interface CompiledComponent {
+  sha256: string;
+  /** Cache folder holding `component.mjs` and the core `.wasm` files. */
+  dir: string;
+  /** File URL of the generated `component.mjs` (exports `instantiate`). */
+  entryUrl: string;
+  /** Names of the core module files the entry asks for. */
+  coreModules: string[];
+  /** Imported interfaces with versions, e.g. `talon:tool/host@0.1.0`. */
+  imports: string[];
+  /** Version of `talon:tool/host` the component was built against (undefined if it imports no host). */
+  witVersion?: string;
+  /** Whether this call transpiled (false: read from the cache). */
+  fromCache: boolean;
+}
+
+/** Options of the compiler. */
+export interface ComponentCompilerOptions {
+  /** Folder of the transpile cache; one subfolder per jco version and sha256. */
+  cacheDir: string;
+}
+
+/** What may be imported besides `talon:tool/host` (interface names without version, e.g. `wasi:random/random`). */
+export interface ImportPolicy {
+  allowedImports: readonly string[];
+}
+
+interface CacheMeta {
+  imports: string[];
+  coreModules: string[];
+}
+
+const require = createRequire(import.meta.url);
+
+function jcoVersion(): string {
+  const api = require.resolve('@bytecodealliance/jco');
+  return (require(join(dirname(api), '..', 'package.json')) as { version: string }).version;
+}
+
+/** sha256 of bytes as lowercase hex. */
+export function sha256Hex(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+function interfaceName(versioned: string): string {
+  return versioned.replace(/@[^/]*$/, '');
+}
+
+/** Reads the imported interfaces (with versions) from the component's WIT. */
+async function readImports(bytes: Uint8Array): Promise<string[]> {
+  const wit = await componentWit(bytes);
+  const imports: string[] = [];
+  for (const line of wit.split('\n')) {
+    const match = /^\s*import\s+([^\s;]+?)(;|:\s)/.exec(line);
+    if (match) imports.push(match[1]!.replace(/:$/, ''));
+  }
+  return imports;
+}
+
+/** Refuses imports beyond the host interface unless the policy lists them. */
+export function checkImports(imports: readonly string[], policy: ImportPolicy): void {
+  const allowed = new Set([HOST_INTERFACE, ...policy.allowedImports]);
+  const forbidden = imports.filter((name) => !allowed.has(interfaceName(name)));
+  if (forbidden.length > 0) {
+    throw new ForbiddenImportError(
+      `The component imports ${forbidden.join(', ')}; only ${HOST_INTERFACE} is allowed. Rebuild it with all WASI features disabled, or list the interfaces under allowed_imports.`,
+      { details: { forbidden } },
+    );
+  }
+}
+
+/**
+ * Transpiles components with jco once per sha256 (cached on disk per jco version), checks their imports,
+ * and compiles their core modules with a memory cap (cached in memory per sha256 and cap).
+ */
+export class ComponentCompiler {
+  private readonly cacheRoot: string;
+  private readonly modules = new Map<string, Promise<Record<string, WebAssembly.Module>>>();
+
+  constructor(options: ComponentCompilerOptions) {
+    this.cacheRoot = join(options.cacheDir, `jco-${jcoVersion()}`);
+  }
+
+  /** Transpiles (or reads from the cache) and checks imports against the policy. */
+  async compile(bytes: Uint8Array, policy: ImportPolicy = { allowedImports: [] }): Promise<CompiledComponent> {
+    const sha256 = sha256Hex(bytes);
+    const dir = join(this.cacheRoot, sha256);
+    let meta = await this.readMeta(dir);
+    const fromCache = meta !== undefined;
+    if (!meta) {
+      const imports = await readImports(bytes).catch((error: unknown) => {
+        throw new ComponentLoadError('The artifact is not a valid WebAssembly component; rebuild it.', { cause: error });
+      });
+      checkImports(imports, policy);
+      meta = await this.transpileInto(bytes, dir, imports);
+    }
+    checkImports(meta.imports, policy);
+    const host = meta.imports.find((name) => interfaceName(name) === HOST_INTERFACE);
+    return {
+      sha256,
+      dir,
+      entryUrl: pathToFileURL(join(dir, 'component.mjs')).href,
+      coreModules: meta.coreModules,
+      imports: meta.imports,
+      witVersion: host?.includes('@') ? host.slice(host.lastIndexOf('@') + 1) : undefined,
+      fromCache,
+    };
+  }
+
+  /** Compiles the core modules with every defined memory capped at `memoryMb`; shared by all workers of that cap. */
+  loadModules(compiled: CompiledComponent, memoryMb: number): Promise<Record<string, WebAssembly.Module>> {
+    const key = `${compiled.sha256}:${memoryMb}`;
+    let pending = this.modules.get(key);
+    if (!pending) {
+      pending = this.compileModules(compiled, memoryMb);
+      pending.catch(() => this.modules.delete(key));
+      this.modules.set(key, pending);
+    }
+    return pending;
+  }
+
+  /** Drops the in-memory modules of a component (after remove or upgrade). */
+  forget(sha256: string): void {
+    for (const key of this.modules.keys()) if (key.startsWith(`${sha256}:`)) this.modules.delete(key);
+  }
+
+  private async compileModules(compiled: CompiledComponent, memoryMb: number): Promise<Record<string, WebAssembly.Module>> {
+    const modules: Record<string, WebAssembly.Module> = {};
+    for (const name of compiled.coreModules) {
+      const bytes = await readFile(join(compiled.dir, name));
+      modules[name] = await WebAssembly.compile(capModuleMemory(bytes, memoryMb * 1_048_576));
+    }
+    return modules;
+  }
+
+  private async readMeta(dir: string): Promise<CacheMeta | undefined> {
+    try {
+      return JSON.parse(await readFile(join(dir, 'talon-meta.json'), 'utf8')) as CacheMeta;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private async transpileInto(bytes: Uint8Array, dir: string, imports: string[]): Promise<CacheMeta> {
+    let files: Record<string, Uint8Array>;
+    try {
+      ({ files } = await transpile(bytes, { name: 'component', instantiation: 'async', noTypescript: true, quiet: true }));
+    } catch (error) {
+      throw new ComponentLoadError('jco could not transpile the component; check that it targets the talon:tool WIT.', { cause: error });
+    }
+    const staging = `${dir}.tmp-${process.pid}-${Date.now()}`;
+    await mkdir(staging, { recursive: true });
+    const coreModules: string[] = [];
+    for (const [name, content] of Object.entries(files)) {
+      if (name.includes('/') || name.endsWith('.d.ts')) continue;
+      // .mjs: the cache folder has no package.json saying "type": "module".
+      await writeFile(join(staging, name === 'component.js' ? 'component.mjs' : name), content);
+      if (name.endsWith('.wasm')) coreModules.push(name);
+    }
+    const meta: CacheMeta = { imports, coreModules: coreModules.sort() };
+    await writeFile(join(staging, 'talon-meta.json'), JSON.stringify(meta));
+    // Another process may have filled the same entry meanwhile: identical content, keep theirs.
+    await rename(staging, dir).catch(async () => rm(staging, { recursive: true, force: true }));
+    return meta;
+  }
+
+  /** Lists the sha256 entries currently in the disk cache. */
+  async cachedEntries(): Promise<string[]> {
+    return (await readdir(this.cacheRoot).catch(() => [] as string[])).filter((name) => /^[0-9a-f]{64}$/.test(name));
+  }
+}

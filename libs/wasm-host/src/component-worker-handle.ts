@@ -1,0 +1,153 @@
+import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
+import { ComponentLoadError } from './errors/component-load-error.js';
+import { MemoryLimitError } from './errors/memory-limit-error.js';
+import { ToolTimeoutError } from './errors/tool-timeout-error.js';
+import { ToolTrapError } from './errors/tool-trap-error.js';
+import type { HostCallContext, HostImports } from './host-imports.js';
+import type { ComponentWorkerData, FromWorkerMessage, HostOperation, ToWorkerMessage } from './worker-protocol.js';
+
+/** Core modules and generated entry of one component, ready to post to workers. */
+export interface LoadedComponent {
+  entryUrl: string;
+  modules: Record<string, WebAssembly.Module>;
+}
+
+/** How to start one worker. */
+export interface WorkerHandleOptions {
+  script: URL;
+  component: LoadedComponent;
+  hostImports: HostImports;
+  memoryCapBytes: number;
+  hostCallTimeoutMs: number;
+}
+
+type Settled = Extract<FromWorkerMessage, { type: 'result' | 'described' }>;
+
+interface PendingRequest {
+  resolve(message: Settled): void;
+  reject(error: Error): void;
+  host?: HostCallContext;
+}
+
+const LOG_LEVELS = new Set(['debug', 'info', 'warn', 'error']);
+
+/**
+ * One worker thread running one component instance, one request at a time. A timeout, an abort, a trap or
+ * a crash terminates it for good (`dead`); the pool then starts a fresh one.
+ */
+export class ComponentWorkerHandle {
+  readonly ready: Promise<void>;
+  dead = false;
+  private readonly worker: Worker;
+  private readonly hostPort: MessagePort;
+  private readonly flag: Int32Array;
+  private pending?: PendingRequest;
+  private nextId = 1;
+
+  constructor(private readonly options: WorkerHandleOptions) {
+    const channel = new MessageChannel();
+    const signal = new SharedArrayBuffer(4);
+    this.flag = new Int32Array(signal);
+    this.hostPort = channel.port1;
+    const workerData: ComponentWorkerData = {
+      entryUrl: options.component.entryUrl,
+      modules: options.component.modules,
+      hostPort: channel.port2,
+      signal,
+      hostCallTimeoutMs: options.hostCallTimeoutMs,
+      memoryCapBytes: options.memoryCapBytes,
+    };
+    this.worker = new Worker(options.script, { workerData, transferList: [channel.port2], stdout: false, stderr: false });
+    this.ready = new Promise<void>((resolve, reject) => {
+      this.pending = { resolve: () => resolve(), reject };
+    });
+    this.ready.catch(() => undefined);
+    this.worker.on('message', (message: FromWorkerMessage) => this.onMessage(message));
+    this.worker.on('error', (error) => this.fail(new ToolTrapError(`The component worker crashed: ${error.message}`, { cause: error })));
+    this.worker.on('exit', (code) => this.fail(new ToolTrapError(`The component worker exited (code ${code}).`)));
+    channel.port1.on('message', (operation: HostOperation) => void this.onHostOperation(operation));
+  }
+
+  /** Runs one `execute` (or `describe`) with a deadline; rejects with a typed error and kills the worker on failure. */
+  run(message: { type: 'describe' } | Omit<Extract<ToWorkerMessage, { type: 'execute' }>, 'id'>, timeoutMs: number, host?: HostCallContext): Promise<Settled> {
+    if (this.dead) return Promise.reject(new ToolTrapError('The component worker is gone; retry the call.', { retryable: true }));
+    const outgoing: ToWorkerMessage = message.type === 'describe' ? message : { ...message, id: this.nextId++ };
+    return new Promise<Settled>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.fail(new ToolTimeoutError(`The tool ran past its ${timeoutMs} ms limit and was stopped; simplify the input or raise limits.timeout_ms.`, { details: { timeoutMs } }));
+      }, timeoutMs);
+      const onAbort = (): void => this.fail(new ToolTimeoutError('The call was cancelled and the tool was stopped.'));
+      host?.signal.addEventListener('abort', onAbort, { once: true });
+      const done = (): void => {
+        clearTimeout(timer);
+        host?.signal.removeEventListener('abort', onAbort);
+      };
+      this.pending = {
+        resolve: (settled) => {
+          done();
+          resolve(settled);
+        },
+        reject: (error) => {
+          done();
+          reject(error);
+        },
+        host,
+      };
+      if (host?.signal.aborted) onAbort();
+      else this.worker.postMessage(outgoing);
+    });
+  }
+
+  /** Stops the worker now. */
+  async terminate(): Promise<void> {
+    this.dead = true;
+    this.hostPort.close();
+    await this.worker.terminate();
+  }
+
+  private onMessage(message: FromWorkerMessage): void {
+    const pending = this.pending;
+    switch (message.type) {
+      case 'log':
+        pending?.host?.log(LOG_LEVELS.has(message.level) ? (message.level as 'info') : 'info', message.message, { source: 'component' });
+        return;
+      case 'ready':
+        this.pending = undefined;
+        pending?.resolve(undefined as never);
+        return;
+      case 'init-failed':
+        this.fail(new ComponentLoadError(`The component could not be instantiated: ${message.message}`));
+        return;
+      case 'trap': {
+        const error = message.outOfMemory
+          ? new MemoryLimitError(`The tool ran out of its ${Math.round(this.options.memoryCapBytes / 1_048_576)} MB memory cap and was stopped (${message.message}).`)
+          : new ToolTrapError(`The tool trapped: ${message.message}. Its worker was recycled.`);
+        this.fail(error);
+        return;
+      }
+      default:
+        this.pending = undefined;
+        pending?.resolve(message);
+    }
+  }
+
+  private async onHostOperation(operation: HostOperation): Promise<void> {
+    const host = this.pending?.host;
+    const answer = host ? await this.options.hostImports.handle(operation, host) : { ok: false as const, error: 'denied: no call in progress' };
+    if (this.dead) return;
+    this.hostPort.postMessage(answer);
+    Atomics.store(this.flag, 0, 1);
+    Atomics.notify(this.flag, 0);
+  }
+
+  private fail(error: Error): void {
+    const pending = this.pending;
+    this.pending = undefined;
+    if (!this.dead) {
+      this.dead = true;
+      this.hostPort.close();
+      void this.worker.terminate();
+    }
+    pending?.reject(error);
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * Worker thread entry: instantiates one component from pre-compiled core modules and runs its exports.
+ * Guest code is wasm and cannot reach this JavaScript; host imports that need the main thread block on a
+ * shared flag until the main thread posts the answer, because jco host imports are synchronous.
+ */
+import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
+import type { ComponentWorkerData, FromWorkerMessage, HostAnswer, HostOperation, ToWorkerMessage } from './worker-protocol.js';
+
+interface ToolExports {
+  execute(request: { params: string; context?: string }): { output?: string; error?: string };
+  schema(): string;
+  description(): string;
+}
+
+type Instantiate = (
+  getCoreModule: (name: string) => WebAssembly.Module,
+  imports: Record<string, Record<string, unknown>>,
+  instantiateCore: (module: WebAssembly.Module, imports: WebAssembly.Imports) => Promise<WebAssembly.Instance>,
+) => Promise<ToolExports>;
+
+const MAX_LOG_CHARS = 4096;
+const data = workerData as ComponentWorkerData;
+const port = parentPort!;
+const flag = new Int32Array(data.signal);
+const memories: WebAssembly.Memory[] = [];
+let presentSecrets = new Set<string>();
+
+function post(message: FromWorkerMessage): void {
+  port.postMessage(message);
+}
+
+/** Sends one host operation and blocks until the main thread answers; an error becomes the guest's `err`. */
+function callHost(operation: HostOperation): unknown {
+  Atomics.store(flag, 0, 0);
+  data.hostPort.postMessage(operation);
+  const waited = Atomics.wait(flag, 0, 0, data.hostCallTimeoutMs);
+  const received = receiveMessageOnPort(data.hostPort);
+  if (waited === 'timed-out' || !received) throw { payload: 'host call timed out' };
+  const answer = received.message as HostAnswer;
+  if (!answer.ok) throw { payload: answer.error };
+  return answer.value;
+}
+
+const host = {
+  log(level: string, message: string): void {
+    post({ type: 'log', level, message: message.slice(0, MAX_LOG_CHARS) });
+  },
+  nowMillis(): bigint {
+    return BigInt(Date.now());
+  },
+  secretExists(name: string): boolean {
+    return presentSecrets.has(name);
+  },
+  httpRequest(request: { method: string; url: string; headers: [string, string][]; body?: string }): unknown {
+    return callHost({ op: 'http-request', request: { method: request.method, url: request.url, headers: request.headers, body: request.body ?? undefined } });
+  },
+  workspaceRead(path: string): unknown {
+    return callHost({ op: 'workspace-read', path });
+  },
+  toolInvoke(alias: string, paramsJson: string): unknown {
+    return callHost({ op: 'tool-invoke', alias, paramsJson });
+  },
+};
+
+function outOfMemory(): boolean {
+  // A failed grow leaves the memory close to its cap; a plain trap usually does not.
+  return memories.some((memory) => memory.buffer.byteLength + 4 * 65_536 > data.memoryCapBytes);
+}
+
+async function start(): Promise<void> {
+  let tool: ToolExports;
+  try {
+    const { instantiate } = (await import(data.entryUrl)) as { instantiate: Instantiate };
+    tool = await instantiate(
+      (name) => data.modules[name]!,
+      { 'talon:tool/host': host },
+      async (module, imports) => {
+        const instance = await WebAssembly.instantiate(module, imports);
+        for (const value of Object.values(instance.exports)) if (value instanceof WebAssembly.Memory) memories.push(value);
+        return instance;
+      },
+    );
+  } catch (error) {
+    post({ type: 'init-failed', message: error instanceof Error ? error.message : String(error) });
+    return;
+  }
+  port.on('message', (message: ToWorkerMessage) => {
+    if (message.type === 'describe') {
+      try {
+        post({ type: 'described', schema: tool.schema(), description: tool.description() });
+      } catch (error) {
+        post({ type: 'trap', id: -1, message: error instanceof Error ? error.message : String(error), outOfMemory: outOfMemory() });
+      }
+      return;
+    }
+    presentSecrets = new Set(message.presentSecrets);
+    try {
+      const response = tool.execute({ params: message.params, context: message.context });
+      post({ type: 'result', id: message.id, output: response.output ?? undefined, error: response.error ?? undefined });
+    } catch (error) {
+      post({ type: 'trap', id: message.id, message: error instanceof Error ? error.message : String(error), outOfMemory: outOfMemory() });
+    }
+  });
+  post({ type: 'ready' });
+}
+
+void start();

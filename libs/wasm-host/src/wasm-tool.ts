@@ -1,0 +1,96 @@
+import type { ToolDefinition, ToolEffect } from '@talon/contracts';
+import type { Tool, ToolContext } from '@talon/tool-runtime';
+import type { Capabilities } from './capabilities.js';
+import { ToolReportedError } from './errors/tool-reported-error.js';
+import { GrantSecretsProvider } from './grant-secrets-provider.js';
+import type { SecretsProvider } from './secrets-provider.js';
+import type { ComponentWorkerPool } from './worker-pool.js';
+
+/** One runnable version of a component tool. */
+export interface WasmToolVersion {
+  version: string;
+  sha256: string;
+  pool: ComponentWorkerPool;
+  capabilities: Capabilities;
+  /** From the component's `schema()`. */
+  parameters: Record<string, unknown>;
+  /** From the component's `description()`. */
+  description: string;
+}
+
+/** Options of a component tool. */
+export interface WasmToolOptions {
+  name: string;
+  displayName?: string;
+  /** Looked up after the call's own credential grants. */
+  fallbackSecrets?: SecretsProvider;
+}
+
+const EFFECTS_NEEDING_APPROVAL: readonly ToolEffect[] = ['write_filesystem', 'delete_filesystem', 'external_write', 'financial', 'spawn_process', 'modify_extension', 'modify_approval', 'modify_budget'];
+const READ_ONLY_EFFECTS: readonly ToolEffect[] = ['read_filesystem', 'network', 'use_secret'];
+
+/**
+ * An installed WebAssembly component as a {@link Tool} (domain `container`, source `wasm`). `replace` swaps
+ * the version: calls already running finish on the version they started on.
+ */
+export class WasmTool implements Tool {
+  private current: WasmToolVersion;
+
+  constructor(
+    private readonly options: WasmToolOptions,
+    version: WasmToolVersion,
+  ) {
+    this.current = version;
+  }
+
+  get definition(): ToolDefinition {
+    const { capabilities, parameters, description } = this.current;
+    const definition: ToolDefinition = {
+      name: this.options.name,
+      description: description.slice(0, 4096),
+      parameters,
+      effects: [...capabilities.effects],
+      approval: capabilities.effects.some((effect) => EFFECTS_NEEDING_APPROVAL.includes(effect)) ? 'unless_auto_approved' : 'never',
+      timeoutMs: capabilities.timeoutMs,
+      domain: 'container',
+      source: 'wasm',
+      sensitiveParams: [],
+      idempotent: capabilities.effects.every((effect) => READ_ONLY_EFFECTS.includes(effect)),
+    };
+    if (this.options.displayName) definition.displayName = this.options.displayName;
+    if (capabilities.rateLimit) definition.rateLimit = { ...capabilities.rateLimit };
+    return definition;
+  }
+
+  /** The version new calls run on. */
+  get version(): WasmToolVersion {
+    return this.current;
+  }
+
+  /** Makes `next` the version for new calls and returns the previous one (close its pool to drain it). */
+  replace(next: WasmToolVersion): WasmToolVersion {
+    const previous = this.current;
+    this.current = next;
+    return previous;
+  }
+
+  async execute(params: Record<string, unknown>, context: ToolContext): Promise<unknown> {
+    const version = this.current;
+    const grants = new GrantSecretsProvider(context.grants);
+    const fallback = this.options.fallbackSecrets;
+    const secrets: SecretsProvider = {
+      get: async (name) => (await grants.get(name)) ?? (await fallback?.get(name)),
+    };
+    const result = await version.pool.execute({
+      params: JSON.stringify(params),
+      host: { callId: context.callId, signal: context.signal, secrets, log: context.log, sessionId: context.sessionId },
+    });
+    if (result.error !== undefined) throw new ToolReportedError(`${this.options.name} failed: ${result.error}`, { details: { tool: this.options.name } });
+    const output = result.output ?? '';
+    try {
+      return JSON.parse(output) as unknown;
+    } catch {
+      return output;
+    }
+  }
+}

@@ -1,0 +1,178 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { ComponentWorkerHandle, type LoadedComponent } from './component-worker-handle.js';
+import { OutputTooLargeError } from './errors/output-too-large-error.js';
+import { PoolClosedError } from './errors/pool-closed-error.js';
+import type { HostCallContext, HostImports } from './host-imports.js';
+
+/** Options of a pool: one per installed tool version. */
+export interface ComponentWorkerPoolOptions {
+  component: LoadedComponent;
+  hostImports: HostImports;
+  timeoutMs: number;
+  maxConcurrency: number;
+  memoryMb: number;
+  maxOutputBytes: number;
+  /** Longest wait for one host import answer inside the worker. Defaults to the call timeout. */
+  hostCallTimeoutMs?: number;
+  /** Worker entry file; defaults to the compiled `component-worker.js` next to this module (or in `dist/`). */
+  workerScript?: URL;
+}
+
+/** One call through the pool. */
+export interface PoolCall {
+  params: string;
+  context?: string;
+  host: HostCallContext;
+  /** Overrides the pool's timeout (never above it). */
+  timeoutMs?: number;
+}
+
+/** What a component returned. */
+export interface PoolResult {
+  output?: string;
+  error?: string;
+}
+
+/** Counters for tests, health and benchmarks. */
+export interface PoolStats {
+  workers: number;
+  idle: number;
+  inFlight: number;
+  queued: number;
+  started: number;
+  recycled: number;
+}
+
+/** The compiled worker entry; when running from sources (tests) it lives in `dist/`. */
+export function defaultWorkerScript(): URL {
+  const sibling = new URL('./component-worker.js', import.meta.url);
+  if (existsSync(fileURLToPath(sibling))) return sibling;
+  return new URL('../dist/component-worker.js', import.meta.url);
+}
+
+/**
+ * Runs one component in worker threads: at most `maxConcurrency` at once (the rest queue), every call with a
+ * deadline. A worker that times out, traps or crashes is terminated and replaced on the next call.
+ */
+export class ComponentWorkerPool {
+  private readonly workers = new Set<ComponentWorkerHandle>();
+  private readonly idle: ComponentWorkerHandle[] = [];
+  private readonly waiters: (() => void)[] = [];
+  private readonly script: URL;
+  private closed = false;
+  private inFlight = 0;
+  private started = 0;
+  private recycled = 0;
+  private drained?: () => void;
+
+  constructor(private readonly options: ComponentWorkerPoolOptions) {
+    this.script = options.workerScript ?? defaultWorkerScript();
+  }
+
+  /** Runs `execute` once. Rejects with ToolTimeoutError, ToolTrapError, MemoryLimitError or OutputTooLargeError. */
+  async execute(call: PoolCall): Promise<PoolResult> {
+    const timeoutMs = Math.min(call.timeoutMs ?? this.options.timeoutMs, this.options.timeoutMs);
+    return this.withWorker(async (worker) => {
+      const presentSecrets = await this.options.hostImports.presentSecrets(call.host);
+      const settled = await worker.run({ type: 'execute', params: call.params, context: call.context, presentSecrets }, timeoutMs, call.host);
+      if (settled.type !== 'result') throw new Error('unexpected worker answer');
+      const size = Buffer.byteLength(settled.output ?? '') + Buffer.byteLength(settled.error ?? '');
+      if (size > this.options.maxOutputBytes) {
+        throw new OutputTooLargeError(`The tool returned ${size} bytes, above its cap of ${this.options.maxOutputBytes}; ask for less.`);
+      }
+      return { output: settled.output, error: settled.error };
+    });
+  }
+
+  /** Calls the component's `schema()` and `description()`. */
+  async describe(): Promise<{ schema: string; description: string }> {
+    return this.withWorker(async (worker) => {
+      const settled = await worker.run({ type: 'describe' }, this.options.timeoutMs);
+      if (settled.type !== 'described') throw new Error('unexpected worker answer');
+      return { schema: settled.schema, description: settled.description };
+    });
+  }
+
+  /** Starts one worker ahead of the first call so that call skips the cold start. */
+  async warm(): Promise<void> {
+    await this.withWorker(async () => undefined);
+  }
+
+  /** Live counters. */
+  stats(): PoolStats {
+    return { workers: this.workers.size, idle: this.idle.length, inFlight: this.inFlight, queued: this.waiters.length, started: this.started, recycled: this.recycled };
+  }
+
+  /** Refuses new calls, lets in-flight ones finish, then stops every worker. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const wake of this.waiters.splice(0)) wake();
+    if (this.inFlight > 0) await new Promise<void>((resolve) => (this.drained = resolve));
+    await Promise.all([...this.workers].map((worker) => worker.terminate()));
+    this.workers.clear();
+    this.idle.length = 0;
+  }
+
+  private async withWorker<T>(work: (worker: ComponentWorkerHandle) => Promise<T>): Promise<T> {
+    if (this.closed) throw new PoolClosedError('This tool version was removed or replaced; call the tool again.', { retryable: true });
+    this.inFlight++;
+    let worker: ComponentWorkerHandle | undefined;
+    try {
+      worker = await this.acquire();
+      return await work(worker);
+    } finally {
+      if (worker) this.release(worker);
+      this.inFlight--;
+      if (this.inFlight === 0) this.drained?.();
+    }
+  }
+
+  private async acquire(): Promise<ComponentWorkerHandle> {
+    for (;;) {
+      if (this.closed) throw new PoolClosedError('This tool version was removed or replaced; call the tool again.', { retryable: true });
+      const idle = this.idle.pop();
+      if (idle) return idle;
+      if (this.workers.size < this.options.maxConcurrency) {
+        const worker = this.spawn();
+        try {
+          await worker.ready;
+          return worker;
+        } catch (error) {
+          this.workers.delete(worker);
+          this.wakeOne();
+          throw error;
+        }
+      }
+      await new Promise<void>((resolve) => this.waiters.push(resolve));
+    }
+  }
+
+  private spawn(): ComponentWorkerHandle {
+    const worker = new ComponentWorkerHandle({
+      script: this.script,
+      component: this.options.component,
+      hostImports: this.options.hostImports,
+      memoryCapBytes: this.options.memoryMb * 1_048_576,
+      hostCallTimeoutMs: this.options.hostCallTimeoutMs ?? this.options.timeoutMs,
+    });
+    this.workers.add(worker);
+    this.started++;
+    return worker;
+  }
+
+  private release(worker: ComponentWorkerHandle): void {
+    if (worker.dead || this.closed) {
+      if (worker.dead) this.recycled++;
+      this.workers.delete(worker);
+      if (!worker.dead) void worker.terminate();
+    } else {
+      this.idle.push(worker);
+    }
+    this.wakeOne();
+  }
+
+  private wakeOne(): void {
+    this.waiters.shift()?.();
+  }
+}

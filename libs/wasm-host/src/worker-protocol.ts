@@ -1,0 +1,54 @@
+import type { MessagePort } from 'node:worker_threads';
+
+/** Messages between the pool (main thread) and a component worker. Structured-clone data only. */
+
+/** What a worker receives at start. */
+export interface ComponentWorkerData {
+  entryUrl: string;
+  modules: Record<string, WebAssembly.Module>;
+  /** Port for synchronous host calls (the worker blocks on `signal` until the answer is posted). */
+  hostPort: MessagePort;
+  /** Int32 flag the main thread sets to 1 and notifies when a host answer is on `hostPort`. */
+  signal: SharedArrayBuffer;
+  /** Longest time the worker waits for one host answer. */
+  hostCallTimeoutMs: number;
+  memoryCapBytes: number;
+}
+
+/** Main → worker. */
+export type ToWorkerMessage =
+  | { type: 'describe' }
+  | { type: 'execute'; id: number; params: string; context?: string; presentSecrets: string[] };
+
+/** Worker → main. */
+export type FromWorkerMessage =
+  | { type: 'ready' }
+  | { type: 'init-failed'; message: string }
+  | { type: 'described'; schema: string; description: string }
+  | { type: 'result'; id: number; output?: string; error?: string }
+  | { type: 'trap'; id: number; message: string; outOfMemory: boolean }
+  | { type: 'log'; level: string; message: string };
+
+/** Host operations the worker forwards to the main thread. */
+export type HostOperation =
+  | { op: 'http-request'; request: GuestHttpRequest }
+  | { op: 'workspace-read'; path: string }
+  | { op: 'tool-invoke'; alias: string; paramsJson: string };
+
+/** The answer to one host operation: a value or an error string for the guest. */
+export type HostAnswer = { ok: true; value: unknown } | { ok: false; error: string };
+
+/** An HTTP request as the guest builds it (WIT `outgoing-request`). */
+export interface GuestHttpRequest {
+  method: string;
+  url: string;
+  headers: [string, string][];
+  body?: string;
+}
+
+/** An HTTP response as the guest receives it (WIT `http-response`). */
+export interface GuestHttpResponse {
+  status: number;
+  headers: [string, string][];
+  body: string;
+}
