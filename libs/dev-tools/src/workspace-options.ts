@@ -78,12 +78,7 @@ export function parseWorkspaceOptions(options: WorkspaceOptions): ResolvedWorksp
     throw new TalonError(ERROR_CODES.SCHEMA_VIOLATION, `Invalid dev-tools options: ${message}`);
   };
   if (typeof options?.root !== 'string' || !isAbsolute(options.root)) fail('`root` must be an absolute path.');
-  let root = '';
-  try {
-    root = realpathSync(options.root);
-  } catch (error) {
-    throw new TalonError(ERROR_CODES.SCHEMA_VIOLATION, `Invalid dev-tools options: root ${options.root} does not exist; create it first.`, { cause: error });
-  }
+  const root = realRootOf(options.root);
   if (!statSync(root).isDirectory()) fail(`root ${options.root} is not a directory.`);
   const caps: WorkspaceCaps = { ...DEFAULT_WORKSPACE_CAPS };
   for (const [key, value] of Object.entries(options.caps ?? {})) {
@@ -92,4 +87,12 @@ export function parseWorkspaceOptions(options: WorkspaceOptions): ResolvedWorksp
     caps[key as keyof WorkspaceCaps] = value as number;
   }
   return { root, caps: Object.freeze(caps) };
+}
+
+function realRootOf(root: string): string {
+  try {
+    return realpathSync(root);
+  } catch (error) {
+    throw new TalonError(ERROR_CODES.SCHEMA_VIOLATION, `Invalid dev-tools options: root ${root} does not exist; create it first.`, { cause: error });
+  }
 }
