@@ -1,0 +1,50 @@
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { ERROR_CODES } from '@talon/contracts';
+import { TalonError } from '@talon/errors';
+import type { SkillDirectories } from './skill-discovery.js';
+import { DEFAULT_MAX_ACTIVE, DEFAULT_MAX_CONTEXT_TOKENS, DEFAULT_SIMILARITY_THRESHOLD } from './skill-selector.js';
+
+/** The skills configuration of a process, from its environment. */
+export interface SkillsConfig {
+  dirs: Required<SkillDirectories>;
+  registryDir: string;
+  maxActive: number;
+  maxContextTokens: number;
+  similarityThreshold: number;
+}
+
+/**
+ * Reads and validates the skills configuration:
+ * - `SKILLS_WORKSPACE_DIR` (default `<WORKSPACE_DIR or cwd>/skills`), `SKILLS_DIR` (default `~/.talon/skills`),
+ *   `SKILLS_INSTALLED_DIR` (default `~/.talon/installed-skills`), `SKILLS_REGISTRY_DIR` (default `<cwd>/registry/skills`);
+ * - `SKILLS_MAX_ACTIVE` (default 3, 0–50), `SKILLS_MAX_CONTEXT_TOKENS` (default 4000, 0–200000),
+ *   `SKILLS_SIMILARITY_THRESHOLD` (default 0.25, 0–1).
+ * Throws one readable error naming every bad variable.
+ */
+export function parseSkillsConfig(env: Record<string, string | undefined> = process.env, cwd = process.cwd()): SkillsConfig {
+  const problems: string[] = [];
+  const home = env['HOME'] || homedir();
+  const int = (name: string, fallback: number, min: number, max: number) => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min || value > max) problems.push(`${name}=${raw} must be an integer from ${min} to ${max}`);
+    return value;
+  };
+  const threshold = env['SKILLS_SIMILARITY_THRESHOLD'] ? Number(env['SKILLS_SIMILARITY_THRESHOLD']) : DEFAULT_SIMILARITY_THRESHOLD;
+  if (!(threshold >= 0 && threshold <= 1)) problems.push(`SKILLS_SIMILARITY_THRESHOLD=${env['SKILLS_SIMILARITY_THRESHOLD']} must be a number from 0 to 1`);
+  const config: SkillsConfig = {
+    dirs: {
+      workspace: resolve(cwd, env['SKILLS_WORKSPACE_DIR'] || join(env['WORKSPACE_DIR'] || cwd, 'skills')),
+      user: resolve(cwd, env['SKILLS_DIR'] || join(home, '.talon', 'skills')),
+      installed: resolve(cwd, env['SKILLS_INSTALLED_DIR'] || join(home, '.talon', 'installed-skills')),
+    },
+    registryDir: resolve(cwd, env['SKILLS_REGISTRY_DIR'] || join(cwd, 'registry', 'skills')),
+    maxActive: int('SKILLS_MAX_ACTIVE', DEFAULT_MAX_ACTIVE, 0, 50),
+    maxContextTokens: int('SKILLS_MAX_CONTEXT_TOKENS', DEFAULT_MAX_CONTEXT_TOKENS, 0, 200_000),
+    similarityThreshold: threshold,
+  };
+  if (problems.length > 0) throw new TalonError(ERROR_CODES.SCHEMA_VIOLATION, `Invalid skills configuration: ${problems.join('; ')}.`, { details: { problems } });
+  return config;
+}
