@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import type { INestApplication } from '@nestjs/common';
 import { Transport } from '@nestjs/microservices';
 import { TALON_PROTO_PACKAGE, TALON_PROTO_PATH } from '@talon/contracts';
 import { openDatabase, parseDatabaseConfig, redactUrl } from '@talon/persistence';
@@ -22,7 +23,7 @@ const running = await bootstrapService({
     return OrchestratorModule.register(config, connection, logger, database);
   },
   configure: (app) => {
-    (app as import('@nestjs/common').INestApplication).connectMicroservice(
+    (app as INestApplication).connectMicroservice(
       {
         transport: Transport.GRPC,
         options: {
