@@ -30,7 +30,9 @@ export function checksumMatches(sql: string, recorded: string): boolean {
 }
 
 /** Reads every `<dir>/<name>/migration.sql`, ordered by folder name (the timestamp prefix). */
-export async function loadCommittedMigrations(dir: string = DEFAULT_MIGRATIONS_DIR): Promise<CommittedMigration[]> {
+export async function loadCommittedMigrations(
+  dir: string = DEFAULT_MIGRATIONS_DIR,
+): Promise<CommittedMigration[]> {
   const entries = await readdir(dir, { withFileTypes: true });
   const names = entries
     .filter((entry) => entry.isDirectory())

@@ -8,10 +8,17 @@ import { openPostgresDatabase } from './open-postgres-database.js';
  * Opens the configured database, applies the committed migrations it lacks, and returns a Prisma client
  * bound to the right driver adapter (`@prisma/adapter-pg` or `pglite-prisma-adapter`).
  */
-export async function openDatabase(config: DatabaseConfig, options: OpenDatabaseOptions = {}): Promise<Database> {
+export async function openDatabase(
+  config: DatabaseConfig,
+  options: OpenDatabaseOptions = {},
+): Promise<Database> {
   const migrations = await loadCommittedMigrations(options.migrationsDir ?? DEFAULT_MIGRATIONS_DIR);
   if (config.kind === 'postgres') {
-    return openPostgresDatabase(config.url, migrations, options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS);
+    return openPostgresDatabase(
+      config.url,
+      migrations,
+      options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    );
   }
   return openPgliteDatabase(config.dataDir, migrations);
 }

@@ -37,17 +37,28 @@ export interface DatabaseEnv {
  * Chooses the database from the environment: PostgreSQL when DATABASE_URL is set, otherwise PGlite in
  * TALON_PGLITE_DIR, `<TALON_STATE_DIR>/pglite` or `.talon/state/pglite`, resolved against `cwd`.
  */
-export function parseDatabaseConfig(env: DatabaseEnv = process.env, cwd: string = process.cwd()): DatabaseConfig {
+export function parseDatabaseConfig(
+  env: DatabaseEnv = process.env,
+  cwd: string = process.cwd(),
+): DatabaseConfig {
   const url = env.DATABASE_URL?.trim();
   if (url) {
     let parsed: URL;
     try {
       parsed = new URL(url);
     } catch {
-      throw new InvalidDatabaseConfigError('DATABASE_URL', redactUrl(url), 'a URL like postgres://user@host:5432/db');
+      throw new InvalidDatabaseConfigError(
+        'DATABASE_URL',
+        redactUrl(url),
+        'a URL like postgres://user@host:5432/db',
+      );
     }
     if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') {
-      throw new InvalidDatabaseConfigError('DATABASE_URL', redactUrl(url), 'a postgres:// or postgresql:// URL');
+      throw new InvalidDatabaseConfigError(
+        'DATABASE_URL',
+        redactUrl(url),
+        'a postgres:// or postgresql:// URL',
+      );
     }
     return { kind: 'postgres', url };
   }

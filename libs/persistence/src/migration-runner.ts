@@ -44,7 +44,10 @@ export interface MigrationReport {
  * recording them in `_prisma_migrations`. Idempotent. Refuses, before changing anything, when an applied
  * migration's file changed or an earlier attempt was left failed.
  */
-export async function runMigrations(executor: SqlExecutor, migrations: readonly CommittedMigration[]): Promise<MigrationReport> {
+export async function runMigrations(
+  executor: SqlExecutor,
+  migrations: readonly CommittedMigration[],
+): Promise<MigrationReport> {
   // Session-level lock: held across the per-migration transactions, released even when one fails.
   await executor.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
   try {
@@ -54,14 +57,18 @@ export async function runMigrations(executor: SqlExecutor, migrations: readonly 
   }
 }
 
-async function applyPending(executor: SqlExecutor, migrations: readonly CommittedMigration[]): Promise<MigrationReport> {
+async function applyPending(
+  executor: SqlExecutor,
+  migrations: readonly CommittedMigration[],
+): Promise<MigrationReport> {
   await executor.executeScript(CREATE_MIGRATIONS_TABLE);
   const rows = await executor.query<MigrationRow>(
     'SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations" ORDER BY started_at',
   );
   const live = rows.filter((row) => row.rolled_back_at === null);
   const failed = live.find((row) => row.finished_at === null);
-  if (failed) throw new MigrationFailedError(failed.migration_name, 'an earlier attempt is recorded as unfinished');
+  if (failed)
+    throw new MigrationFailedError(failed.migration_name, 'an earlier attempt is recorded as unfinished');
 
   const appliedByName = new Map(live.map((row) => [row.migration_name, row]));
   for (const migration of migrations) {
@@ -98,6 +105,10 @@ async function applyOne(executor: SqlExecutor, migration: CommittedMigration): P
       );
     });
   } catch (error) {
-    throw new MigrationFailedError(migration.name, error instanceof Error ? error.message : String(error), error);
+    throw new MigrationFailedError(
+      migration.name,
+      error instanceof Error ? error.message : String(error),
+      error,
+    );
   }
 }

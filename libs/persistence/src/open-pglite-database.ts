@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
@@ -17,13 +17,24 @@ import { PgliteSqlExecutor } from './pglite-sql-executor.js';
 export const PGLITE_POSTGRES_MAJOR = '18';
 
 /** Opens (creating if needed) the PGlite data directory, migrates it and wraps it in a Prisma client. */
-export async function openPgliteDatabase(dataDir: string, migrations: readonly CommittedMigration[]): Promise<Database> {
-  if (dataDir !== PGLITE_IN_MEMORY) await assertCompatibleDataDir(dataDir);
+export async function openPgliteDatabase(
+  dataDir: string,
+  migrations: readonly CommittedMigration[],
+): Promise<Database> {
+  const onDisk = dataDir !== PGLITE_IN_MEMORY;
+  const existingVersion = onDisk ? await readDataDirVersion(dataDir) : null;
+  if (existingVersion !== null && existingVersion !== PGLITE_POSTGRES_MAJOR) {
+    throw new IncompatibleDataDirError(dataDir, existingVersion, PGLITE_POSTGRES_MAJOR);
+  }
+  if (onDisk) await mkdir(dataDir, { recursive: true }); // PGlite creates only the last level
   let db: PGlite;
   try {
     db = await PGlite.create(dataDir);
   } catch (error) {
-    throw new IncompatibleDataDirError(dataDir, 'unreadable', PGLITE_POSTGRES_MAJOR, error);
+    // An existing cluster PGlite cannot open is a data problem; anything else (permissions, disk) is not.
+    if (existingVersion !== null)
+      throw new IncompatibleDataDirError(dataDir, null, PGLITE_POSTGRES_MAJOR, error);
+    throw error;
   }
   let report;
   try {
@@ -44,12 +55,11 @@ export async function openPgliteDatabase(dataDir: string, migrations: readonly C
   };
 }
 
-async function assertCompatibleDataDir(dataDir: string): Promise<void> {
-  let version: string;
+/** The PostgreSQL major that wrote the cluster in `dataDir`, or null for a new or empty directory. */
+async function readDataDirVersion(dataDir: string): Promise<string | null> {
   try {
-    version = (await readFile(join(dataDir, 'PG_VERSION'), 'utf8')).trim();
+    return (await readFile(join(dataDir, 'PG_VERSION'), 'utf8')).trim();
   } catch {
-    return; // a new (or empty) directory: PGlite initialises it
+    return null;
   }
-  if (version !== PGLITE_POSTGRES_MAJOR) throw new IncompatibleDataDirError(dataDir, version, PGLITE_POSTGRES_MAJOR);
 }

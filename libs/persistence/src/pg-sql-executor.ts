@@ -8,7 +8,10 @@ import type { SqlExecutor } from './sql-executor.js';
 export class PgSqlExecutor implements SqlExecutor {
   constructor(private readonly client: Client | PoolClient) {}
 
-  async query<Row extends object = Record<string, unknown>>(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
+  async query<Row extends object = Record<string, unknown>>(
+    sql: string,
+    params: readonly unknown[] = [],
+  ): Promise<Row[]> {
     const result = await this.client.query(sql, [...params]);
     return result.rows as Row[];
   }

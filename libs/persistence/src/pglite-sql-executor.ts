@@ -5,7 +5,10 @@ import type { SqlExecutor } from './sql-executor.js';
 export class PgliteSqlExecutor implements SqlExecutor {
   constructor(private readonly db: PGlite | Transaction) {}
 
-  async query<Row extends object = Record<string, unknown>>(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
+  async query<Row extends object = Record<string, unknown>>(
+    sql: string,
+    params: readonly unknown[] = [],
+  ): Promise<Row[]> {
     const result = await this.db.query<Row>(sql, [...params]);
     return result.rows;
   }

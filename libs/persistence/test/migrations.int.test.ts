@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { DEFAULT_MIGRATIONS_DIR, loadCommittedMigrations } from '../src/committed-migrations.js';
 import { openDatabase } from '../src/create-database.js';
 import type { Database } from '../src/database.js';
@@ -10,7 +10,19 @@ import { MigrationFailedError } from '../src/errors/migration-failed-error.js';
 import { BACKENDS, type EmptyDatabase } from './backends.js';
 import { copyMigrations, makeTempDir } from './temp-dir.js';
 
-const TABLES = ['approval', 'audit_event', 'job', 'memory_document', 'message', 'secret', 'session', 'session_grant'];
+// A new PGlite cluster takes seconds to initialise on a loaded machine; jest's project-level testTimeout is not applied.
+jest.setTimeout(60_000);
+
+const TABLES = [
+  'approval',
+  'audit_event',
+  'job',
+  'memory_document',
+  'message',
+  'secret',
+  'session',
+  'session_grant',
+];
 
 interface MigrationRecord {
   migration_name: string;
@@ -33,7 +45,11 @@ async function tableNames(db: Database): Promise<string[]> {
   return rows.map((row) => row.table_name);
 }
 
-async function withDatabase<T>(database: EmptyDatabase, work: (db: Database) => Promise<T>, migrationsDir?: string): Promise<T> {
+async function withDatabase<T>(
+  database: EmptyDatabase,
+  work: (db: Database) => Promise<T>,
+  migrationsDir?: string,
+): Promise<T> {
   const db = await openDatabase(database.config, { migrationsDir });
   try {
     return await work(db);
@@ -88,12 +104,19 @@ describe.each(BACKENDS)('migrations on $name', (backend) => {
     await appendFile(join(dir, names[0]!, 'migration.sql'), '\n-- an innocent-looking edit\n');
     const opening = openDatabase(database.config, { migrationsDir: dir });
     await expect(opening).rejects.toBeInstanceOf(MigrationChecksumMismatchError);
-    await expect(opening).rejects.toMatchObject({ code: 'INTEGRITY_MISMATCH', details: { migrationName: names[0] } });
+    await expect(opening).rejects.toMatchObject({
+      code: 'INTEGRITY_MISMATCH',
+      details: { migrationName: names[0] },
+    });
   });
 
   it('refuses to start when the recorded checksum was tampered with', async () => {
     await withDatabase(database, (db) =>
-      db.prisma.$executeRawUnsafe('UPDATE "_prisma_migrations" SET checksum = $1 WHERE migration_name = $2', '0'.repeat(64), names[1]),
+      db.prisma.$executeRawUnsafe(
+        'UPDATE "_prisma_migrations" SET checksum = $1 WHERE migration_name = $2',
+        '0'.repeat(64),
+        names[1],
+      ),
     );
     await expect(openDatabase(database.config)).rejects.toMatchObject({
       name: 'MigrationChecksumMismatchError',
@@ -105,7 +128,12 @@ describe.each(BACKENDS)('migrations on $name', (backend) => {
     await mkdir(dir);
     await withDatabase(
       database,
-      (db) => db.prisma.$executeRawUnsafe('UPDATE "_prisma_migrations" SET checksum = $1 WHERE migration_name = $2', checksum, names[1]),
+      (db) =>
+        db.prisma.$executeRawUnsafe(
+          'UPDATE "_prisma_migrations" SET checksum = $1 WHERE migration_name = $2',
+          checksum,
+          names[1],
+        ),
       dir,
     );
   });
@@ -121,7 +149,10 @@ describe.each(BACKENDS)('migrations on $name', (backend) => {
     const dir = await copyMigrations(join(scratch.path, 'broken'));
     const broken = join(dir, '20261201000000_0003_broken');
     await mkdir(broken);
-    await writeFile(join(broken, 'migration.sql'), 'CREATE TABLE "half_done" ("id" INTEGER);\nSELECT * FROM "no_such_table";\n');
+    await writeFile(
+      join(broken, 'migration.sql'),
+      'CREATE TABLE "half_done" ("id" INTEGER);\nSELECT * FROM "no_such_table";\n',
+    );
     const opening = openDatabase(database.config, { migrationsDir: dir });
     await expect(opening).rejects.toBeInstanceOf(MigrationFailedError);
     await expect(opening).rejects.toMatchObject({ details: { migrationName: '20261201000000_0003_broken' } });

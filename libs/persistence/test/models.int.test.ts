@@ -1,8 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { openDatabase } from '../src/create-database.js';
 import type { Database } from '../src/database.js';
 import { Prisma } from '../src/generated/prisma/client.js';
 import { BACKENDS, type EmptyDatabase } from './backends.js';
+
+// A new PGlite cluster takes seconds to initialise on a loaded machine; jest's project-level testTimeout is not applied.
+jest.setTimeout(60_000);
 
 describe.each(BACKENDS)('models on $name', (backend) => {
   let database: EmptyDatabase;
@@ -36,7 +39,11 @@ describe.each(BACKENDS)('models on $name', (backend) => {
       where: { id: session.id },
       include: { messages: { orderBy: { seq: 'asc' } } },
     });
-    expect(back).toMatchObject({ title: 'Ward round', autonomous: false, metadata: { locale: 'zh-CN', tags: ['a', 'b'] } });
+    expect(back).toMatchObject({
+      title: 'Ward round',
+      autonomous: false,
+      metadata: { locale: 'zh-CN', tags: ['a', 'b'] },
+    });
     expect(back.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(back.createdAt).toBeInstanceOf(Date);
     expect(back.messages.map((message) => [message.seq, message.role])).toEqual([
@@ -49,8 +56,12 @@ describe.each(BACKENDS)('models on $name', (backend) => {
   });
 
   it('refuses a second message with the same seq in one session, and one for a missing session', async () => {
-    const session = await db.prisma.session.create({ data: { messages: { create: { seq: 1, role: 'user', content: 'hi' } } } });
-    const duplicate = db.prisma.message.create({ data: { sessionId: session.id, seq: 1, role: 'user', content: 'again' } });
+    const session = await db.prisma.session.create({
+      data: { messages: { create: { seq: 1, role: 'user', content: 'hi' } } },
+    });
+    const duplicate = db.prisma.message.create({
+      data: { sessionId: session.id, seq: 1, role: 'user', content: 'again' },
+    });
     await expect(duplicate).rejects.toMatchObject({ code: 'P2002' });
     const orphan = db.prisma.message.create({
       data: { sessionId: '00000000-0000-4000-8000-000000000000', seq: 1, role: 'user', content: 'lost' },
@@ -68,10 +79,26 @@ describe.each(BACKENDS)('models on $name', (backend) => {
 
   it('appends audit events with increasing bigint ids and reads them back in order', async () => {
     const first = await db.prisma.auditEvent.create({
-      data: { kind: 'tool.call', actor: 'agent', outcome: 'ok', prevHash: '', hash: 'h1', tool: 'echo', argsHash: 'a1', durationMs: 3 },
+      data: {
+        kind: 'tool.call',
+        actor: 'agent',
+        outcome: 'ok',
+        prevHash: '',
+        hash: 'h1',
+        tool: 'echo',
+        argsHash: 'a1',
+        durationMs: 3,
+      },
     });
     const second = await db.prisma.auditEvent.create({
-      data: { kind: 'approval.decision', actor: 'user:alice', outcome: 'approved', prevHash: 'h1', hash: 'h2', data: { approvalId: 'x' } },
+      data: {
+        kind: 'approval.decision',
+        actor: 'user:alice',
+        outcome: 'approved',
+        prevHash: 'h1',
+        hash: 'h2',
+        data: { approvalId: 'x' },
+      },
     });
     expect(typeof first.id).toBe('bigint');
     expect(second.id > first.id).toBe(true);
@@ -99,13 +126,24 @@ describe.each(BACKENDS)('models on $name', (backend) => {
     });
     expect(approval).toMatchObject({ status: 'pending', resolvedAt: null, resolvedBy: null, decision: null });
     expect(approval.expiresAt.getTime()).toBe(expiresAt.getTime());
-    const pending = await db.prisma.approval.findMany({ where: { sessionId: approval.sessionId, status: 'pending' } });
+    const pending = await db.prisma.approval.findMany({
+      where: { sessionId: approval.sessionId, status: 'pending' },
+    });
     expect(pending.map((row) => row.id)).toEqual([approval.id]);
     const resolved = await db.prisma.approval.update({
       where: { id: approval.id },
-      data: { status: 'approved', decision: 'approve_always', resolvedAt: new Date(), resolvedBy: 'user:alice' },
+      data: {
+        status: 'approved',
+        decision: 'approve_always',
+        resolvedAt: new Date(),
+        resolvedBy: 'user:alice',
+      },
     });
-    expect(resolved).toMatchObject({ status: 'approved', decision: 'approve_always', resolvedBy: 'user:alice' });
+    expect(resolved).toMatchObject({
+      status: 'approved',
+      decision: 'approve_always',
+      resolvedBy: 'user:alice',
+    });
     await db.prisma.approval.delete({ where: { id: approval.id } });
     expect(await db.prisma.approval.count()).toBe(0);
   });
@@ -113,9 +151,19 @@ describe.each(BACKENDS)('models on $name', (backend) => {
   it('upserts session grants keyed by session, kind and target', async () => {
     const sessionId = '22222222-2222-4222-8222-222222222222';
     const key = { sessionId_kind_target: { sessionId, kind: 'tool', target: 'http' } };
-    await db.prisma.sessionGrant.upsert({ where: key, create: { sessionId, kind: 'tool', target: 'http', action: 'ask' }, update: {} });
-    await db.prisma.sessionGrant.upsert({ where: key, create: { sessionId, kind: 'tool', target: 'http', action: 'ask' }, update: { action: 'allow' } });
-    await db.prisma.sessionGrant.create({ data: { sessionId, kind: 'effect', target: 'network', action: 'deny' } });
+    await db.prisma.sessionGrant.upsert({
+      where: key,
+      create: { sessionId, kind: 'tool', target: 'http', action: 'ask' },
+      update: {},
+    });
+    await db.prisma.sessionGrant.upsert({
+      where: key,
+      create: { sessionId, kind: 'tool', target: 'http', action: 'ask' },
+      update: { action: 'allow' },
+    });
+    await db.prisma.sessionGrant.create({
+      data: { sessionId, kind: 'effect', target: 'network', action: 'deny' },
+    });
     const grants = await db.prisma.sessionGrant.findMany({ where: { sessionId }, orderBy: { kind: 'asc' } });
     expect(grants.map((grant) => [grant.kind, grant.target, grant.action])).toEqual([
       ['effect', 'network', 'deny'],
@@ -128,7 +176,12 @@ describe.each(BACKENDS)('models on $name', (backend) => {
   it('stores secrets as bytes under a unique name', async () => {
     const ciphertext = Uint8Array.from([0, 1, 2, 250, 255]);
     await db.prisma.secret.create({
-      data: { name: 'GITHUB_TOKEN', ciphertext, iv: new Uint8Array(12).fill(7), tag: new Uint8Array(16).fill(9) },
+      data: {
+        name: 'GITHUB_TOKEN',
+        ciphertext,
+        iv: new Uint8Array(12).fill(7),
+        tag: new Uint8Array(16).fill(9),
+      },
     });
     const back = await db.prisma.secret.findUniqueOrThrow({ where: { name: 'GITHUB_TOKEN' } });
     expect(Array.from(back.ciphertext)).toEqual([0, 1, 2, 250, 255]);
@@ -137,8 +190,13 @@ describe.each(BACKENDS)('models on $name', (backend) => {
     await expect(
       db.prisma.secret.create({ data: { name: 'GITHUB_TOKEN', ciphertext, iv: back.iv, tag: back.tag } }),
     ).rejects.toMatchObject({ code: 'P2002' });
-    await db.prisma.secret.update({ where: { name: 'GITHUB_TOKEN' }, data: { ciphertext: Uint8Array.from([9]) } });
-    expect(Array.from((await db.prisma.secret.findUniqueOrThrow({ where: { name: 'GITHUB_TOKEN' } })).ciphertext)).toEqual([9]);
+    await db.prisma.secret.update({
+      where: { name: 'GITHUB_TOKEN' },
+      data: { ciphertext: Uint8Array.from([9]) },
+    });
+    expect(
+      Array.from((await db.prisma.secret.findUniqueOrThrow({ where: { name: 'GITHUB_TOKEN' } })).ciphertext),
+    ).toEqual([9]);
     await db.prisma.secret.delete({ where: { name: 'GITHUB_TOKEN' } });
     expect(await db.prisma.secret.findMany({ select: { name: true } })).toEqual([]);
   });
@@ -146,11 +204,18 @@ describe.each(BACKENDS)('models on $name', (backend) => {
   it('tracks a job from queued to succeeded', async () => {
     const job = await db.prisma.job.create({ data: { kind: 'routine', payload: { routineId: 'r1' } } });
     expect(job).toMatchObject({ status: 'queued', result: null, error: null });
-    const done = await db.prisma.job.update({ where: { id: job.id }, data: { status: 'succeeded', result: { ok: true } } });
+    const done = await db.prisma.job.update({
+      where: { id: job.id },
+      data: { status: 'succeeded', result: { ok: true } },
+    });
     expect(done.result).toEqual({ ok: true });
     expect(done.updatedAt.getTime()).toBeGreaterThanOrEqual(job.updatedAt.getTime());
-    const failed = await db.prisma.job.create({ data: { kind: 'agent', status: 'failed', error: 'model unreachable' } });
-    expect(await db.prisma.job.findMany({ where: { status: 'failed' } })).toEqual([expect.objectContaining({ id: failed.id })]);
+    const failed = await db.prisma.job.create({
+      data: { kind: 'agent', status: 'failed', error: 'model unreachable' },
+    });
+    expect(await db.prisma.job.findMany({ where: { status: 'failed' } })).toEqual([
+      expect.objectContaining({ id: failed.id }),
+    ]);
     await db.prisma.job.deleteMany({});
     expect(await db.prisma.job.count()).toBe(0);
   });
@@ -159,7 +224,10 @@ describe.each(BACKENDS)('models on $name', (backend) => {
     beforeAll(async () => {
       await db.prisma.memoryDocument.createMany({
         data: [
-          { path: 'notes/deploy.md', content: 'Deploy the orchestrator with docker compose; PostgreSQL holds sessions.' },
+          {
+            path: 'notes/deploy.md',
+            content: 'Deploy the orchestrator with docker compose; PostgreSQL holds sessions.',
+          },
           { path: 'notes/people.md', content: 'Alice reviews approvals. Bob owns the wasm runner.' },
           { path: 'daily/2026-11-30.md', content: 'Ward round at nine. Remember the migration runner.' },
         ],
@@ -180,7 +248,10 @@ describe.each(BACKENDS)('models on $name', (backend) => {
 
     it('finds documents by words of their content and path', async () => {
       expect((await search('approvals')).map((hit) => hit.path)).toEqual(['notes/people.md']);
-      expect((await search('runner')).map((hit) => hit.path)).toEqual(['daily/2026-11-30.md', 'notes/people.md']);
+      expect((await search('runner')).map((hit) => hit.path)).toEqual([
+        'daily/2026-11-30.md',
+        'notes/people.md',
+      ]);
       expect((await search('deploy')).map((hit) => hit.path)).toEqual(['notes/deploy.md']);
       expect((await search('"wasm runner"')).map((hit) => hit.path)).toEqual(['notes/people.md']);
       expect((await search('runner -wasm')).map((hit) => hit.path)).toEqual(['daily/2026-11-30.md']);
@@ -195,18 +266,28 @@ describe.each(BACKENDS)('models on $name', (backend) => {
     });
 
     it('keeps the search column in step with the content on update', async () => {
-      await db.prisma.memoryDocument.update({ where: { path: 'notes/people.md' }, data: { content: 'Carol now reviews approvals.' } });
+      await db.prisma.memoryDocument.update({
+        where: { path: 'notes/people.md' },
+        data: { content: 'Carol now reviews approvals.' },
+      });
       expect((await search('carol')).map((hit) => hit.path)).toEqual(['notes/people.md']);
       expect(await search('bob')).toEqual([]);
     });
 
     it('reads, lists and deletes documents through the client', async () => {
-      const document = await db.prisma.memoryDocument.findUniqueOrThrow({ where: { path: 'notes/deploy.md' } });
+      const document = await db.prisma.memoryDocument.findUniqueOrThrow({
+        where: { path: 'notes/deploy.md' },
+      });
       expect(document.content).toContain('docker compose');
       expect(document.updatedAt).toBeInstanceOf(Date);
-      const tree = await db.prisma.memoryDocument.findMany({ where: { path: { startsWith: 'notes/' } }, select: { path: true } });
+      const tree = await db.prisma.memoryDocument.findMany({
+        where: { path: { startsWith: 'notes/' } },
+        select: { path: true },
+      });
       expect(tree.map((row) => row.path).sort()).toEqual(['notes/deploy.md', 'notes/people.md']);
-      await expect(db.prisma.memoryDocument.create({ data: { path: 'notes/deploy.md', content: 'dup' } })).rejects.toMatchObject({
+      await expect(
+        db.prisma.memoryDocument.create({ data: { path: 'notes/deploy.md', content: 'dup' } }),
+      ).rejects.toMatchObject({
         code: 'P2002',
       });
       await db.prisma.memoryDocument.delete({ where: { path: 'notes/deploy.md' } });

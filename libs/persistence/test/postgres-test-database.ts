@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 
 /** Server the integration tests create their throwaway databases on (trust auth on the dev and CI machines). */
-export const TEST_POSTGRES_ADMIN_URL = process.env.TALON_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const TEST_POSTGRES_ADMIN_URL =
+  process.env.TALON_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 /** A fresh, empty PostgreSQL database for one test file. */
 export interface PostgresTestDatabase {
@@ -20,7 +21,10 @@ export async function createPostgresTestDatabase(): Promise<PostgresTestDatabase
   return {
     name,
     url: url.toString(),
-    drop: () => withAdmin((admin) => admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined),
+    drop: () =>
+      withAdmin((admin) => admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(
+        () => undefined,
+      ),
   };
 }
 

@@ -1,0 +1,65 @@
+import { describe, expect, it } from '@jest/globals';
+import { parseDatabaseConfig, redactUrl } from './database-config.js';
+import { InvalidDatabaseConfigError } from './errors/invalid-database-config-error.js';
+
+describe('parseDatabaseConfig', () => {
+  it('uses PostgreSQL when DATABASE_URL is set', () => {
+    const url = 'postgresql://talon:pw@db:5432/talon';
+    expect(parseDatabaseConfig({ DATABASE_URL: url, TALON_PGLITE_DIR: '/ignored' }, '/srv')).toEqual({
+      kind: 'postgres',
+      url,
+    });
+    expect(parseDatabaseConfig({ DATABASE_URL: ' postgres://db/talon ' }, '/srv')).toEqual({
+      kind: 'postgres',
+      url: 'postgres://db/talon',
+    });
+  });
+
+  it('falls back to PGlite under the state directory, resolved against the working directory', () => {
+    expect(parseDatabaseConfig({}, '/srv/app')).toEqual({
+      kind: 'pglite',
+      dataDir: '/srv/app/.talon/state/pglite',
+    });
+    expect(parseDatabaseConfig({ DATABASE_URL: '  ' }, '/srv/app')).toEqual({
+      kind: 'pglite',
+      dataDir: '/srv/app/.talon/state/pglite',
+    });
+    expect(parseDatabaseConfig({ TALON_STATE_DIR: 'state' }, '/srv/app')).toEqual({
+      kind: 'pglite',
+      dataDir: '/srv/app/state/pglite',
+    });
+    expect(
+      parseDatabaseConfig({ TALON_STATE_DIR: '/var/talon', TALON_PGLITE_DIR: '../db' }, '/srv/app'),
+    ).toEqual({
+      kind: 'pglite',
+      dataDir: '/srv/db',
+    });
+    expect(parseDatabaseConfig({ TALON_PGLITE_DIR: 'memory://' }, '/srv/app')).toEqual({
+      kind: 'pglite',
+      dataDir: 'memory://',
+    });
+  });
+
+  it('refuses a DATABASE_URL that is not a PostgreSQL URL, without echoing its password', () => {
+    expect(() => parseDatabaseConfig({ DATABASE_URL: 'mysql://root:hunter2@db/talon' })).toThrow(
+      InvalidDatabaseConfigError,
+    );
+    expect(() => parseDatabaseConfig({ DATABASE_URL: 'mysql://root:hunter2@db/talon' })).toThrow(
+      /postgres:\/\/ or postgresql:\/\//,
+    );
+    expect(() => parseDatabaseConfig({ DATABASE_URL: 'mysql://root:hunter2@db/talon' })).not.toThrow(
+      /hunter2/,
+    );
+    expect(() => parseDatabaseConfig({ DATABASE_URL: 'not a url' })).toThrow(/DATABASE_URL/);
+  });
+});
+
+describe('redactUrl', () => {
+  it('hides the password and keeps the rest', () => {
+    expect(redactUrl('postgres://talon:s3cret@db:5432/talon?sslmode=require')).toBe(
+      'postgres://talon:***@db:5432/talon?sslmode=require',
+    );
+    expect(redactUrl('postgres://talon@db/talon')).toBe('postgres://talon@db/talon');
+    expect(redactUrl('garbage //u:p@x')).toBe('garbage //u:***@x');
+  });
+});

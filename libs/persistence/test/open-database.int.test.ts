@@ -1,0 +1,152 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { loadCommittedMigrations } from '../src/committed-migrations.js';
+import { openDatabase } from '../src/create-database.js';
+import { DatabaseUnreachableError } from '../src/errors/database-unreachable-error.js';
+import { IncompatibleDataDirError } from '../src/errors/incompatible-data-dir-error.js';
+import { runMigrations } from '../src/migration-runner.js';
+import { PGLITE_POSTGRES_MAJOR } from '../src/open-pglite-database.js';
+import { PgSqlExecutor } from '../src/pg-sql-executor.js';
+import {
+  createPostgresTestDatabase,
+  TEST_POSTGRES_ADMIN_URL,
+  type PostgresTestDatabase,
+} from './postgres-test-database.js';
+import { makeTempDir } from './temp-dir.js';
+
+// A new PGlite cluster takes seconds to initialise on a loaded machine; jest's project-level testTimeout is not applied.
+jest.setTimeout(60_000);
+
+describe('openDatabase on PostgreSQL', () => {
+  let database: PostgresTestDatabase;
+
+  beforeAll(async () => {
+    database = await createPostgresTestDatabase();
+  });
+
+  afterAll(async () => {
+    await database.drop();
+  });
+
+  it('applies each migration exactly once when several orchestrators start together', async () => {
+    const migrations = await loadCommittedMigrations();
+    const clients = Array.from({ length: 4 }, () => new pg.Client({ connectionString: database.url }));
+    await Promise.all(clients.map((client) => client.connect()));
+    try {
+      const reports = await Promise.all(
+        clients.map((client) => runMigrations(new PgSqlExecutor(client), migrations)),
+      );
+      expect(reports.flatMap((report) => report.applied).sort()).toEqual(
+        migrations.map((migration) => migration.name),
+      );
+      const { rows } = await clients[0]!.query('SELECT count(*)::int AS n FROM "_prisma_migrations"');
+      expect(rows[0].n).toBe(migrations.length);
+    } finally {
+      await Promise.all(clients.map((client) => client.end()));
+    }
+  });
+
+  it('serves a pooled client that keeps working after the migration connection closed', async () => {
+    const db = await openDatabase({ kind: 'postgres', url: database.url });
+    try {
+      const sessions = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => db.prisma.session.create({ data: { title: `s${i}` } })),
+      );
+      expect(await db.prisma.session.count()).toBe(sessions.length);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('says what to check when nothing listens on the port', async () => {
+    const opening = openDatabase({ kind: 'postgres', url: 'postgres://talon:hunter2@127.0.0.1:1/talon' });
+    await expect(opening).rejects.toBeInstanceOf(DatabaseUnreachableError);
+    await expect(opening).rejects.toMatchObject({ code: 'UNAVAILABLE', retryable: true });
+    const error = await opening.catch((caught: Error) => caught);
+    expect(error.message).toContain('127.0.0.1:1');
+    expect(error.message).toContain('ECONNREFUSED');
+    expect(error.message).toMatch(/running.*DATABASE_URL/s);
+    expect(error.message).not.toContain('hunter2');
+  });
+
+  it('says so when the database does not exist', async () => {
+    const url = new URL(TEST_POSTGRES_ADMIN_URL);
+    url.pathname = '/talon_test_missing_database';
+    const error = await openDatabase({ kind: 'postgres', url: url.toString() }).catch(
+      (caught: Error) => caught,
+    );
+    expect(error).toBeInstanceOf(DatabaseUnreachableError);
+    expect((error as Error).message).toContain('does not exist');
+  });
+});
+
+describe('openDatabase on PGlite', () => {
+  let scratch: Awaited<ReturnType<typeof makeTempDir>>;
+
+  beforeAll(async () => {
+    scratch = await makeTempDir('pglite-open');
+  });
+
+  afterAll(async () => {
+    await scratch.remove();
+  });
+
+  it('embeds the PostgreSQL major version the data directory check expects', async () => {
+    const db = await PGlite.create();
+    try {
+      const { rows } = await db.query<{ server_version_num: string }>('SHOW server_version_num');
+      expect(String(Math.floor(Number(rows[0]!.server_version_num) / 10000))).toBe(PGLITE_POSTGRES_MAJOR);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('creates a new directory, keeps its data across reopenings, and reports the time each took', async () => {
+    const dataDir = join(scratch.path, 'nested', 'state', 'pglite');
+    let started = performance.now();
+    const fresh = await openDatabase({ kind: 'pglite', dataDir });
+    const created = await fresh.prisma.session.create({ data: { title: 'survives a restart' } });
+    await fresh.close();
+    const newDirMs = performance.now() - started;
+
+    started = performance.now();
+    const reopened = await openDatabase({ kind: 'pglite', dataDir });
+    const existingDirMs = performance.now() - started;
+    try {
+      expect(reopened.migrations.applied).toEqual([]);
+      expect(await reopened.prisma.session.findUnique({ where: { id: created.id } })).toMatchObject({
+        title: 'survives a restart',
+      });
+    } finally {
+      await reopened.close();
+    }
+    console.log(
+      `PGlite open+migrate: new directory ${Math.round(newDirMs)} ms, existing directory ${Math.round(existingDirMs)} ms`,
+    );
+  });
+
+  it('refuses a data directory written by another PostgreSQL major version', async () => {
+    const dataDir = join(scratch.path, 'old');
+    await mkdir(dataDir);
+    await writeFile(join(dataDir, 'PG_VERSION'), '17\n');
+    const opening = openDatabase({ kind: 'pglite', dataDir });
+    await expect(opening).rejects.toBeInstanceOf(IncompatibleDataDirError);
+    await expect(opening).rejects.toMatchObject({
+      details: { found: '17', expected: PGLITE_POSTGRES_MAJOR },
+    });
+    await expect(opening).rejects.toThrow(/Move the directory aside/);
+  });
+
+  it('works in memory for throwaway runs', async () => {
+    const db = await openDatabase({ kind: 'pglite', dataDir: 'memory://' });
+    try {
+      expect(db.migrations.applied).toHaveLength(2);
+      expect(await db.prisma.session.count()).toBe(0);
+    } finally {
+      await db.close();
+    }
+  });
+});
