@@ -27,7 +27,7 @@ const shared = {
 
 export default {
   projects: [
-    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/*/src/**/*.test.ts'] },
+    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/*/src/**/*.test.ts', '<rootDir>/test/unit/**/*.test.ts'] },
     {
       ...shared,
       displayName: 'integration',
