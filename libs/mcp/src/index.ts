@@ -48,3 +48,23 @@ export { McpUnknownServerError } from './errors/mcp-unknown-server-error.js';
 export { McpUnknownToolError } from './errors/mcp-unknown-tool-error.js';
 export { McpOAuthDiscoveryError } from './errors/mcp-oauth-discovery-error.js';
 export { McpAuthorizationRequiredError } from './errors/mcp-authorization-required-error.js';
+export {
+  createTalonMcpServer,
+  toMcpTool,
+  toMcpResult,
+  toMcpErrorResult,
+  type TalonToolCatalog,
+  type TalonToolCall,
+  type TalonMcpCallContext,
+  type TalonMcpServerOptions,
+} from './talon-mcp-server.js';
+export {
+  createTalonMcpHttpHandler,
+  DEFAULT_TALON_MCP_PATH,
+  DEFAULT_MAX_MCP_SESSIONS,
+  DEFAULT_MAX_MCP_BODY_BYTES,
+  DEFAULT_MCP_SESSION_IDLE_MS,
+  type TalonMcpHttpHandler,
+  type TalonMcpHttpOptions,
+} from './talon-mcp-http-handler.js';
+export { serveTalonMcpOverStdio, type TalonMcpStdioServer } from './talon-mcp-stdio.js';

@@ -1,0 +1,107 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+  type Tool as McpToolInfo,
+} from '@modelcontextprotocol/sdk/types.js';
+import { ERROR_CODES, type ToolDefinition } from '@talon/contracts';
+import { TalonError } from '@talon/errors';
+
+/** The live catalog Talon serves: the definitions the caller may see, and a change feed. */
+export interface TalonToolCatalog {
+  list(): Promise<readonly ToolDefinition[]> | readonly ToolDefinition[];
+  /** Registers a listener for catalog changes; returns the unsubscribe function. */
+  onChange?(listener: () => void): () => void;
+}
+
+/** What the call function receives besides name and arguments. */
+export interface TalonMcpCallContext {
+  /** Aborted when the MCP client cancels the request or goes away. */
+  signal: AbortSignal;
+  /** The MCP session id (streamable HTTP), if any. */
+  mcpSessionId?: string;
+}
+
+/**
+ * Runs one tool for an MCP client. The integrator binds it to the orchestrator's dispatcher, so the
+ * same policy, approval and safety pipeline applies; a call needing approval throws APPROVAL_REQUIRED.
+ */
+export type TalonToolCall = (toolName: string, args: Record<string, unknown>, context: TalonMcpCallContext) => Promise<unknown>;
+
+/** Options shared by the HTTP and stdio surfaces. */
+export interface TalonMcpServerOptions {
+  catalog: TalonToolCatalog;
+  call: TalonToolCall;
+  serverInfo?: { name: string; version: string };
+  instructions?: string;
+}
+
+const DEFAULT_SERVER_INFO = { name: 'talon', version: '0.1.0' };
+
+/** A Talon tool definition as an MCP tool; annotations describe Talon's policy, they do not relax it. */
+export function toMcpTool(definition: ToolDefinition): McpToolInfo {
+  const parameters = definition.parameters as Record<string, unknown>;
+  return {
+    name: definition.name,
+    ...(definition.displayName ? { title: definition.displayName } : {}),
+    description: definition.description,
+    inputSchema: { ...parameters, type: 'object' } as McpToolInfo['inputSchema'],
+    annotations: {
+      readOnlyHint: definition.effects.length === 0,
+      destructiveHint: definition.approval === 'always' || definition.effects.includes('delete_filesystem'),
+      idempotentHint: definition.idempotent,
+      openWorldHint: definition.effects.includes('network'),
+    },
+  };
+}
+
+/** A tool's output as MCP content: strings as text, anything else as pretty JSON text. */
+export function toMcpResult(output: unknown): CallToolResult {
+  const text = typeof output === 'string' ? output : (JSON.stringify(output, null, 2) ?? 'null');
+  return { content: [{ type: 'text', text }] };
+}
+
+/** A typed error as an MCP tool error result. APPROVAL_REQUIRED carries the approval id in text and `_meta`. */
+export function toMcpErrorResult(error: unknown): CallToolResult {
+  if (!TalonError.isInstance(error)) {
+    return { isError: true, content: [{ type: 'text', text: 'INTERNAL: internal error in Talon; see the service log.' }], _meta: { 'talon/errorCode': ERROR_CODES.INTERNAL } };
+  }
+  if (error.code === ERROR_CODES.APPROVAL_REQUIRED) {
+    const approvalId = (error.details as { approvalId?: unknown } | undefined)?.approvalId;
+    const id = typeof approvalId === 'string' ? approvalId : undefined;
+    return {
+      isError: true,
+      content: [{ type: 'text', text: `approval required${id ? ` (approval id: ${id})` : ''}: ${error.message}` }],
+      _meta: { 'talon/errorCode': error.code, ...(id ? { 'talon/approvalId': id } : {}) },
+    };
+  }
+  return { isError: true, content: [{ type: 'text', text: `${error.code}: ${error.message}` }], _meta: { 'talon/errorCode': error.code } };
+}
+
+/**
+ * One SDK `Server` (one per MCP session) serving Talon's catalog: `tools/list` reads the live catalog,
+ * `tools/call` goes through `call`. Unknown tools are a protocol error (-32602), as MCP asks.
+ */
+export function createTalonMcpServer(options: TalonMcpServerOptions, mcpSessionId?: () => string | undefined): Server {
+  const server = new Server(options.serverInfo ?? DEFAULT_SERVER_INFO, {
+    capabilities: { tools: { listChanged: true } },
+    ...(options.instructions ? { instructions: options.instructions } : {}),
+  });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: (await options.catalog.list()).map(toMcpTool) }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const { name, arguments: args = {} } = request.params;
+    const known = (await options.catalog.list()).some((definition) => definition.name === name);
+    if (!known) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}. Call tools/list for the current catalog.`);
+    const sessionId = mcpSessionId?.();
+    try {
+      const output = await options.call(name, args, { signal: extra.signal, ...(sessionId ? { mcpSessionId: sessionId } : {}) });
+      return toMcpResult(output);
+    } catch (error) {
+      return toMcpErrorResult(error);
+    }
+  });
+  return server;
+}

@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { McpManager, parseMcpServerConfig } from '../src/index.js';
+import { freeLoopbackPort, startChildServer, type ChildServer } from './support/child-server.js';
+import { EVERYTHING_BIN } from './support/mcp-test-servers.js';
+
+describe('server-everything over streamable HTTP and SSE', () => {
+  let http: ChildServer;
+  let sse: ChildServer;
+  let manager: McpManager;
+  let httpPort: number;
+
+  beforeAll(async () => {
+    httpPort = await freeLoopbackPort();
+    const ssePort = await freeLoopbackPort();
+    http = await startChildServer(EVERYTHING_BIN, ['streamableHttp'], { PORT: String(httpPort) }, 'listening on port');
+    sse = await startChildServer(EVERYTHING_BIN, ['sse'], { PORT: String(ssePort) }, 'running on port');
+    manager = new McpManager({
+      servers: [
+        parseMcpServerConfig({ name: 'remote', transport: { type: 'streamable-http', url: `http://127.0.0.1:${httpPort}/mcp` } }),
+        parseMcpServerConfig({ name: 'legacy', transport: { type: 'sse', url: `http://127.0.0.1:${ssePort}/sse` } }),
+        parseMcpServerConfig({ name: 'gone', transport: { type: 'streamable-http', url: `http://127.0.0.1:${await freeLoopbackPort()}/mcp` } }),
+      ],
+    });
+  }, 30_000);
+  afterAll(async () => {
+    await manager.close();
+    await Promise.all([http.stop(), sse.stop()]);
+  });
+
+  it('lists and calls over streamable HTTP; tools are orchestrator-domain', async () => {
+    const output = await manager.call('remote.echo', { message: 'over http' });
+    expect(output.text).toContain('over http');
+    const status = manager.list().find((server) => server.name === 'remote');
+    expect(status).toMatchObject({ state: 'running', transport: 'streamable-http' });
+    expect(status?.pid).toBeUndefined();
+    expect(status?.toolCount).toBeGreaterThan(5);
+    expect(manager.tools().find((tool) => tool.definition.name === 'remote_echo')?.definition.domain).toBe('orchestrator');
+    expect((await manager.call('remote.get-sum', { a: 20, b: 22 })).text).toContain('42');
+  });
+
+  it('lists and calls over the older HTTP+SSE transport', async () => {
+    const output = await manager.call('legacy.echo', { message: 'over sse' });
+    expect(output.text).toContain('over sse');
+    expect(manager.list().find((server) => server.name === 'legacy')).toMatchObject({ state: 'running', transport: 'sse' });
+  });
+
+  it('reports an unreachable remote server as UNAVAILABLE and marks it down', async () => {
+    await expect(manager.start('gone')).rejects.toMatchObject({ code: 'UNAVAILABLE', retryable: true });
+    expect(manager.list().find((server) => server.name === 'gone')).toMatchObject({ state: 'down', lastError: expect.stringContaining('could not be started') });
+  });
+});
