@@ -42,6 +42,8 @@ export async function* retryingStream(options: RetryingStreamOptions): AsyncGene
     let cause: unknown;
     try {
       for await (const event of options.open(controller.signal)) {
+        // Events the SDK had already buffered must not leak out after an abort.
+        if (signal?.aborted) throw signal.reason;
         delivered = true;
         yield event;
       }
