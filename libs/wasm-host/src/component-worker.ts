@@ -62,9 +62,13 @@ const host = {
   },
 };
 
-function outOfMemory(): boolean {
-  // A failed grow leaves the memory close to its cap; a plain trap usually does not.
-  return memories.some((memory) => memory.buffer.byteLength + 4 * 65_536 > data.memoryCapBytes);
+/**
+ * Whether a trap looks like running out of the memory cap. There is no hook on `memory.grow`, so this is a
+ * heuristic: an out-of-memory message, or memory at three quarters of the cap or more when the trap hit.
+ */
+function outOfMemory(message: string): boolean {
+  if (/out of memory|memory allocation/i.test(message)) return true;
+  return memories.some((memory) => memory.buffer.byteLength >= data.memoryCapBytes * 0.75);
 }
 
 async function start(): Promise<void> {
@@ -89,7 +93,8 @@ async function start(): Promise<void> {
       try {
         post({ type: 'described', schema: tool.schema(), description: tool.description() });
       } catch (error) {
-        post({ type: 'trap', id: -1, message: error instanceof Error ? error.message : String(error), outOfMemory: outOfMemory() });
+        const text = error instanceof Error ? error.message : String(error);
+        post({ type: 'trap', id: -1, message: text, outOfMemory: outOfMemory(text) });
       }
       return;
     }
@@ -98,7 +103,8 @@ async function start(): Promise<void> {
       const response = tool.execute({ params: message.params, context: message.context });
       post({ type: 'result', id: message.id, output: response.output ?? undefined, error: response.error ?? undefined });
     } catch (error) {
-      post({ type: 'trap', id: message.id, message: error instanceof Error ? error.message : String(error), outOfMemory: outOfMemory() });
+      const text = error instanceof Error ? error.message : String(error);
+      post({ type: 'trap', id: message.id, message: text, outOfMemory: outOfMemory(text) });
     }
   });
   post({ type: 'ready' });

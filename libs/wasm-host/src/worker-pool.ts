@@ -15,6 +15,8 @@ export interface ComponentWorkerPoolOptions {
   maxOutputBytes: number;
   /** Longest wait for one host import answer inside the worker. Defaults to the call timeout. */
   hostCallTimeoutMs?: number;
+  /** JSON passed as `request.context` on every call (host-side tool configuration). */
+  context?: string;
   /** Worker entry file; defaults to the compiled `component-worker.js` next to this module (or in `dist/`). */
   workerScript?: URL;
 }
@@ -75,7 +77,7 @@ export class ComponentWorkerPool {
     const timeoutMs = Math.min(call.timeoutMs ?? this.options.timeoutMs, this.options.timeoutMs);
     return this.withWorker(async (worker) => {
       const presentSecrets = await this.options.hostImports.presentSecrets(call.host);
-      const settled = await worker.run({ type: 'execute', params: call.params, context: call.context, presentSecrets }, timeoutMs, call.host);
+      const settled = await worker.run({ type: 'execute', params: call.params, context: call.context ?? this.options.context, presentSecrets }, timeoutMs, call.host);
       if (settled.type !== 'result') throw new Error('unexpected worker answer');
       const size = Buffer.byteLength(settled.output ?? '') + Buffer.byteLength(settled.error ?? '');
       if (size > this.options.maxOutputBytes) {

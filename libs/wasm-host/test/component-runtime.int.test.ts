@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { TalonError } from '@talon/errors';
+import { ComponentCompiler } from '../src/component-compiler.js';
+import { ComponentToolLoader } from '../src/component-tool-loader.js';
+import type { WasmTool } from '../src/wasm-tool.js';
+import { artifact, buildToolsAndWorker, capabilities, tempDir, toolContext } from './wasm-test-setup.js';
+
+describe('component runtime (hand-written WAT probe, real worker threads)', () => {
+  const cache = tempDir('wasm-cache');
+  let loader: ComponentToolLoader;
+  let probe: WasmTool;
+
+  beforeAll(async () => {
+    buildToolsAndWorker();
+    loader = new ComponentToolLoader({ compiler: new ComponentCompiler({ cacheDir: cache.path }), host: {} });
+    probe = await loader.loadTool('probe', {
+      bytes: artifact('probe', 'wat'),
+      capabilities: capabilities({ limits: { memory_mb: 4, timeout_ms: 500, max_concurrency: 2 } }),
+      version: '1.0.0',
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await probe?.version.pool.close();
+    cache.cleanup();
+  });
+
+  it('describes itself from schema() and description()', () => {
+    expect(probe.definition).toMatchObject({
+      name: 'probe',
+      domain: 'container',
+      source: 'wasm',
+      timeoutMs: 500,
+      parameters: { type: 'object', properties: { mode: { type: 'string' } } },
+    });
+    expect(probe.definition.description).toMatch(/^Hand-written probe/);
+  });
+
+  it('echoes params through the worker', async () => {
+    await expect(probe.execute({ hello: 'world' }, toolContext())).resolves.toEqual({ hello: 'world' });
+  });
+
+  it('turns a guest error into a typed TOOL_FAILED error without recycling the worker', async () => {
+    const before = probe.version.pool.stats();
+    const error = await probe.execute({ mode: 'e' }, toolContext()).catch((caught: unknown) => caught);
+    expect(TalonError.isInstance(error) && error.code).toBe('TOOL_FAILED');
+    expect((error as Error).message).toContain('failed on purpose');
+    expect(probe.version.pool.stats().recycled).toBe(before.recycled);
+  });
+
+  it('recycles the worker after a trap, and the next call succeeds', async () => {
+    const before = probe.version.pool.stats();
+    const error = await probe.execute({ mode: 't' }, toolContext()).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ name: 'ToolTrapError', code: 'TOOL_FAILED' });
+    expect((error as Error).message).toMatch(/unreachable/);
+    expect(probe.version.pool.stats().recycled).toBe(before.recycled + 1);
+    await expect(probe.execute({ after: 'trap' }, toolContext())).resolves.toEqual({ after: 'trap' });
+    expect(probe.version.pool.stats().started).toBeGreaterThan(before.started);
+  });
+
+  it('stops an infinite loop at its timeout, and the next call succeeds', async () => {
+    const started = performance.now();
+    const error = await probe.execute({ mode: 'l' }, toolContext()).catch((caught: unknown) => caught);
+    const elapsed = performance.now() - started;
+    expect(error).toMatchObject({ name: 'ToolTimeoutError', code: 'TIMEOUT' });
+    expect(elapsed).toBeGreaterThanOrEqual(490);
+    expect(elapsed).toBeLessThan(2000);
+    await expect(probe.execute({ after: 'loop' }, toolContext())).resolves.toEqual({ after: 'loop' });
+  });
+
+  it('stops a memory bomb at its cap', async () => {
+    const error = await probe.execute({ mode: 'g' }, toolContext()).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ name: 'MemoryLimitError', code: 'TOOL_FAILED' });
+    expect((error as Error).message).toContain('4 MB');
+    await expect(probe.execute({ after: 'bomb' }, toolContext())).resolves.toEqual({ after: 'bomb' });
+  });
+
+  it('cancels a running call when the caller aborts', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    const started = performance.now();
+    const error = await probe.execute({ mode: 'l' }, toolContext({ signal: controller.signal })).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: 'TIMEOUT' });
+    expect(performance.now() - started).toBeLessThan(400);
+  });
+
+  it('runs at most max_concurrency calls at once and queues the rest', async () => {
+    const pool = probe.version.pool;
+    const calls = [probe.execute({ mode: 'l' }, toolContext()), probe.execute({ mode: 'l' }, toolContext()), probe.execute({ n: 3 }, toolContext())];
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(pool.stats()).toMatchObject({ workers: 2, inFlight: 3, queued: 1 });
+    const settled = await Promise.allSettled(calls);
+    expect(settled.map((result) => result.status)).toEqual(['rejected', 'rejected', 'fulfilled']);
+    expect(pool.stats().workers).toBeLessThanOrEqual(2);
+  });
+});
