@@ -63,9 +63,12 @@ function programReasons(program: ShellProgram): string[] {
   return reasons;
 }
 
-/** Absolute paths, home references and `..` segments may reach outside the workspace. */
+/** Absolute paths, home references, `..` segments and globs that can match `..` may reach outside the workspace. */
 function leavesWorkspace(arg: string): boolean {
   // Also catches option values: `--file=/etc/x`, `-f/etc/x`.
   if (/^(-[A-Za-z]*|--[^=]*=)?[/~]/.test(arg)) return true;
-  return arg.split(/[/=]/).includes('..');
+  const segments = arg.split(/[/=]/);
+  if (segments.includes('..')) return true;
+  // A glob segment starting with a dot or a bracket (`.*`, `.?`, `[.]*`) can match `..`.
+  return segments.some((segment) => /[*?[]/.test(segment) && /^[.[]/.test(segment));
 }

@@ -21,7 +21,7 @@ export interface ShellProgram {
   /** `NAME=value` assignments given to it (prefix or through `env`). */
   assignments: string[];
   redirects: ShellRedirect[];
-  /** The program name is only known at run time (`$CMD`, `$(…)`, a glob). */
+  /** The program name is only known at run time (`$CMD`, `$(…)`, a glob). Globs in arguments stay in `argv` as written. */
   dynamic: boolean;
   /** Some argument is only known at run time. */
   dynamicArgs: boolean;
@@ -70,11 +70,21 @@ export function parseShellCommand(command: string): ParsedShellCommand {
     throw new ShellCommandRefusedError(SHELL_REFUSAL_REASONS.TOO_LONG, `the command is longer than ${MAX_SHELL_COMMAND_LENGTH} characters`);
   }
   const result: ParsedShellCommand = { programs: [], wrappers: [], operators: [], hasSubstitution: false, hasExpansion: false, background: false };
-  parseInto(command, result, [], false, 0);
+  parseInto(command, result, { wrappers: [], assignments: [], redirects: [], fromSubstitution: false }, 0);
   return result;
 }
 
-function parseInto(script: string, result: ParsedShellCommand, wrappers: string[], fromSubstitution: boolean, depth: number): void {
+/** What an outer layer passes to the programs of the script it runs. */
+interface Inherited {
+  wrappers: string[];
+  /** Assignments made by an outer `env` or prefix apply to every inner program. */
+  assignments: string[];
+  /** Redirections of an outer `sh -c '…' > file` apply to every inner program. */
+  redirects: ShellRedirect[];
+  fromSubstitution: boolean;
+}
+
+function parseInto(script: string, result: ParsedShellCommand, inherited: Inherited, depth: number): void {
   if (depth > MAX_SHELL_NESTING) {
     throw new ShellCommandRefusedError(SHELL_REFUSAL_REASONS.TOO_DEEP, `wrappers and substitutions nest deeper than ${MAX_SHELL_NESTING}`);
   }
@@ -83,10 +93,10 @@ function parseInto(script: string, result: ParsedShellCommand, wrappers: string[
   const tokenized = new ShellTokenizer(script).tokenize();
   result.hasExpansion ||= tokenized.hasExpansion;
   result.hasSubstitution ||= tokenized.substitutions.length > 0 || tokenized.opaqueSubstitution;
-  for (const simple of splitSimpleCommands(tokenized.tokens, result)) {
-    addProgram(simple, result, wrappers, fromSubstitution, depth);
+  for (const simple of splitSimpleCommands(tokenized.tokens, result)) addProgram(simple, result, inherited, depth);
+  for (const body of tokenized.substitutions) {
+    parseInto(body, result, { wrappers: inherited.wrappers, assignments: [], redirects: [], fromSubstitution: true }, depth + 1);
   }
-  for (const body of tokenized.substitutions) parseInto(body, result, wrappers, true, depth + 1);
 }
 
 interface SimpleCommand {
@@ -117,22 +127,22 @@ function splitSimpleCommands(tokens: readonly ShellToken[], result: ParsedShellC
   return commands;
 }
 
-function addProgram(simple: SimpleCommand, result: ParsedShellCommand, outerWrappers: string[], fromSubstitution: boolean, depth: number): void {
+function addProgram(simple: SimpleCommand, result: ParsedShellCommand, inherited: Inherited, depth: number): void {
   let words = simple.words;
   while (words.length > 0 && !words[0]!.dynamic && RESERVED_PREFIXES.has(words[0]!.text)) words = words.slice(1);
-  const assignments: string[] = [];
+  const assignments = [...inherited.assignments];
   while (words.length > 0 && !words[0]!.dynamic && ASSIGNMENT.test(words[0]!.text)) {
     assignments.push(words[0]!.text);
     words = words.slice(1);
   }
+  const redirects = [...inherited.redirects, ...simple.redirects];
+  const wrappers = [...inherited.wrappers];
+  const fromSubstitution = inherited.fromSubstitution;
   if (words.length === 0) {
     // Only assignments or redirections: nothing runs, but a redirection still writes or reads a file.
-    if (simple.redirects.length > 0) {
-      result.programs.push(programOf([], { wrappers: outerWrappers, assignments, redirects: simple.redirects, fromSubstitution, argsFromInput: false }));
-    }
+    if (simple.redirects.length > 0) result.programs.push(programOf([], { wrappers, assignments, redirects, fromSubstitution, argsFromInput: false }));
     return;
   }
-  const wrappers = [...outerWrappers];
   let argsFromInput = false;
   for (let layer = 0; ; layer += 1) {
     if (layer > MAX_SHELL_NESTING) {
@@ -140,26 +150,22 @@ function addProgram(simple: SimpleCommand, result: ParsedShellCommand, outerWrap
     }
     const step = unwrapStep(words);
     if (step.kind === 'none') break;
+    if (step.kind === 'script' && step.script.dynamic) {
+      // The script is only known at run time: report the shell itself as an unknown program.
+      result.programs.push(programOf(words, { wrappers, assignments, redirects, fromSubstitution, argsFromInput }, true));
+      return;
+    }
     noteWrapper(result, step.wrapper);
     wrappers.push(step.wrapper);
     if (step.kind === 'script') {
-      if (step.script.dynamic) {
-        // The script is only known at run time: report the shell itself as an unknown program.
-        const fields = { wrappers: wrappers.slice(0, -1), assignments, redirects: simple.redirects, fromSubstitution, argsFromInput };
-        result.programs.push(programOf(words, fields, true));
-        return;
-      }
-      if (simple.redirects.length > 0 || assignments.length > 0) {
-        result.programs.push(programOf([], { wrappers, assignments, redirects: simple.redirects, fromSubstitution, argsFromInput: false }));
-      }
-      parseInto(step.script.text, result, wrappers, fromSubstitution, depth + 1);
+      parseInto(step.script.text, result, { wrappers, assignments, redirects, fromSubstitution }, depth + 1);
       return;
     }
     assignments.push(...step.assignments);
     argsFromInput ||= step.argsFromInput;
     words = step.rest;
   }
-  result.programs.push(programOf(words, { wrappers, assignments, redirects: simple.redirects, fromSubstitution, argsFromInput }));
+  result.programs.push(programOf(words, { wrappers, assignments, redirects, fromSubstitution, argsFromInput }));
 }
 
 function programOf(words: readonly ShellWord[], fields: Omit<ShellProgram, 'program' | 'argv' | 'dynamic' | 'dynamicArgs'>, scriptUnknown = false): ShellProgram {
@@ -167,7 +173,7 @@ function programOf(words: readonly ShellWord[], fields: Omit<ShellProgram, 'prog
   return {
     program: words[0]!.text,
     argv: words.map((word) => word.text),
-    dynamic: scriptUnknown || words[0]!.dynamic,
+    dynamic: scriptUnknown || words[0]!.dynamic || words[0]!.glob === true,
     dynamicArgs: scriptUnknown || words.slice(1).some((word) => word.dynamic),
     ...fields,
   };

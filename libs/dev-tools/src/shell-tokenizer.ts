@@ -1,9 +1,14 @@
 import { SHELL_REFUSAL_REASONS, ShellCommandRefusedError } from './shell-command-refused-error.js';
 
-/** A word after quote removal. `dynamic` when its value is only known at run time (expansion, substitution, glob). */
+/**
+ * A word after quote removal. `dynamic` when its value is only known at run time (expansion,
+ * substitution, brace expansion); `glob` when it holds an unquoted `*`, `?` or `[` that the shell
+ * expands to file names.
+ */
 export interface ShellWord {
   text: string;
   dynamic: boolean;
+  glob?: boolean;
 }
 
 /** One token of a command line. */
@@ -39,6 +44,7 @@ export class ShellTokenizer {
   private hasExpansion = false;
   private text = '';
   private dynamic = false;
+  private glob = false;
   private inWord = false;
 
   constructor(private readonly source: string) {}
@@ -70,7 +76,7 @@ export class ShellTokenizer {
         this.backtick();
       } else {
         this.inWord = true;
-        if (c === '*' || c === '?' || c === '[') this.dynamic = true;
+        if (c === '*' || c === '?' || c === '[') this.glob = true;
         if (c === '{' && /^\{[^}]*(,|\.\.)[^}]*\}/.test(s.slice(this.index))) this.dynamic = true;
         this.text += c;
         this.index += 1;
@@ -81,9 +87,10 @@ export class ShellTokenizer {
   }
 
   private endWord(): void {
-    if (this.inWord) this.tokens.push({ kind: 'word', word: { text: this.text, dynamic: this.dynamic } });
+    if (this.inWord) this.tokens.push({ kind: 'word', word: this.glob ? { text: this.text, dynamic: this.dynamic, glob: true } : { text: this.text, dynamic: this.dynamic } });
     this.text = '';
     this.dynamic = false;
+    this.glob = false;
     this.inWord = false;
   }
 

@@ -83,7 +83,7 @@ function unwrapShell(name: string, argv: readonly ShellWord[]): UnwrapStep {
   let index = 1;
   while (index < argv.length) {
     const word = argv[index]!;
-    if (word.dynamic) return { kind: 'none' };
+    if (word.dynamic) break;
     const text = word.text;
     if (text === '--' || text === '-') {
       index += 1;
