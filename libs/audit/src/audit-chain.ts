@@ -1,0 +1,66 @@
+import { createHash } from 'node:crypto';
+import { GENESIS_HASH, type AuditRecord, type ChainedAuditRecord } from './audit-record.js';
+
+/** JSON with sorted keys, so equal records hash equally whatever their key order. */
+function canonical(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value ?? null);
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, item]) => item !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonical(item)}`).join(',')}}`;
+}
+
+/** sha256 over the previous hash and the record's canonical JSON. */
+export function computeAuditHash(prevHash: string, record: AuditRecord): string {
+  const { at, kind, actor, sessionId, callId, tool, argsHash, outcome, durationMs, data } = record;
+  const body = canonical({ at, kind, actor, sessionId, callId, tool, argsHash, outcome, durationMs, data });
+  return createHash('sha256').update(prevHash).update('\n').update(body).digest('hex');
+}
+
+/** The first problem `verifyAuditChain` found. */
+export interface AuditChainBreak {
+  /** The row where the chain stops holding. */
+  id: string;
+  reason: 'edited' | 'deleted_before' | 'bad_genesis';
+  message: string;
+}
+
+/** The verdict over a whole chain. */
+export interface AuditVerification {
+  ok: boolean;
+  checked: number;
+  headHash: string;
+  firstBreak?: AuditChainBreak;
+}
+
+/**
+ * Walks the records in chain order. An edited row no longer matches its own hash; a deleted row leaves
+ * its successor pointing at a hash that is not its predecessor's. Deleting the newest rows cannot be
+ * seen from the rows alone: compare `headHash` with one recorded elsewhere for that.
+ */
+export function verifyAuditChain(records: Iterable<ChainedAuditRecord>): AuditVerification {
+  let previous: ChainedAuditRecord | undefined;
+  let checked = 0;
+  for (const record of records) {
+    const id = String(record.id);
+    const expectedPrev = previous ? previous.hash : GENESIS_HASH;
+    if (record.prevHash !== expectedPrev) {
+      const firstBreak: AuditChainBreak = previous
+        ? { id, reason: 'deleted_before', message: `Row ${id} links to a hash that is not row ${String(previous.id)}'s: a row between them was deleted or row ${String(previous.id)} was edited.` }
+        : { id, reason: 'bad_genesis', message: `Row ${id} is the first row but does not start the chain: earlier rows were deleted.` };
+      return { ok: false, checked, headHash: previous?.hash ?? GENESIS_HASH, firstBreak };
+    }
+    if (computeAuditHash(record.prevHash, record) !== record.hash) {
+      return {
+        ok: false,
+        checked,
+        headHash: previous?.hash ?? GENESIS_HASH,
+        firstBreak: { id, reason: 'edited', message: `Row ${id} was edited after it was written: its content no longer matches its hash.` },
+      };
+    }
+    previous = record;
+    checked++;
+  }
+  return { ok: true, checked, headHash: previous?.hash ?? GENESIS_HASH };
+}
