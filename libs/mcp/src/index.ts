@@ -68,3 +68,5 @@ export {
   type TalonMcpHttpOptions,
 } from './talon-mcp-http-handler.js';
 export { serveTalonMcpOverStdio, type TalonMcpStdioServer } from './talon-mcp-stdio.js';
+export { discoverMcpOAuthServer } from './mcp-oauth-discovery.js';
+export { SecretsStoreOAuthProvider, type SecretsStoreOAuthProviderOptions } from './secrets-store-oauth-provider.js';

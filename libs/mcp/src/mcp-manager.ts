@@ -90,6 +90,13 @@ export class McpManager {
     return this.list();
   }
 
+  /** Completes a pending OAuth authorization with the code from the callback, then connects. */
+  async finishAuthorization(server: string, authorizationCode: string): Promise<McpServerStatus> {
+    const connection = this.connection(server);
+    await connection.finishAuthorization(authorizationCode);
+    return connection.status();
+  }
+
   /** Status of every server with its tool names and unusable tools. */
   list(): McpServerListing[] {
     return [...this.connections.values()].map((connection) => ({

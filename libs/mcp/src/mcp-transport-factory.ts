@@ -1,5 +1,6 @@
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { McpConfigError } from './errors/mcp-config-error.js';
+import { discoverMcpOAuthServer } from './mcp-oauth-discovery.js';
 import type { McpSecretsStore } from './mcp-secrets-store.js';
 import type { McpServerDefinition } from './mcp-server-config.js';
 import type { McpTransportHandle } from './mcp-transport.js';
@@ -35,6 +36,12 @@ export async function createMcpTransport(definition: McpServerDefinition, option
       });
     }
     authProvider = options.oauthProviderFor(definition);
+    // Without tokens the SDK would discover and then guess endpoints; discover first so a server without
+    // OAuth metadata fails with one clear typed error.
+    if (!(await authProvider.tokens()) && !(await authProvider.discoveryState?.())) {
+      const info = await discoverMcpOAuthServer(transport.url);
+      await authProvider.saveDiscoveryState?.({ ...info });
+    }
   }
   const remote = { headers, ...(authProvider ? { authProvider } : {}) };
   return transport.type === 'sse' ? createSseTransport(transport, remote) : createStreamableHttpTransport(transport, remote);
