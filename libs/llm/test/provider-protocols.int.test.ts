@@ -43,7 +43,7 @@ const protocols = [
     protocol: 'anthropic',
     start: () => startAnthropicMessagesServer({ apiKey: API_KEY }),
     create: (server: LlmTestServer, settings: ProviderSettings = {}): LlmProvider =>
-      new AnthropicProvider({ baseURL: server.baseURL, apiKey: API_KEY, model: 'claude-test', retry: FAST_RETRY, ...settings } as never),
+      new AnthropicProvider({ baseURL: server.baseURL, model: 'claude-test', retry: FAST_RETRY, ...settings, apiKey: settings.apiKey ?? API_KEY }),
   },
 ];
 
