@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { ToolDefinition, ToolSource } from '@talon/contracts';
+import { InvalidToolDefinitionError } from './errors/invalid-tool-definition-error.js';
 import { InvalidToolNameError } from './errors/invalid-tool-name-error.js';
 import { InvalidToolSchemaError } from './errors/invalid-tool-schema-error.js';
 import { ToolNameConflictError } from './errors/tool-name-conflict-error.js';
@@ -114,6 +115,17 @@ describe('ToolRegistry', () => {
     const registry = new ToolRegistry();
     expect(() => registry.register(tool('github.create', 'mcp'))).toThrow(InvalidToolNameError);
     expect(() => registry.register(tool('', 'mcp'))).toThrow(InvalidToolNameError);
+    expect(registry.size).toBe(0);
+  });
+
+  it('rejects a definition that breaks the contract', () => {
+    const registry = new ToolRegistry();
+    const badEffect = tool('bad_effect', 'wasm');
+    (badEffect.definition as { effects: string[] }).effects = ['launch_missiles'];
+    expect(() => registry.register(badEffect)).toThrow(InvalidToolDefinitionError);
+    const badTimeout = tool('bad_timeout', 'wasm');
+    badTimeout.definition.timeoutMs = 0;
+    expect(() => registry.register(badTimeout)).toThrow(InvalidToolDefinitionError);
     expect(registry.size).toBe(0);
   });
 

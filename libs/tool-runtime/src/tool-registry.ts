@@ -2,6 +2,7 @@ import type { ToolDefinition } from '@talon/contracts';
 import { ToolNameConflictError } from './errors/tool-name-conflict-error.js';
 import { ParamValidator } from './param-validator.js';
 import type { Tool } from './tool.js';
+import { assertValidToolDefinition } from './tool-definition-check.js';
 import { assertValidToolName } from './tool-name.js';
 
 /** Anything the pipeline can look a tool up in: the registry, or an orchestrator's catalog of remote definitions. */
@@ -46,10 +47,14 @@ export class ToolRegistry implements ToolLookup {
     this.protectedNames = new Set(options.reservedNames ?? []);
   }
 
-  /** Adds a tool; throws InvalidToolNameError, InvalidToolSchemaError or ToolNameConflictError. */
+  /**
+   * Adds a tool; throws InvalidToolNameError, InvalidToolDefinitionError, InvalidToolSchemaError or
+   * ToolNameConflictError.
+   */
   register(tool: Tool, options: RegisterOptions = {}): void {
     const { name, source, parameters } = tool.definition;
     assertValidToolName(name);
+    assertValidToolDefinition(tool.definition);
     const isBuiltin = source === 'builtin';
     const existing = this.tools.get(name);
     if (!isBuiltin && this.protectedNames.has(name)) throw new ToolNameConflictError(name, 'protected');
