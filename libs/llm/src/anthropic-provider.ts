@@ -6,7 +6,7 @@ import { LlmProtocolError } from './errors/llm-protocol-error.js';
 import type { LlmCallOptions, LlmProvider } from './llm-provider.js';
 import { parseLlmRetryOptions, type LlmRetryOptions, type LlmRetryPolicy } from './llm-retry-policy.js';
 import type { LlmRequest, LlmStreamEvent } from './llm-types.js';
-import { DEFAULT_LLM_TIMEOUT_MS } from './openai-provider.js';
+import { DEFAULT_LLM_IDLE_TIMEOUT_MS, DEFAULT_LLM_TIMEOUT_MS } from './openai-provider.js';
 import { retryingStream, type LlmRetryNotice } from './retrying-stream.js';
 import { describeSdkFailure } from './sdk-failure.js';
 
@@ -26,6 +26,8 @@ export interface AnthropicProviderOptions {
   retry?: LlmRetryOptions;
   /** Default {@link DEFAULT_LLM_TIMEOUT_MS}. */
   timeoutMs?: number;
+  /** A stream silent for this long counts as a failed connection. Default {@link DEFAULT_LLM_IDLE_TIMEOUT_MS}. */
+  idleTimeoutMs?: number;
   onRetry?: (notice: LlmRetryNotice) => void;
 }
 
@@ -62,16 +64,20 @@ export class AnthropicProvider implements LlmProvider {
       baseURL: this.baseURL,
       policy: this.retry,
       signal: options.signal,
-      open: (signal) => this.attempt(request, signal),
+      open: (signal, touch) => this.attempt(request, signal, touch),
+      idleTimeoutMs: this.options.idleTimeoutMs ?? DEFAULT_LLM_IDLE_TIMEOUT_MS,
       describeFailure: (error) => describeSdkFailure(error, { APIError, APIConnectionError, APIUserAbortError }),
       onRetry: this.options.onRetry,
     });
   }
 
-  private async *attempt(request: LlmRequest, signal: AbortSignal): AsyncGenerator<LlmStreamEvent> {
+  private async *attempt(request: LlmRequest, signal: AbortSignal, touch: () => void): AsyncGenerator<LlmStreamEvent> {
     const events = await this.client.messages.create(toAnthropicRequest(this.model, request, this.maxTokens), { signal });
     const assembler = new AnthropicStreamAssembler((problem) => new LlmProtocolError(this.name, this.baseURL, problem));
-    for await (const event of events) yield* assembler.accept(event);
+    for await (const event of events) {
+      touch();
+      yield* assembler.accept(event);
+    }
     // The SDK ends an aborted stream quietly; an aborted reply must not look complete.
     if (signal.aborted) throw signal.reason;
     yield* assembler.finish();

@@ -10,6 +10,7 @@ import { ScriptedProvider } from './scripted-provider.js';
 export interface CreateLlmProviderOptions {
   retry?: LlmRetryOptions;
   timeoutMs?: number;
+  idleTimeoutMs?: number;
   onRetry?: (notice: LlmRetryNotice) => void;
 }
 

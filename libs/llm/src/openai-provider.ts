@@ -13,6 +13,8 @@ import { describeSdkFailure } from './sdk-failure.js';
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
 /** Per-attempt wait for the response headers. */
 export const DEFAULT_LLM_TIMEOUT_MS = 120_000;
+/** How long a stream may stay silent (no chunk, no ping) before the attempt is abandoned. */
+export const DEFAULT_LLM_IDLE_TIMEOUT_MS = 120_000;
 
 /** Settings of {@link OpenAiProvider}. */
 export interface OpenAiProviderOptions {
@@ -24,6 +26,8 @@ export interface OpenAiProviderOptions {
   retry?: LlmRetryOptions;
   /** Default {@link DEFAULT_LLM_TIMEOUT_MS}. */
   timeoutMs?: number;
+  /** A stream silent for this long counts as a failed connection. Default {@link DEFAULT_LLM_IDLE_TIMEOUT_MS}. */
+  idleTimeoutMs?: number;
   /** Default `max_completion_tokens` for api.openai.com (its newer models refuse the old name), else `max_tokens`. */
   maxTokensField?: OpenAiMaxTokensField;
   /** Sent when a request sets no `maxTokens`; by default the server decides. */
@@ -63,20 +67,24 @@ export class OpenAiProvider implements LlmProvider {
       baseURL: this.baseURL,
       policy: this.retry,
       signal: options.signal,
-      open: (signal) => this.attempt(request, signal),
+      open: (signal, touch) => this.attempt(request, signal, touch),
+      idleTimeoutMs: this.options.idleTimeoutMs ?? DEFAULT_LLM_IDLE_TIMEOUT_MS,
       describeFailure: (error) => describeSdkFailure(error, { APIError, APIConnectionError, APIUserAbortError }),
       onRetry: this.options.onRetry,
     });
   }
 
-  private async *attempt(request: LlmRequest, signal: AbortSignal): AsyncGenerator<LlmStreamEvent> {
+  private async *attempt(request: LlmRequest, signal: AbortSignal, touch: () => void): AsyncGenerator<LlmStreamEvent> {
     const body = toOpenAiRequest(this.model, request, this.maxTokensField);
     if (request.maxTokens === undefined && this.options.defaultMaxTokens !== undefined) {
       body[this.maxTokensField] = this.options.defaultMaxTokens;
     }
     const chunks = await this.client.chat.completions.create(body, { signal });
     const assembler = new OpenAiStreamAssembler((problem) => new LlmProtocolError(this.name, this.baseURL, problem));
-    for await (const chunk of chunks) yield* assembler.accept(chunk);
+    for await (const chunk of chunks) {
+      touch();
+      yield* assembler.accept(chunk);
+    }
     // The SDK ends an aborted stream quietly; an aborted reply must not look complete.
     if (signal.aborted) throw signal.reason;
     yield* assembler.finish();

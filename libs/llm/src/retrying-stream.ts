@@ -18,8 +18,13 @@ export interface RetryingStreamOptions {
   readonly baseURL: string;
   readonly policy: LlmRetryPolicy;
   readonly signal?: AbortSignal;
-  /** Starts one attempt; the signal aborts when the caller aborts or stops iterating. */
-  open(signal: AbortSignal): AsyncIterable<LlmStreamEvent>;
+  /** Fails an attempt that receives nothing for this long (a hung server). Absent: no watchdog. */
+  readonly idleTimeoutMs?: number;
+  /**
+   * Starts one attempt; the signal aborts when the caller aborts or stops iterating. The attempt
+   * calls `touch` for every raw chunk the SDK hands over, including ones that yield no event.
+   */
+  open(signal: AbortSignal, touch: () => void): AsyncIterable<LlmStreamEvent>;
   describeFailure(error: unknown): LlmFailure;
   onRetry?(notice: LlmRetryNotice): void;
 }
@@ -37,23 +42,31 @@ export async function* retryingStream(options: RetryingStreamOptions): AsyncGene
     const controller = new AbortController();
     const forwardAbort = () => controller.abort(signal?.reason);
     signal?.addEventListener('abort', forwardAbort, { once: true });
+    const watchdog = new IdleWatchdog(options.idleTimeoutMs, () => controller.abort());
     let delivered = false;
     let failure: LlmFailure;
     let cause: unknown;
     try {
-      for await (const event of options.open(controller.signal)) {
+      watchdog.touch();
+      for await (const event of options.open(controller.signal, watchdog.touch)) {
         // Events the SDK had already buffered must not leak out after an abort.
         if (signal?.aborted) throw signal.reason;
         delivered = true;
+        // The caller's own pace between events is not the server's silence.
+        watchdog.pause();
         yield event;
+        watchdog.touch();
       }
       return;
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
       if (LlmError.isLlmError(error)) throw error;
-      failure = options.describeFailure(error);
+      failure = watchdog.fired
+        ? { kind: 'connection', reason: `no data from the server for ${options.idleTimeoutMs} ms` }
+        : options.describeFailure(error);
       cause = error;
     } finally {
+      watchdog.pause();
       signal?.removeEventListener('abort', forwardAbort);
       controller.abort();
     }
@@ -67,5 +80,29 @@ export async function* retryingStream(options: RetryingStreamOptions): AsyncGene
     const delayMs = retryDelayMs(policy, attempt, retryAfterMs);
     options.onRetry?.({ attempt, delayMs, failure });
     await sleepUnlessAborted(delayMs, signal);
+  }
+}
+
+/** Calls `onIdle` when `touch` has not been called for `timeoutMs`. */
+class IdleWatchdog {
+  fired = false;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly timeoutMs: number | undefined,
+    private readonly onIdle: () => void,
+  ) {}
+
+  readonly touch = (): void => {
+    if (this.timeoutMs === undefined) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.fired = true;
+      this.onIdle();
+    }, this.timeoutMs);
+  };
+
+  pause(): void {
+    clearTimeout(this.timer);
   }
 }

@@ -29,6 +29,7 @@ const TOOLS = [
 interface ProviderSettings {
   apiKey?: string;
   retry?: LlmRetryOptions;
+  idleTimeoutMs?: number;
   onRetry?: (notice: LlmRetryNotice) => void;
 }
 
@@ -254,6 +255,32 @@ describe.each(protocols)('$protocol provider against a local protocol server', (
     const error = await rejection(complete(create(server), USER, { signal: controller.signal }));
     expect((error as Error).name).toBe('AbortError');
     expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
+  it('abandons a hung attempt after the idle timeout and retries it when nothing was delivered', async () => {
+    server.enqueue({ text: 'never sent', stallAfterFrames: 1 }, { text: 'fresh' });
+    const before = server.requests.length;
+    const reply = await complete(create(server, { idleTimeoutMs: 150 }), USER);
+    expect(reply.text).toBe('fresh');
+    expect(server.requests.length - before).toBe(2);
+    await expect(server.requests.at(-2)!.finished).resolves.toBe('aborted');
+  });
+
+  it('reports a stream that hangs after text as interrupted, naming the idle timeout', async () => {
+    server.enqueue({ text: ['partial ', 'answer'], stallAfterFrames: 5 });
+    const error = await rejection(complete(create(server, { idleTimeoutMs: 150 }), USER));
+    expect(error).toBeInstanceOf(LlmUnavailableError);
+    expect((error as LlmError).message).toContain('broke off: no data from the server for 150 ms');
+  });
+
+  it('does not count a slow consumer as server silence', async () => {
+    server.enqueue({ text: ['a', 'b', 'c'] });
+    const texts: string[] = [];
+    for await (const event of create(server, { idleTimeoutMs: 100 }).stream(USER)) {
+      if (event.type === 'text_delta') texts.push(event.text);
+      await new Promise((resolve) => setTimeout(resolve, 150));
+    }
+    expect(texts).toEqual(['a', 'b', 'c']);
   });
 
   it('closes the request when the caller stops iterating early', async () => {
