@@ -7,9 +7,9 @@ import { normalizeHost } from './host-normalizer.js';
  * uses normalised hosts, so case, trailing dots and IP spellings cannot sneak past.
  */
 export function hostMatchesPattern(host: string, port: number, pattern: string): boolean {
-  const portMatch = /^(.*?):(\d+)$/.exec(pattern.trim());
-  if (portMatch !== null && !portMatch[1].includes(':') && Number(portMatch[2]) !== port) return false;
-  const hostPattern = portMatch !== null && !portMatch[1].includes(':') ? portMatch[1] : pattern.trim();
+  const portMatch = /^(\[[^\]]+\]|[^:]+):(\d+)$/.exec(pattern.trim());
+  if (portMatch !== null && Number(portMatch[2]) !== port) return false;
+  const hostPattern = portMatch !== null ? portMatch[1] : pattern.trim();
   const target = normalizedText(host);
   if (target === undefined) return false;
   if (hostPattern.startsWith('*.')) {

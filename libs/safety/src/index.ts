@@ -42,3 +42,4 @@ export { FetchTimeoutError } from './errors/fetch-timeout-error.js';
 export { HostUnresolvedError } from './errors/host-unresolved-error.js';
 export { SecretLeakError } from './errors/secret-leak-error.js';
 export { createOutputSafety } from './output-safety.js';
+export { FetchFailedError } from './errors/fetch-failed-error.js';

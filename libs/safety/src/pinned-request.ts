@@ -13,6 +13,8 @@ export interface PinnedRequestInit {
   maxBytes: number;
   /** How the URL appears in errors: without injected credentials. */
   label: string;
+  /** CA certificates (PEM) trusted instead of Node's bundled roots; default: the bundled roots. */
+  ca?: string | readonly string[];
 }
 
 /** One HTTP exchange, response side; the body is complete and within the byte cap. */
@@ -65,6 +67,9 @@ export function sendPinnedRequest(target: CheckedTarget, init: PinnedRequestInit
       signal: init.signal,
       lookup: pinnedLookup(target.hostname, target.address, target.family),
       ...(target.hostKind === 'name' && url.protocol === 'https:' ? { servername: target.hostname } : {}),
+      ...(init.ca !== undefined && url.protocol === 'https:'
+        ? { ca: typeof init.ca === 'string' ? init.ca : [...init.ca] }
+        : {}),
     });
     request.on('error', reject);
     request.on('response', (response) => {

@@ -343,3 +343,30 @@ describe('safeFetch credential injection', () => {
     expect(second.headers.authorization).toBeUndefined();
   });
 });
+
+describe('safeFetch transport failures', () => {
+  it('reports a refused connection as a retryable tool failure', async () => {
+    const closed = await startServer();
+    const closedPort = closed.port;
+    await closed.close();
+    const error = await safeFetch(`http://127.0.0.1:${closedPort}/`, { allowlist: ['127.0.0.1'] }).catch(
+      (caught: unknown) => caught,
+    );
+    expect(error).toMatchObject({
+      code: 'TOOL_FAILED',
+      retryable: true,
+      details: { reason: 'ECONNREFUSED' },
+    });
+  });
+
+  it('keeps the connection on the first answer when the lookup would answer differently later', async () => {
+    const calls: string[] = [];
+    const response = await safeFetch(`http://public.test:${main.port}/once`, {
+      allowlist: allowMain,
+      lookup: loopbackLookup(calls, ['127.0.0.1', '10.0.0.1']),
+    });
+    expect(response.status).toBe(200);
+    // One lookup only: `public.test` is unknown to system DNS, so any second resolution would have failed.
+    expect(calls).toEqual(['public.test']);
+  });
+});

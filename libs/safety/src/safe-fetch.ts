@@ -1,5 +1,7 @@
 import type { CredentialGrant } from './credential-grant.js';
 import { injectCredentials } from './credential-injector.js';
+import { TalonError } from '@talon/errors';
+import { FetchFailedError } from './errors/fetch-failed-error.js';
 import { FetchTimeoutError } from './errors/fetch-timeout-error.js';
 import { SecretLeakError } from './errors/secret-leak-error.js';
 import { SsrfBlockedError } from './errors/ssrf-blocked-error.js';
@@ -31,6 +33,8 @@ export interface SafeFetchOptions extends SsrfGuardOptions {
   signal?: AbortSignal;
   /** Credentials the host may inject; each goes only to hosts matching its patterns. */
   credentials?: readonly CredentialGrant[];
+  /** CA certificates (PEM) trusted for https instead of Node's bundled roots (an internal CA, a test CA). */
+  ca?: string | readonly string[];
   /** A guard to reuse instead of building one from `allowlist` and `lookup`. */
   guard?: SsrfGuard;
 }
@@ -60,7 +64,7 @@ const ORIGIN_BOUND_HEADERS = new Set(['authorization', 'cookie', 'proxy-authoriz
  * An outbound HTTP request under the SSRF guard: each hop is checked and connected to its checked
  * address, redirects are followed by hand and re-checked, credentials go only to matching hosts, and the
  * body and the total time are capped. Throws SsrfBlockedError, ResponseTooLargeError,
- * TooManyRedirectsError, FetchTimeoutError or SecretLeakError.
+ * TooManyRedirectsError, FetchTimeoutError, SecretLeakError or FetchFailedError (transport failures).
  */
 export async function safeFetch(
   input: string | URL,
@@ -77,7 +81,11 @@ export async function safeFetch(
   let url = parseUrl(input);
   let method = (options.method ?? 'GET').toUpperCase();
   let body = typeof options.body === 'string' ? new TextEncoder().encode(options.body) : options.body;
-  let headers: Record<string, string> = lowerCaseKeys(options.headers ?? {});
+  // Bodies are returned as sent: ask for no compression so the byte cap measures what the caller gets.
+  let headers: Record<string, string> = {
+    ...lowerCaseKeys(options.headers ?? {}),
+    'accept-encoding': 'identity',
+  };
   const redirects: string[] = [];
   const usedSecrets = new Set<string>();
   const usedSecretNames = new Set<string>();
@@ -92,7 +100,7 @@ export async function safeFetch(
       injected.usedSecretNames.forEach((name) => usedSecretNames.add(name));
       const response = await sendPinnedRequest(
         { ...target, url: injected.url },
-        { method, headers: injected.headers, body, signal, maxBytes, label: displayUrl(url) },
+        { method, headers: injected.headers, body, signal, maxBytes, label: displayUrl(url), ca: options.ca },
       );
       const location = response.headers.location;
       if (!REDIRECT_STATUSES.has(response.status) || typeof location !== 'string' || maxRedirects === 0) {
@@ -125,7 +133,13 @@ export async function safeFetch(
     }
   } catch (error) {
     if (timeout.aborted) throw new FetchTimeoutError(displayUrl(input), timeoutMs);
-    throw error;
+    if (TalonError.isInstance(error) || options.signal?.aborted === true) throw error;
+    const reason = (error as { code?: unknown }).code;
+    throw new FetchFailedError(
+      displayUrl(input),
+      typeof reason === 'string' ? reason : 'transport_error',
+      error,
+    );
   }
 }
 
