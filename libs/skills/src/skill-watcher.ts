@@ -113,7 +113,14 @@ export class SkillWatcher {
     for (const dir of Object.values(this.options.dirs)) {
       if (!dir) continue;
       const path = resolve(dir);
-      if (this.watched.has(path) || !(await isDirectory(path))) continue;
+      const exists = await isDirectory(path);
+      if (this.watched.has(path) && !exists) {
+        // Forget a removed directory so that it is watched afresh when it comes back.
+        this.watched.delete(path);
+        this.watcher?.unwatch(path);
+        continue;
+      }
+      if (this.watched.has(path) || !exists) continue;
       this.watched.add(path);
       this.watcher?.add(path);
       added = true;
