@@ -303,6 +303,18 @@ describe('ToolPipeline', () => {
     expect(result.text).toContain('[SECRET]');
     const error = (await rejection(pipeline.run({ tool: 'leaky_fail', params: {}, grants }))) as Error;
     expect(error.message).not.toContain(secret);
+    registry.register(
+      makeTool(define('leaky_details', { source: 'wasm' }), async () => {
+        throw new TalonError('TOOL_FAILED', 'upstream refused', {
+          details: { url: `https://x.test/?key=${secret}` },
+        });
+      }),
+    );
+    const typed = (await rejection(
+      pipeline.run({ tool: 'leaky_details', params: {}, grants }),
+    )) as TalonError;
+    expect(typed.code).toBe('TOOL_FAILED');
+    expect(typed.details).toEqual({ url: 'https://x.test/?key=[SECRET]' });
   });
 
   it('reports sanitizer findings and uses the injected wrapper', async () => {

@@ -93,6 +93,14 @@ export interface PrepareOptions {
 
 const silentLog: ToolLogger = () => undefined;
 
+function parseOr(text: string, fallback: unknown): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return fallback;
+  }
+}
+
 /**
  * The tool call pipeline as composable stages:
  * `prepareCall` (lookup → limits → coerce/validate → rate limit) → `executeWithTimeout` → `postProcessOutput`
@@ -201,11 +209,20 @@ export class ToolPipeline {
     };
   }
 
-  /** Redacts granted secrets and known key formats from a failed call's error message, in place. */
+  /**
+   * Redacts granted secrets and known key formats from a failed call's error message and details, in place
+   * (an error travels to the model and the audit log just like output does).
+   */
   redactError<E>(prepared: PreparedCall, error: E): E {
     if (!this.safety || !(error instanceof Error)) return error;
-    const scanned = this.safety.leakScanner.redact(error.message, this.knownSecrets(prepared));
+    const secrets = this.knownSecrets(prepared);
+    const scanned = this.safety.leakScanner.redact(error.message, secrets);
     if (scanned.findings.length > 0) error.message = scanned.text;
+    const withDetails = error as { details?: unknown };
+    if (TalonError.isInstance(error) && withDetails.details !== undefined) {
+      const details = this.safety.leakScanner.redact(outputToText(withDetails.details), secrets);
+      if (details.findings.length > 0) withDetails.details = parseOr(details.text, { redacted: true });
+    }
     return error;
   }
 
