@@ -85,18 +85,18 @@ export function createTalonMcpHttpHandler(options: TalonMcpHttpOptions): TalonMc
     if (body instanceof Error) return reply(res, 400, -32700, body.message);
     if (!isInitializeRequest(body)) return reply(res, 400, -32000, 'Bad request: no mcp-session-id; send initialize first');
     if (sessions.size >= maxSessions) return reply(res, 503, -32000, `Too many MCP sessions (${maxSessions}); close one and retry`);
-    let server: Server | undefined;
-    const transport = new StreamableHTTPServerTransport({
+    // The session id exists once initialize is handled; the server reads it lazily for the call context.
+    const server = createTalonMcpServer(options, () => transport.sessionId);
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        if (server) sessions.set(id, { server, transport, lastSeen: Date.now() });
+        sessions.set(id, { server, transport, lastSeen: Date.now() });
       },
       ...(options.allowedHosts ? { enableDnsRebindingProtection: true, allowedHosts: options.allowedHosts } : {}),
     });
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
     };
-    server = createTalonMcpServer(options, () => transport.sessionId);
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
   };
