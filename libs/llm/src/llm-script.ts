@@ -61,7 +61,16 @@ export const LlmScriptStepSchema = Type.Object(
   { additionalProperties: false },
 );
 
-/** A scripted-provider file: the model calls expected in order, each with its reply. */
+/**
+ * A scripted-provider file: the model calls expected in order, each with its reply. Example
+ * (`libs/llm/test/fixtures/echo-conversation.json`):
+ *
+ *   { "steps": [
+ *     { "name": "calls echo", "expect": { "lastUserMessageContains": "echo", "toolsExclude": ["shell"] },
+ *       "reply": { "text": "I'll echo that.", "toolCalls": [{ "id": "call_1", "name": "echo", "arguments": { "text": "hi" } }] } },
+ *     { "expect": { "toolResults": [{ "callId": "call_1", "contains": "hi" }] },
+ *       "reply": { "text": "The echo tool answered: hi." } } ] }
+ */
 export const LlmScriptSchema = Type.Object(
   {
     /** Reported as the provider's model. Default `scripted`. */

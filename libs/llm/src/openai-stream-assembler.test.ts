@@ -33,6 +33,19 @@ describe('OpenAiStreamAssembler', () => {
     ]);
   });
 
+  it('assembles fragments that carry no index', () => {
+    const events = run([
+      chunk({ tool_calls: [{ id: 'a', function: { name: 'echo', arguments: '{"t":' } } as never] }),
+      chunk({ tool_calls: [{ function: { arguments: '"x"}' } } as never] }),
+      chunk({ tool_calls: [{ id: 'b', function: { name: 'time', arguments: '{}' } } as never] }),
+      chunk({}, 'tool_calls'),
+    ]);
+    expect(events.slice(0, 2)).toEqual([
+      { type: 'tool_call', toolCall: { id: 'a', name: 'echo', arguments: { t: 'x' } } },
+      { type: 'tool_call', toolCall: { id: 'b', name: 'time', arguments: {} } },
+    ]);
+  });
+
   it('invents an id when the server sends none, and treats empty arguments as {}', () => {
     const events = run([chunk({ tool_calls: [{ index: 0, function: { name: 'time', arguments: '' } }] }), chunk({}, 'tool_calls')]);
     expect(events[0]).toEqual({ type: 'tool_call', toolCall: { id: expect.stringMatching(/^call_[0-9a-f]{24}$/), name: 'time', arguments: {} } });

@@ -70,7 +70,9 @@ export class OpenAiStreamAssembler {
   }
 
   private acceptToolCallFragment(fragment: ChatCompletionChunk.Choice.Delta.ToolCall): void {
-    const index = typeof fragment.index === 'number' ? fragment.index : this.calls.length;
+    // Without an index, an id or a name starts a call and anything else continues the last one.
+    const startsCall = Boolean(fragment.id || fragment.function?.name);
+    const index = typeof fragment.index === 'number' ? fragment.index : startsCall ? this.calls.length : Math.max(0, this.calls.length - 1);
     let call = this.callByIndex.get(index);
     const id = fragment.id || undefined;
     // A few servers give every parallel call index 0; another server-given id at a known index is a new call.
