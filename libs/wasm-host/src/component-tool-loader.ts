@@ -66,7 +66,11 @@ export class ComponentToolLoader {
 
   /** Loads a component as a new {@link WasmTool}. */
   async loadTool(name: string, spec: ComponentToolSpec, displayName?: string): Promise<WasmTool> {
-    const version = await this.loadVersion(spec);
+    return this.toolFor(name, await this.loadVersion(spec), displayName);
+  }
+
+  /** Wraps a loaded version as a {@link WasmTool} that also looks up the loader's fallback secrets. */
+  toolFor(name: string, version: WasmToolVersion, displayName?: string): WasmTool {
     return new WasmTool({ name, displayName, fallbackSecrets: this.options.fallbackSecrets }, version);
   }
 }

@@ -17,7 +17,7 @@ export interface EchoServer {
   close(): Promise<void>;
 }
 
-/** Starts the server; `/big` answers with `bigBytes` bytes, `/redirect` with a 302 to /elsewhere. */
+/** Starts the server; `/v1/big` answers with `bigBytes` bytes, `/v1/redirect` with a 302, `/v1/slow` after 400 ms. */
 export async function startEchoServer(options: { bigBytes?: number } = {}): Promise<EchoServer> {
   const received: ReceivedRequest[] = [];
   const server: Server = createServer((request, response) => {
@@ -41,6 +41,10 @@ export async function startEchoServer(options: { bigBytes?: number } = {}): Prom
         }
         response.setHeader('content-type', 'application/json');
         response.end(JSON.stringify({ location: { name: 'Lisbon', country: 'Portugal' }, current: { temp_c: 21.5, temp_f: 70.7, condition: { text: 'Sunny' }, wind_kph: 11, wind_mph: 6.8, humidity: 40 } }));
+        return;
+      }
+      if (entry.url.startsWith('/v1/slow')) {
+        setTimeout(() => response.end(JSON.stringify(entry)), 400);
         return;
       }
       // Echo everything, including the request headers, in the body and in a response header.

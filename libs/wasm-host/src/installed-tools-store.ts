@@ -1,0 +1,114 @@
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Type, type Static } from '@sinclair/typebox';
+import { Ajv } from 'ajv';
+import { RegistryEntryInvalidError } from './errors/registry-entry-invalid-error.js';
+
+/** One installed tool as persisted. Capabilities are stored as written so a restart re-validates them. */
+export const InstalledToolRecordSchema = Type.Object({
+  name: Type.String(),
+  display_name: Type.String(),
+  version: Type.String(),
+  wit_version: Type.String(),
+  sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }),
+  capabilities: Type.Record(Type.String(), Type.Unknown()),
+  config: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  source_url: Type.String(),
+  installed_at: Type.String(),
+});
+/** A persisted installed tool. */
+export type InstalledToolRecord = Static<typeof InstalledToolRecordSchema>;
+
+const InstalledStateSchema = Type.Object({ format: Type.Literal(1), tools: Type.Array(InstalledToolRecordSchema) });
+type InstalledState = Static<typeof InstalledStateSchema>;
+
+const validateState = new Ajv({ strict: false }).compile<InstalledState>(InstalledStateSchema);
+const STATE_FILE = 'installed-tools.json';
+
+/**
+ * Installed tools under a state folder: `installed-tools.json` plus a copy of each artifact under
+ * `artifacts/<sha256>.wasm`, so a restart needs neither the registry nor the network. Writes are atomic
+ * (temp file + rename) and serialised.
+ */
+export class InstalledToolsStore {
+  private records = new Map<string, InstalledToolRecord>();
+  private writing: Promise<void> = Promise.resolve();
+
+  private constructor(private readonly stateDir: string) {}
+
+  static async open(stateDir: string): Promise<InstalledToolsStore> {
+    const store = new InstalledToolsStore(stateDir);
+    await mkdir(join(stateDir, 'artifacts'), { recursive: true });
+    let raw: string | undefined;
+    try {
+      raw = await readFile(join(stateDir, STATE_FILE), 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    if (raw !== undefined) {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(raw);
+      } catch (error) {
+        throw new RegistryEntryInvalidError(`${join(stateDir, STATE_FILE)} is not valid JSON; restore it from a backup or delete it to start empty.`, { cause: error });
+      }
+      if (!validateState(parsed)) throw new RegistryEntryInvalidError(`${join(stateDir, STATE_FILE)} does not match its schema; restore it from a backup or delete it.`);
+      for (const record of parsed.tools) store.records.set(record.name, record);
+    }
+    return store;
+  }
+
+  list(): InstalledToolRecord[] {
+    return [...this.records.values()].sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  get(name: string): InstalledToolRecord | undefined {
+    return this.records.get(name);
+  }
+
+  /** Where the artifact of a sha256 is kept. */
+  artifactPath(sha256: string): string {
+    return join(this.stateDir, 'artifacts', `${sha256}.wasm`);
+  }
+
+  async readArtifact(record: InstalledToolRecord): Promise<Uint8Array> {
+    return readFile(this.artifactPath(record.sha256));
+  }
+
+  /** Saves the artifact (if given) and the record. */
+  async put(record: InstalledToolRecord, artifact?: Uint8Array): Promise<void> {
+    if (artifact) {
+      const path = this.artifactPath(record.sha256);
+      await writeFile(`${path}.tmp`, artifact);
+      await rename(`${path}.tmp`, path);
+    }
+    this.records.set(record.name, record);
+    await this.persist();
+  }
+
+  /** Forgets a tool; its artifact is deleted when no other record uses it. */
+  async delete(name: string): Promise<void> {
+    const record = this.records.get(name);
+    if (!record) return;
+    this.records.delete(name);
+    await this.persist();
+    await this.pruneArtifact(record.sha256);
+  }
+
+  /** Deletes an artifact no record refers to any more (after an upgrade). */
+  async pruneArtifact(sha256: string): Promise<void> {
+    if ([...this.records.values()].some((other) => other.sha256 === sha256)) return;
+    await rm(this.artifactPath(sha256), { force: true });
+  }
+
+  private persist(): Promise<void> {
+    const state: InstalledState = { format: 1, tools: this.list() };
+    const path = join(this.stateDir, STATE_FILE);
+    const next = this.writing.then(async () => {
+      await writeFile(`${path}.tmp`, `${JSON.stringify(state, null, 2)}\n`);
+      await rename(`${path}.tmp`, path);
+    });
+    this.writing = next.catch(() => undefined);
+    return next;
+  }
+}
