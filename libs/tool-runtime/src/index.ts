@@ -27,16 +27,8 @@ export {
   type ParamLimits,
 } from './param-limits.js';
 export { SlidingWindowRateLimiter, DEFAULT_SWEEP_EVERY, type RateLimiterOptions } from './rate-limiter.js';
-export {
-  ToolPipeline,
-  type ToolCall,
-  type PreparedCall,
-  type ExecutedCall,
-  type ToolRunResult,
-  type ToolExecutor,
-  type ToolPipelineOptions,
-  type PrepareOptions,
-} from './tool-pipeline.js';
+export { ToolPipeline, type ToolPipelineOptions, type PrepareOptions } from './tool-pipeline.js';
+export type { ToolCall, PreparedCall, ExecutedCall, ToolRunResult, ToolExecutor } from './tool-call.js';
 export { runWithTimeout } from './run-with-timeout.js';
 export type {
   LeakScanner,
@@ -69,5 +61,10 @@ export { ToolTimeoutError } from './errors/tool-timeout-error.js';
 export { ToolFailedError } from './errors/tool-failed-error.js';
 export { NoLocalExecutorError } from './errors/no-local-executor-error.js';
 export { OutputSafetyMissingError } from './errors/output-safety-missing-error.js';
-export { ToolCatalog, type CatalogEntry, type CatalogConflict, type CatalogListener } from './tool-catalog.js';
+export {
+  ToolCatalog,
+  type CatalogEntry,
+  type CatalogConflict,
+  type CatalogListener,
+} from './tool-catalog.js';
 export { ConcurrencyLimiter } from './concurrency-limiter.js';

@@ -1,72 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import type { ToolDefinition } from '@talon/contracts';
 import { TalonError } from '@talon/errors';
 import { NoLocalExecutorError } from './errors/no-local-executor-error.js';
 import { OutputSafetyMissingError } from './errors/output-safety-missing-error.js';
 import { ToolFailedError } from './errors/tool-failed-error.js';
 import { UnknownToolError } from './errors/unknown-tool-error.js';
-import type { LeakFinding, OutputSafety } from './output-safety.js';
+import type { OutputSafety } from './output-safety.js';
 import { outputToText } from './output-text.js';
 import { DEFAULT_MAX_OUTPUT_BYTES, truncateText } from './output-truncation.js';
 import { checkParamLimits, parseParamLimits, type ParamLimits } from './param-limits.js';
 import { ParamValidator } from './param-validator.js';
 import { SlidingWindowRateLimiter } from './rate-limiter.js';
 import { runWithTimeout } from './run-with-timeout.js';
-import type { CredentialGrant, Tool, ToolLogger } from './tool.js';
+import type { Tool, ToolLogger } from './tool.js';
+import type { ExecutedCall, PreparedCall, ToolCall, ToolExecutor, ToolRunResult } from './tool-call.js';
 import { ToolRegistry, type ToolLookup } from './tool-registry.js';
-
-/** One tool call as the pipeline receives it. */
-export interface ToolCall {
-  tool: string;
-  /** Raw params (usually parsed JSON). Coercion and defaults are applied to this object in place. */
-  params: unknown;
-  callId?: string;
-  sessionId?: string;
-  grants?: readonly CredentialGrant[];
-  /** Aborts the call when the caller goes away. */
-  signal?: AbortSignal;
-  /** A tighter deadline than the tool's own `timeoutMs` (e.g. what is left of the turn). */
-  timeoutMs?: number;
-}
-
-/** A call that passed lookup, limits, validation and the rate limit: ready to execute here or remotely. */
-export interface PreparedCall {
-  readonly callId: string;
-  readonly tool: string;
-  readonly definition: ToolDefinition;
-  /** The looked-up entry: a {@link Tool} when it runs in this process, otherwise just its definition. */
-  readonly target: { readonly definition: ToolDefinition };
-  readonly params: Record<string, unknown>;
-  readonly sessionId?: string;
-  readonly grants: readonly CredentialGrant[];
-  readonly signal?: AbortSignal;
-  /** The effective timeout: the tool's, or the call's when that is shorter. */
-  readonly timeoutMs: number;
-}
-
-/** The raw outcome of executing a prepared call. */
-export interface ExecutedCall {
-  output: unknown;
-  durationMs: number;
-}
-
-/** What the orchestrator hands back after the full pipeline. */
-export interface ToolRunResult {
-  callId: string;
-  tool: string;
-  /** Structured output; replaced by the redacted text when the leak scan found a secret in it. */
-  output: unknown;
-  /** The wrapped, sanitized, possibly truncated text for the model. */
-  text: string;
-  truncated: boolean;
-  leakFindings: LeakFinding[];
-  sanitizerFindings: string[];
-  durationMs: number;
-}
-
-/** Runs a prepared call somewhere (e.g. over NATS on the tool's domain) and resolves with its output. */
-export type ToolExecutor = (prepared: PreparedCall, signal: AbortSignal) => Promise<unknown>;
 
 /** Options of {@link ToolPipeline}. */
 export interface ToolPipelineOptions {

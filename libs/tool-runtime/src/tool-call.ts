@@ -1,0 +1,55 @@
+import type { ToolDefinition } from '@talon/contracts';
+import type { LeakFinding } from './output-safety.js';
+import type { CredentialGrant } from './tool.js';
+
+/** One tool call as the pipeline receives it. */
+export interface ToolCall {
+  tool: string;
+  /** Raw params (usually parsed JSON). Coercion and defaults are applied to this object in place. */
+  params: unknown;
+  callId?: string;
+  sessionId?: string;
+  grants?: readonly CredentialGrant[];
+  /** Aborts the call when the caller goes away. */
+  signal?: AbortSignal;
+  /** A tighter deadline than the tool's own `timeoutMs` (e.g. what is left of the turn). */
+  timeoutMs?: number;
+}
+
+/** A call that passed lookup, limits, validation and the rate limit: ready to execute here or remotely. */
+export interface PreparedCall {
+  readonly callId: string;
+  readonly tool: string;
+  readonly definition: ToolDefinition;
+  /** The looked-up entry: a {@link Tool} when it runs in this process, otherwise just its definition. */
+  readonly target: { readonly definition: ToolDefinition };
+  readonly params: Record<string, unknown>;
+  readonly sessionId?: string;
+  readonly grants: readonly CredentialGrant[];
+  readonly signal?: AbortSignal;
+  /** The effective timeout: the tool's, or the call's when that is shorter. */
+  readonly timeoutMs: number;
+}
+
+/** The raw outcome of executing a prepared call. */
+export interface ExecutedCall {
+  output: unknown;
+  durationMs: number;
+}
+
+/** What the orchestrator hands back after the full pipeline. */
+export interface ToolRunResult {
+  callId: string;
+  tool: string;
+  /** Structured output; replaced by the redacted text when the leak scan found a secret in it. */
+  output: unknown;
+  /** The wrapped, sanitized, possibly truncated text for the model. */
+  text: string;
+  truncated: boolean;
+  leakFindings: LeakFinding[];
+  sanitizerFindings: string[];
+  durationMs: number;
+}
+
+/** Runs a prepared call somewhere (e.g. over NATS on the tool's domain) and resolves with its output. */
+export type ToolExecutor = (prepared: PreparedCall, signal: AbortSignal) => Promise<unknown>;
