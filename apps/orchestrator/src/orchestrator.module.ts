@@ -11,6 +11,11 @@ import type { OrchestratorConfig } from './config/orchestrator-config.js';
 import { DatabaseLifecycle } from './persistence/database.provider.js';
 import { SystemPingMethod } from './system/system-ping.method.js';
 import { SystemStatusMethod } from './system/system-status.method.js';
+import { toolProviders } from './tools/tools.providers.js';
+import { ToolsCallMethod } from './tools/tools-call.method.js';
+import { ToolsInfoMethod } from './tools/tools-info.method.js';
+import { ToolsLifecycle } from './tools/tools-lifecycle.js';
+import { ToolsListMethod } from './tools/tools-list.method.js';
 
 /** Wires the orchestrator: API surfaces, the router and the methods behind it. */
 @Module({})
@@ -29,6 +34,11 @@ export class OrchestratorModule {
         ApiRouter,
         SystemStatusMethod,
         SystemPingMethod,
+        ...toolProviders(connection, logger, database),
+        ToolsLifecycle,
+        ToolsListMethod,
+        ToolsInfoMethod,
+        ToolsCallMethod,
       ],
     };
   }

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
-import { bootstrapService, parseServiceConfig } from '@talon/service-runtime';
+import { bootstrapService } from '@talon/service-runtime';
+import { parseToolWorkerConfig } from './tool-worker-config.js';
 import { ToolWorkerModule } from './tool-worker.module.js';
 
-const config = parseServiceConfig('tool-worker');
+const config = parseToolWorkerConfig();
 await bootstrapService({ config, module: (connection, logger) => ToolWorkerModule.register(config, connection, logger) });

@@ -1,11 +1,24 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
-import type { JsonLogger, ServiceConfig } from '@talon/service-runtime';
+import { ToolHost, type JsonLogger } from '@talon/service-runtime';
+import { createBuiltinToolRegistry } from './builtin-tool-registry.js';
+import { ToolCallController } from './tool-call.controller.js';
+import type { ToolWorkerConfig } from './tool-worker-config.js';
+import { TOOL_HOST } from './tool-worker.constants.js';
 
-/** Wires the tool-worker. */
+/** Wires the tool-worker: built-in tools behind the tool host. */
 @Module({})
 export class ToolWorkerModule {
-  static register(_config: ServiceConfig, _connection: NatsConnection, _logger: JsonLogger): DynamicModule {
-    return { module: ToolWorkerModule, controllers: [], providers: [] };
+  static register(config: ToolWorkerConfig, connection: NatsConnection, logger: JsonLogger): DynamicModule {
+    const host = new ToolHost({
+      connection,
+      registry: createBuiltinToolRegistry(config),
+      service: 'tool-worker',
+      domain: 'orchestrator',
+      instanceId: config.instanceId,
+      logger,
+      concurrency: config.concurrency,
+    });
+    return { module: ToolWorkerModule, controllers: [ToolCallController], providers: [{ provide: TOOL_HOST, useValue: host }] };
   }
 }

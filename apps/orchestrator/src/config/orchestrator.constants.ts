@@ -4,3 +4,7 @@ export const NATS_CONNECTION = Symbol('NATS_CONNECTION');
 export const LOGGER = Symbol('LOGGER');
 export const NATS_REQUESTER = Symbol('NATS_REQUESTER');
 export const DATABASE = Symbol('DATABASE');
+export const TOOL_CATALOG = Symbol('TOOL_CATALOG');
+export const TOOL_DISPATCHER = Symbol('TOOL_DISPATCHER');
+export const AUDIT_LOG = Symbol('AUDIT_LOG');
+export const CATALOG_SYNC = Symbol('CATALOG_SYNC');

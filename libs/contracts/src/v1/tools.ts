@@ -114,3 +114,69 @@ export const ToolCallResultSchema = Type.Object({
 });
 /** A worker's tool result. */
 export type ToolCallResult = Static<typeof ToolCallResultSchema>;
+
+/** Published by a worker instance when it leaves, so its tools drop out at once. */
+export const ToolWithdrawalSchema = Type.Object({ instanceId: Type.String() });
+/** A worker's withdrawal. */
+export type ToolWithdrawal = Static<typeof ToolWithdrawalSchema>;
+
+/** A tool as listed by `tools.list` / `tools.info`: its definition and who runs it. */
+export const CatalogToolSchema = Type.Object({
+  definition: ToolDefinitionSchema,
+  location: Type.Union([Type.Literal('local'), Type.Literal('remote')]),
+  instances: Type.Array(Type.String()),
+});
+/** A catalog listing row. */
+export type CatalogTool = Static<typeof CatalogToolSchema>;
+
+/** Request of `tools.list`. */
+export const ToolsListRequestSchema = Type.Object({
+  domain: Type.Optional(ToolDomainSchema),
+  source: Type.Optional(Type.Union(TOOL_SOURCES.map((value) => Type.Literal(value)))),
+});
+/** Request of `tools.list`. */
+export type ToolsListRequest = Static<typeof ToolsListRequestSchema>;
+
+/** Reply of `tools.list`. */
+export const ToolsListReplySchema = Type.Object({
+  version: Type.Integer({ description: 'increases whenever the visible tool set changes' }),
+  tools: Type.Array(CatalogToolSchema),
+  conflicts: Type.Array(Type.Object({ instanceId: Type.String(), name: Type.String(), reason: Type.String() })),
+});
+/** Reply of `tools.list`. */
+export type ToolsListReply = Static<typeof ToolsListReplySchema>;
+
+/** Request of `tools.info`. */
+export const ToolsInfoRequestSchema = Type.Object({ name: Type.String({ minLength: 1, maxLength: 128 }) }, { additionalProperties: false });
+/** Request of `tools.info`. */
+export type ToolsInfoRequest = Static<typeof ToolsInfoRequestSchema>;
+
+/** Request of `tools.call`: run one tool through the whole pipeline. */
+export const ToolsCallRequestSchema = Type.Object(
+  {
+    tool: Type.String({ minLength: 1, maxLength: 128 }),
+    params: Type.Optional(Type.Unknown()),
+    sessionId: Type.Optional(Type.String({ maxLength: 128 })),
+    callId: Type.Optional(Type.String({ maxLength: 128 })),
+    timeoutMs: Type.Optional(Type.Integer({ minimum: 1, maximum: 600000 })),
+  },
+  { additionalProperties: false },
+);
+/** Request of `tools.call`. */
+export type ToolsCallRequest = Static<typeof ToolsCallRequestSchema>;
+
+/** Reply of `tools.call`. */
+export const ToolsCallReplySchema = Type.Object({
+  callId: Type.String(),
+  tool: Type.String(),
+  output: Type.Unknown(),
+  /** The sanitized, truncated text wrapped as `<tool_output>` for a model. */
+  text: Type.String(),
+  truncated: Type.Boolean(),
+  redactions: Type.Array(Type.String(), { description: 'kinds of secrets redacted from the output' }),
+  durationMs: Type.Number(),
+  attempts: Type.Integer(),
+  instanceId: Type.Optional(Type.String()),
+});
+/** Reply of `tools.call`. */
+export type ToolsCallReply = Static<typeof ToolsCallReplySchema>;

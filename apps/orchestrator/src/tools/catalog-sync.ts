@@ -1,0 +1,67 @@
+import type { NatsConnection, Subscription } from '@nats-io/transport-node';
+import { SUBJECTS, ToolAnnouncementSchema, ToolWithdrawalSchema, type Envelope, type ToolAnnouncement, type ToolWithdrawal } from '@talon/contracts';
+import { validatePayload, type JsonLogger } from '@talon/service-runtime';
+import type { ToolCatalog } from '@talon/tool-runtime';
+
+/** How often expired instances are swept out. */
+const EXPIRE_EVERY_MS = 500;
+
+/**
+ * Keeps a ToolCatalog in step with the workers: listens to announcements and withdrawals, asks every
+ * worker for its tools at start, and sweeps out instances whose announcements stopped.
+ */
+export class CatalogSync {
+  private readonly subscriptions: Subscription[] = [];
+  private sweeper?: NodeJS.Timeout;
+
+  constructor(
+    private readonly connection: NatsConnection,
+    private readonly catalog: ToolCatalog,
+    private readonly logger: JsonLogger,
+  ) {}
+
+  async start(): Promise<void> {
+    this.subscriptions.push(
+      this.connection.subscribe(SUBJECTS.toolAnnounce, { callback: (_error, message) => this.apply(() => this.catalog.announce(this.decode<ToolAnnouncement>(message.json(), ToolAnnouncementSchema))) }),
+      this.connection.subscribe(SUBJECTS.toolWithdraw, { callback: (_error, message) => this.apply(() => this.catalog.withdraw(this.decode<ToolWithdrawal>(message.json(), ToolWithdrawalSchema).instanceId)) }),
+    );
+    this.sweeper = setInterval(() => {
+      const gone = this.catalog.expire();
+      if (gone.length) this.logger.write('warn', 'tool instances stopped announcing; dropped from the catalog', { instances: gone });
+    }, EXPIRE_EVERY_MS);
+    this.sweeper.unref();
+    await this.refresh();
+  }
+
+  /** Scatter request: every worker answers with its announcement. */
+  async refresh(maxWaitMs = 300): Promise<void> {
+    try {
+      const replies = await this.connection.requestMany(SUBJECTS.toolCatalogRequest, undefined, { strategy: 'stall', stall: 50, maxWait: maxWaitMs });
+      for await (const message of replies) {
+        this.apply(() => {
+          const envelope = message.json<Envelope<ToolAnnouncement>>();
+          if (envelope.ok) this.catalog.announce(this.decode<ToolAnnouncement>(envelope.data, ToolAnnouncementSchema));
+        });
+      }
+    } catch {
+      // No worker is up yet: their start-up announcements will fill the catalog.
+    }
+  }
+
+  stop(): void {
+    clearInterval(this.sweeper);
+    for (const subscription of this.subscriptions.splice(0)) subscription.unsubscribe();
+  }
+
+  private decode<T>(payload: unknown, schema: Parameters<typeof validatePayload>[0]): T {
+    return validatePayload<T>(schema, payload, 'A catalog message');
+  }
+
+  private apply(change: () => void): void {
+    try {
+      change();
+    } catch (error) {
+      this.logger.write('warn', 'ignored a malformed catalog message', { error: (error as Error).message });
+    }
+  }
+}

@@ -1,0 +1,160 @@
+import { randomUUID } from 'node:crypto';
+import { ERROR_CODES, SUBJECTS, type ToolCallRequest, type ToolCallResult, type ToolsCallReply } from '@talon/contracts';
+import { TalonError } from '@talon/errors';
+import type { NatsRequester } from '@talon/service-runtime';
+import {
+  hashParams,
+  ToolPipeline,
+  type CatalogEntry,
+  type CredentialGrant,
+  type OutputSafety,
+  type PreparedCall,
+  type ToolCatalog,
+  type ToolExecutor,
+  type ToolLogger,
+} from '@talon/tool-runtime';
+import type { AuditLog } from '../audit/audit-log.js';
+
+/** One call as the agent loop or an operator asks for it. */
+export interface DispatchRequest {
+  tool: string;
+  params?: unknown;
+  sessionId?: string;
+  callId?: string;
+  timeoutMs?: number;
+  grants?: readonly CredentialGrant[];
+  /** Who asked: `operator`, `model`, `session:<id>`… (for the audit). */
+  actor?: string;
+  signal?: AbortSignal;
+}
+
+/** Options of the dispatcher. */
+export interface ToolDispatcherOptions {
+  catalog: ToolCatalog;
+  requester: NatsRequester;
+  safety: OutputSafety;
+  audit?: AuditLog;
+  log?: ToolLogger;
+  /** Attempts for an idempotent tool whose worker timed out or vanished. Default 2. */
+  maxAttempts?: number;
+  /** Extra time the NATS request waits beyond the tool's timeout, so the worker's own TIMEOUT arrives first. */
+  transportMarginMs?: number;
+}
+
+const RETRYABLE = new Set<string>([ERROR_CODES.TIMEOUT, ERROR_CODES.NO_RESPONDERS, ERROR_CODES.UNAVAILABLE]);
+
+/**
+ * The one entry for running a tool: lookup → validate/coerce → rate limit (here, once) → dispatch to the
+ * tool's domain over NATS (or run a local control-plane tool) under its timeout → leak scan, sanitize,
+ * truncate, wrap → one audit record. Only idempotent tools are retried.
+ */
+export class ToolDispatcher {
+  readonly pipeline: ToolPipeline;
+  private readonly maxAttempts: number;
+  private readonly marginMs: number;
+
+  constructor(private readonly options: ToolDispatcherOptions) {
+    this.pipeline = new ToolPipeline(options.catalog, { safety: options.safety, log: options.log });
+    this.maxAttempts = options.maxAttempts ?? 2;
+    this.marginMs = options.transportMarginMs ?? 250;
+  }
+
+  async call(request: DispatchRequest): Promise<ToolsCallReply> {
+    const callId = request.callId ?? randomUUID();
+    const started = performance.now();
+    let prepared: PreparedCall | undefined;
+    let attempts = 0;
+    let instanceId: string | undefined;
+    try {
+      prepared = this.pipeline.prepareCall({
+        tool: request.tool,
+        params: request.params,
+        callId,
+        sessionId: request.sessionId,
+        grants: request.grants,
+        timeoutMs: request.timeoutMs,
+        signal: request.signal,
+      });
+      const entry = this.options.catalog.get(prepared.tool)!;
+      const executor = this.executorFor(entry, (id) => (instanceId = id));
+      for (;;) {
+        attempts++;
+        try {
+          const executed = await this.pipeline.executeWithTimeout(prepared, executor);
+          const result = this.pipeline.postProcessOutput(prepared, executed);
+          const reply: ToolsCallReply = {
+            callId,
+            tool: result.tool,
+            output: result.output,
+            text: result.text,
+            truncated: result.truncated,
+            redactions: result.leakFindings.map((finding) => finding.kind),
+            durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+            attempts,
+            ...(instanceId ? { instanceId } : {}),
+          };
+          this.record(request, prepared, 'ok', reply.durationMs, { attempts, instanceId, truncated: result.truncated, redactions: reply.redactions });
+          return reply;
+        } catch (error) {
+          const code = TalonError.isInstance(error) ? error.code : ERROR_CODES.INTERNAL;
+          if (!(prepared.definition.idempotent && RETRYABLE.has(code) && attempts < this.maxAttempts && !request.signal?.aborted)) throw error;
+          this.options.log?.('warn', 'retrying an idempotent tool call', { tool: prepared.tool, callId, code, attempts });
+        }
+      }
+    } catch (error) {
+      const typed = prepared ? this.pipeline.redactError(prepared, error) : error;
+      const code = TalonError.isInstance(typed) ? typed.code : ERROR_CODES.INTERNAL;
+      this.record(request, prepared, code, performance.now() - started, { attempts, instanceId, message: (typed as Error).message });
+      throw typed;
+    }
+  }
+
+  private executorFor(entry: CatalogEntry, onInstance: (id: string) => void): ToolExecutor {
+    if (entry.location === 'local') {
+      const tool = entry.tool!;
+      return (prepared, signal) =>
+        tool.execute(prepared.params, {
+          callId: prepared.callId,
+          signal,
+          grants: prepared.grants,
+          sessionId: prepared.sessionId,
+          log: this.options.log ?? (() => undefined),
+        });
+    }
+    const subject = SUBJECTS.toolCall(entry.definition.domain);
+    return async (prepared) => {
+      const message: ToolCallRequest = {
+        callId: prepared.callId,
+        tool: prepared.tool,
+        params: prepared.params,
+        timeoutMs: prepared.timeoutMs,
+        ...(prepared.grants.length ? { grants: [...prepared.grants] } : {}),
+        ...(prepared.sessionId ? { sessionId: prepared.sessionId } : {}),
+      };
+      const result = await this.options.requester.request<ToolCallResult>(subject, message, {
+        timeoutMs: prepared.timeoutMs + this.marginMs,
+        callId: prepared.callId,
+      });
+      onInstance(result.instanceId);
+      return result.output;
+    };
+  }
+
+  private record(request: DispatchRequest, prepared: PreparedCall | undefined, outcome: string, durationMs: number, data: Record<string, unknown>): void {
+    if (!this.options.audit) return;
+    const definition = prepared?.definition;
+    const params = prepared?.params ?? (request.params as Record<string, unknown> | undefined);
+    const clean = Object.fromEntries(Object.entries(data).filter(([, value]) => value !== undefined));
+    this.options.audit.append({
+      kind: 'tool.call',
+      actor: request.actor ?? (request.sessionId ? `session:${request.sessionId}` : 'operator'),
+      sessionId: request.sessionId ?? null,
+      callId: prepared?.callId ?? request.callId ?? null,
+      tool: definition?.name ?? request.tool,
+      argsHash: params && typeof params === 'object' ? hashParams(params, definition?.sensitiveParams ?? []) : null,
+      outcome,
+      durationMs: Math.round(durationMs),
+      data: clean,
+    });
+  }
+}

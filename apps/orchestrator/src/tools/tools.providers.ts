@@ -1,0 +1,31 @@
+import type { Provider } from '@nestjs/common';
+import type { NatsConnection } from '@nats-io/transport-node';
+import type { Database } from '@talon/persistence';
+import { createOutputSafety } from '@talon/safety';
+import { NatsRequester, type JsonLogger } from '@talon/service-runtime';
+import { ToolCatalog, type Tool } from '@talon/tool-runtime';
+import { AuditLog } from '../audit/audit-log.js';
+import { AUDIT_LOG, CATALOG_SYNC, TOOL_CATALOG, TOOL_DISPATCHER } from '../config/orchestrator.constants.js';
+import { CatalogSync } from './catalog-sync.js';
+import { createToolInfoTool } from './tool-info.tool.js';
+import { ToolDispatcher } from './tool-dispatcher.js';
+
+/** The catalog, its sync with the workers, the audit log and the dispatcher, built once. */
+export function toolProviders(connection: NatsConnection, logger: JsonLogger, database: Database): Provider[] {
+  const catalog = new ToolCatalog();
+  catalog.registerLocal(createToolInfoTool(catalog) as unknown as Tool);
+  const audit = new AuditLog(database.prisma, (error) => logger.write('error', 'audit write failed', { error: String(error) }));
+  const dispatcher = new ToolDispatcher({
+    catalog,
+    requester: new NatsRequester(connection),
+    safety: createOutputSafety(),
+    audit,
+    log: (level, message, fields) => logger.write(level, message, fields),
+  });
+  return [
+    { provide: TOOL_CATALOG, useValue: catalog },
+    { provide: CATALOG_SYNC, useValue: new CatalogSync(connection, catalog, logger) },
+    { provide: AUDIT_LOG, useValue: audit },
+    { provide: TOOL_DISPATCHER, useValue: dispatcher },
+  ];
+}

@@ -1,0 +1,2 @@
+/** Injection tokens of the tool-worker. */
+export const TOOL_HOST = Symbol('TOOL_HOST');

@@ -1,0 +1,125 @@
+import type { NatsConnection, Subscription } from '@nats-io/transport-node';
+import {
+  SUBJECTS,
+  ToolCallRequestSchema,
+  type Envelope,
+  type ServiceName,
+  type ToolAnnouncement,
+  type ToolCallRequest,
+  type ToolCallResult,
+  type ToolDomain,
+  type ToolWithdrawal,
+} from '@talon/contracts';
+import { ConcurrencyLimiter, ToolPipeline, type ToolRegistry } from '@talon/tool-runtime';
+import { encodeJson } from './json-codec.js';
+import type { JsonLogger } from './json-logger.js';
+import { RequestTimeoutError } from './errors/request-timeout-error.js';
+import { validatePayload } from './payload-validator.js';
+
+/** How a worker serves its tools. */
+export interface ToolHostOptions {
+  connection: NatsConnection;
+  registry: ToolRegistry;
+  service: ServiceName;
+  domain: ToolDomain;
+  instanceId: string;
+  logger: JsonLogger;
+  /** Calls run at once; more wait in order. Default 16 (env `TOOL_WORKER_CONCURRENCY`). */
+  concurrency?: number;
+  /** How long the catalog keeps an announcement. Default 3000 ms; re-announced every third of it. */
+  announceTtlMs?: number;
+}
+
+export const DEFAULT_TOOL_CONCURRENCY = 16;
+export const DEFAULT_ANNOUNCE_TTL_MS = 3000;
+
+/**
+ * The worker side of tool dispatch: announces the registry's tools (on start, on change, as a
+ * heartbeat), answers catalog scatter requests, and runs calls validated again here, bounded by a
+ * concurrency limit, skipping calls whose caller has already given up.
+ */
+export class ToolHost {
+  private readonly pipeline: ToolPipeline;
+  private readonly limiter: ConcurrencyLimiter;
+  private readonly ttlMs: number;
+  private heartbeat?: NodeJS.Timeout;
+  private catalogSubscription?: Subscription;
+  private unlisten?: () => void;
+
+  constructor(private readonly options: ToolHostOptions) {
+    this.pipeline = new ToolPipeline(options.registry, { rateLimiter: null, log: (level, message, fields) => options.logger.write(level, message, fields) });
+    this.limiter = new ConcurrencyLimiter(options.concurrency ?? DEFAULT_TOOL_CONCURRENCY);
+    this.ttlMs = options.announceTtlMs ?? DEFAULT_ANNOUNCE_TTL_MS;
+  }
+
+  /** The subject this host's calls arrive on (queue group of the service). */
+  get callSubject(): string {
+    return SUBJECTS.toolCall(this.options.domain);
+  }
+
+  start(): void {
+    const { connection } = this.options;
+    this.catalogSubscription = connection.subscribe(SUBJECTS.toolCatalogRequest, {
+      callback: (_error, message) => {
+        message.respond(encodeJson({ ok: true, data: this.announcement() } satisfies Envelope<ToolAnnouncement>));
+      },
+    });
+    this.unlisten = this.subscribeToRegistry();
+    this.announce();
+    this.heartbeat = setInterval(() => this.announce(), Math.max(100, Math.floor(this.ttlMs / 3)));
+    this.heartbeat.unref();
+  }
+
+  /** Tells the catalogs this instance is leaving; called before draining. */
+  stop(): void {
+    clearInterval(this.heartbeat);
+    this.unlisten?.();
+    this.catalogSubscription?.unsubscribe();
+    const withdrawal: ToolWithdrawal = { instanceId: this.options.instanceId };
+    this.options.connection.publish(SUBJECTS.toolWithdraw, encodeJson(withdrawal));
+  }
+
+  announcement(): ToolAnnouncement {
+    return {
+      instanceId: this.options.instanceId,
+      service: this.options.service,
+      domain: this.options.domain,
+      tools: this.options.registry.list().map((tool) => tool.definition),
+      ttlMs: this.ttlMs,
+    };
+  }
+
+  announce(): void {
+    this.options.connection.publish(SUBJECTS.toolAnnounce, encodeJson(this.announcement()));
+  }
+
+  /** Runs one call from the orchestrator. Errors are typed and travel in the envelope. */
+  async handleCall(payload: unknown, deadline?: number): Promise<ToolCallResult> {
+    const request = validatePayload<ToolCallRequest>(ToolCallRequestSchema, payload, 'The tool call');
+    const signal = deadline ? AbortSignal.timeout(Math.max(0, deadline - Date.now())) : undefined;
+    const started = performance.now();
+    try {
+      const executed = await this.limiter.run(
+        () =>
+          this.pipeline.runLocal({
+            tool: request.tool,
+            params: request.params,
+            callId: request.callId,
+            sessionId: request.sessionId,
+            grants: request.grants ?? [],
+            timeoutMs: request.timeoutMs,
+            signal,
+          }),
+        signal,
+      );
+      return { output: executed.output, durationMs: performance.now() - started, instanceId: this.options.instanceId };
+    } catch (error) {
+      if (signal?.aborted && !(error as { code?: string })?.code) throw new RequestTimeoutError(this.callSubject, request.timeoutMs);
+      throw error;
+    }
+  }
+
+  private subscribeToRegistry(): () => void {
+    return this.options.registry.onChange(() => this.announce());
+  }
+}
