@@ -43,7 +43,7 @@ export {
   noopOutputSanitizer,
   noopOutputWrapper,
 } from './noop-output-safety.js';
-export { truncateText, DEFAULT_MAX_OUTPUT_BYTES, type TruncatedText } from './output-truncation.js';
+export { truncateText, cutUtf8, DEFAULT_MAX_OUTPUT_BYTES, type TruncatedText } from './output-truncation.js';
 export { outputToText } from './output-text.js';
 export { redactParams, hashParams, REDACTED } from './sensitive-params.js';
 export { isCatastrophicPattern, guardedRegExpEngine } from './regexp-guard.js';
