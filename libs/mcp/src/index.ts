@@ -29,8 +29,8 @@ export { createStreamableHttpTransport } from './mcp-transport-streamable-http.j
 export { createSseTransport } from './mcp-transport-sse.js';
 export { createMcpTransport, type McpTransportFactoryOptions } from './mcp-transport-factory.js';
 export { McpConnection, type McpConnectionOptions, type McpCallOptions, type McpToolInfo } from './mcp-connection.js';
-export { McpManager, DEFAULT_MAX_RUNNING_STDIO, DEFAULT_IDLE_SWEEP_MS, type McpManagerOptions, type McpServerListing } from './mcp-manager.js';
-export { MCP_SERVER_STATES, type McpServerState, type McpServerStatus } from './mcp-server-status.js';
+export { McpManager, DEFAULT_MAX_RUNNING_STDIO, DEFAULT_IDLE_SWEEP_MS, type McpManagerOptions } from './mcp-manager.js';
+export { MCP_SERVER_STATES, type McpServerState, type McpServerStatus, type McpServerListing } from './mcp-server-status.js';
 export { assignMcpToolNames, mcpDisplayName, type McpToolNameRequest, type McpToolNames } from './mcp-tool-name.js';
 export { adaptMcpTool, mcpToolApproval, type AdaptedMcpTool, type AdaptMcpToolInput, type McpToolCaller, type UnusableMcpTool } from './mcp-tool-adapter.js';
 export { mapMcpToolResult, DEFAULT_MAX_INLINE_BINARY_BYTES, type McpContentItem, type McpToolOutput, type MapMcpToolResultOptions } from './mcp-result-mapper.js';
@@ -70,3 +70,4 @@ export {
 export { serveTalonMcpOverStdio, type TalonMcpStdioServer } from './talon-mcp-stdio.js';
 export { discoverMcpOAuthServer } from './mcp-oauth-discovery.js';
 export { SecretsStoreOAuthProvider, type SecretsStoreOAuthProviderOptions } from './secrets-store-oauth-provider.js';
+export { createMcpControlTools, type McpControlToolsOptions } from './mcp-control-tools.js';

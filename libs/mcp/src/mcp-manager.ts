@@ -8,7 +8,7 @@ import { McpConnection, type McpCallOptions, type McpToolInfo } from './mcp-conn
 import { McpJsonSchemaCompiler } from './mcp-json-schema-compiler.js';
 import { mapMcpToolResult, type MapMcpToolResultOptions, type McpToolOutput } from './mcp-result-mapper.js';
 import type { McpServerDefinition } from './mcp-server-config.js';
-import type { McpServerStatus } from './mcp-server-status.js';
+import type { McpServerListing, McpServerStatus } from './mcp-server-status.js';
 import { adaptMcpTool, type UnusableMcpTool } from './mcp-tool-adapter.js';
 import { assignMcpToolNames } from './mcp-tool-name.js';
 import type { McpTransportHandle } from './mcp-transport.js';
@@ -32,12 +32,6 @@ export interface McpManagerOptions extends McpTransportFactoryOptions {
   onToolsChanged?: (tools: readonly Tool[], unusable: readonly UnusableMcpTool[]) => void;
   onStatusChanged?: (status: McpServerStatus) => void;
   result?: MapMcpToolResultOptions;
-}
-
-/** A server's status plus what `mcp_list` shows about its tools. */
-export interface McpServerListing extends McpServerStatus {
-  tools: string[];
-  unusableTools: UnusableMcpTool[];
 }
 
 /**
@@ -104,6 +98,11 @@ export class McpManager {
       tools: connection.tools.map((tool) => tool.name),
       unusableTools: this.unusable.filter((entry) => entry.server === connection.definition.name),
     }));
+  }
+
+  /** The definition a server was configured with. */
+  definitionOf(server: string): McpServerDefinition {
+    return this.connection(server).definition;
   }
 
   /** Every usable MCP tool as a Talon {@link Tool}, named `server_tool` (see assignMcpToolNames). */

@@ -1,25 +1,10 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { McpContentItem, McpToolOutput } from '@talon/contracts';
 
 /** Binary payloads (images, audio, blobs) up to this size are kept as base64; larger ones are summarised. */
 export const DEFAULT_MAX_INLINE_BINARY_BYTES = 256 * 1024;
 
-/** One content item of an MCP tool result, as Talon passes it on. Binary data is summarised by size. */
-export type McpContentItem =
-  | { type: 'text'; text: string }
-  | { type: 'image' | 'audio'; mimeType: string; dataBytes: number; data?: string }
-  | { type: 'resource'; uri: string; mimeType?: string; text?: string; dataBytes?: number; data?: string }
-  | { type: 'resource_link'; uri: string; name: string; mimeType?: string; description?: string }
-  | { type: 'unknown'; originalType: string };
-
-/** An MCP tool result as a Talon tool output: the items, their text joined, and any structured content. */
-export interface McpToolOutput {
-  content: McpContentItem[];
-  /** Every text item and embedded text resource, joined with blank lines: what the model reads. */
-  text: string;
-  structuredContent?: Record<string, unknown>;
-  /** True when the server flagged the result as an error (the adapter turns that into TOOL_FAILED). */
-  isError: boolean;
-}
+export type { McpContentItem, McpToolOutput };
 
 /** Options of {@link mapMcpToolResult}. */
 export interface MapMcpToolResultOptions {

@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ApprovalRequirement, ToolDefinition } from '@talon/contracts';
+import type { ApprovalRequirement, ToolDefinition, UnusableMcpTool } from '@talon/contracts';
 import type { Tool, ToolContext } from '@talon/tool-runtime';
 import { McpInvalidInputError } from './errors/mcp-invalid-input-error.js';
 import { McpToolFailedError } from './errors/mcp-tool-failed-error.js';
@@ -17,13 +17,7 @@ export type McpToolCaller = (
   options: { signal?: AbortSignal; timeoutMs?: number },
 ) => Promise<CallToolResult>;
 
-/** A server tool Talon will not offer, and why (shown by `mcp_list`). */
-export interface UnusableMcpTool {
-  server: string;
-  tool: string;
-  displayName: string;
-  reason: string;
-}
+export type { UnusableMcpTool };
 
 /** The outcome of adapting one MCP tool. */
 export type AdaptedMcpTool = { ok: true; tool: Tool<Record<string, unknown>, McpToolOutput> } | { ok: false; unusable: UnusableMcpTool };

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { McpManager, parseMcpServerConfig } from '../src/index.js';
 import { freeLoopbackPort, startChildServer, type ChildServer } from './support/child-server.js';
-import { EVERYTHING_BIN } from './support/mcp-test-servers.js';
+import { EVERYTHING_BIN, waitFor } from './support/mcp-test-servers.js';
 
 describe('server-everything over streamable HTTP and SSE', () => {
   let http: ChildServer;
@@ -43,6 +43,34 @@ describe('server-everything over streamable HTTP and SSE', () => {
     expect(output.text).toContain('over sse');
     expect(manager.list().find((server) => server.name === 'legacy')).toMatchObject({ state: 'running', transport: 'sse' });
   });
+
+  it('marks a remote server down when it stops answering pings and reconnects when it is back', async () => {
+    const port = await freeLoopbackPort();
+    let server = await startChildServer(EVERYTHING_BIN, ['streamableHttp'], { PORT: String(port) }, 'listening on port');
+    const flaky = new McpManager({
+      servers: [
+        parseMcpServerConfig({
+          name: 'flaky',
+          transport: { type: 'streamable-http', url: `http://127.0.0.1:${port}/mcp` },
+          health_interval_ms: 150,
+          restart: { initial_delay_ms: 100, max_delay_ms: 400, max_restarts: 50 },
+        }),
+      ],
+    });
+    try {
+      await flaky.start('flaky');
+      await server.stop();
+      await waitFor(() => flaky.list()[0]?.state === 'down', 10_000, 'marked down');
+      expect(flaky.list()[0]?.lastError).toContain('health check failed');
+      server = await startChildServer(EVERYTHING_BIN, ['streamableHttp'], { PORT: String(port) }, 'listening on port');
+      await waitFor(() => flaky.list()[0]?.state === 'running', 15_000, 'reconnected');
+      expect(flaky.list()[0]?.restarts).toBeGreaterThanOrEqual(1);
+      expect((await flaky.call('flaky.echo', { message: 'back' })).text).toContain('back');
+    } finally {
+      await flaky.close();
+      await server.stop();
+    }
+  }, 40_000);
 
   it('reports an unreachable remote server as UNAVAILABLE and marks it down', async () => {
     await expect(manager.start('gone')).rejects.toMatchObject({ code: 'UNAVAILABLE', retryable: true });
