@@ -20,4 +20,12 @@ describe('truncateText', () => {
     expect(result.text).not.toContain('\uFFFD');
     expect(truncateText('😀'.repeat(40), 10).text.startsWith('😀😀\n')).toBe(true);
   });
+
+  it('reports the size before an earlier cut', () => {
+    expect(truncateText('abc', 100, 5000)).toEqual({
+      text: 'abc\n[output truncated: 3 of 5000 bytes shown]',
+      truncated: true,
+      originalBytes: 5000,
+    });
+  });
 });

@@ -138,6 +138,31 @@ describe('ToolPipeline', () => {
     expect(result.text).toContain(`65536 of ${100 * 1024} bytes shown`);
   });
 
+  it('scans at most maxScanBytes and then drops the unscanned structured output', async () => {
+    const scannedLengths: number[] = [];
+    const safety: OutputSafety = {
+      ...NOOP_OUTPUT_SAFETY,
+      leakScanner: {
+        redact: (text) => {
+          scannedLengths.push(text.length);
+          return { text, findings: [] };
+        },
+      },
+    };
+    const { registry, pipeline } = setup({ safety, maxOutputBytes: 100, maxScanBytes: 1000 });
+    registry.register(
+      makeTool(define('huge', { source: 'wasm' }), async () => ({ body: 'q'.repeat(50_000) })),
+    );
+    const result = await pipeline.run({ tool: 'huge', params: {} });
+    expect(scannedLengths).toEqual([1000]);
+    expect(typeof result.output).toBe('string');
+    expect((result.output as string).length).toBe(1000);
+    expect(result.text).toContain('[output truncated: 100 of 50011 bytes shown]');
+    expect(() => new ToolPipeline(new ToolRegistry(), { maxOutputBytes: 100, maxScanBytes: 50 })).toThrow(
+      RangeError,
+    );
+  });
+
   it('times out a tool past its timeout and aborts its signal', async () => {
     const { registry, pipeline } = setup();
     let aborted: unknown;

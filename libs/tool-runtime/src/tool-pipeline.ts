@@ -7,7 +7,7 @@ import { ToolFailedError } from './errors/tool-failed-error.js';
 import { UnknownToolError } from './errors/unknown-tool-error.js';
 import type { OutputSafety } from './output-safety.js';
 import { outputToText } from './output-text.js';
-import { DEFAULT_MAX_OUTPUT_BYTES, truncateText } from './output-truncation.js';
+import { cutUtf8, DEFAULT_MAX_OUTPUT_BYTES, truncateText } from './output-truncation.js';
 import { checkParamLimits, parseParamLimits, type ParamLimits } from './param-limits.js';
 import { ParamValidator } from './param-validator.js';
 import { SlidingWindowRateLimiter } from './rate-limiter.js';
@@ -29,6 +29,11 @@ export interface ToolPipelineOptions {
   safety?: OutputSafety;
   /** Cap of the text returned to the model. Default {@link DEFAULT_MAX_OUTPUT_BYTES}. */
   maxOutputBytes?: number;
+  /**
+   * Most output text handed to the leak scanner and sanitizer (they run synchronously); beyond it the text is
+   * cut first and the structured output is replaced by the scanned text. Default 16 × `maxOutputBytes`.
+   */
+  maxScanBytes?: number;
   log?: ToolLogger;
   newCallId?: () => string;
 }
@@ -62,6 +67,7 @@ export class ToolPipeline {
   private readonly perSession: boolean;
   private readonly safety?: OutputSafety;
   private readonly maxOutputBytes: number;
+  private readonly maxScanBytes: number;
   private readonly log: ToolLogger;
   private readonly newCallId: () => string;
 
@@ -77,9 +83,16 @@ export class ToolPipeline {
     this.perSession = (options.rateLimitScope ?? 'session') === 'session';
     this.safety = options.safety;
     this.maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
-    if (!Number.isInteger(this.maxOutputBytes) || this.maxOutputBytes < 1) {
-      throw new RangeError(`maxOutputBytes must be a positive integer, got ${options.maxOutputBytes}`);
+    this.maxScanBytes = options.maxScanBytes ?? this.maxOutputBytes * 16;
+    for (const [name, value] of [
+      ['maxOutputBytes', this.maxOutputBytes],
+      ['maxScanBytes', this.maxScanBytes],
+    ] as const) {
+      if (!Number.isInteger(value) || value < 1)
+        throw new RangeError(`${name} must be a positive integer, got ${value}`);
     }
+    if (this.maxScanBytes < this.maxOutputBytes)
+      throw new RangeError('maxScanBytes must not be below maxOutputBytes');
     this.log = options.log ?? silentLog;
     this.newCallId = options.newCallId ?? randomUUID;
   }
@@ -139,16 +152,25 @@ export class ToolPipeline {
     }
   }
 
-  /** Leak scan → sanitize → truncate → wrap. Throws {@link OutputSafetyMissingError} without `safety`. */
+  /**
+   * Leak scan → sanitize → truncate → wrap. Throws {@link OutputSafetyMissingError} without `safety`.
+   * Text beyond `maxScanBytes` is dropped before scanning: it could never reach the model, and an unscanned
+   * structured output must not leave either, so `output` then becomes the scanned text.
+   */
   postProcessOutput(prepared: PreparedCall, executed: ExecutedCall): ToolRunResult {
     const safety = this.requireSafety();
-    const scanned = safety.leakScanner.redact(outputToText(executed.output), this.knownSecrets(prepared));
+    const full = cutUtf8(outputToText(executed.output), this.maxScanBytes);
+    const scanned = safety.leakScanner.redact(full.text, this.knownSecrets(prepared));
     const sanitized = safety.sanitizer.sanitize(scanned.text);
-    const cut = truncateText(sanitized.text, this.maxOutputBytes);
+    const cut = truncateText(
+      sanitized.text,
+      this.maxOutputBytes,
+      full.truncated ? full.originalBytes : undefined,
+    );
     return {
       callId: prepared.callId,
       tool: prepared.tool,
-      output: scanned.findings.length > 0 ? scanned.text : executed.output,
+      output: scanned.findings.length > 0 || full.truncated ? scanned.text : executed.output,
       text: safety.wrapper.wrap(prepared.tool, prepared.callId, cut.text),
       truncated: cut.truncated,
       leakFindings: scanned.findings,
