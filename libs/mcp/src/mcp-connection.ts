@@ -186,7 +186,12 @@ export class McpConnection {
       this.client = undefined;
       client.onclose = undefined;
       await client.close().catch(() => undefined);
-      const typed = toMcpConnectError(error, { server: this.definition.name, stderr: this.stderr.snapshot() });
+      const authorizationUrl = this.handle?.authorizationUrl?.();
+      const typed = toMcpConnectError(error, {
+        server: this.definition.name,
+        stderr: this.stderr.snapshot(),
+        ...(authorizationUrl ? { authorizationUrl } : {}),
+      });
       this.lastError = typed.message;
       this.setState('down');
       throw typed;

@@ -39,12 +39,12 @@ export function toMcpCallError(error: unknown, context: CallErrorContext): Talon
 }
 
 /** Maps a failed connect (spawn error, initialize timeout, HTTP error, auth) to a typed Talon error. */
-export function toMcpConnectError(error: unknown, context: { server: string; stderr: string[] }): TalonError {
+export function toMcpConnectError(error: unknown, context: { server: string; stderr: string[]; authorizationUrl?: string }): TalonError {
   if (TalonError.isInstance(error)) return error;
   if (error instanceof UnauthorizedError) {
     return new McpAuthorizationRequiredError(
       `MCP server "${context.server}" needs an OAuth authorization: open the authorization URL, then finish with the returned code.`,
-      { details: { server: context.server }, cause: error },
+      { details: { server: context.server, ...(context.authorizationUrl ? { authorizationUrl: context.authorizationUrl } : {}) }, cause: error },
     );
   }
   const message = error instanceof Error ? error.message : String(error);

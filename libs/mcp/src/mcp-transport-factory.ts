@@ -43,6 +43,16 @@ export async function createMcpTransport(definition: McpServerDefinition, option
       await authProvider.saveDiscoveryState?.({ ...info });
     }
   }
-  const remote = { headers, ...(authProvider ? { authProvider } : {}) };
+  const provider = authProvider;
+  const remote = {
+    headers,
+    ...(provider ? { authProvider: provider, authorizationUrl: () => pendingUrlOf(provider) } : {}),
+  };
   return transport.type === 'sse' ? createSseTransport(transport, remote) : createStreamableHttpTransport(transport, remote);
+}
+
+/** The pending authorization URL of providers that keep one (SecretsStoreOAuthProvider does). */
+function pendingUrlOf(provider: OAuthClientProvider): string | undefined {
+  const url = (provider as { pendingAuthorizationUrl?: unknown }).pendingAuthorizationUrl;
+  return url instanceof URL ? url.toString() : undefined;
 }

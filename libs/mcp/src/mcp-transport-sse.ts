@@ -8,5 +8,10 @@ export function createSseTransport(config: RemoteTransportConfig, options: Remot
     requestInit: { headers: options.headers },
     ...(options.authProvider ? { authProvider: options.authProvider } : {}),
   });
-  return { transport, pid: () => undefined, finishAuth: (code) => transport.finishAuth(code) };
+  return {
+    transport,
+    pid: () => undefined,
+    authorizationUrl: () => options.authorizationUrl?.(),
+    finishAuth: (code) => transport.finishAuth(code),
+  };
 }

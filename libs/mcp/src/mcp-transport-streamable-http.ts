@@ -8,5 +8,10 @@ export function createStreamableHttpTransport(config: RemoteTransportConfig, opt
     requestInit: { headers: options.headers },
     ...(options.authProvider ? { authProvider: options.authProvider } : {}),
   });
-  return { transport, pid: () => undefined, finishAuth: (code) => transport.finishAuth(code) };
+  return {
+    transport,
+    pid: () => undefined,
+    authorizationUrl: () => options.authorizationUrl?.(),
+    finishAuth: (code) => transport.finishAuth(code),
+  };
 }

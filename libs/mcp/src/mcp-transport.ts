@@ -9,6 +9,8 @@ export interface McpTransportHandle {
   pid(): number | undefined;
   /** The child's stderr (stdio only), readable before `start` so early output is kept. */
   readonly stderr?: Readable;
+  /** The URL a person must open to authorize Talon, once the OAuth flow asked for one. */
+  authorizationUrl?(): string | undefined;
   /** Completes an OAuth authorization-code flow (remote transports with an auth provider). */
   finishAuth?(authorizationCode: string): Promise<void>;
 }
@@ -19,4 +21,6 @@ export interface RemoteTransportOptions {
   headers: Record<string, string>;
   /** OAuth provider for servers with `auth.type: 'oauth'`. */
   authProvider?: OAuthClientProvider;
+  /** Reads the pending authorization URL from the provider (for the typed error). */
+  authorizationUrl?: () => string | undefined;
 }

@@ -43,8 +43,10 @@ describe('OAuth for remote MCP servers', () => {
     const secrets = new InMemoryMcpSecretsStore();
     const urls: URL[] = [];
     const manager = oauthManager(secured(server.mcpUrl), secrets, urls);
-    await expect(manager.start('secure')).rejects.toMatchObject({ code: 'POLICY_DENIED', name: 'McpAuthorizationRequiredError' });
+    const required = await manager.start('secure').catch((caught: unknown) => caught);
+    expect(required).toMatchObject({ code: 'POLICY_DENIED', name: 'McpAuthorizationRequiredError' });
     expect(urls).toHaveLength(1);
+    expect((required as { details: { authorizationUrl: string } }).details.authorizationUrl).toBe(urls[0]?.toString());
     const authorizationUrl = urls[0] as URL;
     expect(authorizationUrl.searchParams.get('code_challenge_method')).toBe('S256');
     expect(authorizationUrl.searchParams.get('redirect_uri')).toBe(REDIRECT);
