@@ -40,6 +40,13 @@ export function execute(request) {
     case 'log':
       result = attempt(() => log(params.level ?? 'info', params.message ?? ''));
       break;
+    case 'hog': {
+      // Memory bomb: keeps allocating until the engine runs out of its memory cap.
+      const keep = [];
+      for (;;) keep.push(new Array(1 << 20).fill(keep.length));
+    }
+    case 'spin':
+      for (;;);
     case 'context':
       result = { ok: request.context ?? null };
       break;
