@@ -4,6 +4,7 @@ import type { Tool, ToolContext } from '@talon/tool-runtime';
 import { BINARY_SAMPLE_BYTES, looksBinary } from './binary-content-detector.js';
 import { assertConfinedPattern, skippedDirectoriesFor } from './glob-tool.js';
 import { regexOf } from './grep-pattern-compiler.js';
+import { IsolatedLineMatcher } from './isolated-line-matcher.js';
 import { ToolParamReader } from './tool-param-reader.js';
 import { WorkspaceEntryNotFoundError } from './workspace-entry-not-found-error.js';
 import { openRegularFile } from './workspace-file-opener.js';
@@ -52,8 +53,9 @@ const MAX_SKIPPED_REPORTED = 100;
 
 /**
  * `grep`: searches workspace files for a regular expression or a fixed string. Patterns that can
- * backtrack catastrophically are refused; each file has a size and time cap and the call a total
- * time cap. Symlinks are not followed.
+ * backtrack exponentially are refused up front; matching runs in a worker thread that is
+ * terminated when a file exceeds its time cap, so a slow pattern costs at most that cap per file
+ * and the total cap per call. Symlinks are not followed.
  */
 export function createGrepTool(options: WorkspaceOptions): Tool<GrepParams, GrepOutput> {
   const { root, caps } = parseWorkspaceOptions(options);
@@ -93,19 +95,24 @@ export function createGrepTool(options: WorkspaceOptions): Tool<GrepParams, Grep
       assertConfinedPattern(include);
       const target = await workspace.resolve(userPath);
       if (!target.exists) throw new WorkspaceEntryNotFoundError(target.relative);
-      const search = new GrepSearch(caps, regex, maxMatches, context.signal);
-      if ((await lstat(target.absolute)).isFile()) {
-        await search.searchFile(target.absolute, target.relative);
-        return search.output(false);
+      const matcher = new IsolatedLineMatcher(regex, GREP_MAX_LINE_CHARS, GREP_RETURNED_LINE_CHARS);
+      const search = new GrepSearch(caps, matcher, maxMatches, context.signal);
+      try {
+        if ((await lstat(target.absolute)).isFile()) {
+          await search.searchFile(target.absolute, target.relative);
+          return search.output(false);
+        }
+        const isIncluded = picomatch(include, { dot: true });
+        const prefix = target.relative === '.' ? '' : `${target.relative}/`;
+        const walker = new WorkspaceWalker(workspace, { maxDepth: Number.MAX_SAFE_INTEGER, maxEntries: caps.maxWalkEntries, skipDirectories: skippedDirectoriesFor(include) });
+        for await (const entry of walker.walk(target.absolute)) {
+          if (entry.type !== 'file' || !isIncluded(entry.relative.slice(prefix.length))) continue;
+          if (!(await search.searchFile(entry.absolute, entry.relative))) break;
+        }
+        return search.output(walker.stoppedEarly);
+      } finally {
+        await matcher.close();
       }
-      const isIncluded = picomatch(include, { dot: true });
-      const prefix = target.relative === '.' ? '' : `${target.relative}/`;
-      const walker = new WorkspaceWalker(workspace, { maxDepth: Number.MAX_SAFE_INTEGER, maxEntries: caps.maxWalkEntries, skipDirectories: skippedDirectoriesFor(include) });
-      for await (const entry of walker.walk(target.absolute)) {
-        if (entry.type !== 'file' || !isIncluded(entry.relative.slice(prefix.length))) continue;
-        if (!(await search.searchFile(entry.absolute, entry.relative))) break;
-      }
-      return search.output(walker.stoppedEarly);
     },
   };
 }
@@ -120,7 +127,7 @@ class GrepSearch {
 
   constructor(
     private readonly caps: Readonly<WorkspaceCaps>,
-    private readonly regex: RegExp,
+    private readonly matcher: IsolatedLineMatcher,
     private readonly maxMatches: number,
     private readonly signal: AbortSignal | undefined,
   ) {
@@ -147,17 +154,15 @@ class GrepSearch {
     }
     if (looksBinary(content.subarray(0, BINARY_SAMPLE_BYTES))) return this.skip(relative, 'binary');
     this.filesSearched += 1;
-    const fileDeadline = performance.now() + this.caps.grepFileTimeMs;
-    const lines = content.toString('utf8').split('\n');
-    for (let index = 0; index < lines.length; index += 1) {
-      if (index % 256 === 255 && performance.now() > fileDeadline) return this.skip(relative, 'time_limit');
-      const line = lines[index]!.slice(0, GREP_MAX_LINE_CHARS).replace(/\r$/, '');
-      if (!this.regex.test(line)) continue;
-      if (this.matches.length >= this.maxMatches) {
-        this.stopped = true;
-        return false;
-      }
-      this.matches.push({ path: relative, line: index + 1, text: line.slice(0, GREP_RETURNED_LINE_CHARS) });
+    // One more than the room left tells whether the cap cut the results.
+    const room = this.maxMatches - this.matches.length;
+    const remainingMs = Math.max(1, Math.min(this.caps.grepFileTimeMs, this.deadline - performance.now()));
+    const outcome = await this.matcher.match(content.toString('utf8'), room + 1, remainingMs);
+    if (outcome.kind === 'timeout') return this.skip(relative, 'time_limit');
+    for (const match of outcome.matches.slice(0, room)) this.matches.push({ path: relative, ...match });
+    if (outcome.matches.length > room) {
+      this.stopped = true;
+      return false;
     }
     return true;
   }
