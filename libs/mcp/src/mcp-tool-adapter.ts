@@ -57,6 +57,11 @@ export function adaptMcpTool(input: AdaptMcpToolInput): AdaptedMcpTool {
   if (!compiled.ok) {
     return { ok: false, unusable: { server: server.name, tool: tool.name, displayName: names.displayName, reason: `input schema: ${compiled.reason}` } };
   }
+  // The SDK checks structured output against the output schema; one Talon cannot compile fails every call.
+  const output = tool.outputSchema === undefined ? undefined : input.schemas.compile(tool.outputSchema);
+  if (output && !output.ok) {
+    return { ok: false, unusable: { server: server.name, tool: tool.name, displayName: names.displayName, reason: `output schema: ${output.reason}` } };
+  }
   const description = (tool.description ?? tool.title ?? tool.annotations?.title ?? `MCP tool ${names.displayName}`).slice(0, MAX_DESCRIPTION);
   const definition: ToolDefinition = {
     name: names.llmName,

@@ -12,9 +12,21 @@ function managerFor(servers: McpServerDefinition[], options: Partial<McpManagerO
   managers.push(manager);
   return manager;
 }
-const hostile = (overrides: Record<string, unknown> = {}, name = 'web') => fixtureServer(name, 'hostile-server.mjs', overrides);
+const hostile = (overrides: Record<string, unknown> = {}, name = 'web') =>
+  fixtureServer(name, 'hostile-server.mjs', overrides);
 const builtin = (name: string): Tool => ({
-  definition: { name, description: 'built-in', parameters: { type: 'object' }, effects: [], approval: 'never', timeoutMs: 1000, domain: 'orchestrator', source: 'builtin', sensitiveParams: [], idempotent: true },
+  definition: {
+    name,
+    description: 'built-in',
+    parameters: { type: 'object' },
+    effects: [],
+    approval: 'never',
+    timeoutMs: 1000,
+    domain: 'orchestrator',
+    source: 'builtin',
+    sensitiveParams: [],
+    idempotent: true,
+  },
   execute: async () => 'built-in',
 });
 
@@ -45,15 +57,28 @@ describe('a hostile stdio server', () => {
     expect(await registry.get('echo')?.execute({}, undefined as never)).toBe('built-in');
   });
 
-  it('lists a tool whose input schema is not JSON Schema as unusable and refuses to call it', async () => {
+  it('lists tools whose input or output schema is not JSON Schema as unusable and refuses to call it', async () => {
     const manager = managerFor([hostile()]);
     await manager.start('web');
     expect(manager.tools().map((tool) => tool.definition.displayName)).not.toContain('web.bad_schema');
     const listing = manager.list()[0];
-    expect(listing?.unusableTools).toEqual([
-      expect.objectContaining({ displayName: 'web.bad_schema', reason: expect.stringContaining('not valid JSON Schema') }),
-    ]);
-    await expect(manager.call('web.bad_schema', { path: 'x' })).rejects.toMatchObject({ code: 'TOOL_FAILED', message: expect.stringContaining('cannot be used') });
+    expect(listing?.unusableTools).toHaveLength(2);
+    expect(listing?.unusableTools).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          displayName: 'web.bad_output',
+          reason: expect.stringMatching(/^output schema: .*not valid JSON Schema/),
+        }),
+        expect.objectContaining({
+          displayName: 'web.bad_schema',
+          reason: expect.stringMatching(/^input schema: .*not valid JSON Schema/),
+        }),
+      ]),
+    );
+    await expect(manager.call('web.bad_schema', { path: 'x' })).rejects.toMatchObject({
+      code: 'TOOL_FAILED',
+      message: expect.stringContaining('cannot be used'),
+    });
     expect(manager.list()[0]?.state).toBe('running');
   });
 
@@ -76,37 +101,54 @@ describe('a hostile stdio server', () => {
 
   it('turns isError results into TOOL_FAILED with the text, and summarises a 1 MB image without the data', async () => {
     const manager = managerFor([hostile()]);
-    await expect(manager.call('web.fail', {})).rejects.toMatchObject({ code: 'TOOL_FAILED', message: expect.stringContaining('failed on purpose') });
+    await expect(manager.call('web.fail', {})).rejects.toMatchObject({
+      code: 'TOOL_FAILED',
+      message: expect.stringContaining('failed on purpose'),
+    });
     const image = await manager.call('web.big_image', {});
     expect(image.content[0]).toEqual({ type: 'image', mimeType: 'image/png', dataBytes: 1024 * 1024 });
   });
 
   it('validates input before the call and maps approvals: destructiveHint raises, readOnlyHint never lowers', async () => {
-    const manager = managerFor([hostile({ approval: 'always' }, 'strict'), hostile({ approval: 'never' }, 'lax')]);
+    const manager = managerFor([
+      hostile({ approval: 'always' }, 'strict'),
+      hostile({ approval: 'never' }, 'lax'),
+    ]);
     await manager.discover();
-    const approval = (name: string) => manager.tools().find((tool) => tool.definition.displayName === name)?.definition.approval;
+    const approval = (name: string) =>
+      manager.tools().find((tool) => tool.definition.displayName === name)?.definition.approval;
     expect(approval('strict.peek')).toBe('always');
     expect(approval('lax.peek')).toBe('never');
     expect(approval('lax.wipe')).toBe('always');
     expect(approval('lax.echo')).toBe('never');
-    await expect(manager.call('lax.echo', { message: 42 })).rejects.toMatchObject({ code: 'SCHEMA_VIOLATION' });
+    await expect(manager.call('lax.echo', { message: 42 })).rejects.toMatchObject({
+      code: 'SCHEMA_VIOLATION',
+    });
     await expect(manager.call('lax.echo', {})).rejects.toMatchObject({ code: 'SCHEMA_VIOLATION' });
   });
 
   it('re-lists tools on notifications/tools/list_changed', async () => {
     const changes: string[][] = [];
-    const manager = managerFor([hostile()], { onToolsChanged: (tools) => changes.push(tools.map((tool) => tool.definition.name)) });
+    const manager = managerFor([hostile()], {
+      onToolsChanged: (tools) => changes.push(tools.map((tool) => tool.definition.name)),
+    });
     await manager.start('web');
     expect(manager.tools().map((tool) => tool.definition.name)).not.toContain('web_extra');
     await manager.call('web.add_tool', {});
-    await waitFor(() => manager.tools().some((tool) => tool.definition.name === 'web_extra'), 5000, 'web_extra listed');
+    await waitFor(
+      () => manager.tools().some((tool) => tool.definition.name === 'web_extra'),
+      5000,
+      'web_extra listed',
+    );
     expect((await manager.call('web.extra', {})).text).toBe('extra tool answered');
     expect(changes.length).toBeGreaterThanOrEqual(2);
   });
 
   it('marks a crashed server down with its last stderr lines, then restarts it with backoff', async () => {
     const statuses: string[] = [];
-    const manager = managerFor([hostile({ restart: { initial_delay_ms: 200 } })], { onStatusChanged: (status) => statuses.push(status.state) });
+    const manager = managerFor([hostile({ restart: { initial_delay_ms: 200 } })], {
+      onStatusChanged: (status) => statuses.push(status.state),
+    });
     await manager.start('web');
     const firstPid = manager.list()[0]?.pid;
     const error = await manager.call('web.crash', {}).catch((caught: unknown) => caught);
@@ -128,9 +170,17 @@ describe('a hostile stdio server', () => {
     const manager = managerFor([hostile({ restart: { max_restarts: 1, initial_delay_ms: 50 } })]);
     await manager.start('web');
     process.kill(manager.list()[0]?.pid as number, 'SIGKILL');
-    await waitFor(() => manager.list()[0]?.restarts === 1 && manager.list()[0]?.state === 'running', 10_000, 'first restart');
+    await waitFor(
+      () => manager.list()[0]?.restarts === 1 && manager.list()[0]?.state === 'running',
+      10_000,
+      'first restart',
+    );
     process.kill(manager.list()[0]?.pid as number, 'SIGKILL');
-    await waitFor(() => manager.list()[0]?.lastError?.includes('restart limit reached') === true, 10_000, 'restart limit');
+    await waitFor(
+      () => manager.list()[0]?.lastError?.includes('restart limit reached') === true,
+      10_000,
+      'restart limit',
+    );
     await new Promise((done) => setTimeout(done, 300));
     expect(manager.list()[0]).toMatchObject({ state: 'down', restarts: 1 });
     // Starting by hand resets the budget.
@@ -144,8 +194,19 @@ describe('a hostile stdio server', () => {
     const pid = manager.list()[0]?.pid as number;
     process.kill(pid, 'SIGSTOP');
     try {
-      await waitFor(() => (manager.list()[0]?.lastError ?? '').includes('health check failed'), 10_000, 'failed health check');
-      await waitFor(() => manager.list()[0]?.state === 'running' && manager.list()[0]?.pid !== undefined && manager.list()[0]?.pid !== pid, 15_000, 'restart after hang');
+      await waitFor(
+        () => (manager.list()[0]?.lastError ?? '').includes('health check failed'),
+        10_000,
+        'failed health check',
+      );
+      await waitFor(
+        () =>
+          manager.list()[0]?.state === 'running' &&
+          manager.list()[0]?.pid !== undefined &&
+          manager.list()[0]?.pid !== pid,
+        15_000,
+        'restart after hang',
+      );
     } finally {
       try {
         process.kill(pid, 'SIGKILL');
@@ -167,7 +228,9 @@ describe('a hostile stdio server', () => {
   });
 
   it('caps running stdio servers by stopping the least recently used idle one', async () => {
-    const manager = managerFor([hostile({}, 'one'), hostile({}, 'two'), hostile({}, 'three')], { maxRunningStdio: 2 });
+    const manager = managerFor([hostile({}, 'one'), hostile({}, 'two'), hostile({}, 'three')], {
+      maxRunningStdio: 2,
+    });
     await manager.call('one.echo', { message: '1' });
     await manager.call('two.echo', { message: '2' });
     await manager.call('one.echo', { message: '1 again' });
@@ -177,7 +240,9 @@ describe('a hostile stdio server', () => {
   });
 
   it('refuses to start past the cap when every running server is busy', async () => {
-    const manager = managerFor([hostile({ call_timeout_ms: 2000 }, 'one'), hostile({}, 'two')], { maxRunningStdio: 1 });
+    const manager = managerFor([hostile({ call_timeout_ms: 2000 }, 'one'), hostile({}, 'two')], {
+      maxRunningStdio: 1,
+    });
     await manager.start('one');
     const busy = manager.call('one.hang', {}).catch((error: unknown) => error);
     await new Promise((done) => setTimeout(done, 50));
@@ -186,9 +251,14 @@ describe('a hostile stdio server', () => {
   });
 
   it('reports a command that cannot be spawned as UNAVAILABLE with a clear message', async () => {
-    const broken = fixtureServer('broken', 'hostile-server.mjs', { transport: { type: 'stdio', command: '/nonexistent/talon-mcp-binary' } });
+    const broken = fixtureServer('broken', 'hostile-server.mjs', {
+      transport: { type: 'stdio', command: '/nonexistent/talon-mcp-binary' },
+    });
     const manager = managerFor([broken]);
-    await expect(manager.start('broken')).rejects.toMatchObject({ code: 'UNAVAILABLE', message: expect.stringContaining('could not be started') });
+    await expect(manager.start('broken')).rejects.toMatchObject({
+      code: 'UNAVAILABLE',
+      message: expect.stringContaining('could not be started'),
+    });
     expect(manager.list()[0]).toMatchObject({ state: 'down', lastError: expect.stringContaining('ENOENT') });
   });
 });
