@@ -145,12 +145,46 @@ describe('apply_patch', () => {
     expect(existsSync(join(fixture.root, 'old.txt'))).toBe(false);
   });
 
-  it('handles a rename with changes (old name removed, new name written)', async () => {
+  it('handles a git rename with changes (old name removed, new name written)', async () => {
     const tool = createApplyPatchTool({ root: fixture.root });
-    const patch = '--- a/src/b.txt\n+++ b/src/c.txt\n@@ -1,3 +1,3 @@\n alpha\n-beta\n+bravo\n gamma\n';
-    expect((await tool.execute({ patch }, fixture.context)).files).toEqual([{ path: 'src/c.txt', operation: 'rename', hunks: 1 }]);
+    const patch = [
+      'diff --git a/src/b.txt b/src/c.txt',
+      'similarity index 80%',
+      'rename from src/b.txt',
+      'rename to src/c.txt',
+      '--- a/src/b.txt',
+      '+++ b/src/c.txt',
+      '@@ -1,3 +1,3 @@',
+      ' alpha',
+      '-beta',
+      '+bravo',
+      ' gamma',
+      'diff --git a/old.txt b/moved/old.txt',
+      'similarity index 100%',
+      'rename from old.txt',
+      'rename to moved/old.txt',
+      'diff --git a/empty.txt b/empty.txt',
+      'new file mode 100644',
+      'index 0000000..e69de29',
+      '',
+    ].join('\n');
+    expect((await tool.execute({ patch }, fixture.context)).files).toEqual([
+      { path: 'src/c.txt', operation: 'rename', hunks: 1 },
+      { path: 'moved/old.txt', operation: 'rename', hunks: 0 },
+      { path: 'empty.txt', operation: 'create', hunks: 0 },
+    ]);
     expect(existsSync(join(fixture.root, 'src/b.txt'))).toBe(false);
+    expect(existsSync(join(fixture.root, 'old.txt'))).toBe(false);
     expect(readFileSync(join(fixture.root, 'src/c.txt'), 'utf8')).toBe('alpha\nbravo\ngamma\n');
+    expect(readFileSync(join(fixture.root, 'moved/old.txt'), 'utf8')).toBe('remove me\nand me\n');
+    expect(readFileSync(join(fixture.root, 'empty.txt'), 'utf8')).toBe('');
+  });
+
+  it('applies a plain `diff -u x.orig x` to the file that exists, like patch(1)', async () => {
+    const tool = createApplyPatchTool({ root: fixture.root });
+    const patch = '--- src/b.txt.orig\t2026-01-01 00:00:00\n+++ src/b.txt\t2026-01-01 00:00:01\n@@ -1,3 +1,3 @@\n alpha\n-beta\n+bravo\n gamma\n';
+    expect((await tool.execute({ patch }, fixture.context)).files).toEqual([{ path: 'src/b.txt', operation: 'modify', hunks: 1 }]);
+    expect(readFileSync(join(fixture.root, 'src/b.txt'), 'utf8')).toBe('alpha\nbravo\ngamma\n');
   });
 
   it('applies two sections on the same file in order', async () => {

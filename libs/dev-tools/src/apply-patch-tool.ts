@@ -57,7 +57,7 @@ export function createApplyPatchTool(options: WorkspaceOptions): Tool<ApplyPatch
       try {
         for (const change of writes) {
           await createDirectoriesInside(workspace, dirname(change.path.absolute));
-          staged.push(await stageFile(change.path.absolute, change.content!));
+          staged.push(await stageFile(workspace, change.path.absolute, change.content!));
         }
       } catch (error) {
         await Promise.all(staged.map(discardStagedFile));

@@ -4,6 +4,7 @@ import { lstat, mkdir, open, realpath, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { PATH_REFUSAL_REASONS, PathOutsideWorkspaceError } from './path-outside-workspace-error.js';
 import { WorkspaceEntryTypeError } from './workspace-entry-type-error.js';
+import { assertOpenedInside } from './workspace-file-opener.js';
 import type { WorkspaceRoot } from './workspace-root.js';
 
 /** A file written to a temporary name next to its target, flushed, waiting to be renamed into place. */
@@ -18,10 +19,16 @@ const TEMP_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | c
  * Writes `content` to a fresh temporary file in the target's directory (O_EXCL | O_NOFOLLOW, so
  * nothing pre-placed there is followed) and fsyncs it. The target is untouched until `commit`.
  */
-export async function stageFile(target: string, content: string | Uint8Array): Promise<StagedFile> {
+export async function stageFile(workspace: WorkspaceRoot, target: string, content: string | Uint8Array): Promise<StagedFile> {
   const temp = join(dirname(target), `.${basename(target).slice(0, 200)}.talon-${randomBytes(6).toString('hex')}.tmp`);
   const mode = await existingMode(target);
   const handle = await open(temp, TEMP_FLAGS, mode);
+  try {
+    await assertOpenedInside(workspace, handle, workspace.relativeOf(target));
+  } catch (error) {
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
   try {
     await handle.writeFile(content);
     await handle.sync();
@@ -56,7 +63,7 @@ export async function discardStagedFile(staged: StagedFile): Promise<void> {
 
 /** Stages and commits in one step; the temporary file is removed if anything fails. */
 export async function writeFileAtomically(workspace: WorkspaceRoot, target: string, content: string | Uint8Array): Promise<void> {
-  const staged = await stageFile(target, content);
+  const staged = await stageFile(workspace, target, content);
   try {
     await commitStagedFile(workspace, staged);
   } catch (error) {

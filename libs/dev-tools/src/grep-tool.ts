@@ -96,7 +96,7 @@ export function createGrepTool(options: WorkspaceOptions): Tool<GrepParams, Grep
       const target = await workspace.resolve(userPath);
       if (!target.exists) throw new WorkspaceEntryNotFoundError(target.relative);
       const matcher = new IsolatedLineMatcher(regex, GREP_MAX_LINE_CHARS, GREP_RETURNED_LINE_CHARS);
-      const search = new GrepSearch(caps, matcher, maxMatches, context.signal);
+      const search = new GrepSearch(workspace, caps, matcher, maxMatches, context.signal);
       try {
         if ((await lstat(target.absolute)).isFile()) {
           await search.searchFile(target.absolute, target.relative);
@@ -126,6 +126,7 @@ class GrepSearch {
   private readonly deadline: number;
 
   constructor(
+    private readonly workspace: WorkspaceRoot,
     private readonly caps: Readonly<WorkspaceCaps>,
     private readonly matcher: IsolatedLineMatcher,
     private readonly maxMatches: number,
@@ -142,7 +143,7 @@ class GrepSearch {
     }
     let content: Buffer;
     try {
-      const { handle, stats } = await openRegularFile(absolute, relative);
+      const { handle, stats } = await openRegularFile(this.workspace, absolute, relative);
       try {
         if (stats.size > this.caps.maxGrepFileBytes) return this.skip(relative, 'too_large');
         content = await handle.readFile();

@@ -49,7 +49,7 @@ export async function buildPatchPlan(workspace: WorkspaceRoot, patchText: string
     const path = await workspace.resolveForWrite(userPath);
     const known = states.get(path.absolute);
     if (known) return known;
-    const original = path.exists ? await readText(path, maxFileBytes) : null;
+    const original = path.exists ? await readText(workspace, path, maxFileBytes) : null;
     const state = { path, existedBefore: path.exists, original, content: original };
     states.set(path.absolute, state);
     return state;
@@ -57,12 +57,34 @@ export async function buildPatchPlan(workspace: WorkspaceRoot, patchText: string
   const summaries: PatchedFileSummary[] = [];
   for (const index of indexes) {
     const [oldName, newName] = namesOf(index);
-    if (oldName === undefined || newName === undefined || (oldName === DEV_NULL && newName === DEV_NULL)) {
+    if (oldName === undefined || newName === undefined) {
       throw new PatchRejectedError(PATCH_REJECTION_REASONS.MALFORMED, 'a file section lacks its --- or +++ header');
     }
-    const operation: PatchOperation = oldName === DEV_NULL ? 'create' : newName === DEV_NULL ? 'delete' : oldName === newName ? 'modify' : 'rename';
-    const source = operation === 'create' ? undefined : await load(oldName);
-    const target = operation === 'delete' ? undefined : await load(newName);
+    const shownName = newName === DEV_NULL ? oldName : newName;
+    if (index.isBinary) throw new PatchRejectedError(PATCH_REJECTION_REASONS.NOT_A_TEXT_FILE, 'binary patches are not supported', { file: shownName });
+    if (index.isCopy) throw new PatchRejectedError(PATCH_REJECTION_REASONS.MALFORMED, 'copies are not supported; send the new file as a creation', { file: shownName });
+    const creates = oldName === DEV_NULL || index.isCreate === true;
+    const deletes = newName === DEV_NULL || index.isDelete === true;
+    if (creates && deletes) throw new PatchRejectedError(PATCH_REJECTION_REASONS.MALFORMED, 'a file section both creates and deletes');
+    let operation: PatchOperation;
+    let source: FileState | undefined;
+    let target: FileState | undefined;
+    if (creates) {
+      operation = 'create';
+      target = await load(newName);
+    } else if (deletes) {
+      operation = 'delete';
+      source = await load(oldName);
+    } else if (oldName === newName || !index.isGit) {
+      // A plain diff between two names (`diff -u a.orig a`) patches the file that exists, as patch(1) does.
+      operation = 'modify';
+      const preferred = await load(newName);
+      source = target = preferred.content === null && oldName !== newName ? await load(oldName) : preferred;
+    } else {
+      operation = 'rename';
+      source = await load(oldName);
+      target = await load(newName);
+    }
     const display = (target ?? source)!.path.relative;
     if (operation === 'create' && target!.content !== null) {
       throw new PatchRejectedError(PATCH_REJECTION_REASONS.FILE_EXISTS, 'the patch creates a file that already exists', { file: display });
@@ -77,7 +99,7 @@ export async function buildPatchPlan(workspace: WorkspaceRoot, patchText: string
     if (operation === 'delete' && result !== '') {
       throw new PatchRejectedError(PATCH_REJECTION_REASONS.HUNK_MISMATCH, 'a deletion must remove every line of the file', { file: display });
     }
-    if (source) source.content = null;
+    if (source && source !== target) source.content = null;
     if (target) target.content = result;
     summaries.push({ path: display, operation, hunks: index.hunks.length });
   }
@@ -119,8 +141,8 @@ function namesOf(index: StructuredPatch): [string | undefined, string | undefine
   return [oldName, newName];
 }
 
-async function readText(path: WorkspacePath, maxFileBytes: number): Promise<string> {
-  const { handle, stats } = await openRegularFile(path.absolute, path.relative);
+async function readText(workspace: WorkspaceRoot, path: WorkspacePath, maxFileBytes: number): Promise<string> {
+  const { handle, stats } = await openRegularFile(workspace, path.absolute, path.relative);
   try {
     if (stats.size > maxFileBytes) throw new WorkspaceLimitExceededError(`size in bytes of ${path.relative}`, maxFileBytes, stats.size);
     const bytes = await handle.readFile();

@@ -68,7 +68,7 @@ export function createReadFileTool(options: WorkspaceOptions): Tool<ReadFilePara
       }
       const resolved = await workspace.resolve(userPath);
       if (!resolved.exists) throw new WorkspaceEntryNotFoundError(resolved.relative);
-      const { handle, stats } = await openRegularFile(resolved.absolute, resolved.relative);
+      const { handle, stats } = await openRegularFile(workspace, resolved.absolute, resolved.relative);
       try {
         const sample = Buffer.alloc(Math.min(BINARY_SAMPLE_BYTES, stats.size));
         await handle.read(sample, 0, sample.length, 0);

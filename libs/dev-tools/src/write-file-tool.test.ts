@@ -52,7 +52,7 @@ describe('write_file', () => {
   it('refuses the commit when the parent directory was swapped for a link out of the root', async () => {
     mkdirSync(join(fixture.root, 'dir'));
     const workspace = new WorkspaceRoot(fixture.root);
-    const staged = await stageFile(join(fixture.root, 'dir', 'file.txt'), 'x');
+    const staged = await stageFile(workspace, join(fixture.root, 'dir', 'file.txt'), 'x');
     renameSync(join(fixture.root, 'dir'), join(fixture.root, 'moved'));
     symlinkSync(fixture.outside, join(fixture.root, 'dir'));
     await expect(commitStagedFile(workspace, staged)).rejects.toBeInstanceOf(PathOutsideWorkspaceError);
