@@ -8,19 +8,28 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { printTable, summarize, timeSequential } from './support/stats.mjs';
 
 const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const { McpManager, loadMcpServerRegistry, standardConfigVariables } = await import(join(REPO_ROOT, 'libs/mcp/dist/index.js'));
+const { McpManager, loadMcpServerRegistry, standardConfigVariables } = await import(
+  join(REPO_ROOT, 'libs/mcp/dist/index.js')
+);
 const COUNT = Number(process.env.BENCH_COUNT ?? 3000);
 const everything = join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 
 const client = new Client({ name: 'bench', version: '1.0.0' });
-await client.connect(new StdioClientTransport({ command: process.execPath, args: [everything, 'stdio'], stderr: 'ignore' }));
+await client.connect(
+  new StdioClientTransport({ command: process.execPath, args: [everything, 'stdio'], stderr: 'ignore' }),
+);
 const servers = await loadMcpServerRegistry(join(REPO_ROOT, 'registry/mcp-servers'), {
   variables: standardConfigVariables({ root: REPO_ROOT, workspace: REPO_ROOT, dataDir: '/tmp' }),
 });
 const manager = new McpManager({ servers: servers.filter((server) => server.name === 'everything') });
 await manager.start('everything');
 const echo = manager.tools().find((tool) => tool.definition.name === 'everything_echo');
-const context = () => ({ callId: 'bench', signal: new AbortController().signal, grants: [], log: () => undefined });
+const context = () => ({
+  callId: 'bench',
+  signal: new AbortController().signal,
+  grants: [],
+  log: () => undefined,
+});
 
 const direct = async () => {
   const result = await client.callTool({ name: 'echo', arguments: { message: 'bench' } });

@@ -21,20 +21,62 @@ export {
   type McpRestartPolicy,
   type ParseMcpServerConfigOptions,
 } from './mcp-server-config.js';
-export { expandConfigVariables, standardConfigVariables, type ConfigVariables, type StandardVariableRoots } from './mcp-config-variables.js';
+export {
+  expandConfigVariables,
+  standardConfigVariables,
+  type ConfigVariables,
+  type StandardVariableRoots,
+} from './mcp-config-variables.js';
 export { loadMcpServerRegistry, mergeMcpServerDefinitions } from './mcp-registry-loader.js';
 export type { McpTransportHandle, RemoteTransportOptions } from './mcp-transport.js';
 export { createStdioTransport } from './mcp-transport-stdio.js';
 export { createStreamableHttpTransport } from './mcp-transport-streamable-http.js';
 export { createSseTransport } from './mcp-transport-sse.js';
 export { createMcpTransport, type McpTransportFactoryOptions } from './mcp-transport-factory.js';
-export { McpConnection, type McpConnectionOptions, type McpCallOptions, type McpToolInfo } from './mcp-connection.js';
-export { McpManager, DEFAULT_MAX_RUNNING_STDIO, DEFAULT_IDLE_SWEEP_MS, type McpManagerOptions } from './mcp-manager.js';
-export { MCP_SERVER_STATES, type McpServerState, type McpServerStatus, type McpServerListing } from './mcp-server-status.js';
-export { assignMcpToolNames, mcpDisplayName, type McpToolNameRequest, type McpToolNames } from './mcp-tool-name.js';
-export { adaptMcpTool, mcpToolApproval, type AdaptedMcpTool, type AdaptMcpToolInput, type McpToolCaller, type UnusableMcpTool } from './mcp-tool-adapter.js';
-export { mapMcpToolResult, DEFAULT_MAX_INLINE_BINARY_BYTES, type McpContentItem, type McpToolOutput, type MapMcpToolResultOptions } from './mcp-result-mapper.js';
-export { McpJsonSchemaCompiler, MAX_SCHEMA_BYTES, type SchemaCompileResult } from './mcp-json-schema-compiler.js';
+export {
+  McpConnection,
+  type McpConnectionOptions,
+  type McpCallOptions,
+  type McpToolInfo,
+} from './mcp-connection.js';
+export {
+  McpManager,
+  DEFAULT_MAX_RUNNING_STDIO,
+  DEFAULT_IDLE_SWEEP_MS,
+  type McpManagerOptions,
+} from './mcp-manager.js';
+export {
+  MCP_SERVER_STATES,
+  type McpServerState,
+  type McpServerStatus,
+  type McpServerListing,
+} from './mcp-server-status.js';
+export {
+  assignMcpToolNames,
+  mcpDisplayName,
+  type McpToolNameRequest,
+  type McpToolNames,
+} from './mcp-tool-name.js';
+export {
+  adaptMcpTool,
+  mcpToolApproval,
+  type AdaptedMcpTool,
+  type AdaptMcpToolInput,
+  type McpToolCaller,
+  type UnusableMcpTool,
+} from './mcp-tool-adapter.js';
+export {
+  mapMcpToolResult,
+  DEFAULT_MAX_INLINE_BINARY_BYTES,
+  type McpContentItem,
+  type McpToolOutput,
+  type MapMcpToolResultOptions,
+} from './mcp-result-mapper.js';
+export {
+  McpJsonSchemaCompiler,
+  MAX_SCHEMA_BYTES,
+  type SchemaCompileResult,
+} from './mcp-json-schema-compiler.js';
 export { InMemoryMcpSecretsStore, type McpSecretsStore } from './mcp-secrets-store.js';
 export { StderrTail, DEFAULT_STDERR_TAIL_LINES } from './stderr-tail.js';
 export { restartDelayMs } from './restart-backoff.js';
@@ -69,5 +111,8 @@ export {
 } from './talon-mcp-http-handler.js';
 export { serveTalonMcpOverStdio, type TalonMcpStdioServer } from './talon-mcp-stdio.js';
 export { discoverMcpOAuthServer } from './mcp-oauth-discovery.js';
-export { SecretsStoreOAuthProvider, type SecretsStoreOAuthProviderOptions } from './secrets-store-oauth-provider.js';
+export {
+  SecretsStoreOAuthProvider,
+  type SecretsStoreOAuthProviderOptions,
+} from './secrets-store-oauth-provider.js';
 export { createMcpControlTools, type McpControlToolsOptions } from './mcp-control-tools.js';

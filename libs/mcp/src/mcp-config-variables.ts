@@ -12,17 +12,20 @@ export type ConfigVariables = Readonly<Record<string, string>>;
  * cannot turn `${TALON_WORKSPACE}` into `/` for a filesystem server. `$${NAME}` keeps a literal `${NAME}`.
  */
 export function expandConfigVariables(value: string, variables: ConfigVariables, field: string): string {
-  return value.replace(/(\$?)\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (match: string, escape: string, name: string) => {
-    if (escape) return match.slice(1);
-    const replacement = variables[name];
-    if (replacement === undefined) {
-      throw new McpConfigError(
-        `${field} uses \${${name}}, which is not defined; known variables: ${Object.keys(variables).join(', ') || 'none'}.`,
-        { details: { field, variable: name } },
-      );
-    }
-    return replacement;
-  });
+  return value.replace(
+    /(\$?)\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g,
+    (match: string, escape: string, name: string) => {
+      if (escape) return match.slice(1);
+      const replacement = variables[name];
+      if (replacement === undefined) {
+        throw new McpConfigError(
+          `${field} uses \${${name}}, which is not defined; known variables: ${Object.keys(variables).join(', ') || 'none'}.`,
+          { details: { field, variable: name } },
+        );
+      }
+      return replacement;
+    },
+  );
 }
 
 /** Where Talon is installed and where it keeps data; used to build the standard variables. */
@@ -40,5 +43,10 @@ export interface StandardVariableRoots {
  * `node` runs), `TALON_ROOT`, `TALON_WORKSPACE`, `TALON_DATA_DIR`.
  */
 export function standardConfigVariables(roots: StandardVariableRoots): ConfigVariables {
-  return { NODE: process.execPath, TALON_ROOT: roots.root, TALON_WORKSPACE: roots.workspace, TALON_DATA_DIR: roots.dataDir };
+  return {
+    NODE: process.execPath,
+    TALON_ROOT: roots.root,
+    TALON_WORKSPACE: roots.workspace,
+    TALON_DATA_DIR: roots.dataDir,
+  };
 }

@@ -1,5 +1,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ToolListChangedNotificationSchema, type CallToolResult, type Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ToolListChangedNotificationSchema,
+  type CallToolResult,
+  type Tool as McpToolInfo,
+} from '@modelcontextprotocol/sdk/types.js';
 import { McpServerUnavailableError } from './errors/mcp-server-unavailable-error.js';
 import { McpJsonSchemaCompiler } from './mcp-json-schema-compiler.js';
 import { toMcpCallError, toMcpConnectError } from './mcp-error-mapping.js';
@@ -115,7 +119,11 @@ export class McpConnection {
   }
 
   /** Calls one tool by its MCP name; starts the server first if it is not running. */
-  async callTool(name: string, args: Record<string, unknown>, options: McpCallOptions = {}): Promise<CallToolResult> {
+  async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    options: McpCallOptions = {},
+  ): Promise<CallToolResult> {
     this.lastUsed = Date.now();
     this.active += 1;
     try {
@@ -129,7 +137,12 @@ export class McpConnection {
           ...(options.signal ? { signal: options.signal } : {}),
         })) as CallToolResult;
       } catch (error) {
-        throw toMcpCallError(error, { server: this.definition.name, tool: name, timeoutMs, stderr: this.stderr.snapshot() });
+        throw toMcpCallError(error, {
+          server: this.definition.name,
+          tool: name,
+          timeoutMs,
+          stderr: this.stderr.snapshot(),
+        });
       }
     } finally {
       this.active -= 1;
@@ -160,13 +173,18 @@ export class McpConnection {
       restarts: this.restarts,
       ...(this.startedAt === undefined ? {} : { startedAt: new Date(this.startedAt).toISOString() }),
       ...(this.lastUsed === 0 ? {} : { lastUsedAt: new Date(this.lastUsed).toISOString() }),
-      ...(this.nextRestartAt === undefined ? {} : { nextRestartAt: new Date(this.nextRestartAt).toISOString() }),
+      ...(this.nextRestartAt === undefined
+        ? {}
+        : { nextRestartAt: new Date(this.nextRestartAt).toISOString() }),
     };
   }
 
   private async connect(): Promise<void> {
     this.setState('starting');
-    const client = new Client(this.options.clientInfo ?? DEFAULT_CLIENT_INFO, { capabilities: {}, jsonSchemaValidator: this.schemas });
+    const client = new Client(this.options.clientInfo ?? DEFAULT_CLIENT_INFO, {
+      capabilities: {},
+      jsonSchemaValidator: this.schemas,
+    });
     try {
       const handle = await this.options.createTransport();
       this.handle = handle;
@@ -202,7 +220,9 @@ export class McpConnection {
     const tools: McpToolInfo[] = [];
     let cursor: string | undefined;
     do {
-      const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: this.definition.connectTimeoutMs });
+      const page = await client.listTools(cursor ? { cursor } : undefined, {
+        timeout: this.definition.connectTimeoutMs,
+      });
       tools.push(...page.tools);
       cursor = page.nextCursor;
     } while (cursor && tools.length < 10_000);
@@ -288,15 +308,23 @@ export class McpConnection {
   }
 
   private unavailable(why: string): McpServerUnavailableError {
-    return new McpServerUnavailableError(`MCP server "${this.definition.name}" is not available: ${why}. Check mcp_list and start it again.`, {
-      retryable: true,
-      details: { server: this.definition.name, lastError: this.lastError, stderr: this.stderr.snapshot().slice(-10) },
-    });
+    return new McpServerUnavailableError(
+      `MCP server "${this.definition.name}" is not available: ${why}. Check mcp_list and start it again.`,
+      {
+        retryable: true,
+        details: {
+          server: this.definition.name,
+          lastError: this.lastError,
+          stderr: this.stderr.snapshot().slice(-10),
+        },
+      },
+    );
   }
 
   private setState(state: McpServerState): void {
     this.state = state;
-    if (state !== 'running') this.startedAt = state === 'down' || state === 'stopped' ? undefined : this.startedAt;
+    if (state !== 'running')
+      this.startedAt = state === 'down' || state === 'stopped' ? undefined : this.startedAt;
     this.emitStatus();
   }
 

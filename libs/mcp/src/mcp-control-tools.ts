@@ -14,5 +14,7 @@ export interface McpControlToolsOptions {
 
 /** `mcp_start`, `mcp_stop`, `mcp_list` and `mcp_call` over one manager, to register as built-ins. */
 export function createMcpControlTools(manager: McpManager, options: McpControlToolsOptions): Tool[] {
-  return [createMcpStartTool, createMcpStopTool, createMcpListTool, createMcpCallTool].map((create) => create(manager, options.domain));
+  return [createMcpStartTool, createMcpStopTool, createMcpListTool, createMcpCallTool].map((create) =>
+    create(manager, options.domain),
+  );
 }

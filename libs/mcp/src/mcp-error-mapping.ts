@@ -18,33 +18,54 @@ export function toMcpCallError(error: unknown, context: CallErrorContext): Talon
   if (TalonError.isInstance(error)) return error;
   const where = `MCP tool "${context.tool}" on server "${context.server}"`;
   if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
-    return new McpTimeoutError(`${where} did not answer within ${context.timeoutMs} ms; the request was cancelled. Retry later or raise call_timeout_ms.`, {
-      retryable: true,
-      details: { server: context.server, tool: context.tool, timeoutMs: context.timeoutMs },
-      cause: error,
-    });
+    return new McpTimeoutError(
+      `${where} did not answer within ${context.timeoutMs} ms; the request was cancelled. Retry later or raise call_timeout_ms.`,
+      {
+        retryable: true,
+        details: { server: context.server, tool: context.tool, timeoutMs: context.timeoutMs },
+        cause: error,
+      },
+    );
   }
   if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
-    return new McpServerUnavailableError(`${where} failed: the server connection closed during the call. It is restarted automatically; retry shortly.`, {
-      retryable: true,
-      details: { server: context.server, tool: context.tool, stderr: context.stderr.slice(-10) },
+    return new McpServerUnavailableError(
+      `${where} failed: the server connection closed during the call. It is restarted automatically; retry shortly.`,
+      {
+        retryable: true,
+        details: { server: context.server, tool: context.tool, stderr: context.stderr.slice(-10) },
+        cause: error,
+      },
+    );
+  }
+  if (error instanceof Error && error.name === 'AbortError') {
+    return new McpToolFailedError(`${where} was cancelled before it answered.`, {
+      details: { server: context.server, tool: context.tool },
       cause: error,
     });
   }
-  if (error instanceof Error && error.name === 'AbortError') {
-    return new McpToolFailedError(`${where} was cancelled before it answered.`, { details: { server: context.server, tool: context.tool }, cause: error });
-  }
   const message = error instanceof Error ? error.message : String(error);
-  return new McpToolFailedError(`${where} failed: ${message}`, { details: { server: context.server, tool: context.tool }, cause: error });
+  return new McpToolFailedError(`${where} failed: ${message}`, {
+    details: { server: context.server, tool: context.tool },
+    cause: error,
+  });
 }
 
 /** Maps a failed connect (spawn error, initialize timeout, HTTP error, auth) to a typed Talon error. */
-export function toMcpConnectError(error: unknown, context: { server: string; stderr: string[]; authorizationUrl?: string }): TalonError {
+export function toMcpConnectError(
+  error: unknown,
+  context: { server: string; stderr: string[]; authorizationUrl?: string },
+): TalonError {
   if (TalonError.isInstance(error)) return error;
   if (error instanceof UnauthorizedError) {
     return new McpAuthorizationRequiredError(
       `MCP server "${context.server}" needs an OAuth authorization: open the authorization URL, then finish with the returned code.`,
-      { details: { server: context.server, ...(context.authorizationUrl ? { authorizationUrl: context.authorizationUrl } : {}) }, cause: error },
+      {
+        details: {
+          server: context.server,
+          ...(context.authorizationUrl ? { authorizationUrl: context.authorizationUrl } : {}),
+        },
+        cause: error,
+      },
     );
   }
   const message = error instanceof Error ? error.message : String(error);

@@ -5,10 +5,18 @@ const compiler = new McpJsonSchemaCompiler();
 
 describe('McpJsonSchemaCompiler', () => {
   it('compiles draft-07 and 2020-12 schemas by their $schema', () => {
-    const draft7 = compiler.compile({ $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { a: { type: 'string', format: 'email' } } });
+    const draft7 = compiler.compile({
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object',
+      properties: { a: { type: 'string', format: 'email' } },
+    });
     expect(draft7.ok && draft7.validate({ a: 'x@example.org' })).toBe(true);
     expect(draft7.ok && draft7.validate({ a: 'not an email' })).toBe(false);
-    const modern = compiler.compile({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { t: { type: 'array', prefixItems: [{ type: 'number' }] } } });
+    const modern = compiler.compile({
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      properties: { t: { type: 'array', prefixItems: [{ type: 'number' }] } },
+    });
     expect(modern.ok && modern.validate({ t: [1] })).toBe(true);
     expect(modern.ok && modern.validate({ t: ['x'] })).toBe(false);
   });
@@ -16,7 +24,10 @@ describe('McpJsonSchemaCompiler', () => {
   it.each([
     ['an unknown type', { type: 'object', properties: { a: { type: 'no-such-type' } } }],
     ['a non-numeric minimum', { type: 'object', properties: { a: { type: 'number', minimum: 'ten' } } }],
-    ['an unresolvable $ref', { type: 'object', properties: { a: { $ref: 'https://evil.example/schema.json' } } }],
+    [
+      'an unresolvable $ref',
+      { type: 'object', properties: { a: { $ref: 'https://evil.example/schema.json' } } },
+    ],
     ['an array', [1, 2]],
     ['null', null],
   ])('gives a reason instead of throwing for %s', (_label, schema) => {
@@ -35,7 +46,10 @@ describe('McpJsonSchemaCompiler', () => {
 
   it('as the SDK output validator, rejects values for an unusable schema instead of throwing', () => {
     const validate = compiler.getValidator({ type: 'object', properties: { a: { type: 'bogus' } } } as never);
-    expect(validate({ a: 1 })).toMatchObject({ valid: false, errorMessage: expect.stringContaining('unusable') });
+    expect(validate({ a: 1 })).toMatchObject({
+      valid: false,
+      errorMessage: expect.stringContaining('unusable'),
+    });
     const good = compiler.getValidator<{ a: number }>({ type: 'object', required: ['a'] } as never);
     expect(good({ a: 1 }).valid).toBe(true);
     expect(good({}).valid).toBe(false);

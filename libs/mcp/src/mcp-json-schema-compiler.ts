@@ -2,7 +2,11 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formatsModule from 'ajv-formats';
-import type { jsonSchemaValidator, JsonSchemaType, JsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+import type {
+  jsonSchemaValidator,
+  JsonSchemaType,
+  JsonSchemaValidator,
+} from '@modelcontextprotocol/sdk/validation/types.js';
 
 /** Schemas larger than this (serialised) are refused: a server cannot make Talon compile megabytes. */
 export const MAX_SCHEMA_BYTES = 256 * 1024;
@@ -12,7 +16,8 @@ export type SchemaCompileResult = { ok: true; validate: ValidateFunction } | { o
 
 type AjvInstance = Ajv | Ajv2019 | Ajv2020;
 type FormatsPlugin = (ajv: AjvInstance) => unknown;
-const addFormats = ((formatsModule as unknown as { default?: FormatsPlugin }).default ?? formatsModule) as unknown as FormatsPlugin;
+const addFormats = ((formatsModule as unknown as { default?: FormatsPlugin }).default ??
+  formatsModule) as unknown as FormatsPlugin;
 
 /**
  * Compiles the JSON Schemas MCP servers declare (input and output schemas), choosing the draft from
@@ -32,7 +37,8 @@ export class McpJsonSchemaCompiler implements jsonSchemaValidator {
     } catch {
       return { ok: false, reason: 'the schema cannot be serialised as JSON' };
     }
-    if (size > MAX_SCHEMA_BYTES) return { ok: false, reason: `the schema is ${size} bytes, over the ${MAX_SCHEMA_BYTES}-byte limit` };
+    if (size > MAX_SCHEMA_BYTES)
+      return { ok: false, reason: `the schema is ${size} bytes, over the ${MAX_SCHEMA_BYTES}-byte limit` };
     const draft = this.draftFor((schema as { $schema?: unknown }).$schema);
     try {
       const { $id: _ignoredId, ...withoutId } = schema as Record<string, unknown>;
@@ -46,7 +52,8 @@ export class McpJsonSchemaCompiler implements jsonSchemaValidator {
   getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
     const compiled = this.compile(schema);
     return (input: unknown) => {
-      if (!compiled.ok) return { valid: false, data: undefined, errorMessage: `output schema unusable: ${compiled.reason}` };
+      if (!compiled.ok)
+        return { valid: false, data: undefined, errorMessage: `output schema unusable: ${compiled.reason}` };
       return compiled.validate(input)
         ? { valid: true, data: input as T, errorMessage: undefined }
         : { valid: false, data: undefined, errorMessage: describeSchemaErrors(compiled.validate.errors) };
@@ -54,7 +61,12 @@ export class McpJsonSchemaCompiler implements jsonSchemaValidator {
   }
 
   private draftFor($schema: unknown): AjvInstance {
-    const key = typeof $schema === 'string' && $schema.includes('2020-12') ? '2020' : typeof $schema === 'string' && $schema.includes('2019-09') ? '2019' : '07';
+    const key =
+      typeof $schema === 'string' && $schema.includes('2020-12')
+        ? '2020'
+        : typeof $schema === 'string' && $schema.includes('2019-09')
+          ? '2019'
+          : '07';
     let ajv = this.drafts.get(key);
     if (!ajv) {
       // ids are stripped and schemas are compiled per tool, so nothing is cached by $id across servers.

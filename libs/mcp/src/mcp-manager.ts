@@ -51,7 +51,8 @@ export class McpManager {
   constructor(private readonly options: McpManagerOptions) {
     this.maxRunningStdio = options.maxRunningStdio ?? DEFAULT_MAX_RUNNING_STDIO;
     for (const definition of options.servers) {
-      const create = options.createTransport ?? ((server: McpServerDefinition) => createMcpTransport(server, options));
+      const create =
+        options.createTransport ?? ((server: McpServerDefinition) => createMcpTransport(server, options));
       const connection = new McpConnection({
         definition,
         createTransport: () => create(definition),
@@ -80,7 +81,8 @@ export class McpManager {
 
   /** Starts every server once so their tools are listed; failures are reported in the returned statuses. */
   async discover(): Promise<McpServerListing[]> {
-    for (const connection of this.connections.values()) await this.ensureStarted(connection).catch(() => undefined);
+    for (const connection of this.connections.values())
+      await this.ensureStarted(connection).catch(() => undefined);
     return this.list();
   }
 
@@ -116,7 +118,12 @@ export class McpManager {
   }
 
   /** Raw call by server and MCP tool name (starts the server on first use). No input validation here. */
-  async callTool(server: string, tool: string, args: Record<string, unknown>, options: McpCallOptions = {}): Promise<CallToolResult> {
+  async callTool(
+    server: string,
+    tool: string,
+    args: Record<string, unknown>,
+    options: McpCallOptions = {},
+  ): Promise<CallToolResult> {
     const connection = this.connection(server);
     await this.ensureStarted(connection);
     return connection.callTool(tool, args, options);
@@ -126,7 +133,11 @@ export class McpManager {
    * `mcp_call`: calls `server.tool` through its adapted Tool, so input validation, result mapping and
    * `isError` handling are the same as for the model's calls.
    */
-  async call(displayName: string, args: Record<string, unknown>, options: McpCallOptions = {}): Promise<McpToolOutput> {
+  async call(
+    displayName: string,
+    args: Record<string, unknown>,
+    options: McpCallOptions = {},
+  ): Promise<McpToolOutput> {
     const dot = displayName.indexOf('.');
     const server = dot > 0 ? displayName.slice(0, dot) : displayName;
     const connection = this.connection(server);
@@ -136,13 +147,25 @@ export class McpManager {
     const tool = find();
     if (!tool) {
       const unusable = this.unusable.find((entry) => entry.displayName === displayName);
-      if (unusable) throw new McpUnusableToolError(`MCP tool ${displayName} cannot be used: ${unusable.reason}. Ask the server's author to fix it.`, { details: unusable });
-      throw new McpUnknownToolError(`No MCP tool named ${displayName}; run mcp_list (or start the server) to see its tools.`, {
-        details: { tool: displayName },
-      });
+      if (unusable)
+        throw new McpUnusableToolError(
+          `MCP tool ${displayName} cannot be used: ${unusable.reason}. Ask the server's author to fix it.`,
+          { details: unusable },
+        );
+      throw new McpUnknownToolError(
+        `No MCP tool named ${displayName}; run mcp_list (or start the server) to see its tools.`,
+        {
+          details: { tool: displayName },
+        },
+      );
     }
     const signal = options.signal ?? new AbortController().signal;
-    return (await tool.execute(args, { callId: `mcp-call-${Date.now()}`, signal, grants: [], log: () => undefined })) as McpToolOutput;
+    return (await tool.execute(args, {
+      callId: `mcp-call-${Date.now()}`,
+      signal,
+      grants: [],
+      log: () => undefined,
+    })) as McpToolOutput;
   }
 
   /** Maps a raw result the same way tools do (for callers of {@link callTool}). */
@@ -159,9 +182,12 @@ export class McpManager {
   private connection(server: string): McpConnection {
     const connection = this.connections.get(server);
     if (!connection) {
-      throw new McpUnknownServerError(`No MCP server named "${server}"; configured: ${[...this.connections.keys()].join(', ') || 'none'}.`, {
-        details: { server },
-      });
+      throw new McpUnknownServerError(
+        `No MCP server named "${server}"; configured: ${[...this.connections.keys()].join(', ') || 'none'}.`,
+        {
+          details: { server },
+        },
+      );
     }
     return connection;
   }
@@ -182,16 +208,22 @@ export class McpManager {
   /** Stops the least recently used idle stdio server when the cap is reached. */
   private async makeRoom(incoming: McpConnection): Promise<void> {
     const running = [...this.connections.values()].filter(
-      (connection) => connection !== incoming && connection.definition.transport.type === 'stdio' && isLive(connection),
+      (connection) =>
+        connection !== incoming && connection.definition.transport.type === 'stdio' && isLive(connection),
     );
     const reserved = [...this.starting.keys()].filter((name) => name !== incoming.definition.name).length;
     if (running.length + reserved < this.maxRunningStdio) return;
-    const idle = running.filter((connection) => connection.inFlight === 0).sort((a, b) => a.lastActivityAt - b.lastActivityAt);
+    const idle = running
+      .filter((connection) => connection.inFlight === 0)
+      .sort((a, b) => a.lastActivityAt - b.lastActivityAt);
     const victim = idle[0];
     if (!victim) {
       throw new McpServerUnavailableError(
         `Cannot start MCP server "${incoming.definition.name}": all ${this.maxRunningStdio} stdio server slots are busy. Retry when a call finishes.`,
-        { retryable: true, details: { server: incoming.definition.name, maxRunningStdio: this.maxRunningStdio } },
+        {
+          retryable: true,
+          details: { server: incoming.definition.name, maxRunningStdio: this.maxRunningStdio },
+        },
       );
     }
     await victim.stop();
@@ -212,7 +244,9 @@ export class McpManager {
     for (const connection of this.connections.values()) {
       for (const tool of connection.tools) listed.push({ definition: connection.definition, tool });
     }
-    const names = assignMcpToolNames(listed.map(({ definition, tool }) => ({ server: definition.name, tool: tool.name })));
+    const names = assignMcpToolNames(
+      listed.map(({ definition, tool }) => ({ server: definition.name, tool: tool.name })),
+    );
     const tools: Tool[] = [];
     const unusable: UnusableMcpTool[] = [];
     const seen = new Set<string>();

@@ -7,7 +7,10 @@ import { McpOAuthDiscoveryError } from './errors/mcp-oauth-discovery-error.js';
  * RFC 8414 / OpenID metadata). The SDK quietly falls back to guessed endpoints when nothing is found;
  * Talon refuses instead, so a server without OAuth metadata gives one clear error and no stray requests.
  */
-export async function discoverMcpOAuthServer(serverUrl: string, options: { fetchFn?: FetchLike } = {}): Promise<OAuthServerInfo> {
+export async function discoverMcpOAuthServer(
+  serverUrl: string,
+  options: { fetchFn?: FetchLike } = {},
+): Promise<OAuthServerInfo> {
   let info: OAuthServerInfo;
   try {
     info = await discoverOAuthServerInfo(serverUrl, options.fetchFn ? { fetchFn: options.fetchFn } : {});
@@ -22,7 +25,13 @@ export async function discoverMcpOAuthServer(serverUrl: string, options: { fetch
       `OAuth discovery for ${serverUrl} found no authorization server metadata (looked for protected-resource metadata and ` +
         `${info.authorizationServerUrl} .well-known/oauth-authorization-server and openid-configuration). ` +
         'The server does not support OAuth as configured: use bearer auth or fix its metadata.',
-      { details: { serverUrl, authorizationServerUrl: info.authorizationServerUrl, resourceMetadataFound: info.resourceMetadata !== undefined } },
+      {
+        details: {
+          serverUrl,
+          authorizationServerUrl: info.authorizationServerUrl,
+          resourceMetadataFound: info.resourceMetadata !== undefined,
+        },
+      },
     );
   }
   return info;

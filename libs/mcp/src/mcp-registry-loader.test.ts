@@ -21,18 +21,31 @@ describe('loadMcpServerRegistry', () => {
       args: ['/opt/talon/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js', '/ws'],
       env: {},
     });
-    expect(servers.find((server) => server.name === 'memory')?.transport).toMatchObject({ env: { MEMORY_FILE_PATH: '/data/mcp-memory.jsonl' } });
+    expect(servers.find((server) => server.name === 'memory')?.transport).toMatchObject({
+      env: { MEMORY_FILE_PATH: '/data/mcp-memory.jsonl' },
+    });
   });
 
   it('lists every broken file in one error', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'talon-mcp-registry-'));
     try {
       await writeFile(join(dir, 'a.json'), '{ not json');
-      await writeFile(join(dir, 'b.json'), JSON.stringify({ name: 'dup', transport: { type: 'stdio', command: 'x' } }));
-      await writeFile(join(dir, 'c.json'), JSON.stringify({ name: 'dup', transport: { type: 'stdio', command: 'y' } }));
-      await writeFile(join(dir, 'd.json'), JSON.stringify({ name: 'bad', transport: { type: 'carrier-pigeon' } }));
+      await writeFile(
+        join(dir, 'b.json'),
+        JSON.stringify({ name: 'dup', transport: { type: 'stdio', command: 'x' } }),
+      );
+      await writeFile(
+        join(dir, 'c.json'),
+        JSON.stringify({ name: 'dup', transport: { type: 'stdio', command: 'y' } }),
+      );
+      await writeFile(
+        join(dir, 'd.json'),
+        JSON.stringify({ name: 'bad', transport: { type: 'carrier-pigeon' } }),
+      );
       await writeFile(join(dir, 'notes.txt'), 'ignored');
-      const error = await loadMcpServerRegistry(dir).catch((caught: unknown) => caught as { code: string; details: { problems: string[] } });
+      const error = await loadMcpServerRegistry(dir).catch(
+        (caught: unknown) => caught as { code: string; details: { problems: string[] } },
+      );
       expect(error.code).toBe('SCHEMA_VIOLATION');
       expect(error.details.problems).toEqual([
         expect.stringContaining('a.json: not valid JSON'),
@@ -46,8 +59,16 @@ describe('loadMcpServerRegistry', () => {
 
   it('lets a user definition replace a registry one of the same name', () => {
     const registry = [parseMcpServerConfig({ name: 'a', transport: { type: 'stdio', command: 'x' } })];
-    const user = [parseMcpServerConfig({ name: 'a', transport: { type: 'stdio', command: 'y' } }), parseMcpServerConfig({ name: 'b', transport: { type: 'stdio', command: 'z' } })];
-    expect(mergeMcpServerDefinitions(registry, user).map((server) => [server.name, (server.transport as { command: string }).command])).toEqual([
+    const user = [
+      parseMcpServerConfig({ name: 'a', transport: { type: 'stdio', command: 'y' } }),
+      parseMcpServerConfig({ name: 'b', transport: { type: 'stdio', command: 'z' } }),
+    ];
+    expect(
+      mergeMcpServerDefinitions(registry, user).map((server) => [
+        server.name,
+        (server.transport as { command: string }).command,
+      ]),
+    ).toEqual([
       ['a', 'y'],
       ['b', 'z'],
     ]);

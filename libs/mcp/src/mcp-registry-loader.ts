@@ -1,7 +1,11 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { McpConfigError } from './errors/mcp-config-error.js';
-import { parseMcpServerConfig, type McpServerDefinition, type ParseMcpServerConfigOptions } from './mcp-server-config.js';
+import {
+  parseMcpServerConfig,
+  type McpServerDefinition,
+  type ParseMcpServerConfigOptions,
+} from './mcp-server-config.js';
 
 /**
  * Reads every `*.json` file of a registry directory (e.g. `registry/mcp-servers`) in name order.
@@ -19,7 +23,11 @@ export async function loadMcpServerRegistry(
       const raw: unknown = JSON.parse(await readFile(join(directory, file), 'utf8'));
       loaded.push({ file, definition: parseMcpServerConfig(raw, { ...options, source: file }) });
     } catch (error) {
-      problems.push(error instanceof SyntaxError ? `${file}: not valid JSON (${error.message})` : (error as Error).message);
+      problems.push(
+        error instanceof SyntaxError
+          ? `${file}: not valid JSON (${error.message})`
+          : (error as Error).message,
+      );
     }
   }
   const names = new Map<string, string>();
@@ -29,9 +37,12 @@ export async function loadMcpServerRegistry(
     names.set(definition.name, file);
   }
   if (problems.length > 0) {
-    throw new McpConfigError(`MCP server registry ${directory} has ${problems.length} problem(s): ${problems.join(' | ')}`, {
-      details: { directory, problems },
-    });
+    throw new McpConfigError(
+      `MCP server registry ${directory} has ${problems.length} problem(s): ${problems.join(' | ')}`,
+      {
+        details: { directory, problems },
+      },
+    );
   }
   return loaded.map(({ definition }) => definition);
 }

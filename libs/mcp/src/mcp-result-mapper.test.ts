@@ -28,7 +28,10 @@ describe('mapMcpToolResult', () => {
 
   it('summarises binary data over the cap and flags errors', () => {
     const data = Buffer.alloc(2048).toString('base64');
-    const output = mapMcpToolResult({ content: [{ type: 'audio', mimeType: 'audio/wav', data }], isError: true }, { maxInlineBinaryBytes: 1024 });
+    const output = mapMcpToolResult(
+      { content: [{ type: 'audio', mimeType: 'audio/wav', data }], isError: true },
+      { maxInlineBinaryBytes: 1024 },
+    );
     expect(output.content).toEqual([{ type: 'audio', mimeType: 'audio/wav', dataBytes: 2048 }]);
     expect(output.isError).toBe(true);
   });

@@ -13,7 +13,10 @@ export interface MapMcpToolResultOptions {
 }
 
 /** Maps the SDK's `CallToolResult` to {@link McpToolOutput}. Unknown content types are named, not dropped silently. */
-export function mapMcpToolResult(result: CallToolResult, options: MapMcpToolResultOptions = {}): McpToolOutput {
+export function mapMcpToolResult(
+  result: CallToolResult,
+  options: MapMcpToolResultOptions = {},
+): McpToolOutput {
   const cap = options.maxInlineBinaryBytes ?? DEFAULT_MAX_INLINE_BINARY_BYTES;
   const content = (Array.isArray(result.content) ? result.content : []).map((item) => mapItem(item, cap));
   const text = content
@@ -37,9 +40,14 @@ function mapItem(item: CallToolResult['content'][number], cap: number): McpConte
       return { type: item.type, mimeType: item.mimeType, ...binary(item.data, cap) };
     case 'resource': {
       const resource = item.resource;
-      const base = { type: 'resource' as const, uri: resource.uri, ...(resource.mimeType ? { mimeType: resource.mimeType } : {}) };
+      const base = {
+        type: 'resource' as const,
+        uri: resource.uri,
+        ...(resource.mimeType ? { mimeType: resource.mimeType } : {}),
+      };
       if ('text' in resource && typeof resource.text === 'string') return { ...base, text: resource.text };
-      if ('blob' in resource && typeof resource.blob === 'string') return { ...base, ...binary(resource.blob, cap) };
+      if ('blob' in resource && typeof resource.blob === 'string')
+        return { ...base, ...binary(resource.blob, cap) };
       return base;
     }
     case 'resource_link':

@@ -1,6 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
-import { ApprovalRequirementSchema, ToolEffectSchema, type ApprovalRequirement, type ToolEffect } from '@talon/contracts';
+import {
+  ApprovalRequirementSchema,
+  ToolEffectSchema,
+  type ApprovalRequirement,
+  type ToolEffect,
+} from '@talon/contracts';
 import { McpConfigError } from './errors/mcp-config-error.js';
 import { expandConfigVariables, type ConfigVariables } from './mcp-config-variables.js';
 
@@ -13,7 +18,12 @@ export const DEFAULT_MCP_CONNECT_TIMEOUT_MS = 15_000;
 /** Stdio servers stop after five idle minutes; 0 keeps them running. */
 export const DEFAULT_MCP_IDLE_STOP_MS = 300_000;
 export const DEFAULT_MCP_HEALTH_INTERVAL_MS = 30_000;
-export const DEFAULT_MCP_RESTART = { maxRestarts: 5, windowMs: 300_000, initialDelayMs: 250, maxDelayMs: 30_000 } as const;
+export const DEFAULT_MCP_RESTART = {
+  maxRestarts: 5,
+  windowMs: 300_000,
+  initialDelayMs: 250,
+  maxDelayMs: 30_000,
+} as const;
 
 const StringMap = Type.Record(Type.String(), Type.String());
 
@@ -32,7 +42,11 @@ export const StdioTransportConfigSchema = Type.Object(
 /** A remote server reached over streamable HTTP (or the older HTTP+SSE transport). */
 const remoteTransport = <T extends 'streamable-http' | 'sse'>(type: T) =>
   Type.Object(
-    { type: Type.Literal(type), url: Type.String({ pattern: '^https?://' }), headers: Type.Optional(StringMap) },
+    {
+      type: Type.Literal(type),
+      url: Type.String({ pattern: '^https?://' }),
+      headers: Type.Optional(StringMap),
+    },
     { additionalProperties: false },
   );
 export const StreamableHttpTransportConfigSchema = remoteTransport('streamable-http');
@@ -41,7 +55,10 @@ export const SseTransportConfigSchema = remoteTransport('sse');
 /** How Talon authenticates to a remote server. Secrets are named, never inlined. */
 export const McpAuthConfigSchema = Type.Union([
   Type.Object({ type: Type.Literal('none') }, { additionalProperties: false }),
-  Type.Object({ type: Type.Literal('bearer'), secret: Type.String({ minLength: 1 }) }, { additionalProperties: false }),
+  Type.Object(
+    { type: Type.Literal('bearer'), secret: Type.String({ minLength: 1 }) },
+    { additionalProperties: false },
+  ),
   Type.Object(
     {
       type: Type.Literal('oauth'),
@@ -62,7 +79,11 @@ export const McpServerConfigSchema = Type.Object(
     display_name: Type.Optional(Type.String()),
     description: Type.Optional(Type.String({ maxLength: 2048 })),
     keywords: Type.Optional(Type.Array(Type.String())),
-    transport: Type.Union([StdioTransportConfigSchema, StreamableHttpTransportConfigSchema, SseTransportConfigSchema]),
+    transport: Type.Union([
+      StdioTransportConfigSchema,
+      StreamableHttpTransportConfigSchema,
+      SseTransportConfigSchema,
+    ]),
     auth: Type.Optional(McpAuthConfigSchema),
     effects: Type.Optional(Type.Array(ToolEffectSchema)),
     approval: Type.Optional(ApprovalRequirementSchema),
@@ -88,7 +109,8 @@ export const McpServerConfigSchema = Type.Object(
 export type McpServerConfig = Static<typeof McpServerConfigSchema>;
 
 export type StdioTransportConfig = Static<typeof StdioTransportConfigSchema>;
-export type RemoteTransportConfig = Static<typeof StreamableHttpTransportConfigSchema> | Static<typeof SseTransportConfigSchema>;
+export type RemoteTransportConfig =
+  Static<typeof StreamableHttpTransportConfigSchema> | Static<typeof SseTransportConfigSchema>;
 export type McpTransportConfig = StdioTransportConfig | RemoteTransportConfig;
 export type McpAuthConfig =
   | { type: 'none' }
@@ -131,16 +153,25 @@ export interface ParseMcpServerConfigOptions {
 }
 
 /** Validates one raw definition, fills defaults and expands variables. Throws {@link McpConfigError}. */
-export function parseMcpServerConfig(raw: unknown, options: ParseMcpServerConfigOptions = {}): McpServerDefinition {
+export function parseMcpServerConfig(
+  raw: unknown,
+  options: ParseMcpServerConfigOptions = {},
+): McpServerDefinition {
   const source = options.source ?? 'MCP server config';
   if (!Value.Check(McpServerConfigSchema, raw)) {
-    const violations = [...Value.Errors(McpServerConfigSchema, raw)].slice(0, 10).map((e) => `${e.path || '/'}: ${e.message}`);
-    throw new McpConfigError(`${source} is not a valid MCP server definition: ${violations.join('; ')}. Fix the file and reload.`, {
-      details: { source, violations },
-    });
+    const violations = [...Value.Errors(McpServerConfigSchema, raw)]
+      .slice(0, 10)
+      .map((e) => `${e.path || '/'}: ${e.message}`);
+    throw new McpConfigError(
+      `${source} is not a valid MCP server definition: ${violations.join('; ')}. Fix the file and reload.`,
+      {
+        details: { source, violations },
+      },
+    );
   }
   const config = raw as McpServerConfig;
-  const expand = (value: string, field: string) => expandConfigVariables(value, options.variables ?? {}, `${source} ${field}`);
+  const expand = (value: string, field: string) =>
+    expandConfigVariables(value, options.variables ?? {}, `${source} ${field}`);
   const restart = config.restart ?? {};
   return {
     name: config.name,
@@ -164,9 +195,13 @@ export function parseMcpServerConfig(raw: unknown, options: ParseMcpServerConfig
   };
 }
 
-function expandTransport(transport: McpServerConfig['transport'], expand: (value: string, field: string) => string): McpTransportConfig {
+function expandTransport(
+  transport: McpServerConfig['transport'],
+  expand: (value: string, field: string) => string,
+): McpTransportConfig {
   const mapValues = (map: Record<string, string> | undefined, field: string) =>
-    map && Object.fromEntries(Object.entries(map).map(([key, value]) => [key, expand(value, `${field}.${key}`)]));
+    map &&
+    Object.fromEntries(Object.entries(map).map(([key, value]) => [key, expand(value, `${field}.${key}`)]));
   if (transport.type === 'stdio') {
     return {
       type: 'stdio',
@@ -176,7 +211,11 @@ function expandTransport(transport: McpServerConfig['transport'], expand: (value
       ...(transport.cwd === undefined ? {} : { cwd: expand(transport.cwd, 'transport.cwd') }),
     };
   }
-  return { type: transport.type, url: expand(transport.url, 'transport.url'), headers: mapValues(transport.headers, 'transport.headers') ?? {} };
+  return {
+    type: transport.type,
+    url: expand(transport.url, 'transport.url'),
+    headers: mapValues(transport.headers, 'transport.headers') ?? {},
+  };
 }
 
 function toAuth(auth: McpServerConfig['auth']): McpAuthConfig {

@@ -5,8 +5,16 @@ import { parseMcpServerConfig } from './mcp-server-config.js';
 import { adaptMcpTool, mcpToolApproval, type McpToolCaller } from './mcp-tool-adapter.js';
 
 const context = { callId: 'c', signal: new AbortController().signal, grants: [], log: () => undefined };
-const stdioServer = parseMcpServerConfig({ name: 'srv', transport: { type: 'stdio', command: 'node' }, call_timeout_ms: 1234 });
-const httpServer = parseMcpServerConfig({ name: 'srv', transport: { type: 'streamable-http', url: 'http://127.0.0.1:1/mcp' }, effects: ['network'] });
+const stdioServer = parseMcpServerConfig({
+  name: 'srv',
+  transport: { type: 'stdio', command: 'node' },
+  call_timeout_ms: 1234,
+});
+const httpServer = parseMcpServerConfig({
+  name: 'srv',
+  transport: { type: 'streamable-http', url: 'http://127.0.0.1:1/mcp' },
+  effects: ['network'],
+});
 const inputSchema = { type: 'object' as const, properties: { n: { type: 'integer' } }, required: ['n'] };
 
 function adapt(server = stdioServer, answer: CallToolResult = { content: [{ type: 'text', text: 'ok' }] }) {
@@ -15,7 +23,13 @@ function adapt(server = stdioServer, answer: CallToolResult = { content: [{ type
     calls.push(args);
     return answer;
   };
-  const adapted = adaptMcpTool({ server, tool: { name: 'count', inputSchema }, names: { llmName: 'srv_count', displayName: 'srv.count' }, call, schemas: new McpJsonSchemaCompiler() });
+  const adapted = adaptMcpTool({
+    server,
+    tool: { name: 'count', inputSchema },
+    names: { llmName: 'srv_count', displayName: 'srv.count' },
+    call,
+    schemas: new McpJsonSchemaCompiler(),
+  });
   if (!adapted.ok) throw new Error(adapted.unusable.reason);
   return { tool: adapted.tool, calls };
 }
@@ -34,13 +48,24 @@ describe('mcpToolApproval', () => {
 
 describe('adaptMcpTool', () => {
   it('builds the definition from config: effects, timeout, domain by transport, source mcp', () => {
-    expect(adapt().tool.definition).toMatchObject({ name: 'srv_count', displayName: 'srv.count', source: 'mcp', domain: 'container', timeoutMs: 1234, effects: ['network', 'external_write'], idempotent: false });
+    expect(adapt().tool.definition).toMatchObject({
+      name: 'srv_count',
+      displayName: 'srv.count',
+      source: 'mcp',
+      domain: 'container',
+      timeoutMs: 1234,
+      effects: ['network', 'external_write'],
+      idempotent: false,
+    });
     expect(adapt(httpServer).tool.definition).toMatchObject({ domain: 'orchestrator', effects: ['network'] });
   });
 
   it('validates arguments before calling the server', async () => {
     const { tool, calls } = adapt();
-    await expect(tool.execute({ n: 'three' }, context)).rejects.toMatchObject({ code: 'SCHEMA_VIOLATION', message: expect.stringContaining('srv.count') });
+    await expect(tool.execute({ n: 'three' }, context)).rejects.toMatchObject({
+      code: 'SCHEMA_VIOLATION',
+      message: expect.stringContaining('srv.count'),
+    });
     expect(calls).toHaveLength(0);
     await expect(tool.execute({ n: 3 }, context)).resolves.toMatchObject({ text: 'ok' });
     expect(calls[0]).toEqual(['srv', 'count', { n: 3 }, { signal: context.signal, timeoutMs: 1234 }]);
@@ -48,7 +73,10 @@ describe('adaptMcpTool', () => {
 
   it('turns isError into TOOL_FAILED carrying the text', async () => {
     const { tool } = adapt(stdioServer, { isError: true, content: [{ type: 'text', text: 'disk on fire' }] });
-    await expect(tool.execute({ n: 1 }, context)).rejects.toMatchObject({ code: 'TOOL_FAILED', message: expect.stringContaining('disk on fire') });
+    await expect(tool.execute({ n: 1 }, context)).rejects.toMatchObject({
+      code: 'TOOL_FAILED',
+      message: expect.stringContaining('disk on fire'),
+    });
   });
 
   it('marks a tool unusable when its input schema is not JSON Schema', () => {
@@ -59,6 +87,12 @@ describe('adaptMcpTool', () => {
       call: async () => ({ content: [] }),
       schemas: new McpJsonSchemaCompiler(),
     });
-    expect(adapted).toEqual({ ok: false, unusable: expect.objectContaining({ displayName: 'srv.broken', reason: expect.stringContaining('input schema') }) });
+    expect(adapted).toEqual({
+      ok: false,
+      unusable: expect.objectContaining({
+        displayName: 'srv.broken',
+        reason: expect.stringContaining('input schema'),
+      }),
+    });
   });
 });

@@ -20,7 +20,8 @@ export type McpToolCaller = (
 export type { UnusableMcpTool };
 
 /** The outcome of adapting one MCP tool. */
-export type AdaptedMcpTool = { ok: true; tool: Tool<Record<string, unknown>, McpToolOutput> } | { ok: false; unusable: UnusableMcpTool };
+export type AdaptedMcpTool =
+  { ok: true; tool: Tool<Record<string, unknown>, McpToolOutput> } | { ok: false; unusable: UnusableMcpTool };
 
 /** Everything {@link adaptMcpTool} needs. */
 export interface AdaptMcpToolInput {
@@ -40,7 +41,10 @@ const MAX_DESCRIPTION = 4096;
  * `destructiveHint: true`. Hints come from the server and are untrusted, so `readOnlyHint` (or any other
  * hint) never lowers what the configuration asks for.
  */
-export function mcpToolApproval(configured: ApprovalRequirement, annotations: McpToolInfo['annotations']): ApprovalRequirement {
+export function mcpToolApproval(
+  configured: ApprovalRequirement,
+  annotations: McpToolInfo['annotations'],
+): ApprovalRequirement {
   const hinted: ApprovalRequirement = annotations?.destructiveHint === true ? 'always' : 'never';
   return APPROVAL_ORDER.indexOf(hinted) > APPROVAL_ORDER.indexOf(configured) ? hinted : configured;
 }
@@ -55,14 +59,35 @@ export function adaptMcpTool(input: AdaptMcpToolInput): AdaptedMcpTool {
   const { server, tool, names } = input;
   const compiled = input.schemas.compile(tool.inputSchema);
   if (!compiled.ok) {
-    return { ok: false, unusable: { server: server.name, tool: tool.name, displayName: names.displayName, reason: `input schema: ${compiled.reason}` } };
+    return {
+      ok: false,
+      unusable: {
+        server: server.name,
+        tool: tool.name,
+        displayName: names.displayName,
+        reason: `input schema: ${compiled.reason}`,
+      },
+    };
   }
   // The SDK checks structured output against the output schema; one Talon cannot compile fails every call.
   const output = tool.outputSchema === undefined ? undefined : input.schemas.compile(tool.outputSchema);
   if (output && !output.ok) {
-    return { ok: false, unusable: { server: server.name, tool: tool.name, displayName: names.displayName, reason: `output schema: ${output.reason}` } };
+    return {
+      ok: false,
+      unusable: {
+        server: server.name,
+        tool: tool.name,
+        displayName: names.displayName,
+        reason: `output schema: ${output.reason}`,
+      },
+    };
   }
-  const description = (tool.description ?? tool.title ?? tool.annotations?.title ?? `MCP tool ${names.displayName}`).slice(0, MAX_DESCRIPTION);
+  const description = (
+    tool.description ??
+    tool.title ??
+    tool.annotations?.title ??
+    `MCP tool ${names.displayName}`
+  ).slice(0, MAX_DESCRIPTION);
   const definition: ToolDefinition = {
     name: names.llmName,
     displayName: names.displayName,
@@ -80,11 +105,17 @@ export function adaptMcpTool(input: AdaptMcpToolInput): AdaptedMcpTool {
   const execute = async (params: Record<string, unknown>, context: ToolContext): Promise<McpToolOutput> => {
     if (!compiled.validate(params)) {
       const violations = describeSchemaErrors(compiled.validate.errors);
-      throw new McpInvalidInputError(`Arguments of ${names.displayName} do not match its input schema: ${violations}. Fix them and call again.`, {
-        details: { tool: names.displayName, violations },
-      });
+      throw new McpInvalidInputError(
+        `Arguments of ${names.displayName} do not match its input schema: ${violations}. Fix them and call again.`,
+        {
+          details: { tool: names.displayName, violations },
+        },
+      );
     }
-    const raw = await input.call(server.name, tool.name, params, { signal: context.signal, timeoutMs: server.callTimeoutMs });
+    const raw = await input.call(server.name, tool.name, params, {
+      signal: context.signal,
+      timeoutMs: server.callTimeoutMs,
+    });
     const output = mapMcpToolResult(raw, input.result);
     if (output.isError) {
       throw new McpToolFailedError(`${names.displayName} reported an error: ${output.text || 'no message'}`, {

@@ -6,7 +6,10 @@ const PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 describe('assignMcpToolNames', () => {
   it('names server_tool for the model and server.tool for people', () => {
     const names = assignMcpToolNames([{ server: 'everything', tool: 'get-sum' }]);
-    expect(names.get('everything.get-sum')).toEqual({ llmName: 'everything_get-sum', displayName: 'everything.get-sum' });
+    expect(names.get('everything.get-sum')).toEqual({
+      llmName: 'everything_get-sum',
+      displayName: 'everything.get-sum',
+    });
   });
 
   it('sanitises characters outside the pattern and truncates long names with a stable suffix', () => {

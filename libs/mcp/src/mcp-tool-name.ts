@@ -24,10 +24,16 @@ export function mcpDisplayName(server: string, tool: string): string {
  * Names in `taken` are avoided (pass names of other tool sources when known); protected built-in names
  * are not avoided here on purpose: registering such a tool fails with the registry's typed error.
  */
-export function assignMcpToolNames(requests: readonly McpToolNameRequest[], taken: ReadonlySet<string> = new Set()): Map<string, McpToolNames> {
+export function assignMcpToolNames(
+  requests: readonly McpToolNameRequest[],
+  taken: ReadonlySet<string> = new Set(),
+): Map<string, McpToolNames> {
   const used = new Set(taken);
   const result = new Map<string, McpToolNames>();
-  const keyed = requests.map((request) => ({ ...request, displayName: mcpDisplayName(request.server, request.tool) }));
+  const keyed = requests.map((request) => ({
+    ...request,
+    displayName: mcpDisplayName(request.server, request.tool),
+  }));
   keyed.sort((a, b) => (a.displayName < b.displayName ? -1 : a.displayName > b.displayName ? 1 : 0));
   for (const { server, tool, displayName } of keyed) {
     if (result.has(displayName)) continue;

@@ -16,7 +16,10 @@ export interface McpTransportFactoryOptions {
 }
 
 /** Builds a fresh transport for a server definition (one transport per connect attempt). */
-export async function createMcpTransport(definition: McpServerDefinition, options: McpTransportFactoryOptions = {}): Promise<McpTransportHandle> {
+export async function createMcpTransport(
+  definition: McpServerDefinition,
+  options: McpTransportFactoryOptions = {},
+): Promise<McpTransportHandle> {
   const transport = definition.transport;
   if (transport.type === 'stdio') return createStdioTransport(transport);
   const headers: Record<string, string> = { ...(transport.headers ?? {}) };
@@ -24,16 +27,22 @@ export async function createMcpTransport(definition: McpServerDefinition, option
   if (definition.auth.type === 'bearer') {
     const token = await options.secrets?.get(definition.auth.secret);
     if (!token) {
-      throw new McpConfigError(`MCP server "${definition.name}" uses bearer secret "${definition.auth.secret}", which is not set: add it to the secrets store.`, {
-        details: { server: definition.name, secret: definition.auth.secret },
-      });
+      throw new McpConfigError(
+        `MCP server "${definition.name}" uses bearer secret "${definition.auth.secret}", which is not set: add it to the secrets store.`,
+        {
+          details: { server: definition.name, secret: definition.auth.secret },
+        },
+      );
     }
     headers.Authorization = `Bearer ${token}`;
   } else if (definition.auth.type === 'oauth') {
     if (!options.oauthProviderFor) {
-      throw new McpConfigError(`MCP server "${definition.name}" uses OAuth but no OAuth provider is configured in this process.`, {
-        details: { server: definition.name },
-      });
+      throw new McpConfigError(
+        `MCP server "${definition.name}" uses OAuth but no OAuth provider is configured in this process.`,
+        {
+          details: { server: definition.name },
+        },
+      );
     }
     authProvider = options.oauthProviderFor(definition);
     // Without tokens the SDK would discover and then guess endpoints; discover first so a server without
@@ -48,7 +57,9 @@ export async function createMcpTransport(definition: McpServerDefinition, option
     headers,
     ...(provider ? { authProvider: provider, authorizationUrl: () => pendingUrlOf(provider) } : {}),
   };
-  return transport.type === 'sse' ? createSseTransport(transport, remote) : createStreamableHttpTransport(transport, remote);
+  return transport.type === 'sse'
+    ? createSseTransport(transport, remote)
+    : createStreamableHttpTransport(transport, remote);
 }
 
 /** The pending authorization URL of providers that keep one (SecretsStoreOAuthProvider does). */

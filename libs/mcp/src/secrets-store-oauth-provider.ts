@@ -1,6 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { McpSecretsStore } from './mcp-secrets-store.js';
 
 /** Options of {@link SecretsStoreOAuthProvider}. */
@@ -88,7 +92,10 @@ export class SecretsStoreOAuthProvider implements OAuthClientProvider {
 
   async codeVerifier(): Promise<string> {
     const verifier = await this.read('verifier');
-    if (!verifier) throw new Error(`No PKCE code verifier stored for MCP server "${this.options.server}": start the authorization again.`);
+    if (!verifier)
+      throw new Error(
+        `No PKCE code verifier stored for MCP server "${this.options.server}": start the authorization again.`,
+      );
     return verifier;
   }
 
@@ -101,7 +108,8 @@ export class SecretsStoreOAuthProvider implements OAuthClientProvider {
   }
 
   async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
-    const items: StoredItem[] = scope === 'all' ? ['tokens', 'client', 'verifier', 'discovery', 'state'] : [scope];
+    const items: StoredItem[] =
+      scope === 'all' ? ['tokens', 'client', 'verifier', 'discovery', 'state'] : [scope];
     await Promise.all(items.map((item) => this.options.secrets.delete(this.key(item))));
   }
 

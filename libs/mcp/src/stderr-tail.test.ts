@@ -27,6 +27,8 @@ describe('StderrTail', () => {
 describe('restartDelayMs', () => {
   it('doubles from the initial delay up to the cap', () => {
     const policy = { initialDelayMs: 100, maxDelayMs: 1000 };
-    expect([0, 1, 2, 3, 4, 50].map((failures) => restartDelayMs(policy, failures))).toEqual([100, 200, 400, 800, 1000, 1000]);
+    expect([0, 1, 2, 3, 4, 50].map((failures) => restartDelayMs(policy, failures))).toEqual([
+      100, 200, 400, 800, 1000, 1000,
+    ]);
   });
 });

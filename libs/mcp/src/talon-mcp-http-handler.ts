@@ -54,18 +54,23 @@ export function createTalonMcpHttpHandler(options: TalonMcpHttpOptions): TalonMc
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_MCP_BODY_BYTES;
   const sessions = new Map<string, Session>();
   const notifyToolsChanged = async () => {
-    await Promise.all([...sessions.values()].map((session) => session.server.sendToolListChanged().catch(() => undefined)));
+    await Promise.all(
+      [...sessions.values()].map((session) => session.server.sendToolListChanged().catch(() => undefined)),
+    );
   };
   const unsubscribe = options.catalog.onChange?.(() => void notifyToolsChanged());
   const sessionIdleMs = options.sessionIdleMs ?? DEFAULT_MCP_SESSION_IDLE_MS;
-  const reaper = setInterval(() => {
-    const now = Date.now();
-    for (const [id, session] of sessions) {
-      if (now - session.lastSeen < sessionIdleMs) continue;
-      sessions.delete(id);
-      void session.server.close().catch(() => undefined);
-    }
-  }, Math.max(100, Math.min(sessionIdleMs, 60_000)));
+  const reaper = setInterval(
+    () => {
+      const now = Date.now();
+      for (const [id, session] of sessions) {
+        if (now - session.lastSeen < sessionIdleMs) continue;
+        sessions.delete(id);
+        void session.server.close().catch(() => undefined);
+      }
+    },
+    Math.max(100, Math.min(sessionIdleMs, 60_000)),
+  );
   reaper.unref();
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -76,15 +81,19 @@ export function createTalonMcpHttpHandler(options: TalonMcpHttpOptions): TalonMc
       const session = sessions.get(sessionId);
       if (!session) return reply(res, 404, -32001, 'Session not found: start a new one with initialize');
       session.lastSeen = Date.now();
-      const body = req.method === 'POST' ? await readJson(req, maxBodyBytes).catch((error: Error) => error) : undefined;
+      const body =
+        req.method === 'POST' ? await readJson(req, maxBodyBytes).catch((error: Error) => error) : undefined;
       if (body instanceof Error) return reply(res, 400, -32700, body.message);
       return session.transport.handleRequest(req, res, body);
     }
-    if (req.method !== 'POST') return reply(res, 400, -32000, 'Bad request: no mcp-session-id; send initialize first');
+    if (req.method !== 'POST')
+      return reply(res, 400, -32000, 'Bad request: no mcp-session-id; send initialize first');
     const body = await readJson(req, maxBodyBytes).catch((error: Error) => error);
     if (body instanceof Error) return reply(res, 400, -32700, body.message);
-    if (!isInitializeRequest(body)) return reply(res, 400, -32000, 'Bad request: no mcp-session-id; send initialize first');
-    if (sessions.size >= maxSessions) return reply(res, 503, -32000, `Too many MCP sessions (${maxSessions}); close one and retry`);
+    if (!isInitializeRequest(body))
+      return reply(res, 400, -32000, 'Bad request: no mcp-session-id; send initialize first');
+    if (sessions.size >= maxSessions)
+      return reply(res, 503, -32000, `Too many MCP sessions (${maxSessions}); close one and retry`);
     // The session id exists once initialize is handled; the server reads it lazily for the call context.
     const server = createTalonMcpServer(options, () => transport.sessionId);
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
@@ -92,7 +101,9 @@ export function createTalonMcpHttpHandler(options: TalonMcpHttpOptions): TalonMc
       onsessioninitialized: (id) => {
         sessions.set(id, { server, transport, lastSeen: Date.now() });
       },
-      ...(options.allowedHosts ? { enableDnsRebindingProtection: true, allowedHosts: options.allowedHosts } : {}),
+      ...(options.allowedHosts
+        ? { enableDnsRebindingProtection: true, allowedHosts: options.allowedHosts }
+        : {}),
     });
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
@@ -121,7 +132,9 @@ function header(req: IncomingMessage, name: string): string | undefined {
 }
 
 function reply(res: ServerResponse, status: number, code: number, message: string): void {
-  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+  res
+    .writeHead(status, { 'content-type': 'application/json' })
+    .end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
 async function readJson(req: IncomingMessage, maxBytes: number): Promise<unknown> {

@@ -29,7 +29,11 @@ export interface TalonMcpCallContext {
  * Runs one tool for an MCP client. The integrator binds it to the orchestrator's dispatcher, so the
  * same policy, approval and safety pipeline applies; a call needing approval throws APPROVAL_REQUIRED.
  */
-export type TalonToolCall = (toolName: string, args: Record<string, unknown>, context: TalonMcpCallContext) => Promise<unknown>;
+export type TalonToolCall = (
+  toolName: string,
+  args: Record<string, unknown>,
+  context: TalonMcpCallContext,
+) => Promise<unknown>;
 
 /** Options shared by the HTTP and stdio surfaces. */
 export interface TalonMcpServerOptions {
@@ -67,37 +71,59 @@ export function toMcpResult(output: unknown): CallToolResult {
 /** A typed error as an MCP tool error result. APPROVAL_REQUIRED carries the approval id in text and `_meta`. */
 export function toMcpErrorResult(error: unknown): CallToolResult {
   if (!TalonError.isInstance(error)) {
-    return { isError: true, content: [{ type: 'text', text: 'INTERNAL: internal error in Talon; see the service log.' }], _meta: { 'talon/errorCode': ERROR_CODES.INTERNAL } };
+    return {
+      isError: true,
+      content: [{ type: 'text', text: 'INTERNAL: internal error in Talon; see the service log.' }],
+      _meta: { 'talon/errorCode': ERROR_CODES.INTERNAL },
+    };
   }
   if (error.code === ERROR_CODES.APPROVAL_REQUIRED) {
     const approvalId = (error.details as { approvalId?: unknown } | undefined)?.approvalId;
     const id = typeof approvalId === 'string' ? approvalId : undefined;
     return {
       isError: true,
-      content: [{ type: 'text', text: `approval required${id ? ` (approval id: ${id})` : ''}: ${error.message}` }],
+      content: [
+        { type: 'text', text: `approval required${id ? ` (approval id: ${id})` : ''}: ${error.message}` },
+      ],
       _meta: { 'talon/errorCode': error.code, ...(id ? { 'talon/approvalId': id } : {}) },
     };
   }
-  return { isError: true, content: [{ type: 'text', text: `${error.code}: ${error.message}` }], _meta: { 'talon/errorCode': error.code } };
+  return {
+    isError: true,
+    content: [{ type: 'text', text: `${error.code}: ${error.message}` }],
+    _meta: { 'talon/errorCode': error.code },
+  };
 }
 
 /**
  * One SDK `Server` (one per MCP session) serving Talon's catalog: `tools/list` reads the live catalog,
  * `tools/call` goes through `call`. Unknown tools are a protocol error (-32602), as MCP asks.
  */
-export function createTalonMcpServer(options: TalonMcpServerOptions, mcpSessionId?: () => string | undefined): Server {
+export function createTalonMcpServer(
+  options: TalonMcpServerOptions,
+  mcpSessionId?: () => string | undefined,
+): Server {
   const server = new Server(options.serverInfo ?? DEFAULT_SERVER_INFO, {
     capabilities: { tools: { listChanged: true } },
     ...(options.instructions ? { instructions: options.instructions } : {}),
   });
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: (await options.catalog.list()).map(toMcpTool) }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: (await options.catalog.list()).map(toMcpTool),
+  }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args = {} } = request.params;
     const known = (await options.catalog.list()).some((definition) => definition.name === name);
-    if (!known) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}. Call tools/list for the current catalog.`);
+    if (!known)
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Unknown tool: ${name}. Call tools/list for the current catalog.`,
+      );
     const sessionId = mcpSessionId?.();
     try {
-      const output = await options.call(name, args, { signal: extra.signal, ...(sessionId ? { mcpSessionId: sessionId } : {}) });
+      const output = await options.call(name, args, {
+        signal: extra.signal,
+        ...(sessionId ? { mcpSessionId: sessionId } : {}),
+      });
       return toMcpResult(output);
     } catch (error) {
       return toMcpErrorResult(error);

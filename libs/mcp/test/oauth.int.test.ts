@@ -1,5 +1,11 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { InMemoryMcpSecretsStore, McpManager, parseMcpServerConfig, SecretsStoreOAuthProvider, type McpServerDefinition } from '../src/index.js';
+import {
+  InMemoryMcpSecretsStore,
+  McpManager,
+  parseMcpServerConfig,
+  SecretsStoreOAuthProvider,
+  type McpServerDefinition,
+} from '../src/index.js';
 import { startOAuthStub, type OAuthStub } from './support/oauth-stub-server.js';
 
 const REDIRECT = 'http://127.0.0.1:1/talon/oauth/callback';
@@ -14,26 +20,48 @@ async function stub(metadata = true): Promise<OAuthStub> {
   return server;
 }
 
-function oauthManager(definition: McpServerDefinition, secrets: InMemoryMcpSecretsStore, urls: URL[]): McpManager {
+function oauthManager(
+  definition: McpServerDefinition,
+  secrets: InMemoryMcpSecretsStore,
+  urls: URL[],
+): McpManager {
   const manager = new McpManager({
     servers: [definition],
     secrets,
     oauthProviderFor: (server) =>
-      new SecretsStoreOAuthProvider({ server: server.name, secrets, redirectUrl: REDIRECT, scopes: ['tools'], onAuthorizationUrl: (url) => void urls.push(url) }),
+      new SecretsStoreOAuthProvider({
+        server: server.name,
+        secrets,
+        redirectUrl: REDIRECT,
+        scopes: ['tools'],
+        onAuthorizationUrl: (url) => void urls.push(url),
+      }),
   });
   cleanups.push(() => manager.close());
   return manager;
 }
 
-const secured = (url: string) => parseMcpServerConfig({ name: 'secure', transport: { type: 'streamable-http', url }, auth: { type: 'oauth', client_name: 'Talon test', scopes: ['tools'] } });
+const secured = (url: string) =>
+  parseMcpServerConfig({
+    name: 'secure',
+    transport: { type: 'streamable-http', url },
+    auth: { type: 'oauth', client_name: 'Talon test', scopes: ['tools'] },
+  });
 
 describe('OAuth for remote MCP servers', () => {
   it('reports a failed discovery clearly when the server publishes no OAuth metadata', async () => {
     const server = await stub(false);
     const manager = oauthManager(secured(server.mcpUrl), new InMemoryMcpSecretsStore(), []);
     const error = await manager.start('secure').catch((caught: unknown) => caught);
-    expect(error).toMatchObject({ name: 'McpOAuthDiscoveryError', code: 'UNAVAILABLE', message: expect.stringContaining('found no authorization server metadata') });
-    expect(manager.list()[0]).toMatchObject({ state: 'down', lastError: expect.stringContaining('OAuth discovery') });
+    expect(error).toMatchObject({
+      name: 'McpOAuthDiscoveryError',
+      code: 'UNAVAILABLE',
+      message: expect.stringContaining('found no authorization server metadata'),
+    });
+    expect(manager.list()[0]).toMatchObject({
+      state: 'down',
+      lastError: expect.stringContaining('OAuth discovery'),
+    });
     // No guessed endpoints were tried after discovery failed.
     expect(server.requests.filter((request) => /\/(register|token|authorize)$/.test(request))).toEqual([]);
   });
@@ -46,7 +74,9 @@ describe('OAuth for remote MCP servers', () => {
     const required = await manager.start('secure').catch((caught: unknown) => caught);
     expect(required).toMatchObject({ code: 'POLICY_DENIED', name: 'McpAuthorizationRequiredError' });
     expect(urls).toHaveLength(1);
-    expect((required as { details: { authorizationUrl: string } }).details.authorizationUrl).toBe(urls[0]?.toString());
+    expect((required as { details: { authorizationUrl: string } }).details.authorizationUrl).toBe(
+      urls[0]?.toString(),
+    );
     const authorizationUrl = urls[0] as URL;
     expect(authorizationUrl.searchParams.get('code_challenge_method')).toBe('S256');
     expect(authorizationUrl.searchParams.get('redirect_uri')).toBe(REDIRECT);
@@ -55,12 +85,19 @@ describe('OAuth for remote MCP servers', () => {
     // A person approves: the authorization server redirects to Talon's callback with a code.
     const approval = await fetch(authorizationUrl, { redirect: 'manual' });
     const callback = new URL(approval.headers.get('location') ?? '');
-    const provider = new SecretsStoreOAuthProvider({ server: 'secure', secrets, redirectUrl: REDIRECT, onAuthorizationUrl: () => undefined });
+    const provider = new SecretsStoreOAuthProvider({
+      server: 'secure',
+      secrets,
+      redirectUrl: REDIRECT,
+      onAuthorizationUrl: () => undefined,
+    });
     expect(await provider.checkState(callback.searchParams.get('state') ?? '')).toBe(true);
     await manager.finishAuthorization('secure', callback.searchParams.get('code') ?? '');
     expect(manager.list()[0]?.state).toBe('running');
     expect((await manager.call('secure.whoami', {})).text).toMatch(/^authorized as client-/);
-    expect(JSON.parse((await secrets.get('mcp/oauth/secure/tokens')) ?? '{}')).toMatchObject({ access_token: expect.stringMatching(/^at-/) });
+    expect(JSON.parse((await secrets.get('mcp/oauth/secure/tokens')) ?? '{}')).toMatchObject({
+      access_token: expect.stringMatching(/^at-/),
+    });
 
     // A second manager (a restart) finds the stored tokens and needs no authorization.
     const again: URL[] = [];
@@ -71,11 +108,21 @@ describe('OAuth for remote MCP servers', () => {
 
   it('refuses a bearer server whose secret is missing, and sends the secret when present', async () => {
     const server = await stub(false);
-    const definition = parseMcpServerConfig({ name: 'bearer', transport: { type: 'streamable-http', url: server.mcpUrl }, auth: { type: 'bearer', secret: 'BEARER_TOKEN' } });
+    const definition = parseMcpServerConfig({
+      name: 'bearer',
+      transport: { type: 'streamable-http', url: server.mcpUrl },
+      auth: { type: 'bearer', secret: 'BEARER_TOKEN' },
+    });
     const manager = new McpManager({ servers: [definition], secrets: new InMemoryMcpSecretsStore() });
     cleanups.push(() => manager.close());
-    await expect(manager.start('bearer')).rejects.toMatchObject({ code: 'SCHEMA_VIOLATION', message: expect.stringContaining('BEARER_TOKEN') });
-    const withSecret = new McpManager({ servers: [definition], secrets: new InMemoryMcpSecretsStore({ BEARER_TOKEN: 'wrong-token' }) });
+    await expect(manager.start('bearer')).rejects.toMatchObject({
+      code: 'SCHEMA_VIOLATION',
+      message: expect.stringContaining('BEARER_TOKEN'),
+    });
+    const withSecret = new McpManager({
+      servers: [definition],
+      secrets: new InMemoryMcpSecretsStore({ BEARER_TOKEN: 'wrong-token' }),
+    });
     cleanups.push(() => withSecret.close());
     // The stub knows no such token: the server answers 401, reported as a failed start (not a crash).
     await expect(withSecret.start('bearer')).rejects.toMatchObject({ code: 'UNAVAILABLE' });

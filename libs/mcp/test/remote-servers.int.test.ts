@@ -12,13 +12,27 @@ describe('server-everything over streamable HTTP and SSE', () => {
   beforeAll(async () => {
     httpPort = await freeLoopbackPort();
     const ssePort = await freeLoopbackPort();
-    http = await startChildServer(EVERYTHING_BIN, ['streamableHttp'], { PORT: String(httpPort) }, 'listening on port');
+    http = await startChildServer(
+      EVERYTHING_BIN,
+      ['streamableHttp'],
+      { PORT: String(httpPort) },
+      'listening on port',
+    );
     sse = await startChildServer(EVERYTHING_BIN, ['sse'], { PORT: String(ssePort) }, 'running on port');
     manager = new McpManager({
       servers: [
-        parseMcpServerConfig({ name: 'remote', transport: { type: 'streamable-http', url: `http://127.0.0.1:${httpPort}/mcp` } }),
-        parseMcpServerConfig({ name: 'legacy', transport: { type: 'sse', url: `http://127.0.0.1:${ssePort}/sse` } }),
-        parseMcpServerConfig({ name: 'gone', transport: { type: 'streamable-http', url: `http://127.0.0.1:${await freeLoopbackPort()}/mcp` } }),
+        parseMcpServerConfig({
+          name: 'remote',
+          transport: { type: 'streamable-http', url: `http://127.0.0.1:${httpPort}/mcp` },
+        }),
+        parseMcpServerConfig({
+          name: 'legacy',
+          transport: { type: 'sse', url: `http://127.0.0.1:${ssePort}/sse` },
+        }),
+        parseMcpServerConfig({
+          name: 'gone',
+          transport: { type: 'streamable-http', url: `http://127.0.0.1:${await freeLoopbackPort()}/mcp` },
+        }),
       ],
     });
   }, 30_000);
@@ -34,19 +48,29 @@ describe('server-everything over streamable HTTP and SSE', () => {
     expect(status).toMatchObject({ state: 'running', transport: 'streamable-http' });
     expect(status?.pid).toBeUndefined();
     expect(status?.toolCount).toBeGreaterThan(5);
-    expect(manager.tools().find((tool) => tool.definition.name === 'remote_echo')?.definition.domain).toBe('orchestrator');
+    expect(manager.tools().find((tool) => tool.definition.name === 'remote_echo')?.definition.domain).toBe(
+      'orchestrator',
+    );
     expect((await manager.call('remote.get-sum', { a: 20, b: 22 })).text).toContain('42');
   });
 
   it('lists and calls over the older HTTP+SSE transport', async () => {
     const output = await manager.call('legacy.echo', { message: 'over sse' });
     expect(output.text).toContain('over sse');
-    expect(manager.list().find((server) => server.name === 'legacy')).toMatchObject({ state: 'running', transport: 'sse' });
+    expect(manager.list().find((server) => server.name === 'legacy')).toMatchObject({
+      state: 'running',
+      transport: 'sse',
+    });
   });
 
   it('marks a remote server down when it stops answering pings and reconnects when it is back', async () => {
     const port = await freeLoopbackPort();
-    let server = await startChildServer(EVERYTHING_BIN, ['streamableHttp'], { PORT: String(port) }, 'listening on port');
+    let server = await startChildServer(
+      EVERYTHING_BIN,
+      ['streamableHttp'],
+      { PORT: String(port) },
+      'listening on port',
+    );
     const flaky = new McpManager({
       servers: [
         parseMcpServerConfig({
@@ -62,7 +86,12 @@ describe('server-everything over streamable HTTP and SSE', () => {
       await server.stop();
       await waitFor(() => flaky.list()[0]?.state === 'down', 10_000, 'marked down');
       expect(flaky.list()[0]?.lastError).toContain('health check failed');
-      server = await startChildServer(EVERYTHING_BIN, ['streamableHttp'], { PORT: String(port) }, 'listening on port');
+      server = await startChildServer(
+        EVERYTHING_BIN,
+        ['streamableHttp'],
+        { PORT: String(port) },
+        'listening on port',
+      );
       await waitFor(() => flaky.list()[0]?.state === 'running', 15_000, 'reconnected');
       expect(flaky.list()[0]?.restarts).toBeGreaterThanOrEqual(1);
       expect((await flaky.call('flaky.echo', { message: 'back' })).text).toContain('back');
@@ -74,6 +103,9 @@ describe('server-everything over streamable HTTP and SSE', () => {
 
   it('reports an unreachable remote server as UNAVAILABLE and marks it down', async () => {
     await expect(manager.start('gone')).rejects.toMatchObject({ code: 'UNAVAILABLE', retryable: true });
-    expect(manager.list().find((server) => server.name === 'gone')).toMatchObject({ state: 'down', lastError: expect.stringContaining('could not be started') });
+    expect(manager.list().find((server) => server.name === 'gone')).toMatchObject({
+      state: 'down',
+      lastError: expect.stringContaining('could not be started'),
+    });
   });
 });

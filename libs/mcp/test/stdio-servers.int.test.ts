@@ -5,7 +5,12 @@ import { TalonError } from '@talon/errors';
 import { McpManager, type McpToolOutput } from '../src/index.js';
 import { makeTestDirs, registryDefinitions, type TestDirs } from './support/mcp-test-servers.js';
 
-const context = () => ({ callId: 't', signal: new AbortController().signal, grants: [], log: () => undefined });
+const context = () => ({
+  callId: 't',
+  signal: new AbortController().signal,
+  grants: [],
+  log: () => undefined,
+});
 
 describe('registry servers over stdio (server-everything, server-filesystem, server-memory)', () => {
   let dirs: TestDirs;
@@ -29,7 +34,12 @@ describe('registry servers over stdio (server-everything, server-filesystem, ser
     expect(status?.toolCount).toBeGreaterThan(5);
     expect(status?.pid).toEqual(expect.any(Number));
     const echo = manager.tools().find((tool) => tool.definition.displayName === 'everything.echo');
-    expect(echo?.definition).toMatchObject({ name: 'everything_echo', source: 'mcp', domain: 'container', effects: ['network'] });
+    expect(echo?.definition).toMatchObject({
+      name: 'everything_echo',
+      source: 'mcp',
+      domain: 'container',
+      effects: ['network'],
+    });
     // server-everything marks echo readOnlyHint: true; that must not lower the configured approval.
     expect(echo?.definition.approval).toBe('unless_auto_approved');
   });
@@ -42,8 +52,15 @@ describe('registry servers over stdio (server-everything, server-filesystem, ser
   it('maps image content to a size summary with base64 and validates input before calling', async () => {
     const image = await manager.call('everything.get-tiny-image', {});
     const item = image.content.find((entry) => entry.type === 'image');
-    expect(item).toMatchObject({ type: 'image', mimeType: 'image/png', dataBytes: expect.any(Number), data: expect.any(String) });
-    await expect(manager.call('everything.get-sum', { a: 'one', b: 2 })).rejects.toMatchObject({ code: 'SCHEMA_VIOLATION' });
+    expect(item).toMatchObject({
+      type: 'image',
+      mimeType: 'image/png',
+      dataBytes: expect.any(Number),
+      data: expect.any(String),
+    });
+    await expect(manager.call('everything.get-sum', { a: 'one', b: 2 })).rejects.toMatchObject({
+      code: 'SCHEMA_VIOLATION',
+    });
     const sum = await manager.call('everything.get-sum', { a: 2, b: 40 });
     expect(sum.text).toContain('42');
   });
@@ -51,7 +68,9 @@ describe('registry servers over stdio (server-everything, server-filesystem, ser
   it('maps resource links', async () => {
     const links = await manager.call('everything.get-resource-links', { count: 2 });
     expect(links.content.filter((entry) => entry.type === 'resource_link')).toHaveLength(2);
-    expect(links.content.find((entry) => entry.type === 'resource_link')).toMatchObject({ uri: expect.stringMatching(/^demo:\/\//) });
+    expect(links.content.find((entry) => entry.type === 'resource_link')).toMatchObject({
+      uri: expect.stringMatching(/^demo:\/\//),
+    });
   });
 
   it('reports an unknown tool and an unknown server with typed errors', async () => {
@@ -70,9 +89,14 @@ describe('registry servers over stdio (server-everything, server-filesystem, ser
     await writeFile(join(dirs.workspace, 'note.txt'), 'filesystem via mcp\n');
     const read = await manager.call('filesystem.read_text_file', { path: join(dirs.workspace, 'note.txt') });
     expect(read.text).toContain('filesystem via mcp');
-    await manager.call('filesystem.write_file', { path: join(dirs.workspace, 'out.txt'), content: 'written by talon' });
+    await manager.call('filesystem.write_file', {
+      path: join(dirs.workspace, 'out.txt'),
+      content: 'written by talon',
+    });
     expect(await readFile(join(dirs.workspace, 'out.txt'), 'utf8')).toBe('written by talon');
-    await expect(manager.call('filesystem.read_text_file', { path: '/etc/passwd' })).rejects.toMatchObject({ code: 'TOOL_FAILED' });
+    await expect(manager.call('filesystem.read_text_file', { path: '/etc/passwd' })).rejects.toMatchObject({
+      code: 'TOOL_FAILED',
+    });
     const fsTool = manager.tools().find((tool) => tool.definition.displayName === 'filesystem.write_file');
     expect(fsTool?.definition.effects).toEqual(['read_filesystem', 'write_filesystem']);
   });
@@ -84,7 +108,9 @@ describe('registry servers over stdio (server-everything, server-filesystem, ser
     const found = await manager.call('memory.search_nodes', { query: 'Talon' });
     expect(found.text).toContain('runs MCP servers');
     expect(await readFile(join(dirs.dataDir, 'mcp-memory.jsonl'), 'utf8')).toContain('Talon');
-    await expect(manager.call('memory.create_entities', { entities: 'not a list' })).rejects.toMatchObject({ code: 'SCHEMA_VIOLATION' });
+    await expect(manager.call('memory.create_entities', { entities: 'not a list' })).rejects.toMatchObject({
+      code: 'SCHEMA_VIOLATION',
+    });
   });
 
   it('executes adapted tools through the Tool interface', async () => {

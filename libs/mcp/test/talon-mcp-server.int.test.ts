@@ -8,7 +8,12 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { TalonError } from '@talon/errors';
-import { createTalonMcpHttpHandler, type TalonMcpHttpHandler, type TalonToolCatalog, type TalonToolCall } from '../src/index.js';
+import {
+  createTalonMcpHttpHandler,
+  type TalonMcpHttpHandler,
+  type TalonToolCatalog,
+  type TalonToolCall,
+} from '../src/index.js';
 // @ts-expect-error plain JS fixture shared with the stdio child process
 import { createTestCatalog } from './fixtures/talon-catalog.mjs';
 import { FIXTURES, REPO_ROOT, waitFor } from './support/mcp-test-servers.js';
@@ -36,10 +41,12 @@ describe('Talon as an MCP server over streamable HTTP', () => {
   };
   // A polite client ends its session with DELETE; closing the client alone leaves it to the idle reaper.
   const disconnectAll = () =>
-    Promise.all(clients.splice(0).map(async ({ client, transport }) => {
-      await transport.terminateSession().catch(() => undefined);
-      await client.close();
-    }));
+    Promise.all(
+      clients.splice(0).map(async ({ client, transport }) => {
+        await transport.terminateSession().catch(() => undefined);
+        await client.close();
+      }),
+    );
 
   beforeAll(async () => {
     fixture = createTestCatalog(TalonError);
@@ -61,7 +68,10 @@ describe('Talon as an MCP server over streamable HTTP', () => {
     expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['echo', 'shell', 'boom']));
     const shell = tools.find((tool) => tool.name === 'shell');
     expect(shell?.annotations).toMatchObject({ destructiveHint: true, readOnlyHint: false });
-    expect(tools.find((tool) => tool.name === 'echo')?.inputSchema).toMatchObject({ type: 'object', required: ['message'] });
+    expect(tools.find((tool) => tool.name === 'echo')?.inputSchema).toMatchObject({
+      type: 'object',
+      required: ['message'],
+    });
   });
 
   it('calls a tool through the call function', async () => {
@@ -73,10 +83,16 @@ describe('Talon as an MCP server over streamable HTTP', () => {
 
   it('answers APPROVAL_REQUIRED with a clear tool error carrying the approval id', async () => {
     const client = await connect();
-    const result = (await client.callTool({ name: 'shell', arguments: { command: 'rm -rf /tmp/x' } })) as CallToolResult;
+    const result = (await client.callTool({
+      name: 'shell',
+      arguments: { command: 'rm -rf /tmp/x' },
+    })) as CallToolResult;
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/^approval required \(approval id: appr-0042\)/);
-    expect(result._meta).toMatchObject({ 'talon/errorCode': 'APPROVAL_REQUIRED', 'talon/approvalId': 'appr-0042' });
+    expect(result._meta).toMatchObject({
+      'talon/errorCode': 'APPROVAL_REQUIRED',
+      'talon/approvalId': 'appr-0042',
+    });
   });
 
   it('hides unexpected errors and refuses unknown tools with a protocol error', async () => {
@@ -103,11 +119,26 @@ describe('Talon as an MCP server over streamable HTTP', () => {
 
   it('refuses requests without a session, unknown sessions, other paths and sessions past the cap', async () => {
     const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-      fetch(new URL(path, url), { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(body) });
+      fetch(new URL(path, url), {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...headers,
+        },
+        body: JSON.stringify(body),
+      });
     expect((await post('/mcp', { jsonrpc: '2.0', id: 1, method: 'tools/list' })).status).toBe(400);
-    expect((await post('/mcp', { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { 'mcp-session-id': 'forged' })).status).toBe(404);
+    expect(
+      (await post('/mcp', { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { 'mcp-session-id': 'forged' }))
+        .status,
+    ).toBe(404);
     expect((await post('/elsewhere', {})).status).toBe(404);
-    const broken = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{not json' });
+    const broken = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{not json',
+    });
     expect(broken.status).toBe(400);
     while (handler.sessionCount() < 5) await connect();
     await expect(connect()).rejects.toThrow();
@@ -117,10 +148,28 @@ describe('Talon as an MCP server over streamable HTTP', () => {
     // Make room under the session cap used by the previous test.
     await disconnectAll();
     expect(handler.sessionCount()).toBe(0);
-    const list = await run(process.execPath, [INSPECTOR_CLI, '--cli', url, '--method', 'tools/list'], INSPECTOR_OPTIONS);
+    const list = await run(
+      process.execPath,
+      [INSPECTOR_CLI, '--cli', url, '--method', 'tools/list'],
+      INSPECTOR_OPTIONS,
+    );
     const listed = JSON.parse(list.stdout.slice(list.stdout.indexOf('{'))) as { tools: { name: string }[] };
     expect(listed.tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['echo', 'shell']));
-    const call = await run(process.execPath, [INSPECTOR_CLI, '--cli', url, '--method', 'tools/call', '--tool-name', 'echo', '--tool-arg', 'message=from-inspector'], INSPECTOR_OPTIONS);
+    const call = await run(
+      process.execPath,
+      [
+        INSPECTOR_CLI,
+        '--cli',
+        url,
+        '--method',
+        'tools/call',
+        '--tool-name',
+        'echo',
+        '--tool-arg',
+        'message=from-inspector',
+      ],
+      INSPECTOR_OPTIONS,
+    );
     expect(call.stdout).toContain('echo: from-inspector');
   }, 60_000);
 });
@@ -130,18 +179,35 @@ describe('Talon as an MCP server over stdio', () => {
 
   beforeAll(async () => {
     // The child loads the built library, as `pnpm talon mcp serve` would.
-    await run(process.execPath, [join(REPO_ROOT, 'node_modules/typescript/bin/tsc'), '-b', join(REPO_ROOT, 'libs/mcp')], { cwd: REPO_ROOT, timeout: 120_000 });
+    await run(
+      process.execPath,
+      [join(REPO_ROOT, 'node_modules/typescript/bin/tsc'), '-b', join(REPO_ROOT, 'libs/mcp')],
+      { cwd: REPO_ROOT, timeout: 120_000 },
+    );
     client = new Client({ name: 'test-client', version: '1.0.0' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [join(FIXTURES, 'talon-stdio-server.mjs')], stderr: 'pipe' }));
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [join(FIXTURES, 'talon-stdio-server.mjs')],
+        stderr: 'pipe',
+      }),
+    );
   }, 150_000);
   afterAll(async () => {
     await client?.close();
   });
 
   it('lists, calls, reports approval required and notifies list changes', async () => {
-    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['echo', 'shell']));
-    expect(textOf(await client.callTool({ name: 'echo', arguments: { message: 'stdio' } }))).toBe('echo: stdio');
-    const approval = (await client.callTool({ name: 'shell', arguments: { command: 'ls' } })) as CallToolResult;
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(
+      expect.arrayContaining(['echo', 'shell']),
+    );
+    expect(textOf(await client.callTool({ name: 'echo', arguments: { message: 'stdio' } }))).toBe(
+      'echo: stdio',
+    );
+    const approval = (await client.callTool({
+      name: 'shell',
+      arguments: { command: 'ls' },
+    })) as CallToolResult;
     expect(approval.isError).toBe(true);
     expect(textOf(approval)).toContain('approval id: appr-0042');
     let notified = false;
@@ -154,7 +220,18 @@ describe('Talon as an MCP server over stdio', () => {
   });
 
   it('is usable by @modelcontextprotocol/inspector-cli over stdio', async () => {
-    const list = await run(process.execPath, [INSPECTOR_CLI, '--cli', process.execPath, join(FIXTURES, 'talon-stdio-server.mjs'), '--method', 'tools/list'], INSPECTOR_OPTIONS);
+    const list = await run(
+      process.execPath,
+      [
+        INSPECTOR_CLI,
+        '--cli',
+        process.execPath,
+        join(FIXTURES, 'talon-stdio-server.mjs'),
+        '--method',
+        'tools/list',
+      ],
+      INSPECTOR_OPTIONS,
+    );
     expect(list.stdout).toContain('"echo"');
   }, 60_000);
 });

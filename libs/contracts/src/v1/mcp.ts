@@ -56,7 +56,10 @@ export const McpServerListingSchema = Type.Intersect([
 export type McpServerListing = Static<typeof McpServerListingSchema>;
 
 /** Request of `mcp.start` and `mcp.stop`. */
-export const McpServerRequestSchema = Type.Object({ server: McpServerNameSchema }, { additionalProperties: false });
+export const McpServerRequestSchema = Type.Object(
+  { server: McpServerNameSchema },
+  { additionalProperties: false },
+);
 /** Names one server. */
 export type McpServerRequest = Static<typeof McpServerRequestSchema>;
 

@@ -16,5 +16,16 @@ export function controlToolDefinition(
   effects: ToolEffect[],
   domain: ToolDomain,
 ): ToolDefinition {
-  return { name, description, parameters, effects, approval: 'never', timeoutMs: 60_000, domain, source: 'builtin', sensitiveParams: [], idempotent: false };
+  return {
+    name,
+    description,
+    parameters,
+    effects,
+    approval: 'never',
+    timeoutMs: 60_000,
+    domain,
+    source: 'builtin',
+    sensitiveParams: [],
+    idempotent: false,
+  };
 }

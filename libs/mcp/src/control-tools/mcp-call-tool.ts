@@ -17,8 +17,22 @@ export function createMcpCallTool(manager: McpManager, domain: ToolDomain): Tool
     additionalProperties: false,
   };
   return {
-    definition: { ...controlToolDefinition('mcp_call', 'Call an MCP tool by its name `server.tool` with arguments.', parameters, effects, domain), approval: 'always' },
-    approvalFor: (params) => manager.tools().find((tool) => tool.definition.displayName === params.tool)?.definition.approval ?? 'always',
-    execute: async (params, context) => manager.call(String(params.tool), (params.arguments as Record<string, unknown> | undefined) ?? {}, { signal: context.signal }),
+    definition: {
+      ...controlToolDefinition(
+        'mcp_call',
+        'Call an MCP tool by its name `server.tool` with arguments.',
+        parameters,
+        effects,
+        domain,
+      ),
+      approval: 'always',
+    },
+    approvalFor: (params) =>
+      manager.tools().find((tool) => tool.definition.displayName === params.tool)?.definition.approval ??
+      'always',
+    execute: async (params, context) =>
+      manager.call(String(params.tool), (params.arguments as Record<string, unknown> | undefined) ?? {}, {
+        signal: context.signal,
+      }),
   };
 }

@@ -7,7 +7,16 @@ import { controlToolDefinition } from './control-tool-definition.js';
 export function createMcpListTool(manager: McpManager, domain: ToolDomain): Tool {
   const parameters = { type: 'object', properties: {}, additionalProperties: false };
   return {
-    definition: { ...controlToolDefinition('mcp_list', 'List MCP servers with state, tool count, last error and restarts.', parameters, [], domain), idempotent: true },
+    definition: {
+      ...controlToolDefinition(
+        'mcp_list',
+        'List MCP servers with state, tool count, last error and restarts.',
+        parameters,
+        [],
+        domain,
+      ),
+      idempotent: true,
+    },
     execute: async () => ({ servers: manager.list() }),
   };
 }

@@ -22,8 +22,17 @@ export interface ChildServer {
 }
 
 /** Spawns `node script ...args` and waits until its stdout/stderr contains `readyText`. */
-export async function startChildServer(script: string, args: string[], env: Record<string, string>, readyText: string, timeoutMs = 15_000): Promise<ChildServer> {
-  const child = spawn(process.execPath, [script, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startChildServer(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+  readyText: string,
+  timeoutMs = 15_000,
+): Promise<ChildServer> {
+  const child = spawn(process.execPath, [script, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
@@ -34,7 +43,10 @@ export async function startChildServer(script: string, args: string[], env: Reco
     clearTimeout(timer);
   };
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${script} did not print "${readyText}" within ${timeoutMs} ms: ${output}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`${script} did not print "${readyText}" within ${timeoutMs} ms: ${output}`)),
+      timeoutMs,
+    );
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       if (output.includes(readyText)) {

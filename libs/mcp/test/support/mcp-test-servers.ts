@@ -2,12 +2,20 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadMcpServerRegistry, parseMcpServerConfig, standardConfigVariables, type McpServerDefinition } from '../../src/index.js';
+import {
+  loadMcpServerRegistry,
+  parseMcpServerConfig,
+  standardConfigVariables,
+  type McpServerDefinition,
+} from '../../src/index.js';
 
 /** The repository root (holds node_modules and registry/). */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
 export const FIXTURES = join(REPO_ROOT, 'libs/mcp/test/fixtures');
-export const EVERYTHING_BIN = join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+export const EVERYTHING_BIN = join(
+  REPO_ROOT,
+  'node_modules/@modelcontextprotocol/server-everything/dist/index.js',
+);
 
 /** A temp workspace and data dir, removed by `cleanup`. */
 export interface TestDirs {
@@ -34,15 +42,27 @@ export async function registryDefinitions(dirs: TestDirs): Promise<McpServerDefi
 }
 
 /** A stdio definition running a fixture script with this Node binary. */
-export function fixtureServer(name: string, script: string, overrides: Record<string, unknown> = {}): McpServerDefinition {
+export function fixtureServer(
+  name: string,
+  script: string,
+  overrides: Record<string, unknown> = {},
+): McpServerDefinition {
   return parseMcpServerConfig(
-    { name, transport: { type: 'stdio', command: process.execPath, args: [join(FIXTURES, script)] }, ...overrides },
+    {
+      name,
+      transport: { type: 'stdio', command: process.execPath, args: [join(FIXTURES, script)] },
+      ...overrides,
+    },
     { source: `test fixture ${script}` },
   );
 }
 
 /** Polls `check` until it returns true or `timeoutMs` passes. */
-export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 10_000, what = 'condition'): Promise<void> {
+export async function waitFor(
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = 10_000,
+  what = 'condition',
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await check()) return;

@@ -1,5 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  type Server as HttpServer,
+  type ServerResponse,
+} from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -52,13 +57,22 @@ export async function startOAuthStub(options: { metadata?: boolean } = {}): Prom
     }
     if (url.pathname === '/register' && req.method === 'POST' && withMetadata) {
       const metadata = JSON.parse(await readBody(req)) as Record<string, unknown>;
-      return json(res, 201, { ...metadata, client_id: `client-${randomBytes(4).toString('hex')}`, client_id_issued_at: Math.floor(Date.now() / 1000) });
+      return json(res, 201, {
+        ...metadata,
+        client_id: `client-${randomBytes(4).toString('hex')}`,
+        client_id_issued_at: Math.floor(Date.now() / 1000),
+      });
     }
     if (url.pathname === '/authorize' && withMetadata) {
       const redirectUri = url.searchParams.get('redirect_uri') ?? '';
-      if (url.searchParams.get('code_challenge_method') !== 'S256') return json(res, 400, { error: 'invalid_request' });
+      if (url.searchParams.get('code_challenge_method') !== 'S256')
+        return json(res, 400, { error: 'invalid_request' });
       const code = randomBytes(8).toString('hex');
-      codes.set(code, { challenge: url.searchParams.get('code_challenge') ?? '', clientId: url.searchParams.get('client_id') ?? '', redirectUri });
+      codes.set(code, {
+        challenge: url.searchParams.get('code_challenge') ?? '',
+        clientId: url.searchParams.get('client_id') ?? '',
+        redirectUri,
+      });
       const target = new URL(redirectUri);
       target.searchParams.set('code', code);
       target.searchParams.set('state', url.searchParams.get('state') ?? '');
@@ -69,7 +83,8 @@ export async function startOAuthStub(options: { metadata?: boolean } = {}): Prom
       const grant = codes.get(form.get('code') ?? '');
       const verifier = form.get('code_verifier') ?? '';
       const challenge = createHash('sha256').update(verifier).digest('base64url');
-      if (form.get('grant_type') !== 'authorization_code' || !grant || grant.challenge !== challenge) return json(res, 400, { error: 'invalid_grant' });
+      if (form.get('grant_type') !== 'authorization_code' || !grant || grant.challenge !== challenge)
+        return json(res, 400, { error: 'invalid_grant' });
       codes.delete(form.get('code') ?? '');
       const accessToken = `at-${randomBytes(8).toString('hex')}`;
       tokens.set(accessToken, grant.clientId);
@@ -80,13 +95,25 @@ export async function startOAuthStub(options: { metadata?: boolean } = {}): Prom
       const token = (req.headers.authorization ?? '').replace(/^Bearer /, '');
       const clientId = tokens.get(token);
       if (!clientId) {
-        const challenge = withMetadata ? `Bearer resource_metadata="${baseUrl}/.well-known/oauth-protected-resource/mcp"` : 'Bearer';
+        const challenge = withMetadata
+          ? `Bearer resource_metadata="${baseUrl}/.well-known/oauth-protected-resource/mcp"`
+          : 'Bearer';
         return json(res, 401, { error: 'invalid_token' }, { 'www-authenticate': challenge });
       }
-      const server = new Server({ name: 'oauth-protected', version: '1.0.0' }, { capabilities: { tools: {} } });
-      server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: 'whoami', description: 'Who is calling', inputSchema: { type: 'object' } }] }));
-      server.setRequestHandler(CallToolRequestSchema, async () => ({ content: [{ type: 'text', text: `authorized as ${clientId}` }] }));
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      const server = new Server(
+        { name: 'oauth-protected', version: '1.0.0' },
+        { capabilities: { tools: {} } },
+      );
+      server.setRequestHandler(ListToolsRequestSchema, async () => ({
+        tools: [{ name: 'whoami', description: 'Who is calling', inputSchema: { type: 'object' } }],
+      }));
+      server.setRequestHandler(CallToolRequestSchema, async () => ({
+        content: [{ type: 'text', text: `authorized as ${clientId}` }],
+      }));
+      const transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+      });
       await server.connect(transport);
       const body = req.method === 'POST' ? JSON.parse(await readBody(req)) : undefined;
       await transport.handleRequest(req, res, body);
@@ -96,7 +123,9 @@ export async function startOAuthStub(options: { metadata?: boolean } = {}): Prom
     return json(res, 404, { error: 'not_found' });
   };
 
-  const http: HttpServer = createServer((req, res) => void handler(req, res).catch((error: Error) => json(res, 500, { error: error.message })));
+  const http: HttpServer = createServer(
+    (req, res) => void handler(req, res).catch((error: Error) => json(res, 500, { error: error.message })),
+  );
   await new Promise<void>((done) => http.listen(0, '127.0.0.1', done));
   const address = http.address();
   baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
