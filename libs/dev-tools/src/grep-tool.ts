@@ -97,10 +97,11 @@ export function createGrepTool(options: WorkspaceOptions): Tool<GrepParams, Grep
       if (!target.exists) throw new WorkspaceEntryNotFoundError(target.relative);
       const matcher = new IsolatedLineMatcher(regex, GREP_MAX_LINE_CHARS, GREP_RETURNED_LINE_CHARS);
       const search = new GrepSearch(workspace, caps, matcher, maxMatches, context.signal);
+      matcher.warmUp();
       try {
         if ((await lstat(target.absolute)).isFile()) {
           await search.searchFile(target.absolute, target.relative);
-          return search.output(false);
+          return await search.output(false);
         }
         const isIncluded = picomatch(include, { dot: true });
         const prefix = target.relative === '.' ? '' : `${target.relative}/`;
@@ -109,7 +110,7 @@ export function createGrepTool(options: WorkspaceOptions): Tool<GrepParams, Grep
           if (entry.type !== 'file' || !isIncluded(entry.relative.slice(prefix.length))) continue;
           if (!(await search.searchFile(entry.absolute, entry.relative))) break;
         }
-        return search.output(walker.stoppedEarly);
+        return await search.output(walker.stoppedEarly);
       } finally {
         await matcher.close();
       }
@@ -117,10 +118,16 @@ export function createGrepTool(options: WorkspaceOptions): Tool<GrepParams, Grep
   };
 }
 
-/** State of one grep call across files. */
+/** Files are sent to the matcher in batches of at most this many files or bytes. */
+const GREP_BATCH_FILES = 64;
+const GREP_BATCH_BYTES = 1024 * 1024;
+
+/** State of one grep call across files: reads files, batches them to the matcher, gathers results. */
 class GrepSearch {
   private readonly matches: GrepMatch[] = [];
   private readonly skipped: GrepSkippedFile[] = [];
+  private batch: { relative: string; text: string }[] = [];
+  private batchBytes = 0;
   private filesSearched = 0;
   private stopped = false;
   private readonly deadline: number;
@@ -135,7 +142,7 @@ class GrepSearch {
     this.deadline = performance.now() + caps.grepTotalTimeMs;
   }
 
-  /** Searches one file; returns false once the whole search must stop. */
+  /** Queues one file; returns false once the whole search must stop. */
   async searchFile(absolute: string, relative: string): Promise<boolean> {
     if (this.stopped || this.signal?.aborted || performance.now() > this.deadline) {
       this.stopped = true;
@@ -154,22 +161,46 @@ class GrepSearch {
       return this.skip(relative, 'unreadable');
     }
     if (looksBinary(content.subarray(0, BINARY_SAMPLE_BYTES))) return this.skip(relative, 'binary');
-    this.filesSearched += 1;
-    // One more than the room left tells whether the cap cut the results.
-    const room = this.maxMatches - this.matches.length;
-    const remainingMs = Math.max(1, Math.min(this.caps.grepFileTimeMs, this.deadline - performance.now()));
-    const outcome = await this.matcher.match(content.toString('utf8'), room + 1, remainingMs);
-    if (outcome.kind === 'timeout') return this.skip(relative, 'time_limit');
-    for (const match of outcome.matches.slice(0, room)) this.matches.push({ path: relative, ...match });
-    if (outcome.matches.length > room) {
-      this.stopped = true;
-      return false;
-    }
-    return true;
+    this.batch.push({ relative, text: content.toString('utf8') });
+    this.batchBytes += content.length;
+    if (this.batch.length >= GREP_BATCH_FILES || this.batchBytes >= GREP_BATCH_BYTES) await this.flush();
+    return !this.stopped;
   }
 
-  output(walkStoppedEarly: boolean): GrepOutput {
+  /** Matches the queued files, then reports. */
+  async output(walkStoppedEarly: boolean): Promise<GrepOutput> {
+    await this.flush();
     return { matches: this.matches, truncated: this.stopped || walkStoppedEarly, filesSearched: this.filesSearched, skipped: this.skipped };
+  }
+
+  private async flush(): Promise<void> {
+    const batch = this.batch;
+    this.batch = [];
+    this.batchBytes = 0;
+    if (batch.length === 0 || this.stopped) return;
+    // One more than the room left tells whether the cap cut the results.
+    const room = this.maxMatches - this.matches.length;
+    const perFileMs = Math.max(1, Math.min(this.caps.grepFileTimeMs, this.deadline - performance.now()));
+    const outcomes = await this.matcher.matchAll(
+      batch.map((file) => file.text),
+      room + 1,
+      perFileMs,
+    );
+    for (const [position, outcome] of outcomes.entries()) {
+      const relative = batch[position]!.relative;
+      if (outcome.kind === 'timeout') {
+        this.skip(relative, 'time_limit');
+        continue;
+      }
+      this.filesSearched += 1;
+      for (const match of outcome.matches) {
+        if (this.matches.length >= this.maxMatches) {
+          this.stopped = true;
+          return;
+        }
+        this.matches.push({ path: relative, ...match });
+      }
+    }
   }
 
   private skip(path: string, reason: GrepSkippedFile['reason']): true {

@@ -6,28 +6,66 @@ export interface LineMatch {
   text: string;
 }
 
-/** Outcome of matching one file: its matches, or `timeout` when the per-file cap was hit. */
+/** Outcome of matching one text: its matches, or `timeout` when the per-text cap was hit. */
 export type LineMatchOutcome = { kind: 'matched'; matches: LineMatch[] } | { kind: 'timeout' };
 
-// Plain JavaScript run with `eval: true`, so the worker needs no build step of its own.
+/**
+ * Matches texts line by line, reporting each text's matches through `report`; stops after `limit`
+ * matches in total. Self-contained on purpose: its source text is also the worker's code.
+ */
+function matchTexts(
+  regex: RegExp,
+  texts: readonly string[],
+  limit: number,
+  maxLineChars: number,
+  returnedChars: number,
+  report: (position: number, matches: LineMatch[], last: boolean) => void,
+): void {
+  let remaining = limit;
+  for (let position = 0; position < texts.length && remaining > 0; position += 1) {
+    const lines = texts[position]!.split('\n');
+    const matches: LineMatch[] = [];
+    for (let index = 0; index < lines.length && matches.length < remaining; index += 1) {
+      const line = lines[index]!.slice(0, maxLineChars).replace(/\r$/, '');
+      if (regex.test(line)) matches.push({ line: index + 1, text: line.slice(0, returnedChars) });
+    }
+    remaining -= matches.length;
+    report(position, matches, remaining <= 0 || position === texts.length - 1);
+  }
+}
+
+// Plain JavaScript run with `eval: true`, so the worker needs no build step of its own. It answers
+// once per text, so the caller can time each text separately while sending them in batches.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
+const matchTexts = ${matchTexts.toString()};
 const regex = new RegExp(workerData.source, workerData.flags);
-parentPort.on('message', ({ id, text, limit }) => {
-  const lines = text.split('\\n');
-  const matches = [];
-  for (let index = 0; index < lines.length && matches.length < limit; index += 1) {
-    const line = lines[index].slice(0, workerData.maxLineChars).replace(/\\r$/, '');
-    if (regex.test(line)) matches.push({ line: index + 1, text: line.slice(0, workerData.returnedChars) });
-  }
-  parentPort.postMessage({ id, matches });
+parentPort.on('message', ({ id, texts, limit }) => {
+  matchTexts(regex, texts, limit, workerData.maxLineChars, workerData.returnedChars, (position, matches, last) =>
+    parentPort.postMessage({ id, position, matches, last }));
 });
 `;
 
 /**
- * Runs a regular expression over file contents in a worker thread. JavaScript cannot interrupt a
- * regex that backtracks for minutes; terminating the worker can. A worker that hit the time cap
- * is replaced by a fresh one for the next file.
+ * Whether a pattern runs in linear time for sure: no quantifier, optional part or alternation
+ * outside escapes (a fixed string after escaping is one). Such patterns skip the worker.
+ */
+export function isLinearPattern(source: string): boolean {
+  return !/[*+?{|]/.test(source.replace(/\\./g, ''));
+}
+
+interface WorkerAnswer {
+  id: number;
+  position: number;
+  matches: LineMatch[];
+  last: boolean;
+}
+
+/**
+ * Runs a regular expression over texts in a worker thread. JavaScript cannot interrupt a regex
+ * that backtracks for minutes; terminating the worker can. Texts go in batches (one message round
+ * trip per batch) and each text has its own time cap; after a timeout the worker is replaced and
+ * the rest of the batch goes to the new one.
  */
 export class IsolatedLineMatcher {
   private worker: Worker | undefined;
@@ -39,35 +77,31 @@ export class IsolatedLineMatcher {
     private readonly returnedChars: number,
   ) {}
 
-  /** Matches the lines of `text`, stopping after `limit` matches or when `timeoutMs` passes. */
-  match(text: string, limit: number, timeoutMs: number): Promise<LineMatchOutcome> {
-    const worker = this.currentWorker();
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      const cleanup = () => {
-        clearTimeout(timer);
-        worker.off('message', onMessage);
-        worker.off('error', onError);
-      };
-      const onMessage = (message: { id: number; matches: LineMatch[] }) => {
-        if (message.id !== id) return;
-        cleanup();
-        resolve({ kind: 'matched', matches: message.matches });
-      };
-      const onError = (error: Error) => {
-        cleanup();
-        this.discardWorker();
-        reject(error);
-      };
-      const timer = setTimeout(() => {
-        cleanup();
-        this.discardWorker();
-        resolve({ kind: 'timeout' });
-      }, timeoutMs);
-      worker.on('message', onMessage);
-      worker.on('error', onError);
-      worker.postMessage({ id, text, limit });
-    });
+  /**
+   * Matches each text in order, stopping once `limit` matches were found in total. Returns one
+   * outcome per text searched (fewer than `texts` when the limit was reached first).
+   */
+  async matchAll(texts: readonly string[], limit: number, perTextTimeoutMs: number): Promise<LineMatchOutcome[]> {
+    const outcomes: LineMatchOutcome[] = [];
+    if (isLinearPattern(this.regex.source)) {
+      matchTexts(this.regex, texts, limit, this.maxLineChars, this.returnedChars, (_position, matches) => outcomes.push({ kind: 'matched', matches }));
+      return outcomes;
+    }
+    let remaining = limit;
+    while (outcomes.length < texts.length && remaining > 0) {
+      const partial = await this.runBatch(texts.slice(outcomes.length), remaining, perTextTimeoutMs);
+      if (partial.length === 0) break;
+      for (const outcome of partial) {
+        outcomes.push(outcome);
+        if (outcome.kind === 'matched') remaining -= outcome.matches.length;
+      }
+    }
+    return outcomes;
+  }
+
+  /** Starts the worker ahead of the first batch (while files are still being read), if one is needed. */
+  warmUp(): void {
+    if (!isLinearPattern(this.regex.source)) this.currentWorker();
   }
 
   /** Stops the worker; call when the search is over. */
@@ -75,6 +109,45 @@ export class IsolatedLineMatcher {
     const worker = this.worker;
     this.worker = undefined;
     await worker?.terminate();
+  }
+
+  private runBatch(texts: readonly string[], limit: number, perTextTimeoutMs: number): Promise<LineMatchOutcome[]> {
+    const worker = this.currentWorker();
+    const id = this.nextId++;
+    const outcomes: LineMatchOutcome[] = [];
+    return new Promise((resolve, reject) => {
+      let timer = setTimeout(() => onTimeout(), perTextTimeoutMs);
+      const finish = () => {
+        clearTimeout(timer);
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+      };
+      const onTimeout = () => {
+        finish();
+        this.discardWorker();
+        outcomes.push({ kind: 'timeout' });
+        resolve(outcomes);
+      };
+      const onMessage = (answer: WorkerAnswer) => {
+        if (answer.id !== id) return;
+        outcomes.push({ kind: 'matched', matches: answer.matches });
+        if (answer.last) {
+          finish();
+          resolve(outcomes);
+          return;
+        }
+        clearTimeout(timer);
+        timer = setTimeout(() => onTimeout(), perTextTimeoutMs);
+      };
+      const onError = (error: Error) => {
+        finish();
+        this.discardWorker();
+        reject(error);
+      };
+      worker.on('message', onMessage);
+      worker.on('error', onError);
+      worker.postMessage({ id, texts, limit });
+    });
   }
 
   private currentWorker(): Worker {

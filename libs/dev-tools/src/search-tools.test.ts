@@ -97,6 +97,9 @@ describe('grep', () => {
     ]);
     expect(result.skipped).toEqual([{ path: 'image.png', reason: 'binary' }]);
     expect(result.truncated).toBe(false);
+    // A pattern with quantifiers runs in the worker thread and must find the same lines.
+    const inWorker = await tool.execute({ pattern: 'TOD+O\\b' }, fixture.context);
+    expect(inWorker.matches).toEqual(result.matches);
   });
 
   it('supports ignoreCase, include globs, a single file and fixed strings', async () => {
@@ -114,9 +117,14 @@ describe('grep', () => {
   it('stops at maxMatches', async () => {
     fixture.write('many.txt', Array.from({ length: 50 }, () => 'hit').join('\n'));
     const tool = createGrepTool({ root: fixture.root });
-    const result = await tool.execute({ pattern: 'hit', path: 'many.txt', maxMatches: 7 }, fixture.context);
-    expect(result.matches).toHaveLength(7);
-    expect(result.truncated).toBe(true);
+    for (const pattern of ['hit', 'hi+t']) {
+      const result = await tool.execute({ pattern, path: 'many.txt', maxMatches: 7 }, fixture.context);
+      expect(result.matches).toHaveLength(7);
+      expect(result.truncated).toBe(true);
+    }
+    const exact = await tool.execute({ pattern: 'hi+t', path: 'many.txt', maxMatches: 50 }, fixture.context);
+    expect(exact).toMatchObject({ truncated: false });
+    expect(exact.matches).toHaveLength(50);
   });
 
   it('refuses catastrophic and invalid regexes before reading any file', async () => {
