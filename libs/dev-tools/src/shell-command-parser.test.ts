@@ -167,6 +167,8 @@ describe('parseShellCommand: refusals before anything else', () => {
     ['ANSI-C control-J', "sh -c $'ls\\cJrm x'", 'ansi_c_newline'],
     ['a NUL byte', 'ls\u0000rm', 'control_character'],
     ['an escape character', 'ls \u001b[2K', 'control_character'],
+    ['a right-to-left override', 'ls \u202e fdsa', 'invisible_character'],
+    ['a zero-width space', 'ls\u200b;rm x', 'invisible_character'],
     ['an unterminated quote', "echo 'abc", 'unterminated'],
     ['an unterminated substitution', 'echo $(ls', 'unterminated'],
     ['an empty command', '   ', 'empty'],

@@ -56,6 +56,9 @@ const RESERVED_PREFIXES = new Set(['!', '{', '}', 'if', 'then', 'else', 'elif', 
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARACTERS = /[\u0000-\u0008\u000e-\u001f\u007f]/;
+// Zero-width and bidirectional-override characters can make the text an approver reads differ
+// from what the shell runs ("Trojan Source").
+const INVISIBLE_CHARACTERS = /[\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/;
 
 /**
  * Parses a command line into the programs it will run. Hidden line breaks are refused before
@@ -90,6 +93,9 @@ function parseInto(script: string, result: ParsedShellCommand, inherited: Inheri
   }
   if (LINE_BREAKS.test(script)) throw new ShellCommandRefusedError(SHELL_REFUSAL_REASONS.NEWLINE, 'it contains a line break');
   if (CONTROL_CHARACTERS.test(script)) throw new ShellCommandRefusedError(SHELL_REFUSAL_REASONS.CONTROL_CHARACTER, 'it contains a control character');
+  if (INVISIBLE_CHARACTERS.test(script)) {
+    throw new ShellCommandRefusedError(SHELL_REFUSAL_REASONS.INVISIBLE_CHARACTER, 'it contains an invisible or text-direction character');
+  }
   const tokenized = new ShellTokenizer(script).tokenize();
   result.hasExpansion ||= tokenized.hasExpansion;
   result.hasSubstitution ||= tokenized.substitutions.length > 0 || tokenized.opaqueSubstitution;

@@ -7,6 +7,7 @@ export const SHELL_REFUSAL_REASONS = {
   TOO_LONG: 'too_long',
   NEWLINE: 'newline',
   CONTROL_CHARACTER: 'control_character',
+  INVISIBLE_CHARACTER: 'invisible_character',
   ANSI_C_NEWLINE: 'ansi_c_newline',
   UNTERMINATED: 'unterminated',
   TOO_DEEP: 'too_deep',
