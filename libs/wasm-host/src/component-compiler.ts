@@ -3,10 +3,12 @@ import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promise
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { componentWit, transpile } from '@bytecodealliance/jco';
+import { Worker } from 'node:worker_threads';
 import { ComponentLoadError } from './errors/component-load-error.js';
 import { ForbiddenImportError } from './errors/forbidden-import-error.js';
+import type { TranspileReply } from './transpile-worker.js';
 import { capModuleMemory } from './wasm-memory-limit.js';
+import { compiledWorkerScript } from './worker-script.js';
 
 /** The only interface a tool component may import unless its policy allows more. */
 export const HOST_INTERFACE = 'talon:tool/host';
@@ -60,9 +62,21 @@ function interfaceName(versioned: string): string {
   return versioned.replace(/@[^/]*$/, '');
 }
 
+/** Runs jco in a worker thread so the main thread keeps serving calls. */
+function transpileInWorker(bytes: Uint8Array): Promise<TranspileReply> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(compiledWorkerScript('transpile-worker'), { workerData: bytes });
+    worker.once('message', (reply: TranspileReply) => {
+      resolve(reply);
+      void worker.terminate();
+    });
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`transpile worker exited with code ${code}`)));
+  });
+}
+
 /** Reads the imported interfaces (with versions) from the component's WIT. */
-async function readImports(bytes: Uint8Array): Promise<string[]> {
-  const wit = await componentWit(bytes);
+function importsFromWit(wit: string): string[] {
   const imports: string[] = [];
   for (const line of wit.split('\n')) {
     const match = /^\s*import\s+([^\s;]+?)(;|:\s)/.exec(line);
@@ -102,11 +116,17 @@ export class ComponentCompiler {
     let meta = await this.readMeta(dir);
     const fromCache = meta !== undefined;
     if (!meta) {
-      const imports = await readImports(bytes).catch((error: unknown) => {
-        throw new ComponentLoadError('The artifact is not a valid WebAssembly component; rebuild it.', { cause: error });
+      const reply = await transpileInWorker(bytes).catch((error: unknown) => {
+        throw new ComponentLoadError('The transpile worker failed; see the cause.', { cause: error });
       });
+      if (!reply.ok) {
+        throw new ComponentLoadError(
+          reply.stage === 'wit' ? `The artifact is not a valid WebAssembly component (${reply.message}); rebuild it.` : `jco could not transpile the component (${reply.message}); check that it targets the talon:tool WIT.`,
+        );
+      }
+      const imports = importsFromWit(reply.wit);
       checkImports(imports, policy);
-      meta = await this.transpileInto(bytes, dir, imports);
+      meta = await this.writeCache(reply.files, dir, imports);
     }
     checkImports(meta.imports, policy);
     const host = meta.imports.find((name) => interfaceName(name) === HOST_INTERFACE);
@@ -155,13 +175,7 @@ export class ComponentCompiler {
     }
   }
 
-  private async transpileInto(bytes: Uint8Array, dir: string, imports: string[]): Promise<CacheMeta> {
-    let files: Record<string, Uint8Array>;
-    try {
-      ({ files } = await transpile(bytes, { name: 'component', instantiation: 'async', noTypescript: true, quiet: true }));
-    } catch (error) {
-      throw new ComponentLoadError('jco could not transpile the component; check that it targets the talon:tool WIT.', { cause: error });
-    }
+  private async writeCache(files: Record<string, Uint8Array>, dir: string, imports: string[]): Promise<CacheMeta> {
     const staging = `${dir}.tmp-${process.pid}-${Date.now()}`;
     await mkdir(staging, { recursive: true });
     const coreModules: string[] = [];

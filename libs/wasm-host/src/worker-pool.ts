@@ -1,9 +1,8 @@
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { ComponentWorkerHandle, type LoadedComponent } from './component-worker-handle.js';
 import { OutputTooLargeError } from './errors/output-too-large-error.js';
 import { PoolClosedError } from './errors/pool-closed-error.js';
 import type { HostCallContext, HostImports } from './host-imports.js';
+import { compiledWorkerScript } from './worker-script.js';
 
 /** Options of a pool: one per installed tool version. */
 export interface ComponentWorkerPoolOptions {
@@ -46,11 +45,9 @@ export interface PoolStats {
   recycled: number;
 }
 
-/** The compiled worker entry; when running from sources (tests) it lives in `dist/`. */
+/** The compiled component worker entry. */
 export function defaultWorkerScript(): URL {
-  const sibling = new URL('./component-worker.js', import.meta.url);
-  if (existsSync(fileURLToPath(sibling))) return sibling;
-  return new URL('../dist/component-worker.js', import.meta.url);
+  return compiledWorkerScript('component-worker');
 }
 
 /**

@@ -37,7 +37,7 @@ describe('limits on a componentize-js tool (StarlingMonkey engine inside the com
     const started = performance.now();
     const error = await spinner.execute({ op: 'spin' }, toolContext()).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ name: 'ToolTimeoutError', code: 'TIMEOUT' });
-    expect(performance.now() - started).toBeLessThan(2000);
+    expect(performance.now() - started).toBeLessThan(4000);
     await expect(spinner.execute({ op: 'now' }, toolContext())).resolves.toMatchObject({ ok: expect.any(Number) });
   }, 30_000);
 
