@@ -26,6 +26,8 @@ export interface McpConnectionOptions {
   onStateChanged?: (status: McpServerStatus) => void;
   /** Stderr lines kept for crash reports (default 50). */
   stderrLines?: number;
+  /** Tools remembered from an earlier run, offered before the server is first started. */
+  knownTools?: readonly McpToolInfo[];
   /** Name and version Talon announces to the server. */
   clientInfo?: { name: string; version: string };
 }
@@ -68,6 +70,7 @@ export class McpConnection {
   constructor(private readonly options: McpConnectionOptions) {
     this.definition = options.definition;
     this.stderr = new StderrTail(options.stderrLines);
+    this.toolList = options.knownTools ?? [];
   }
 
   /** The tools as last listed by the server. */

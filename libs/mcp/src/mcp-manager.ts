@@ -28,6 +28,11 @@ export interface McpManagerOptions extends McpTransportFactoryOptions {
   idleSweepMs?: number;
   /** Replaces the transport factory (tests, or a wasm-runner that spawns differently). */
   createTransport?: (definition: McpServerDefinition) => Promise<McpTransportHandle>;
+  /**
+   * Tool lists remembered from an earlier run (see {@link McpManager.toolSnapshot}), by server name: their
+   * tools are offered at once and the server starts on the first call, so boot starts nothing.
+   */
+  knownTools?: Readonly<Record<string, readonly McpToolInfo[]>>;
   /** Called when the set of adapted tools changes (start, list_changed, restart). */
   onToolsChanged?: (tools: readonly Tool[], unusable: readonly UnusableMcpTool[]) => void;
   onStatusChanged?: (status: McpServerStatus) => void;
@@ -57,10 +62,12 @@ export class McpManager {
         definition,
         createTransport: () => create(definition),
         onToolsChanged: () => this.rebuildTools(),
+        ...(options.knownTools?.[definition.name] ? { knownTools: options.knownTools[definition.name] } : {}),
         ...(options.onStatusChanged ? { onStateChanged: options.onStatusChanged } : {}),
       });
       this.connections.set(definition.name, connection);
     }
+    if (options.knownTools) this.rebuildTools();
     this.sweep = setInterval(() => void this.stopIdle(), options.idleSweepMs ?? DEFAULT_IDLE_SWEEP_MS);
     this.sweep.unref();
   }
@@ -110,6 +117,14 @@ export class McpManager {
   /** Every usable MCP tool as a Talon {@link Tool}, named `server_tool` (see assignMcpToolNames). */
   tools(): readonly Tool[] {
     return this.adapted;
+  }
+
+  /** Every server's last tool list, to persist and pass back as `knownTools` after a restart. */
+  toolSnapshot(): Record<string, McpToolInfo[]> {
+    const snapshot: Record<string, McpToolInfo[]> = {};
+    for (const [name, connection] of this.connections)
+      if (connection.tools.length > 0) snapshot[name] = [...connection.tools];
+    return snapshot;
   }
 
   /** Tools that were listed but cannot be offered (e.g. an invalid input schema), with reasons. */

@@ -250,6 +250,31 @@ describe('a hostile stdio server', () => {
     expect(await busy).toMatchObject({ code: 'TIMEOUT' });
   });
 
+  it('gives up on a server that never answers initialize and does not leave the child running', async () => {
+    const manager = managerFor([fixtureServer('silent', 'silent-server.mjs', { connect_timeout_ms: 300 })]);
+    const started = Date.now();
+    const error = await manager.start('silent').catch((caught: unknown) => caught);
+    expect(error).toMatchObject({
+      code: 'UNAVAILABLE',
+      message: expect.stringContaining('silent server pid='),
+    });
+    expect(Date.now() - started).toBeLessThan(8000);
+    const pid = Number(/pid=(\d+)/.exec(manager.list()[0]?.lastStderr.join('\n') ?? '')?.[1]);
+    expect(pid).toBeGreaterThan(0);
+    await waitFor(
+      () => {
+        try {
+          process.kill(pid, 0);
+          return false;
+        } catch {
+          return true;
+        }
+      },
+      10_000,
+      'the silent child to exit',
+    );
+  }, 20_000);
+
   it('reports a command that cannot be spawned as UNAVAILABLE with a clear message', async () => {
     const broken = fixtureServer('broken', 'hostile-server.mjs', {
       transport: { type: 'stdio', command: '/nonexistent/talon-mcp-binary' },

@@ -113,6 +113,23 @@ describe('registry servers over stdio (server-everything, server-filesystem, ser
     });
   });
 
+  it('offers remembered tools after a restart without starting anything, and starts on the first call', async () => {
+    const snapshot = manager.toolSnapshot();
+    expect(Object.keys(snapshot).sort()).toEqual(['everything', 'filesystem', 'memory']);
+    const restarted = new McpManager({ servers: await registryDefinitions(dirs), knownTools: snapshot });
+    try {
+      expect(restarted.tools().map((tool) => tool.definition.name)).toEqual(
+        expect.arrayContaining(['everything_echo', 'filesystem_read_text_file', 'memory_search_nodes']),
+      );
+      expect(restarted.list().every((server) => server.state === 'stopped')).toBe(true);
+      expect((await restarted.call('everything.echo', { message: 'cold' })).text).toContain('cold');
+      expect(restarted.list().find((server) => server.name === 'everything')?.state).toBe('running');
+      expect(restarted.list().find((server) => server.name === 'memory')?.state).toBe('stopped');
+    } finally {
+      await restarted.close();
+    }
+  });
+
   it('executes adapted tools through the Tool interface', async () => {
     const echo = manager.tools().find((tool) => tool.definition.name === 'everything_echo');
     const output = (await echo?.execute({ message: 'via Tool' }, context())) as McpToolOutput;
