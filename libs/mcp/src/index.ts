@@ -78,8 +78,6 @@ export {
   type SchemaCompileResult,
 } from './mcp-json-schema-compiler.js';
 export { InMemoryMcpSecretsStore, type McpSecretsStore } from './mcp-secrets-store.js';
-export { StderrTail, DEFAULT_STDERR_TAIL_LINES } from './stderr-tail.js';
-export { restartDelayMs } from './restart-backoff.js';
 export { McpConfigError } from './errors/mcp-config-error.js';
 export { McpServerUnavailableError } from './errors/mcp-server-unavailable-error.js';
 export { McpToolFailedError } from './errors/mcp-tool-failed-error.js';

@@ -174,6 +174,34 @@ describe('Talon as an MCP server over streamable HTTP', () => {
   }, 60_000);
 });
 
+describe('Talon MCP sessions', () => {
+  it('closes sessions whose client vanished without DELETE after the idle time', async () => {
+    const fixture = createTestCatalog(TalonError);
+    const handler = createTalonMcpHttpHandler({
+      catalog: fixture.catalog,
+      call: fixture.call,
+      sessionIdleMs: 200,
+    });
+    const http = createServer((req, res) => void handler.handle(req, res));
+    await new Promise<void>((done) => http.listen(0, '127.0.0.1', done));
+    const address = http.address();
+    const client = new Client({ name: 'vanishing', version: '1.0.0' });
+    try {
+      await client.connect(
+        new StreamableHTTPClientTransport(
+          new URL(`http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/mcp`),
+        ),
+      );
+      expect(handler.sessionCount()).toBe(1);
+      await waitFor(() => handler.sessionCount() === 0, 5000, 'idle session reaped');
+    } finally {
+      await client.close();
+      await handler.close();
+      await new Promise((done) => http.close(done));
+    }
+  });
+});
+
 describe('Talon as an MCP server over stdio', () => {
   let client: Client;
 
