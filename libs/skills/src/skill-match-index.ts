@@ -4,31 +4,14 @@ import { DEFAULT_MATCH_INPUT_CAP, testGuarded, type GuardedPattern } from './reg
 /** What a term is used for. */
 export type TermKind = 'keyword' | 'exclude' | 'tag';
 
-/** One term of one skill, as matched against a message. */
-export interface TermMatch {
-  skill: number;
-  kind: TermKind;
-  term: string;
-  /** `exact` on word boundaries (or anywhere for CJK), `substring` inside a longer word. */
-  match: 'exact' | 'substring';
-}
-
-/** One pattern of one skill that matched. */
-export interface PatternMatch {
-  skill: number;
-  source: string;
-}
-
-interface TermPosting {
-  skill: number;
-  kind: TermKind;
-  term: string;
-  cjk: boolean;
-}
-
-interface PatternPosting {
-  skill: number;
-  pattern: GuardedPattern;
+/** One term of one skill, as indexed. */
+export interface TermPosting {
+  readonly skill: number;
+  readonly kind: TermKind;
+  readonly term: string;
+  readonly cjk: boolean;
+  /** The term is one alphanumeric token, so whole-token membership decides exact versus substring. */
+  readonly simple: boolean;
 }
 
 /** The terms and patterns of one skill to index. */
@@ -39,36 +22,55 @@ export interface MatchableSkill {
   patterns: GuardedPattern[];
 }
 
+/** A message prepared once for matching: folded text and its Latin word tokens. */
+export interface PreparedMessage {
+  folded: string;
+  tokens: Set<string>;
+}
+
+const CJK_GLOBAL = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
 const ALNUM_TOKEN = /[\p{L}\p{N}]+/gu;
 const ALNUM_CHAR = /[\p{L}\p{N}]/u;
-/** Message tokens longer than this only contribute substrings up to this length. */
-const MAX_SUBSTRING_LENGTH = 32;
+/** Longest Latin key; longer message tokens are still scanned, in windows of this length. */
+const MAX_KEY_LENGTH = 32;
+
+/** Folded message → the structure every matcher reads. */
+export function prepareMessage(folded: string): PreparedMessage {
+  const tokens = new Set<string>();
+  for (const [token] of folded.replace(CJK_GLOBAL, ' ').matchAll(ALNUM_TOKEN)) tokens.add(token);
+  return { folded, tokens };
+}
 
 /**
  * An inverted index from terms and pattern literals to skills, built once per snapshot, so a message is
  * matched by looking up its own substrings instead of looping over every skill.
  *
- * Latin terms are keyed by their longest alphanumeric token; the message's tokens are expanded into all
- * substrings of 3+ characters and looked up, then each hit is verified on the folded message (word
- * boundaries decide exact versus substring). CJK terms are keyed by their first CJK bigram (or single
- * character) and verified by plain containment. Patterns with a required literal are keyed by its first
- * three characters and run only when the literal is present; patterns without one always run.
+ * Latin terms are keyed by their longest alphanumeric token. Each message token is expanded into its
+ * substrings of 3+ characters, but only while the substring is still a prefix of some key (a trie walk done
+ * with a set of prefixes), and each hit is classified: whole-token (exact) or inside a word (substring);
+ * multi-word and punctuated terms are verified on the folded text. CJK terms are keyed by their first CJK
+ * bigram (or character) and verified by containment. Pattern literals are keyed the same way as terms and
+ * a pattern runs only when its literal is present; patterns without a literal run on every message.
  */
 export class SkillMatchIndex {
   private readonly terms = new Map<string, TermPosting[]>();
   private readonly shortTerms: TermPosting[] = [];
-  private readonly patterns = new Map<string, PatternPosting[]>();
-  private readonly unfilteredPatterns: PatternPosting[] = [];
+  private readonly prefixes = new Set<string>();
+  private readonly patterns = new Map<string, Array<{ skill: number; pattern: GuardedPattern }>>();
+  private readonly unfilteredPatterns: Array<{ skill: number; pattern: GuardedPattern }> = [];
 
   constructor(skills: MatchableSkill[], private readonly matchInputCap = DEFAULT_MATCH_INPUT_CAP) {
     skills.forEach((skill, index) => {
-      for (const term of skill.keywords) this.addTerm({ skill: index, kind: 'keyword', term, cjk: containsCjk(term) });
-      for (const term of skill.excludeKeywords) this.addTerm({ skill: index, kind: 'exclude', term, cjk: containsCjk(term) });
-      for (const term of skill.tags) this.addTerm({ skill: index, kind: 'tag', term, cjk: containsCjk(term) });
+      for (const term of skill.keywords) this.addTerm(index, 'keyword', term);
+      for (const term of skill.excludeKeywords) this.addTerm(index, 'exclude', term);
+      for (const term of skill.tags) this.addTerm(index, 'tag', term);
       for (const pattern of skill.patterns) {
-        const literal = pattern.requiredLiteral;
-        if (!literal) this.unfilteredPatterns.push({ skill: index, pattern });
-        else push(this.patterns, [...literal].slice(0, 3).join(''), { skill: index, pattern });
+        const key = pattern.requiredLiteral ? keyOf(pattern.requiredLiteral) : undefined;
+        if (key === undefined) this.unfilteredPatterns.push({ skill: index, pattern });
+        else {
+          push(this.patterns, key, { skill: index, pattern });
+          this.addPrefixes(key);
+        }
       }
     });
   }
@@ -78,99 +80,148 @@ export class SkillMatchIndex {
     return this.unfilteredPatterns.length;
   }
 
-  /** Every term of every skill that occurs in the folded message. */
-  matchTerms(folded: string): TermMatch[] {
-    const seen = new Set<TermPosting>();
-    const matches: TermMatch[] = [];
+  /** Calls `visit` for every term of every skill that occurs in the message. Allocates nothing per hit. */
+  forEachTermHit(message: PreparedMessage, visit: (posting: TermPosting, exact: boolean) => void): void {
+    const classified = new Map<string, 'exact' | 'substring' | undefined>();
     const consider = (posting: TermPosting) => {
-      if (seen.has(posting)) return;
-      seen.add(posting);
-      const match = posting.cjk ? (folded.includes(posting.term) ? 'exact' : undefined) : classify(folded, posting.term);
-      if (match) matches.push({ skill: posting.skill, kind: posting.kind, term: posting.term, match });
-    };
-    const keys = new Set<string>();
-    for (const [token] of folded.matchAll(ALNUM_TOKEN)) {
-      if (containsCjk(token)) continue;
-      if (keys.has(`\u0000${token}`)) continue;
-      keys.add(`\u0000${token}`);
-      const chars = [...token];
-      for (let start = 0; start < chars.length; start++) {
-        let key = '';
-        for (let end = start; end < chars.length && end - start < MAX_SUBSTRING_LENGTH; end++) {
-          key += chars[end];
-          if (end - start < 2 || keys.has(key)) continue;
-          keys.add(key);
-          const postings = this.terms.get(key);
-          if (postings) for (const posting of postings) if (!posting.cjk) consider(posting);
-        }
+      let match: 'exact' | 'substring' | undefined;
+      if (posting.cjk) match = message.folded.includes(posting.term) ? 'exact' : undefined;
+      else if (posting.simple) match = message.tokens.has(posting.term) ? 'exact' : 'substring';
+      else {
+        if (!classified.has(posting.term)) classified.set(posting.term, classifyTerm(message.folded, posting.term));
+        match = classified.get(posting.term);
       }
-    }
-    for (const run of cjkRuns(folded)) {
+      if (match) visit(posting, match === 'exact');
+    };
+    this.forEachLatinKey(message, (key) => {
+      const postings = this.terms.get(key);
+      if (!postings) return;
+      // Simple postings under a key are exactly the key, so one lookup decides them all.
+      const exact = message.tokens.has(key);
+      for (const posting of postings) {
+        if (posting.simple) visit(posting, exact);
+        else if (!posting.cjk) consider(posting);
+      }
+    });
+    const looked = new Set<string>();
+    for (const run of cjkRuns(message.folded)) {
       const chars = [...run];
       for (let i = 0; i < chars.length; i++) {
         for (const key of [chars[i]!, chars[i]! + (chars[i + 1] ?? '')]) {
-          if (key.length === 0 || keys.has(key)) continue;
-          keys.add(key);
+          if (looked.has(key)) continue;
+          looked.add(key);
           const postings = this.terms.get(key);
           if (postings) for (const posting of postings) if (posting.cjk) consider(posting);
         }
       }
     }
     for (const posting of this.shortTerms) consider(posting);
-    return matches;
   }
 
-  /** Every pattern of every skill that matches the (capped) folded message. */
-  matchPatterns(folded: string): PatternMatch[] {
-    const text = folded.length > this.matchInputCap ? folded.slice(0, this.matchInputCap) : folded;
-    const matches: PatternMatch[] = [];
-    const run = (posting: PatternPosting) => {
-      if (testGuarded(posting.pattern, text, this.matchInputCap)) matches.push({ skill: posting.skill, source: posting.pattern.source });
+  /** Calls `visit` for every pattern of every skill that matches the (capped) message. */
+  forEachPatternHit(message: PreparedMessage, visit: (skill: number, source: string) => void): void {
+    const text = message.folded.length > this.matchInputCap ? message.folded.slice(0, this.matchInputCap) : message.folded;
+    const run = (skill: number, pattern: GuardedPattern) => {
+      if (testGuarded(pattern, text, this.matchInputCap)) visit(skill, pattern.source);
     };
     if (this.patterns.size > 0) {
-      const seen = new Set<string>();
-      const chars = [...text];
-      for (let i = 0; i < chars.length; i++) {
-        for (const key of [chars[i]! + (chars[i + 1] ?? ''), chars[i]! + (chars[i + 1] ?? '') + (chars[i + 2] ?? '')]) {
-          if (seen.has(key)) continue;
-          seen.add(key);
-          for (const posting of this.patterns.get(key) ?? []) if (text.includes(posting.pattern.requiredLiteral!)) run(posting);
+      const capped = text === message.folded ? message : prepareMessage(text);
+      const visitKey = (key: string) => {
+        const postings = this.patterns.get(key);
+        if (postings) for (const posting of postings) if (text.includes(posting.pattern.requiredLiteral!)) run(posting.skill, posting.pattern);
+      };
+      this.forEachLatinKey(capped, visitKey);
+      const looked = new Set<string>();
+      for (const runText of cjkRuns(text)) {
+        const chars = [...runText];
+        for (let i = 0; i + 1 < chars.length; i++) {
+          const key = chars[i]! + chars[i + 1]!;
+          if (!looked.has(key)) {
+            looked.add(key);
+            visitKey(key);
+          }
         }
       }
     }
-    for (const posting of this.unfilteredPatterns) run(posting);
-    return matches;
+    for (const { skill, pattern } of this.unfilteredPatterns) run(skill, pattern);
   }
 
-  private addTerm(posting: TermPosting): void {
-    if (posting.cjk) {
-      const chars = [...posting.term];
-      const first = chars.findIndex(isCjkChar);
-      const key = first >= 0 && chars[first + 1] !== undefined && isCjkChar(chars[first + 1]!) ? chars[first]! + chars[first + 1]! : chars[first]!;
-      push(this.terms, key, posting);
+  /** Every distinct substring (3+ characters) of the message's tokens that is an indexed Latin key. */
+  private forEachLatinKey(message: PreparedMessage, visit: (key: string) => void): void {
+    const looked = new Set<string>();
+    for (const token of message.tokens) {
+      const length = token.length;
+      for (let start = 0; start + 3 <= length; start++) {
+        for (let end = start + 3; end <= length && end - start <= MAX_KEY_LENGTH; end++) {
+          const key = token.slice(start, end);
+          if (!this.prefixes.has(key)) break;
+          if (looked.has(key)) continue;
+          looked.add(key);
+          visit(key);
+        }
+      }
+    }
+  }
+
+  private addTerm(skill: number, kind: TermKind, term: string): void {
+    const cjk = containsCjk(term);
+    if (cjk) {
+      push(this.terms, cjkKey(term), { skill, kind, term, cjk, simple: false });
       return;
     }
-    const tokens = posting.term.match(ALNUM_TOKEN) ?? [];
-    const longest = tokens.reduce((best, token) => ([...token].length > [...best].length ? token : best), '');
-    if ([...longest].length < 3 || [...longest].length > MAX_SUBSTRING_LENGTH) this.shortTerms.push(posting);
-    else push(this.terms, longest, posting);
+    const tokens = term.match(ALNUM_TOKEN) ?? [];
+    const longest = tokens.reduce((best, token) => (token.length > best.length ? token : best), '');
+    const posting: TermPosting = { skill, kind, term, cjk, simple: tokens.length === 1 && longest === term };
+    if (longest.length < 3 || longest.length > MAX_KEY_LENGTH) {
+      this.shortTerms.push(posting);
+      return;
+    }
+    push(this.terms, longest, posting);
+    this.addPrefixes(longest);
+  }
+
+  private addPrefixes(key: string): void {
+    for (let end = 3; end <= key.length; end++) this.prefixes.add(key.slice(0, end));
   }
 }
 
-/** `exact` if some occurrence sits on word boundaries, `substring` if it only occurs inside words. */
-function classify(text: string, term: string): 'exact' | 'substring' | undefined {
+/**
+ * How a (non-CJK) term occurs in folded text: `exact` when some occurrence has no letter or digit on either
+ * side (CJK characters count as boundaries), `substring` when it only occurs inside words.
+ */
+export function classifyTerm(text: string, term: string): 'exact' | 'substring' | undefined {
   let found: 'substring' | undefined;
   let index = text.indexOf(term);
   while (index !== -1) {
     const before = index === 0 ? '' : text[index - 1]!;
     const after = text[index + term.length] ?? '';
-    const boundedStart = before === '' || !ALNUM_CHAR.test(before) || !ALNUM_CHAR.test(term[0]!);
-    const boundedEnd = after === '' || !ALNUM_CHAR.test(after) || !ALNUM_CHAR.test(term[term.length - 1]!);
+    const boundedStart = !isWordChar(before) || !isWordChar(term[0]!);
+    const boundedEnd = !isWordChar(after) || !isWordChar(term[term.length - 1]!);
     if (boundedStart && boundedEnd) return 'exact';
     found = 'substring';
     index = text.indexOf(term, index + 1);
   }
   return found;
+}
+
+function isWordChar(char: string): boolean {
+  return char !== '' && ALNUM_CHAR.test(char) && !isCjkChar(char);
+}
+
+/** Index key of a pattern literal: its longest Latin token (3+), else its first CJK bigram; undefined if neither. */
+function keyOf(literal: string): string | undefined {
+  const tokens = literal.replace(CJK_GLOBAL, ' ').match(ALNUM_TOKEN) ?? [];
+  const longest = tokens.reduce((best, token) => (token.length > best.length ? token : best), '');
+  if (longest.length >= 3 && longest.length <= MAX_KEY_LENGTH) return longest;
+  const chars = [...literal];
+  const first = chars.findIndex((char, i) => isCjkChar(char) && chars[i + 1] !== undefined && isCjkChar(chars[i + 1]!));
+  return first >= 0 ? chars[first]! + chars[first + 1]! : undefined;
+}
+
+function cjkKey(term: string): string {
+  const chars = [...term];
+  const first = chars.findIndex(isCjkChar);
+  return chars[first + 1] !== undefined && isCjkChar(chars[first + 1]!) ? chars[first]! + chars[first + 1]! : chars[first]!;
 }
 
 function push<T>(map: Map<string, T[]>, key: string, value: T): void {

@@ -1,10 +1,11 @@
 import type { ActiveSkill, ConsideredSkill, SelectResult, SelectionOutcome, SelectionTier } from '@talon/contracts';
-import { foldText } from './cjk-text.js';
+import { containsCjk, foldText } from './cjk-text.js';
 import type { LoadedSkill } from './loaded-skill.js';
 import { DEFAULT_MATCH_INPUT_CAP } from './regex-guard.js';
 import { renderSkillBody } from './skill-body-template.js';
 import { buildSkillInjection } from './skill-injection.js';
-import { SkillMatchIndex } from './skill-match-index.js';
+import { classifyTerm, prepareMessage, SkillMatchIndex, type PreparedMessage } from './skill-match-index.js';
+import { testGuarded } from './regex-guard.js';
 import { TfidfIndex } from './tfidf-index.js';
 
 /** Default number of skills active at once (`SKILLS_MAX_ACTIVE`). */
@@ -39,6 +40,8 @@ export interface SkillSelectorOptions {
   patternInputCap?: number;
   /** Characters of the message terms are matched in. Default 16384. */
   termInputCap?: number;
+  /** How many considered skills a result lists (active ones always are). Default 20. */
+  consideredLimit?: number;
 }
 
 /** Per-call overrides. */
@@ -49,20 +52,25 @@ export interface SelectOptions {
   parameters?: Record<string, Record<string, unknown>>;
 }
 
-interface Candidate {
+/** Default number of considered skills reported per selection (the rest are only counted). */
+export const DEFAULT_CONSIDERED_LIMIT = 20;
+
+const MENTION = /(?:^|[^\p{L}\p{N}_/$.:-])([/$])([a-z0-9]+(?:-[a-z0-9]+)*)(?![\p{L}\p{N}_/-])/gu;
+const MAX_TIER_ONE_SCORE = SELECTION_SCORES.keywordCap + SELECTION_SCORES.tagCap + SELECTION_SCORES.patternCap;
+
+interface SelectionPick {
   index: number;
   tier: SelectionTier;
   score: number;
-  reasons: string[];
-  vetoed: boolean;
-  mentionOrder?: number;
+  extraReasons: string[];
+  vetoed?: boolean;
 }
-
-const MENTION = /(?:^|[^\p{L}\p{N}_/$.:-])([/$])([a-z0-9]+(?:-[a-z0-9]+)*)(?![\p{L}\p{N}_/-])/gu;
 
 /**
  * Deterministic skill selection over one snapshot. Building it indexes every eligible skill once
- * (terms, pattern literals, TF-IDF vectors); `select` then only touches the skills its message hits.
+ * (terms, pattern literals, TF-IDF vectors, costs, name order); `select` then only touches the skills its
+ * message hits, scores them in typed arrays, orders them by bucketing the small integer scores, and writes
+ * reasons only for the skills it reports.
  */
 export class SkillSelector {
   private readonly eligible: LoadedSkill[];
@@ -72,6 +80,15 @@ export class SkillSelector {
   private readonly eligibleIndex = new Map<string, number>();
   private readonly commands = new Map<string, string>();
   private readonly options: Required<SkillSelectorOptions>;
+  private readonly costs: Int32Array;
+  private readonly nameRank: Int32Array;
+  private readonly byRank: Int32Array;
+  private readonly injectionCache: Array<string | undefined>;
+  // Scratch space reused by every call (select is synchronous, so calls never overlap).
+  private readonly keywordPoints: Int32Array;
+  private readonly tagPoints: Int32Array;
+  private readonly patternPoints: Int32Array;
+  private readonly flags: Uint8Array;
 
   constructor(skills: readonly LoadedSkill[], options: SkillSelectorOptions = {}) {
     this.options = {
@@ -80,13 +97,26 @@ export class SkillSelector {
       similarityThreshold: options.similarityThreshold ?? DEFAULT_SIMILARITY_THRESHOLD,
       patternInputCap: options.patternInputCap ?? DEFAULT_MATCH_INPUT_CAP,
       termInputCap: options.termInputCap ?? DEFAULT_TERM_INPUT_CAP,
+      consideredLimit: options.consideredLimit ?? DEFAULT_CONSIDERED_LIMIT,
     };
     this.eligible = skills.filter((skill) => skill.gating.eligible);
-    for (const skill of skills) this.byName.set(skill.name, skill);
+    for (const skill of skills) if (!this.byName.has(skill.name)) this.byName.set(skill.name, skill);
+    const count = this.eligible.length;
+    this.costs = new Int32Array(count);
     this.eligible.forEach((skill, index) => {
       this.eligibleIndex.set(skill.name, index);
+      this.costs[index] = costOf(skill);
       for (const trigger of skill.triggers) if (trigger.kind === 'command' && !this.commands.has(trigger.command.slice(1))) this.commands.set(trigger.command.slice(1), skill.name);
     });
+    const sorted = this.eligible.map((_, index) => index).sort((a, b) => compareNames(this.eligible[a]!.name, this.eligible[b]!.name));
+    this.byRank = Int32Array.from(sorted);
+    this.nameRank = new Int32Array(count);
+    sorted.forEach((index, rank) => (this.nameRank[index] = rank));
+    this.injectionCache = new Array(count);
+    this.keywordPoints = new Int32Array(count);
+    this.tagPoints = new Int32Array(count);
+    this.patternPoints = new Int32Array(count);
+    this.flags = new Uint8Array(count);
     this.matchIndex = new SkillMatchIndex(this.eligible.map((skill) => skill.activation), this.options.patternInputCap);
     this.tfidf = new TfidfIndex(this.eligible.map((skill, id) => ({ id, text: `${skill.name.replace(/-/g, ' ')} ${skill.description} ${skill.activation.tags.join(' ')}` })));
   }
@@ -101,111 +131,184 @@ export class SkillSelector {
     const started = performance.now();
     const maxActive = options.maxActive ?? this.options.maxActive;
     const budget = options.maxContextTokens ?? this.options.maxContextTokens;
+    const limit = this.options.consideredLimit;
     const folded = foldText(message.length > this.options.termInputCap ? message.slice(0, this.options.termInputCap) : message);
-    const candidates = this.scoreDeterministic(folded);
-    const considered: ConsideredSkill[] = [];
-    this.findMentions(folded, candidates, considered);
-    const hasMatch = [...candidates.values()].some((candidate) => !candidate.vetoed && candidate.tier === 'keyword' && candidate.score > 0);
-    if (!hasMatch) this.scoreSimilarity(message, candidates, considered);
 
-    const ordered = [...candidates.values()].sort(
-      (a, b) =>
-        (a.mentionOrder ?? Infinity) - (b.mentionOrder ?? Infinity) ||
-        b.score - a.score ||
-        this.eligible[a.index]!.name.localeCompare(this.eligible[b.index]!.name),
-    );
-    const active: ActiveSkill[] = [];
-    let tokensUsed = 0;
-    for (const candidate of ordered) {
-      const skill = this.eligible[candidate.index]!;
-      const cost = costOf(skill);
-      const isMention = candidate.mentionOrder !== undefined;
-      let outcome: SelectionOutcome = 'active';
-      if (candidate.vetoed && !isMention) outcome = 'vetoed';
-      else if (!isMention && active.length >= maxActive) {
-        outcome = 'over_max_active';
-        candidate.reasons.push(`not activated: ${maxActive} skills already active`);
-      } else if (!isMention && tokensUsed + cost > budget) {
-        outcome = 'over_budget';
-        candidate.reasons.push(`not activated: costs ${cost} tokens, ${Math.max(0, budget - tokensUsed)} of ${budget} left`);
+    // 1. Deterministic tier: accumulate points per skill.
+    const prepared = prepareMessage(folded);
+    const touched: number[] = [];
+    const touch = (index: number) => {
+      if (this.flags[index] === 0) {
+        this.flags[index] = 1;
+        touched.push(index);
       }
-      if (outcome === 'active') {
-        try {
-          const body = renderSkillBody(skill.body, skill.parameters, options.parameters?.[skill.name], skill.name);
-          active.push({
-            name: skill.name,
-            version: skill.version,
-            trust: skill.trust,
-            tier: candidate.tier,
-            score: candidate.score,
-            costTokens: cost,
-            reasons: candidate.reasons,
-            allowedTools: skill.allowedTools,
-            injection: buildSkillInjection({ name: skill.name, version: skill.version, trust: skill.trust, body }),
-          });
-          tokensUsed += cost;
-        } catch (error) {
-          outcome = 'render_failed';
-          candidate.reasons.push((error as Error).message);
+    };
+    this.matchIndex.forEachTermHit(prepared, (posting, exact) => {
+      touch(posting.skill);
+      if (posting.kind === 'exclude') this.flags[posting.skill] = 2;
+      else if (posting.kind === 'keyword') this.keywordPoints[posting.skill]! += exact ? SELECTION_SCORES.exactKeyword : SELECTION_SCORES.substringKeyword;
+      else if (exact) this.tagPoints[posting.skill]! += SELECTION_SCORES.tag;
+    });
+    this.matchIndex.forEachPatternHit(prepared, (skill) => {
+      touch(skill);
+      this.patternPoints[skill]! += SELECTION_SCORES.pattern;
+    });
+    const score = (index: number) =>
+      Math.min(this.keywordPoints[index]!, SELECTION_SCORES.keywordCap) + Math.min(this.tagPoints[index]!, SELECTION_SCORES.tagCap) + Math.min(this.patternPoints[index]!, SELECTION_SCORES.patternCap);
+
+    try {
+      // 2. Mentions, always first.
+      const considered: ConsideredSkill[] = [];
+      const mentions = this.findMentions(folded, considered);
+      const picks: SelectionPick[] = mentions.map((mention) => ({ index: mention.index, tier: 'mention', score: this.flags[mention.index] === 1 ? score(mention.index) : 0, extraReasons: [mention.reason] }));
+      const mentioned = new Set(mentions.map((mention) => mention.index));
+
+      // 3. Keyword tier in score order (bucketed: scores are small integers), names breaking ties.
+      const buckets: number[][] = Array.from({ length: MAX_TIER_ONE_SCORE + 1 }, () => []);
+      const vetoed: number[] = [];
+      let scored = 0;
+      for (const index of touched) {
+        if (mentioned.has(index)) continue;
+        if (this.flags[index] === 2) vetoed.push(index);
+        else {
+          const points = score(index);
+          if (points > 0) {
+            buckets[points]!.push(this.nameRank[index]!);
+            scored++;
+          }
         }
       }
-      considered.push({ name: skill.name, trust: skill.trust, tier: candidate.tier, score: candidate.score, costTokens: cost, outcome, reasons: candidate.reasons });
+      const similarity = scored === 0 ? this.similarityPicks(message, mentioned, considered) : [];
+
+      // 4. Greedy fill.
+      const active: ActiveSkill[] = [];
+      let tokensUsed = 0;
+      let reported = 0;
+      const outcomes: Array<{ pick: SelectionPick; outcome: SelectionOutcome }> = [];
+      const decide = (pick: SelectionPick): boolean => {
+        const cost = this.costs[pick.index]!;
+        const isMention = pick.tier === 'mention';
+        let outcome: SelectionOutcome = 'active';
+        if (!isMention && active.length >= maxActive) outcome = 'over_max_active';
+        else if (!isMention && tokensUsed + cost > budget) outcome = 'over_budget';
+        if (outcome === 'active') {
+          const injection = this.injectionFor(pick.index, options.parameters);
+          if (typeof injection === 'string') {
+            const skill = this.eligible[pick.index]!;
+            active.push({ name: skill.name, version: skill.version, trust: skill.trust, tier: pick.tier, score: pick.score, costTokens: cost, reasons: [], allowedTools: skill.allowedTools, injection });
+            tokensUsed += cost;
+          } else {
+            outcome = 'render_failed';
+            pick.extraReasons.push(injection.error);
+          }
+        } else if (outcome === 'over_max_active') pick.extraReasons.push(`not activated: ${maxActive} skills already active`);
+        else pick.extraReasons.push(`not activated: costs ${cost} tokens, ${Math.max(0, budget - tokensUsed)} of ${budget} left`);
+        if (outcome === 'active' || reported < limit) {
+          outcomes.push({ pick, outcome });
+          reported++;
+        }
+        // Keep walking only while something can still change or be reported.
+        return active.length < maxActive || reported < limit;
+      };
+      let walking = true;
+      for (const pick of picks) decide(pick);
+      for (let points = MAX_TIER_ONE_SCORE; points > 0 && walking; points--) {
+        const bucket = buckets[points]!;
+        if (bucket.length === 0) continue;
+        if (bucket.length > 1) bucket.sort((a, b) => a - b);
+        for (const rank of bucket) {
+          walking = decide({ index: this.byRank[rank]!, tier: 'keyword', score: points, extraReasons: [] });
+          if (!walking) break;
+        }
+      }
+      for (const pick of similarity) if (!decide(pick)) break;
+      for (const index of vetoed) {
+        if (reported >= limit) break;
+        outcomes.push({ pick: { index, tier: 'keyword', score: 0, extraReasons: [], vetoed: true }, outcome: 'vetoed' });
+        reported++;
+      }
+
+      // 5. Reasons, only for what is reported.
+      const reasons = this.reasonsFor(new Set(outcomes.map((entry) => entry.pick.index)), prepared);
+      for (const { pick, outcome } of outcomes) {
+        const skill = this.eligible[pick.index]!;
+        const all = pick.tier === 'similarity' ? pick.extraReasons : [...(pick.tier === 'mention' ? pick.extraReasons.slice(0, 1) : []), ...(reasons.get(pick.index) ?? []), ...(pick.tier === 'mention' ? pick.extraReasons.slice(1) : pick.extraReasons)];
+        considered.push({ name: skill.name, trust: skill.trust, tier: pick.tier, score: pick.score, costTokens: this.costs[pick.index]!, outcome, reasons: all });
+        const activeEntry = outcome === 'active' ? active.find((entry) => entry.name === skill.name) : undefined;
+        if (activeEntry) activeEntry.reasons = all;
+      }
+      considered.sort((a, b) => outcomeRank(a.outcome) - outcomeRank(b.outcome) || b.score - a.score || compareNames(a.name, b.name));
+      return {
+        active,
+        considered,
+        consideredTotal: mentions.length + scored + vetoed.length + similarity.length + considered.filter((entry) => entry.outcome === 'gated_out' || entry.outcome === 'below_threshold').length,
+        tokensUsed,
+        injection: active.map((skill) => skill.injection).join('\n\n'),
+        durationMs: performance.now() - started,
+      };
+    } finally {
+      for (const index of touched) {
+        this.flags[index] = 0;
+        this.keywordPoints[index] = 0;
+        this.tagPoints[index] = 0;
+        this.patternPoints[index] = 0;
+      }
     }
-    return {
-      active,
-      considered: considered.sort((a, b) => outcomeRank(a.outcome) - outcomeRank(b.outcome) || b.score - a.score || a.name.localeCompare(b.name)),
-      tokensUsed,
-      injection: active.map((skill) => skill.injection).join('\n\n'),
-      durationMs: performance.now() - started,
-    };
   }
 
-  private scoreDeterministic(folded: string): Map<number, Candidate> {
-    const candidates = new Map<number, Candidate>();
-    const totals = new Map<number, { keyword: number; tag: number; pattern: number }>();
-    const get = (index: number) => {
-      let candidate = candidates.get(index);
-      if (!candidate) {
-        candidates.set(index, (candidate = { index, tier: 'keyword', score: 0, reasons: [], vetoed: false }));
-        totals.set(index, { keyword: 0, tag: 0, pattern: 0 });
-      }
-      return candidate;
-    };
-    const termMatches = this.matchIndex.matchTerms(folded).sort((a, b) => a.skill - b.skill || kindRank(a.kind) - kindRank(b.kind) || a.term.localeCompare(b.term));
-    for (const match of termMatches) {
-      const candidate = get(match.skill);
-      const total = totals.get(match.skill)!;
-      if (match.kind === 'exclude') {
-        candidate.vetoed = true;
-        candidate.reasons.push(`vetoed: exclude keyword "${match.term}" found`);
-      } else if (match.kind === 'keyword') {
-        const points = match.match === 'exact' ? SELECTION_SCORES.exactKeyword : SELECTION_SCORES.substringKeyword;
-        total.keyword += points;
-        candidate.reasons.push(`keyword "${match.term}" ${match.match === 'exact' ? 'exact' : 'inside a word'} +${points}`);
-      } else if (match.match === 'exact') {
-        total.tag += SELECTION_SCORES.tag;
-        candidate.reasons.push(`tag "${match.term}" +${SELECTION_SCORES.tag}`);
-      }
+  private injectionFor(index: number, parameters: SelectOptions['parameters']): string | { error: string } {
+    const skill = this.eligible[index]!;
+    const cacheable = skill.parameters.length === 0;
+    if (cacheable && this.injectionCache[index] !== undefined) return this.injectionCache[index]!;
+    try {
+      const body = renderSkillBody(skill.body, skill.parameters, parameters?.[skill.name], skill.name);
+      const injection = buildSkillInjection({ name: skill.name, version: skill.version, trust: skill.trust, body });
+      if (cacheable) this.injectionCache[index] = injection;
+      return injection;
+    } catch (error) {
+      return { error: (error as Error).message };
     }
-    for (const match of this.matchIndex.matchPatterns(folded)) {
-      get(match.skill);
-      totals.get(match.skill)!.pattern += SELECTION_SCORES.pattern;
-      candidates.get(match.skill)!.reasons.push(`pattern /${match.source}/ +${SELECTION_SCORES.pattern}`);
-    }
-    for (const [index, total] of totals) {
-      const candidate = candidates.get(index)!;
-      const keyword = capped(total.keyword, SELECTION_SCORES.keywordCap, 'keyword', candidate.reasons);
-      const tag = capped(total.tag, SELECTION_SCORES.tagCap, 'tag', candidate.reasons);
-      const pattern = capped(total.pattern, SELECTION_SCORES.patternCap, 'pattern', candidate.reasons);
-      candidate.score = keyword + tag + pattern;
-      if (candidate.vetoed) candidate.score = 0;
-      if (!candidate.vetoed && candidate.score === 0) candidates.delete(index);
-    }
-    return candidates;
   }
 
-  private findMentions(folded: string, candidates: Map<number, Candidate>, considered: ConsideredSkill[]): void {
-    let order = 0;
+  /** Re-checks the reported skills' own terms and patterns to say, in words, what matched (cheap: ≤ 55 checks each). */
+  private reasonsFor(indices: Set<number>, message: PreparedMessage): Map<number, string[]> {
+    const out = new Map<number, string[]>();
+    const patternText = message.folded.slice(0, this.options.patternInputCap);
+    for (const index of indices) {
+      const activation = this.eligible[index]!.activation;
+      const occurs = (term: string) => (containsCjk(term) ? (message.folded.includes(term) ? 'exact' : undefined) : classifyTerm(message.folded, term));
+      const reasons: string[] = [];
+      for (const term of [...activation.excludeKeywords].sort(compareNames)) if (occurs(term)) reasons.push(`vetoed: exclude keyword "${term}" found`);
+      let keyword = 0;
+      for (const term of [...activation.keywords].sort(compareNames)) {
+        const match = occurs(term);
+        if (!match) continue;
+        const points = match === 'exact' ? SELECTION_SCORES.exactKeyword : SELECTION_SCORES.substringKeyword;
+        keyword += points;
+        reasons.push(`keyword "${term}" ${match === 'exact' ? 'exact' : 'inside a word'} +${points}`);
+      }
+      let tag = 0;
+      for (const term of [...activation.tags].sort(compareNames)) {
+        if (occurs(term) !== 'exact') continue;
+        tag += SELECTION_SCORES.tag;
+        reasons.push(`tag "${term}" +${SELECTION_SCORES.tag}`);
+      }
+      let pattern = 0;
+      for (const guarded of activation.patterns) {
+        if (!testGuarded(guarded, patternText, this.options.patternInputCap)) continue;
+        pattern += SELECTION_SCORES.pattern;
+        reasons.push(`pattern /${guarded.source}/ +${SELECTION_SCORES.pattern}`);
+      }
+      capped(keyword, SELECTION_SCORES.keywordCap, 'keyword', reasons);
+      capped(tag, SELECTION_SCORES.tagCap, 'tag', reasons);
+      capped(pattern, SELECTION_SCORES.patternCap, 'pattern', reasons);
+      out.set(index, reasons);
+    }
+    return out;
+  }
+
+  private findMentions(folded: string, considered: ConsideredSkill[]): Array<{ index: number; reason: string }> {
+    const mentions: Array<{ index: number; reason: string }> = [];
     for (const match of folded.matchAll(MENTION)) {
       const [, sigil, word] = match;
       const name = this.byName.has(word!) ? word! : sigil === '/' ? this.commands.get(word!) : undefined;
@@ -218,31 +321,31 @@ export class SkillSelector {
         }
         continue;
       }
-      const existing = candidates.get(index);
-      if (existing?.mentionOrder !== undefined) continue;
-      const candidate = existing ?? { index, tier: 'mention' as SelectionTier, score: 0, reasons: [], vetoed: false };
-      candidate.tier = 'mention';
-      candidate.mentionOrder = order++;
-      candidate.reasons.unshift(`mentioned as ${sigil}${word}${name !== word ? ` (command of ${name})` : ''}: always active`);
-      candidates.set(index, candidate);
+      if (mentions.some((mention) => mention.index === index)) continue;
+      mentions.push({ index, reason: `mentioned as ${sigil}${word}${name !== word ? ` (command of ${name})` : ''}: always active` });
     }
+    return mentions;
   }
 
-  private scoreSimilarity(message: string, candidates: Map<number, Candidate>, considered: ConsideredSkill[]): void {
-    const hits = this.tfidf.query(message.slice(0, this.options.termInputCap), this.options.similarityThreshold / 2, 10);
-    for (const hit of hits) {
-      const existing = candidates.get(hit.id);
-      if (existing?.vetoed || existing?.mentionOrder !== undefined) continue;
+  private similarityPicks(message: string, mentioned: Set<number>, considered: ConsideredSkill[]): SelectionPick[] {
+    const picks: SelectionPick[] = [];
+    for (const hit of this.tfidf.query(message.slice(0, this.options.termInputCap), this.options.similarityThreshold / 2, 10)) {
+      if (mentioned.has(hit.id) || this.flags[hit.id] === 2) continue;
       const skill = this.eligible[hit.id]!;
       const similarity = Math.round(hit.similarity * 1000) / 1000;
       const reason = `similar to the description (TF-IDF cosine ${similarity}, terms: ${hit.terms.join(', ')})`;
       if (hit.similarity < this.options.similarityThreshold) {
-        considered.push({ name: skill.name, trust: skill.trust, tier: 'similarity', score: similarity, costTokens: costOf(skill), outcome: 'below_threshold', reasons: [reason, `below the threshold ${this.options.similarityThreshold}`] });
+        considered.push({ name: skill.name, trust: skill.trust, tier: 'similarity', score: similarity, costTokens: this.costs[hit.id]!, outcome: 'below_threshold', reasons: [reason, `below the threshold ${this.options.similarityThreshold}`] });
         continue;
       }
-      candidates.set(hit.id, { index: hit.id, tier: 'similarity', score: similarity, reasons: [reason], vetoed: false });
+      picks.push({ index: hit.id, tier: 'similarity', score: similarity, extraReasons: [reason] });
     }
+    return picks;
   }
+}
+
+function compareNames(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** The prompt cost of a skill: its declared `max_context_tokens`, else body length / 4. */
@@ -254,10 +357,6 @@ function capped(total: number, cap: number, label: string, reasons: string[]): n
   if (total <= cap) return total;
   reasons.push(`${label} points capped at ${cap} (raw ${total})`);
   return cap;
-}
-
-function kindRank(kind: string): number {
-  return kind === 'exclude' ? 0 : kind === 'keyword' ? 1 : 2;
 }
 
 function outcomeRank(outcome: SelectionOutcome): number {

@@ -190,8 +190,13 @@ export type ActiveSkill = Static<typeof ActiveSkillSchema>;
 /** Reply of `skills.select`. */
 export const SelectResultSchema = Type.Object({
   active: Type.Array(ActiveSkillSchema),
-  /** Every skill that scored above zero or was mentioned, best first, with its outcome. */
+  /**
+   * Skills that scored above zero, were vetoed or were mentioned, with their outcome: active ones first, then
+   * by score. Capped (default 20) so a message matching thousands of skills stays cheap; see `consideredTotal`.
+   */
   considered: Type.Array(ConsideredSkillSchema),
+  /** How many skills were considered in all, including those beyond the reported list. */
+  consideredTotal: Type.Integer({ minimum: 0 }),
   tokensUsed: Type.Integer(),
   /** All active injection blocks joined, ready for the system prompt. */
   injection: Type.String(),
