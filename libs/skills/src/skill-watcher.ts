@@ -29,7 +29,6 @@ export class SkillWatcher {
   private timer: NodeJS.Timeout | undefined;
   private poller: NodeJS.Timeout | undefined;
   private running: Promise<SkillSnapshot> | undefined;
-  private pending = false;
   private closed = false;
   private readonly watched = new Set<string>();
   private readonly listeners = new Set<SnapshotListener>();
@@ -66,29 +65,31 @@ export class SkillWatcher {
     return () => this.errorListeners.delete(listener);
   }
 
-  /** Re-runs discovery now (e.g. after an install) and resolves with the new snapshot. */
+  /** Re-runs discovery now (e.g. after an install) and resolves with the new snapshot. Runs never overlap. */
   async refresh(): Promise<SkillSnapshot> {
-    if (this.running) {
-      this.pending = true;
-      await this.running.catch(() => undefined);
-      return this.running ?? this.refresh();
-    }
-    this.running = (async () => {
-      await this.watchExistingDirs();
-      const snapshot = await discoverSkills({ ...this.options, generation: (this.snapshot?.generation ?? -1) + 1 });
-      this.snapshot = snapshot;
-      if (!this.closed) for (const listener of this.listeners) listener(snapshot);
-      return snapshot;
-    })();
+    while (this.running) await this.running.catch(() => undefined);
+    this.running = this.discover();
     try {
       return await this.running;
     } finally {
       this.running = undefined;
-      if (this.pending && !this.closed) {
-        this.pending = false;
-        this.schedule();
+    }
+  }
+
+  private async discover(): Promise<SkillSnapshot> {
+    await this.watchExistingDirs();
+    const snapshot = await discoverSkills({ ...this.options, generation: (this.snapshot?.generation ?? -1) + 1 });
+    this.snapshot = snapshot;
+    if (!this.closed) {
+      for (const listener of this.listeners) {
+        try {
+          listener(snapshot);
+        } catch (error) {
+          this.emitError(error);
+        }
       }
     }
+    return snapshot;
   }
 
   /** Stops watching; no snapshot is emitted afterwards. */
