@@ -110,3 +110,18 @@ describe('createOutputSafety', () => {
     );
   });
 });
+
+describe('sanitizeToolOutput on adversarial input', () => {
+  it.each([
+    ['fake tags', '<system'.repeat(80_000)],
+    ['template openers', '<|'.repeat(200_000)],
+    ['role headers', '\n\nHuman:'.repeat(60_000)],
+    ['spaces after <', `<${' '.repeat(300_000)}`.repeat(2)],
+    ['override words', 'ignore previous '.repeat(40_000)],
+  ])('handles %s in linear time', (_name, text) => {
+    const started = performance.now();
+    sanitizeToolOutput(text);
+    wrapToolOutput('t', 'c', text);
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+});

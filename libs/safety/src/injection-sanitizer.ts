@@ -14,8 +14,9 @@ const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
 const INVISIBLE_SPLITTERS = /[\u00AD\u180E\u200B\u2060-\u2064\uFEFF]/g;
 
 // Tags the model could read as the host's framing: tool output, tool calls, system and role turns.
+// `\s*(?:\/\s*)?`, not `\s*\/?\s*`: two adjacent runs of `\s*` make a long run of spaces quadratic.
 const FAKE_TAG =
-  /<(?=\s*\/?\s*(tool_output|tool_result|tool_call|tool_use|function_results|function_calls|function_call|system|system-reminder|assistant|user|human|instructions|antml:[a-z_]+)\b)/gi;
+  /<(?=\s*(?:\/\s*)?(tool_output|tool_result|tool_call|tool_use|function_results|function_calls|function_call|system|system-reminder|assistant|user|human|instructions|antml:[a-z_]+)\b)/gi;
 // Chat-template special tokens such as <|im_start|>, <|eot_id|>, <｜end▁of▁sentence｜>.
 const CHAT_TEMPLATE_TOKEN = /<([|｜])([^<>\n]{1,40}?)([|｜])>/g;
 const INST_MARKER = /\[(\/?INST)\]|<<(\/?SYS)>>/g;

@@ -151,3 +151,19 @@ describe('LeakDetector', () => {
     expect(detector.scan(text)).toEqual([]);
   });
 });
+
+describe('LeakDetector on adversarial input', () => {
+  it.each([
+    ['dotted words', 'a.'.repeat(300_000)],
+    ['one long token', 'x'.repeat(600_000)],
+    ['repeated prefixes', 'sk-'.repeat(200_000)],
+    ['repeated PEM headers', '-----BEGIN PRIVATE KEY-----\n'.repeat(20_000)],
+    ['repeated header names', 'authorization: bearer '.repeat(30_000)],
+    ['scheme-like runs', 'a+b.c-d://'.repeat(60_000)],
+    ['invisible characters', 'a\u200B'.repeat(300_000)],
+  ])('scans %s in linear time', (_name, text) => {
+    const started = performance.now();
+    detector.scan(text, ['a-known-secret']);
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+});

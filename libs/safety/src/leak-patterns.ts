@@ -56,5 +56,8 @@ export const LEAK_PATTERNS: readonly LeakPattern[] = [
     kind: 'basic_auth_header',
     regex: /\bauthorization["']?\s*[:=]\s*["']?basic\s+(?<secret>[A-Za-z0-9+/]{6,}=*)/dgi,
   },
-  { kind: 'basic_auth_url', regex: /\b[a-z][a-z0-9+.-]*:\/\/(?<secret>[^\s:/?#@"'<>]+:[^\s/?#@"'<>]+)@/dgi },
+  {
+    kind: 'basic_auth_url',
+    regex: /\b[a-z][a-z0-9+.-]{0,30}:\/\/(?<secret>[^\s:/?#@"'<>]+:[^\s/?#@"'<>]+)@/dgi,
+  },
 ];

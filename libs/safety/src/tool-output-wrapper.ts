@@ -1,6 +1,7 @@
-// `<`, optionally `/`, then `tool_output`, with any spacing or invisible characters in between.
+// `<`, optionally `/`, then `tool_output`, with any spacing or invisible characters in between. The `/`
+// owns the second run of spaces, so the two runs cannot trade characters (which would be quadratic).
 const WRAPPER_TAG =
-  /<(?=[\s\u00AD\u200B-\u200D\u2060\uFEFF]*\/?[\s\u00AD\u200B-\u200D\u2060\uFEFF]*tool_output)/gi;
+  /<(?=[\s\u00AD\u200B-\u200D\u2060\uFEFF]*(?:\/[\s\u00AD\u200B-\u200D\u2060\uFEFF]*)?tool_output)/gi;
 
 function escapeAttribute(value: string): string {
   return value
