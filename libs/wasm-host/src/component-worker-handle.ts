@@ -4,7 +4,7 @@ import { MemoryLimitError } from './errors/memory-limit-error.js';
 import { ToolTimeoutError } from './errors/tool-timeout-error.js';
 import { ToolTrapError } from './errors/tool-trap-error.js';
 import type { HostCallContext, HostImports } from './host-imports.js';
-import type { ComponentWorkerData, FromWorkerMessage, HostOperation, ToWorkerMessage } from './worker-protocol.js';
+import type { ComponentWorkerData, FromWorkerMessage, SequencedHostAnswer, SequencedHostOperation, ToWorkerMessage } from './worker-protocol.js';
 
 /** Core modules and generated entry of one component, ready to post to workers. */
 export interface LoadedComponent {
@@ -65,7 +65,7 @@ export class ComponentWorkerHandle {
     this.worker.on('message', (message: FromWorkerMessage) => this.onMessage(message));
     this.worker.on('error', (error) => this.fail(new ToolTrapError(`The component worker crashed: ${error.message}`, { cause: error })));
     this.worker.on('exit', (code) => this.fail(new ToolTrapError(`The component worker exited (code ${code}).`)));
-    channel.port1.on('message', (operation: HostOperation) => void this.onHostOperation(operation));
+    channel.port1.on('message', (operation: SequencedHostOperation) => void this.onHostOperation(operation));
   }
 
   /** Runs one `execute` (or `describe`) with a deadline; rejects with a typed error and kills the worker on failure. */
@@ -131,11 +131,12 @@ export class ComponentWorkerHandle {
     }
   }
 
-  private async onHostOperation(operation: HostOperation): Promise<void> {
+  private async onHostOperation(operation: SequencedHostOperation): Promise<void> {
     const host = this.pending?.host;
     const answer = host ? await this.options.hostImports.handle(operation, host) : { ok: false as const, error: 'denied: no call in progress' };
     if (this.dead) return;
-    this.hostPort.postMessage(answer);
+    const sequenced: SequencedHostAnswer = { ...answer, seq: operation.seq };
+    this.hostPort.postMessage(sequenced);
     Atomics.store(this.flag, 0, 1);
     Atomics.notify(this.flag, 0);
   }

@@ -4,7 +4,7 @@
  * shared flag until the main thread posts the answer, because jco host imports are synchronous.
  */
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
-import type { ComponentWorkerData, FromWorkerMessage, HostAnswer, HostOperation, ToWorkerMessage } from './worker-protocol.js';
+import type { ComponentWorkerData, FromWorkerMessage, HostOperation, SequencedHostAnswer, ToWorkerMessage } from './worker-protocol.js';
 
 interface ToolExports {
   execute(request: { params: string; context?: string }): { output?: string; error?: string };
@@ -24,6 +24,7 @@ const port = parentPort!;
 const flag = new Int32Array(data.signal);
 const memories: WebAssembly.Memory[] = [];
 let presentSecrets = new Set<string>();
+let hostSeq = 0;
 
 function post(message: FromWorkerMessage): void {
   port.postMessage(message);
@@ -31,14 +32,22 @@ function post(message: FromWorkerMessage): void {
 
 /** Sends one host operation and blocks until the main thread answers; an error becomes the guest's `err`. */
 function callHost(operation: HostOperation): unknown {
+  const seq = ++hostSeq;
   Atomics.store(flag, 0, 0);
-  data.hostPort.postMessage(operation);
-  const waited = Atomics.wait(flag, 0, 0, data.hostCallTimeoutMs);
-  const received = receiveMessageOnPort(data.hostPort);
-  if (waited === 'timed-out' || !received) throw { payload: 'host call timed out' };
-  const answer = received.message as HostAnswer;
-  if (!answer.ok) throw { payload: answer.error };
-  return answer.value;
+  data.hostPort.postMessage({ ...operation, seq });
+  const deadline = Date.now() + data.hostCallTimeoutMs;
+  for (;;) {
+    const received = receiveMessageOnPort(data.hostPort);
+    if (received) {
+      const answer = received.message as SequencedHostAnswer;
+      if (answer.seq !== seq) continue; // a late answer to an earlier, abandoned call
+      if (!answer.ok) throw { payload: answer.error };
+      return answer.value;
+    }
+    const remaining = deadline - Date.now();
+    if (remaining <= 0 || Atomics.wait(flag, 0, 0, remaining) === 'timed-out') throw { payload: 'host call timed out' };
+    Atomics.store(flag, 0, 0);
+  }
 }
 
 const host = {

@@ -14,6 +14,8 @@ export interface ComponentWorkerPoolOptions {
   maxOutputBytes: number;
   /** Longest wait for one host import answer inside the worker. Defaults to the call timeout. */
   hostCallTimeoutMs?: number;
+  /** Start a replacement in the background when a worker is recycled, so the next call finds one warm. Default true. */
+  replaceRecycled?: boolean;
   /** JSON passed as `request.context` on every call (host-side tool configuration). */
   context?: string;
   /** Worker entry file; defaults to the compiled `component-worker.js` next to this module (or in `dist/`). */
@@ -162,13 +164,36 @@ export class ComponentWorkerPool {
 
   private release(worker: ComponentWorkerHandle): void {
     if (worker.dead || this.closed) {
-      if (worker.dead) this.recycled++;
       this.workers.delete(worker);
       if (!worker.dead) void worker.terminate();
+      if (worker.dead) {
+        this.recycled++;
+        if (!this.closed && this.options.replaceRecycled !== false && this.idle.length === 0) this.replenish();
+      }
     } else {
       this.idle.push(worker);
     }
     this.wakeOne();
+  }
+
+  /** Starts a worker ahead of need and parks it as idle once it is ready. */
+  private replenish(): void {
+    const worker = this.spawn();
+    worker.ready.then(
+      () => {
+        if (this.closed || worker.dead) {
+          this.workers.delete(worker);
+          void worker.terminate();
+        } else {
+          this.idle.push(worker);
+        }
+        this.wakeOne();
+      },
+      () => {
+        this.workers.delete(worker);
+        this.wakeOne();
+      },
+    );
   }
 
   private wakeOne(): void {

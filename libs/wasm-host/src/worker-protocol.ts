@@ -38,6 +38,12 @@ export type HostOperation =
 /** The answer to one host operation: a value or an error string for the guest. */
 export type HostAnswer = { ok: true; value: unknown } | { ok: false; error: string };
 
+/** A host operation on the wire, numbered so a late answer to an abandoned call is recognised and dropped. */
+export type SequencedHostOperation = HostOperation & { seq: number };
+
+/** A host answer on the wire. */
+export type SequencedHostAnswer = HostAnswer & { seq: number };
+
 /** An HTTP request as the guest builds it (WIT `outgoing-request`). */
 export interface GuestHttpRequest {
   method: string;

@@ -58,6 +58,16 @@ describe('component runtime (hand-written WAT probe, real worker threads)', () =
     expect(probe.version.pool.stats().started).toBeGreaterThan(before.started);
   });
 
+  it('starts a replacement worker in the background after a recycle', async () => {
+    await probe.execute({ mode: 't' }, toolContext()).catch(() => undefined);
+    const deadline = Date.now() + 3000;
+    while (probe.version.pool.stats().idle === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(probe.version.pool.stats()).toMatchObject({ idle: 1, inFlight: 0 });
+    const started = performance.now();
+    await expect(probe.execute({ warm: true }, toolContext())).resolves.toEqual({ warm: true });
+    expect(performance.now() - started).toBeLessThan(50);
+  });
+
   it('stops an infinite loop at its timeout, and the next call succeeds', async () => {
     const started = performance.now();
     const error = await probe.execute({ mode: 'l' }, toolContext()).catch((caught: unknown) => caught);
