@@ -64,9 +64,39 @@ const BLOCK = new Set([
   'table',
   'ul',
 ]);
-// `<`, optional `/`, a name, attributes (quoted values may contain `>`), optional `/`, `>`. Bounded so a
-// page full of unterminated quotes cannot make the scan quadratic.
-const TAG = /<(\/?)([A-Za-z][\w:-]{0,63})((?:[^>"']|"[^"]{0,4096}"|'[^']{0,4096}'){0,512})>/y;
+const TAG_NAME = /[A-Za-z][\w:-]*/y;
+
+/** One tag read at a `<`: `eof` when it never ends (as in HTML, the rest of the page is inside it). */
+type ScannedTag = { closing: boolean; name: string; attributes: string; end: number } | 'eof' | undefined;
+
+// A hand-written scan, not a regex, so every character is read once: a page full of unterminated
+// quotes or stray `<` cannot make it quadratic.
+function scanTag(html: string, open: number): ScannedTag {
+  let index = open + 1;
+  const closing = html[index] === '/';
+  if (closing) index += 1;
+  TAG_NAME.lastIndex = index;
+  const name = TAG_NAME.exec(html)?.[0];
+  if (name === undefined) return undefined;
+  const attributesStart = index + name.length;
+  for (index = attributesStart; index < html.length; index += 1) {
+    const char = html[index];
+    if (char === '>')
+      return {
+        closing,
+        name: name.toLowerCase(),
+        attributes: html.slice(attributesStart, index),
+        end: index + 1,
+      };
+    if (char === '"' || char === "'") {
+      const quoteEnd = html.indexOf(char, index + 1);
+      if (quoteEnd === -1) return 'eof';
+      index = quoteEnd;
+    }
+  }
+  return 'eof';
+}
+
 const ATTRIBUTE = /([^\s=/]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?/g;
 
 function attributesOf(source: string): Map<string, string> {
@@ -105,6 +135,7 @@ export function htmlToText(html: string, baseUrl?: string): ReadablePage {
   const out: string[] = [];
   let title = '';
   let firstHeading = '';
+  let headingStart = 0;
   let preDepth = 0;
   let skip: { name: string; depth: number } | undefined;
   const links: { href: string | undefined; start: number }[] = [];
@@ -139,16 +170,15 @@ export function htmlToText(html: string, baseUrl?: string): ReadablePage {
       position = end === -1 ? html.length : end + 1;
       continue;
     }
-    TAG.lastIndex = open;
-    const tag = TAG.exec(html);
-    if (tag === null) {
+    const tag = scanTag(html, open);
+    if (tag === 'eof') break;
+    if (tag === undefined) {
       emitText('<');
       position = open + 1;
       continue;
     }
-    position = TAG.lastIndex;
-    const closing = tag[1] === '/';
-    const name = tag[2].toLowerCase();
+    position = tag.end;
+    const { closing, name } = tag;
 
     if (skip !== undefined) {
       if (name === skip.name && !VOID.has(name)) skip.depth += closing ? -1 : 1;
@@ -166,17 +196,19 @@ export function htmlToText(html: string, baseUrl?: string): ReadablePage {
       if (name === 'textarea') emitText(content);
       continue;
     }
-    const attributes = closing ? new Map<string, string>() : attributesOf(tag[3]);
-    if (!closing && !VOID.has(name) && !tag[3].trimEnd().endsWith('/') && isHidden(attributes)) {
+    const attributes = closing ? new Map<string, string>() : attributesOf(tag.attributes);
+    if (!closing && !VOID.has(name) && !tag.attributes.trimEnd().endsWith('/') && isHidden(attributes)) {
       skip = { name, depth: 1 };
       continue;
     }
     const heading = /^h([1-6])$/.exec(name);
     if (heading !== null) {
       if (closing) {
+        if (firstHeading === '') firstHeading = out.slice(headingStart).join('').trim();
         out.push('\n\n');
       } else {
         out.push(`\n\n${'#'.repeat(Number(heading[1]))} `);
+        headingStart = out.length;
       }
     } else if (name === 'br') {
       out.push('\n');
@@ -206,16 +238,6 @@ export function htmlToText(html: string, baseUrl?: string): ReadablePage {
         if (link?.href !== undefined && text !== link.href)
           out.push(text === '' ? link.href : ` (${link.href})`);
       }
-    }
-    if (heading !== null && closing && firstHeading === '') {
-      firstHeading =
-        out
-          .join('')
-          .split('\n')
-          .filter((line) => line.startsWith('#'))
-          .pop()
-          ?.replace(/^#+\s*/, '')
-          .trim() ?? '';
     }
   }
 
