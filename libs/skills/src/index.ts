@@ -44,3 +44,6 @@ export { SkillSourceError } from './skill-source-error.js';
 export { SkillRejectedError } from './skill-rejected-error.js';
 export { SkillNameConflictError } from './skill-name-conflict-error.js';
 export { SkillParameterError } from './skill-parameter-error.js';
+
+// One object serving every skills.* call
+export { SkillCatalog, type SkillCatalogOptions } from './skill-catalog.js';

@@ -1,0 +1,137 @@
+import type {
+  AttenuateRequest,
+  AttenuateResult,
+  DiscoveryReport,
+  SelectRequest,
+  SelectResult,
+  SkillInstallRequest,
+  SkillInstallResult,
+  SkillListRequest,
+  SkillListResult,
+  SkillRemoveRequest,
+  SkillRemoveResult,
+  SkillSearchRequest,
+  SkillSearchResult,
+  SkillTriggerTable,
+} from '@talon/contracts';
+import { toDiscoveryReport, toSkillSummary, type SkillSnapshot } from './skill-discovery.js';
+import type { GatingOptions } from './skill-gating.js';
+import { installSkill, removeSkill, type SkillInstallerOptions } from './skill-installer.js';
+import { SkillSearch } from './skill-search.js';
+import { SkillSelector } from './skill-selector.js';
+import { collectTriggers } from './skill-triggers.js';
+import { SkillWatcher, type SnapshotListener } from './skill-watcher.js';
+import type { SkillsConfig } from './skills-config.js';
+import { attenuateTools } from './tool-attenuation.js';
+
+/** Options of {@link SkillCatalog}. */
+export interface SkillCatalogOptions extends GatingOptions {
+  config: SkillsConfig;
+  /** Debounce of the directory watcher. Default 150 ms. */
+  debounceMs?: number;
+  /** Called before any install URL is fetched; throw to refuse (the SSRF guard). */
+  checkUrl?: SkillInstallerOptions['checkUrl'];
+}
+
+/**
+ * Everything the skill-service serves, one method per API call, each taking and returning the contract
+ * types. It watches the skill directories and rebuilds the selection and search indexes once per snapshot.
+ */
+export class SkillCatalog {
+  private selector!: SkillSelector;
+  private searcher!: SkillSearch;
+  private triggerTable!: SkillTriggerTable;
+  private snapshot!: SkillSnapshot;
+  private readonly watcher: SkillWatcher;
+
+  private constructor(private readonly options: SkillCatalogOptions) {
+    const { config, debounceMs, ...gating } = options;
+    this.watcher = new SkillWatcher({ ...gating, dirs: config.dirs, ...(debounceMs !== undefined ? { debounceMs } : {}) });
+    this.watcher.onSnapshot((snapshot) => this.index(snapshot));
+  }
+
+  /** Discovers the skills, builds the indexes and starts watching. */
+  static async open(options: SkillCatalogOptions): Promise<SkillCatalog> {
+    const catalog = new SkillCatalog(options);
+    await catalog.watcher.start();
+    return catalog;
+  }
+
+  /** The current discovery snapshot (internal representation, bodies included). */
+  current(): SkillSnapshot {
+    return this.snapshot;
+  }
+
+  /** `skills.list`. */
+  list(request: SkillListRequest = {}): SkillListResult {
+    const skills = this.snapshot.skills.filter((skill) => (request.includeGatedOut ?? true) || skill.gating.eligible).filter((skill) => !request.trust || skill.trust === request.trust);
+    return { skills: skills.map(toSkillSummary), rejected: this.snapshot.rejected, shadowed: this.snapshot.shadowed, generation: this.snapshot.generation };
+  }
+
+  /** The full discovery report. */
+  report(): DiscoveryReport {
+    return toDiscoveryReport(this.snapshot);
+  }
+
+  /** `skills.select`. */
+  select(request: SelectRequest): SelectResult {
+    return this.selector.select(request.message, {
+      ...(request.maxActive !== undefined ? { maxActive: request.maxActive } : {}),
+      ...(request.maxContextTokens !== undefined ? { maxContextTokens: request.maxContextTokens } : {}),
+      ...(request.parameters !== undefined ? { parameters: request.parameters } : {}),
+    });
+  }
+
+  /** `skills.attenuate`. */
+  attenuate(request: AttenuateRequest): AttenuateResult {
+    return attenuateTools(request.activeSkills, request.tools);
+  }
+
+  /** `skills.search`. */
+  search(request: SkillSearchRequest): SkillSearchResult {
+    return { hits: this.searcher.search(request.query, request.limit) };
+  }
+
+  /** Trigger routes of the eligible skills (commands, schedules, webhooks, manual). */
+  triggers(): SkillTriggerTable {
+    return this.triggerTable;
+  }
+
+  /** `skills.install`; the new skill is visible to the next call once this resolves. */
+  async install(request: SkillInstallRequest): Promise<SkillInstallResult> {
+    const { config, checkUrl } = this.options;
+    const result = await installSkill(request, { installedDir: config.dirs.installed, registryDir: config.registryDir, ...(checkUrl ? { checkUrl } : {}) });
+    await this.watcher.refresh();
+    return result;
+  }
+
+  /** `skills.remove`; only installed skills can be removed. */
+  async remove(request: SkillRemoveRequest): Promise<SkillRemoveResult> {
+    const result = await removeSkill(request.name, { installedDir: this.options.config.dirs.installed });
+    if (result.removed) await this.watcher.refresh();
+    return result;
+  }
+
+  /** Subscribes to new snapshots (after the indexes were rebuilt). */
+  onChange(listener: SnapshotListener): () => void {
+    return this.watcher.onSnapshot(listener);
+  }
+
+  /** Re-runs discovery now. */
+  async refresh(): Promise<SkillSnapshot> {
+    return this.watcher.refresh();
+  }
+
+  /** Stops watching. */
+  async close(): Promise<void> {
+    await this.watcher.close();
+  }
+
+  private index(snapshot: SkillSnapshot): void {
+    const { config } = this.options;
+    this.selector = new SkillSelector(snapshot.skills, { maxActive: config.maxActive, maxContextTokens: config.maxContextTokens, similarityThreshold: config.similarityThreshold });
+    this.searcher = new SkillSearch(snapshot.skills);
+    this.triggerTable = collectTriggers(snapshot.skills);
+    this.snapshot = snapshot;
+  }
+}
