@@ -43,3 +43,4 @@ export { HostUnresolvedError } from './errors/host-unresolved-error.js';
 export { SecretLeakError } from './errors/secret-leak-error.js';
 export { createOutputSafety } from './output-safety.js';
 export { FetchFailedError } from './errors/fetch-failed-error.js';
+export { InsecureCredentialError } from './errors/insecure-credential-error.js';

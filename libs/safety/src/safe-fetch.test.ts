@@ -2,12 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { FetchTimeoutError } from './errors/fetch-timeout-error.js';
+import { InsecureCredentialError } from './errors/insecure-credential-error.js';
 import { ResponseTooLargeError } from './errors/response-too-large-error.js';
 import { SecretLeakError } from './errors/secret-leak-error.js';
 import { SsrfBlockedError } from './errors/ssrf-blocked-error.js';
 import { TooManyRedirectsError } from './errors/too-many-redirects-error.js';
 import type { HostLookup } from './host-lookup.js';
 import { safeFetch } from './safe-fetch.js';
+import { SsrfGuard } from './ssrf-guard.js';
 
 interface SeenRequest {
   method: string;
@@ -368,5 +370,44 @@ describe('safeFetch transport failures', () => {
     expect(response.status).toBe(200);
     // One lookup only: `public.test` is unknown to system DNS, so any second resolution would have failed.
     expect(calls).toEqual(['public.test']);
+  });
+});
+
+describe('safeFetch deadlines and plain-http credentials', () => {
+  it('times out while the lookup hangs', async () => {
+    const hanging: HostLookup = () => new Promise(() => undefined);
+    const started = Date.now();
+    await expect(
+      safeFetch('http://slow-dns.test/', { lookup: hanging, timeoutMs: 150 }),
+    ).rejects.toBeInstanceOf(FetchTimeoutError);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('refuses to send a credential over plain http to an address the operator did not allowlist', async () => {
+    // The guard reports the loopback server as an ordinary public address, so a regression could only reach loopback.
+    class PublicLookingGuard extends SsrfGuard {
+      override async check(url: string | URL) {
+        return { ...(await super.check(url)), allowlisted: false };
+      }
+    }
+    const guard = new PublicLookingGuard({ allowlist: allowMain, lookup: loopbackLookup() });
+    const grant = {
+      secretName: 'api-token',
+      value: 'tok-SECRET-123456',
+      hostPatterns: ['api.test'],
+      location: { kind: 'bearer' as const },
+    };
+    const before = main.seen.length;
+    const error = await safeFetch(`http://api.test:${main.port}/`, { guard, credentials: [grant] }).catch(
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(InsecureCredentialError);
+    expect((error as InsecureCredentialError).code).toBe('POLICY_DENIED');
+    expect((error as InsecureCredentialError).message).not.toContain('tok-SECRET');
+    expect(main.seen.length).toBe(before);
+    // Without a matching credential the same request goes through.
+    await expect(
+      safeFetch(`http://other.test:${main.port}/`, { guard, credentials: [grant] }),
+    ).resolves.toMatchObject({ status: 200 });
   });
 });

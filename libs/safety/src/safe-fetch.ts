@@ -1,8 +1,9 @@
 import type { CredentialGrant } from './credential-grant.js';
-import { injectCredentials } from './credential-injector.js';
+import { hostMatchesPattern, injectCredentials } from './credential-injector.js';
 import { TalonError } from '@talon/errors';
 import { FetchFailedError } from './errors/fetch-failed-error.js';
 import { FetchTimeoutError } from './errors/fetch-timeout-error.js';
+import { InsecureCredentialError } from './errors/insecure-credential-error.js';
 import { SecretLeakError } from './errors/secret-leak-error.js';
 import { SsrfBlockedError } from './errors/ssrf-blocked-error.js';
 import { TooManyRedirectsError } from './errors/too-many-redirects-error.js';
@@ -93,8 +94,11 @@ export async function safeFetch(
   try {
     for (;;) {
       signal.throwIfAborted();
-      const target = await guard.check(url);
-      const injected = injectCredentials(target.url, headers, grants);
+      const target = await untilAborted(guard.check(url), signal);
+      // Over plain http a credential is readable on the way; only a range the operator trusts may see it so.
+      const sendable = target.url.protocol === 'https:' || target.allowlisted ? grants : [];
+      refuseInsecureCredential(target.url, grants, sendable);
+      const injected = injectCredentials(target.url, headers, sendable);
       refuseStrayCredential(injected.url, injected.headers, grants, injected.usedSecrets);
       injected.usedSecrets.forEach((value) => usedSecrets.add(value));
       injected.usedSecretNames.forEach((name) => usedSecretNames.add(name));
@@ -141,6 +145,33 @@ export async function safeFetch(
       error,
     );
   }
+}
+
+/** Settles with `promise`, or rejects as soon as `signal` aborts (a lookup takes no signal of its own). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  signal.throwIfAborted();
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+function refuseInsecureCredential(
+  url: URL,
+  grants: readonly CredentialGrant[],
+  sendable: readonly CredentialGrant[],
+): void {
+  if (sendable === grants || grants.length === 0) return;
+  const port = url.port === '' ? 80 : Number(url.port);
+  const wanted = grants.filter((grant) =>
+    grant.hostPatterns.some((pattern) => hostMatchesPattern(url.hostname, port, pattern)),
+  );
+  if (wanted.length > 0)
+    throw new InsecureCredentialError(
+      displayUrl(url),
+      wanted.map((grant) => grant.secretName),
+    );
 }
 
 function parseUrl(input: string | URL): URL {

@@ -26,6 +26,8 @@ export interface CheckedTarget {
   address: string;
   family: 4 | 6;
   port: number;
+  /** Whether an address passed only because the operator's allowlist covers it (a private range they trust). */
+  allowlisted: boolean;
 }
 
 const DEFAULT_PORTS: Readonly<Record<string, number>> = { 'http:': 80, 'https:': 443 };
@@ -90,7 +92,15 @@ export class SsrfGuard {
     if (url.username !== '' || url.password !== '')
       throw new SsrfBlockedError({ url: shown, reason: 'credentials_in_url' });
     const first = checked[0];
-    return { url, hostname, hostKind: host.kind, address: first.address, family: first.family, port };
+    return {
+      url,
+      hostname,
+      hostKind: host.kind,
+      address: first.address,
+      family: first.family,
+      port,
+      allowlisted: checked.some((answer) => answer.allowlisted),
+    };
   }
 
   private async resolve(name: string): Promise<readonly { address: string; family: number }[]> {
@@ -104,7 +114,11 @@ export class SsrfGuard {
     return answers;
   }
 
-  private checkAddress(shown: string, raw: string, port: number): { address: string; family: 4 | 6 } {
+  private checkAddress(
+    shown: string,
+    raw: string,
+    port: number,
+  ): { address: string; family: 4 | 6; allowlisted: boolean } {
     const text = raw.replace(/%.*$/, '');
     if (!ipaddr.isValid(text))
       throw new SsrfBlockedError({ url: shown, reason: 'invalid_address', address: raw });
@@ -120,6 +134,10 @@ export class SsrfGuard {
         reason: verdict.risk ?? 'forbidden',
         address: verdict.address,
       });
-    return { address: verdict.address, family: address.kind() === 'ipv4' ? 4 : 6 };
+    return {
+      address: verdict.address,
+      family: address.kind() === 'ipv4' ? 4 : 6,
+      allowlisted: verdict.risk !== undefined,
+    };
   }
 }
