@@ -1,4 +1,5 @@
-export { SsrfGuard, displayUrl, type SsrfGuardOptions, type CheckedTarget } from './ssrf-guard.js';
+export { SsrfGuard, type SsrfGuardOptions, type CheckedTarget } from './ssrf-guard.js';
+export { displayUrl } from './display-url.js';
 export {
   safeFetch,
   DEFAULT_MAX_REDIRECTS,

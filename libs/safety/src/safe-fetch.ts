@@ -8,7 +8,8 @@ import { SecretLeakError } from './errors/secret-leak-error.js';
 import { SsrfBlockedError } from './errors/ssrf-blocked-error.js';
 import { TooManyRedirectsError } from './errors/too-many-redirects-error.js';
 import { sendPinnedRequest } from './pinned-request.js';
-import { displayUrl, SsrfGuard, type SsrfGuardOptions } from './ssrf-guard.js';
+import { displayUrl } from './display-url.js';
+import { SsrfGuard, type SsrfGuardOptions } from './ssrf-guard.js';
 
 /** Default number of redirects followed. */
 export const DEFAULT_MAX_REDIRECTS = 5;

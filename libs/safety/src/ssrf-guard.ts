@@ -1,5 +1,6 @@
 import ipaddr from 'ipaddr.js';
 import { classifyAddress } from './address-classifier.js';
+import { displayUrl } from './display-url.js';
 import { CidrAllowlist, type AllowlistEntry } from './cidr-allowlist.js';
 import { HostUnresolvedError } from './errors/host-unresolved-error.js';
 import { SsrfBlockedError } from './errors/ssrf-blocked-error.js';
@@ -31,21 +32,6 @@ export interface CheckedTarget {
 }
 
 const DEFAULT_PORTS: Readonly<Record<string, number>> = { 'http:': 80, 'https:': 443 };
-
-/** Removes userinfo so error details and logs never carry a password. */
-export function displayUrl(url: URL | string): string {
-  if (typeof url === 'string') {
-    try {
-      url = new URL(url);
-    } catch {
-      return '(invalid URL)';
-    }
-  }
-  const copy = new URL(url.href);
-  copy.username = '';
-  copy.password = '';
-  return copy.href;
-}
 
 /**
  * Decides whether an outbound request may go to a URL: http(s) only, no credentials in the URL, and every
