@@ -1,3 +1,4 @@
+import { assertValidToolDefinition } from '@talon/tool-runtime';
 import type { Capabilities } from './capabilities.js';
 import type { ComponentCompiler } from './component-compiler.js';
 import { ComponentLoadError } from './errors/component-load-error.js';
@@ -32,11 +33,12 @@ export interface ComponentToolSpec {
 export class ComponentToolLoader {
   constructor(private readonly options: ComponentToolLoaderOptions) {}
 
-  async loadVersion(spec: ComponentToolSpec): Promise<WasmToolVersion & { witVersion?: string }> {
+  async loadVersion(spec: ComponentToolSpec, toolName = 'component'): Promise<WasmToolVersion & { witVersion?: string }> {
     const { capabilities } = spec;
     const compiled = await this.options.compiler.compile(spec.bytes, { allowedImports: capabilities.allowedImports });
     const modules = await this.options.compiler.loadModules(compiled, capabilities.memoryMb);
     const pool = new ComponentWorkerPool({
+      toolName,
       component: { entryUrl: compiled.entryUrl, modules },
       hostImports: new HostImports(capabilities, this.options.host),
       timeoutMs: capabilities.timeoutMs,
@@ -66,11 +68,22 @@ export class ComponentToolLoader {
 
   /** Loads a component as a new {@link WasmTool}. */
   async loadTool(name: string, spec: ComponentToolSpec, displayName?: string): Promise<WasmTool> {
-    return this.toolFor(name, await this.loadVersion(spec), displayName);
+    const version = await this.loadVersion(spec, name);
+    try {
+      return this.toolFor(name, version, displayName);
+    } catch (error) {
+      await version.pool.close();
+      throw error;
+    }
   }
 
-  /** Wraps a loaded version as a {@link WasmTool} that also looks up the loader's fallback secrets. */
+  /**
+   * Wraps a loaded version as a {@link WasmTool} that also looks up the loader's fallback secrets.
+   * @throws InvalidToolDefinitionError when the name, schema or description make an invalid definition.
+   */
   toolFor(name: string, version: WasmToolVersion, displayName?: string): WasmTool {
-    return new WasmTool({ name, displayName, fallbackSecrets: this.options.fallbackSecrets }, version);
+    const tool = new WasmTool({ name, displayName, fallbackSecrets: this.options.fallbackSecrets }, version);
+    assertValidToolDefinition(tool.definition);
+    return tool;
   }
 }

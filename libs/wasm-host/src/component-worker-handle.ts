@@ -1,7 +1,7 @@
 import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
+import { ToolTimeoutError } from '@talon/tool-runtime';
 import { ComponentLoadError } from './errors/component-load-error.js';
 import { MemoryLimitError } from './errors/memory-limit-error.js';
-import { ToolTimeoutError } from './errors/tool-timeout-error.js';
 import { ToolTrapError } from './errors/tool-trap-error.js';
 import type { HostCallContext, HostImports } from './host-imports.js';
 import type { ComponentWorkerData, FromWorkerMessage, SequencedHostAnswer, SequencedHostOperation, ToWorkerMessage } from './worker-protocol.js';
@@ -14,6 +14,8 @@ export interface LoadedComponent {
 
 /** How to start one worker. */
 export interface WorkerHandleOptions {
+  /** For error messages. */
+  toolName: string;
   script: URL;
   component: LoadedComponent;
   hostImports: HostImports;
@@ -74,9 +76,9 @@ export class ComponentWorkerHandle {
     const outgoing: ToWorkerMessage = message.type === 'describe' ? message : { ...message, id: this.nextId++ };
     return new Promise<Settled>((resolve, reject) => {
       const timer = setTimeout(() => {
-        this.fail(new ToolTimeoutError(`The tool ran past its ${timeoutMs} ms limit and was stopped; simplify the input or raise limits.timeout_ms.`, { details: { timeoutMs } }));
+        this.fail(new ToolTimeoutError(this.options.toolName, timeoutMs, 'timeout'));
       }, timeoutMs);
-      const onAbort = (): void => this.fail(new ToolTimeoutError('The call was cancelled and the tool was stopped.'));
+      const onAbort = (): void => this.fail(new ToolTimeoutError(this.options.toolName, timeoutMs, 'cancelled'));
       host?.signal.addEventListener('abort', onAbort, { once: true });
       const done = (): void => {
         clearTimeout(timer);

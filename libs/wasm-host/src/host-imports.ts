@@ -1,5 +1,5 @@
 import { TalonError } from '@talon/errors';
-import type { ToolLogger } from '@talon/tool-runtime';
+import { RateLimitedError, SlidingWindowRateLimiter, type ToolLogger } from '@talon/tool-runtime';
 import type { Capabilities } from './capabilities.js';
 import { HostImportDeniedError } from './errors/host-import-denied-error.js';
 import type { HostHttpClient } from './host-http-client.js';
@@ -44,7 +44,7 @@ function scrub(text: string, secrets: readonly string[]): string {
  * tool's capabilities, and a denial becomes an error string for the guest (never a trap).
  */
 export class HostImports {
-  private readonly recentRequests: number[] = [];
+  private readonly rateLimiter = new SlidingWindowRateLimiter();
 
   constructor(
     private readonly capabilities: Capabilities,
@@ -79,10 +79,12 @@ export class HostImports {
   private checkRateLimit(): void {
     const limit = this.capabilities.rateLimit;
     if (!limit) return;
-    const now = Date.now();
-    while (this.recentRequests.length > 0 && this.recentRequests[0]! <= now - limit.perMs) this.recentRequests.shift();
-    if (this.recentRequests.length >= limit.calls) throw new HostImportDeniedError(`rate limit of ${limit.calls} requests per ${limit.perMs} ms reached`);
-    this.recentRequests.push(now);
+    try {
+      this.rateLimiter.take('http-request', 'http-request', limit);
+    } catch (error) {
+      if (!(error instanceof RateLimitedError)) throw error;
+      throw new HostImportDeniedError(`rate limit of ${limit.calls} requests per ${limit.perMs} ms reached; retry in ${error.details.retryAfterMs} ms`);
+    }
   }
 
   private async httpRequest(request: GuestHttpRequest, call: HostCallContext): Promise<GuestHttpResponse> {

@@ -32,6 +32,4 @@ export { PoolClosedError } from './errors/pool-closed-error.js';
 export { RegistryEntryInvalidError } from './errors/registry-entry-invalid-error.js';
 export { ToolAlreadyInstalledError } from './errors/tool-already-installed-error.js';
 export { ToolNotInstalledError } from './errors/tool-not-installed-error.js';
-export { ToolReportedError } from './errors/tool-reported-error.js';
-export { ToolTimeoutError } from './errors/tool-timeout-error.js';
 export { ToolTrapError } from './errors/tool-trap-error.js';

@@ -58,6 +58,8 @@ export interface InstalledToolInfo {
 
 interface PreparedVersion {
   version: WasmToolVersion;
+  /** A tool over the new version, its definition already checked. */
+  tool: WasmTool;
   record: InstalledToolRecord;
   bytes: Uint8Array;
 }
@@ -83,7 +85,12 @@ export class ToolInstaller {
         const bytes = await this.options.store.readArtifact(record);
         if (sha256Hex(bytes) !== record.sha256) throw new IntegrityMismatchError(`The stored artifact of ${record.name} no longer matches its sha256; reinstall it.`);
         const version = await this.loadVersion(record, bytes);
-        this.tools.set(record.name, this.options.loader.toolFor(record.name, version, record.display_name));
+        try {
+          this.tools.set(record.name, this.options.loader.toolFor(record.name, version, record.display_name));
+        } catch (error) {
+          await version.pool.close();
+          throw error;
+        }
         restored.push(record.name);
         this.options.onChange?.({ kind: 'installed', name: record.name, version: record.version, tool: this.tools.get(record.name) });
       } catch (error) {
@@ -103,7 +110,7 @@ export class ToolInstaller {
       if (this.tools.has(name)) throw new ToolAlreadyInstalledError(`${name} is already installed; use upgrade to change its version.`);
       const prepared = await this.prepare(name, entry);
       await this.options.store.put(prepared.record, prepared.bytes);
-      const tool = this.options.loader.toolFor(name, prepared.version, prepared.record.display_name);
+      const tool = prepared.tool;
       this.tools.set(name, tool);
       this.options.onChange?.({ kind: 'installed', name, version: prepared.record.version, tool });
       return this.describe(name);
@@ -238,7 +245,13 @@ export class ToolInstaller {
     };
     const config = this.options.toolConfig?.[name];
     if (config) record.config = config;
-    return { version: await this.loadVersion(record, bytes), record, bytes };
+    const version = await this.loadVersion(record, bytes);
+    try {
+      return { version, tool: this.options.loader.toolFor(name, version, record.display_name), record, bytes };
+    } catch (error) {
+      await version.pool.close();
+      throw error;
+    }
   }
 
   private async readCapabilitiesFile(path: string): Promise<Record<string, unknown>> {
@@ -253,7 +266,7 @@ export class ToolInstaller {
   private async loadVersion(record: InstalledToolRecord, bytes: Uint8Array): Promise<WasmToolVersion> {
     const capabilities = parseCapabilities(record.capabilities, `capabilities of ${record.name}`);
     const config = this.options.toolConfig?.[record.name] ?? record.config;
-    const version = await this.options.loader.loadVersion({ bytes, capabilities, version: record.version, config });
+    const version = await this.options.loader.loadVersion({ bytes, capabilities, version: record.version, config }, record.name);
     if (version.witVersion !== undefined && version.witVersion !== record.wit_version) {
       await version.pool.close();
       throw new IntegrityMismatchError(`${record.name} declares wit_version ${record.wit_version} but its component imports talon:tool/host@${version.witVersion}.`, {

@@ -1,7 +1,6 @@
 import type { ToolDefinition, ToolEffect } from '@talon/contracts';
-import type { Tool, ToolContext } from '@talon/tool-runtime';
+import { ToolFailedError, type Tool, type ToolContext } from '@talon/tool-runtime';
 import type { Capabilities } from './capabilities.js';
-import { ToolReportedError } from './errors/tool-reported-error.js';
 import { GrantSecretsProvider } from './grant-secrets-provider.js';
 import type { SecretsProvider } from './secrets-provider.js';
 import type { ComponentWorkerPool } from './worker-pool.js';
@@ -85,7 +84,7 @@ export class WasmTool implements Tool {
       params: JSON.stringify(params),
       host: { callId: context.callId, signal: context.signal, secrets, log: context.log, sessionId: context.sessionId },
     });
-    if (result.error !== undefined) throw new ToolReportedError(`${this.options.name} failed: ${result.error}`, { details: { tool: this.options.name } });
+    if (result.error !== undefined) throw new ToolFailedError(`${this.options.name} failed: ${result.error}`, { details: { tool: this.options.name } });
     const output = result.output ?? '';
     try {
       return JSON.parse(output) as unknown;

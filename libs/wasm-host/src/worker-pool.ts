@@ -6,6 +6,8 @@ import { compiledWorkerScript } from './worker-script.js';
 
 /** Options of a pool: one per installed tool version. */
 export interface ComponentWorkerPoolOptions {
+  /** For error messages. */
+  toolName: string;
   component: LoadedComponent;
   hostImports: HostImports;
   timeoutMs: number;
@@ -71,7 +73,7 @@ export class ComponentWorkerPool {
     this.script = options.workerScript ?? defaultWorkerScript();
   }
 
-  /** Runs `execute` once. Rejects with ToolTimeoutError, ToolTrapError, MemoryLimitError or OutputTooLargeError. */
+  /** Runs `execute` once. Rejects with ToolTimeoutError (tool-runtime), ToolTrapError, MemoryLimitError or OutputTooLargeError. */
   async execute(call: PoolCall): Promise<PoolResult> {
     const timeoutMs = Math.min(call.timeoutMs ?? this.options.timeoutMs, this.options.timeoutMs);
     return this.withWorker(async (worker) => {
@@ -151,6 +153,7 @@ export class ComponentWorkerPool {
 
   private spawn(): ComponentWorkerHandle {
     const worker = new ComponentWorkerHandle({
+      toolName: this.options.toolName,
       script: this.script,
       component: this.options.component,
       hostImports: this.options.hostImports,

@@ -72,7 +72,7 @@ describe('component runtime (hand-written WAT probe, real worker threads)', () =
     const started = performance.now();
     const error = await probe.execute({ mode: 'l' }, toolContext()).catch((caught: unknown) => caught);
     const elapsed = performance.now() - started;
-    expect(error).toMatchObject({ name: 'ToolTimeoutError', code: 'TIMEOUT' });
+    expect(error).toMatchObject({ name: 'ToolTimeoutError', code: 'TIMEOUT', details: { reason: 'timeout' } });
     expect(elapsed).toBeGreaterThanOrEqual(490);
     expect(elapsed).toBeLessThan(2000);
     await expect(probe.execute({ after: 'loop' }, toolContext())).resolves.toEqual({ after: 'loop' });

@@ -36,7 +36,7 @@ describe('limits on a componentize-js tool (StarlingMonkey engine inside the com
   it('stops a JavaScript busy loop at its timeout', async () => {
     const started = performance.now();
     const error = await spinner.execute({ op: 'spin' }, toolContext()).catch((caught: unknown) => caught);
-    expect(error).toMatchObject({ name: 'ToolTimeoutError', code: 'TIMEOUT' });
+    expect(error).toMatchObject({ name: 'ToolTimeoutError', code: 'TIMEOUT', details: { reason: 'timeout' } });
     expect(performance.now() - started).toBeLessThan(4000);
     await expect(spinner.execute({ op: 'now' }, toolContext())).resolves.toMatchObject({ ok: expect.any(Number) });
   }, 30_000);

@@ -1,9 +1,4 @@
-import { ERROR_CODES } from '@talon/contracts';
-import { TalonError, type TalonErrorOptions } from '@talon/errors';
+import { ToolFailedError } from '@talon/tool-runtime';
 
-/** A component trapped (or its worker died); the worker was recycled. */
-export class ToolTrapError extends TalonError {
-  constructor(message: string, options: TalonErrorOptions = {}) {
-    super(ERROR_CODES.TOOL_FAILED, message, options);
-  }
-}
+/** A component trapped (or its worker died); the worker was recycled. A kind of TOOL_FAILED. */
+export class ToolTrapError extends ToolFailedError {}
