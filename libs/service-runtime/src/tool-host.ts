@@ -96,7 +96,10 @@ export class ToolHost {
   /** Runs one call from the orchestrator. Errors are typed and travel in the envelope. */
   async handleCall(payload: unknown, deadline?: number): Promise<ToolCallResult> {
     const request = validatePayload<ToolCallRequest>(ToolCallRequestSchema, payload, 'The tool call');
-    const signal = deadline ? AbortSignal.timeout(Math.max(0, deadline - Date.now())) : undefined;
+    const remainingMs = deadline ? deadline - Date.now() : request.timeoutMs;
+    if (remainingMs <= 0) throw new RequestTimeoutError(this.callSubject, request.timeoutMs);
+    // A timer only when the call has to wait for a slot: most calls start at once.
+    const waitSignal = this.limiter.running >= this.limiter.limit ? AbortSignal.timeout(remainingMs) : undefined;
     const started = performance.now();
     try {
       const executed = await this.limiter.run(
@@ -107,14 +110,13 @@ export class ToolHost {
             callId: request.callId,
             sessionId: request.sessionId,
             grants: request.grants ?? [],
-            timeoutMs: request.timeoutMs,
-            signal,
+            timeoutMs: Math.min(request.timeoutMs, remainingMs),
           }),
-        signal,
+        waitSignal,
       );
       return { output: executed.output, durationMs: performance.now() - started, instanceId: this.options.instanceId };
     } catch (error) {
-      if (signal?.aborted && !(error as { code?: string })?.code) throw new RequestTimeoutError(this.callSubject, request.timeoutMs);
+      if (waitSignal?.aborted && !(error as { code?: string })?.code) throw new RequestTimeoutError(this.callSubject, request.timeoutMs);
       throw error;
     }
   }
