@@ -16,10 +16,10 @@ export { SkillWatcher, DEFAULT_WATCH_DEBOUNCE_MS, type SkillWatcherOptions, type
 export { parseSkillsConfig, type SkillsConfig } from './skills-config.js';
 
 // Selection and injection
+export { SELECTION_SCORES } from './selection-scores.js';
 export {
   SkillSelector,
   costOf,
-  SELECTION_SCORES,
   DEFAULT_MAX_ACTIVE,
   DEFAULT_MAX_CONTEXT_TOKENS,
   DEFAULT_SIMILARITY_THRESHOLD,

@@ -1,11 +1,12 @@
 import type { ActiveSkill, ConsideredSkill, SelectResult, SelectionOutcome, SelectionTier } from '@talon/contracts';
-import { containsCjk, foldText } from './cjk-text.js';
+import { foldText } from './cjk-text.js';
 import type { LoadedSkill } from './loaded-skill.js';
 import { DEFAULT_MATCH_INPUT_CAP } from './regex-guard.js';
 import { renderSkillBody } from './skill-body-template.js';
 import { buildSkillInjection } from './skill-injection.js';
-import { classifyTerm, prepareMessage, SkillMatchIndex, type PreparedMessage } from './skill-match-index.js';
-import { testGuarded } from './regex-guard.js';
+import { prepareMessage, SkillMatchIndex, type PreparedMessage } from './skill-match-index.js';
+import { explainMatches } from './selection-reasons.js';
+import { SELECTION_SCORES } from './selection-scores.js';
 import { TfidfIndex } from './tfidf-index.js';
 
 /** Default number of skills active at once (`SKILLS_MAX_ACTIVE`). */
@@ -17,16 +18,6 @@ export const DEFAULT_SIMILARITY_THRESHOLD = 0.25;
 /** Default number of message characters matched (terms and mentions); longer messages are cut. */
 export const DEFAULT_TERM_INPUT_CAP = 16384;
 
-/** The scores and caps of the deterministic tier. */
-export const SELECTION_SCORES = {
-  exactKeyword: 10,
-  substringKeyword: 5,
-  keywordCap: 30,
-  tag: 3,
-  tagCap: 15,
-  pattern: 20,
-  patternCap: 40,
-} as const;
 
 /** Options fixed when the selector is built. */
 export interface SkillSelectorOptions {
@@ -270,40 +261,10 @@ export class SkillSelector {
     }
   }
 
-  /** Re-checks the reported skills' own terms and patterns to say, in words, what matched (cheap: ≤ 55 checks each). */
+  /** Reasons in words for the reported skills only. */
   private reasonsFor(indices: Set<number>, message: PreparedMessage): Map<number, string[]> {
     const out = new Map<number, string[]>();
-    const patternText = message.folded.slice(0, this.options.patternInputCap);
-    for (const index of indices) {
-      const activation = this.eligible[index]!.activation;
-      const occurs = (term: string) => (containsCjk(term) ? (message.folded.includes(term) ? 'exact' : undefined) : classifyTerm(message.folded, term));
-      const reasons: string[] = [];
-      for (const term of [...activation.excludeKeywords].sort(compareNames)) if (occurs(term)) reasons.push(`vetoed: exclude keyword "${term}" found`);
-      let keyword = 0;
-      for (const term of [...activation.keywords].sort(compareNames)) {
-        const match = occurs(term);
-        if (!match) continue;
-        const points = match === 'exact' ? SELECTION_SCORES.exactKeyword : SELECTION_SCORES.substringKeyword;
-        keyword += points;
-        reasons.push(`keyword "${term}" ${match === 'exact' ? 'exact' : 'inside a word'} +${points}`);
-      }
-      let tag = 0;
-      for (const term of [...activation.tags].sort(compareNames)) {
-        if (occurs(term) !== 'exact') continue;
-        tag += SELECTION_SCORES.tag;
-        reasons.push(`tag "${term}" +${SELECTION_SCORES.tag}`);
-      }
-      let pattern = 0;
-      for (const guarded of activation.patterns) {
-        if (!testGuarded(guarded, patternText, this.options.patternInputCap)) continue;
-        pattern += SELECTION_SCORES.pattern;
-        reasons.push(`pattern /${guarded.source}/ +${SELECTION_SCORES.pattern}`);
-      }
-      capped(keyword, SELECTION_SCORES.keywordCap, 'keyword', reasons);
-      capped(tag, SELECTION_SCORES.tagCap, 'tag', reasons);
-      capped(pattern, SELECTION_SCORES.patternCap, 'pattern', reasons);
-      out.set(index, reasons);
-    }
+    for (const index of indices) out.set(index, explainMatches(this.eligible[index]!.activation, message, this.options.patternInputCap));
     return out;
   }
 
@@ -344,6 +305,7 @@ export class SkillSelector {
   }
 }
 
+/** Plain code-unit order: deterministic and locale-independent. */
 function compareNames(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
@@ -351,12 +313,6 @@ function compareNames(a: string, b: string): number {
 /** The prompt cost of a skill: its declared `max_context_tokens`, else body length / 4. */
 export function costOf(skill: Pick<LoadedSkill, 'activation' | 'body'>): number {
   return skill.activation.maxContextTokens ?? Math.ceil(skill.body.length / 4);
-}
-
-function capped(total: number, cap: number, label: string, reasons: string[]): number {
-  if (total <= cap) return total;
-  reasons.push(`${label} points capped at ${cap} (raw ${total})`);
-  return cap;
 }
 
 function outcomeRank(outcome: SelectionOutcome): number {
