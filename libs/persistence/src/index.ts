@@ -23,6 +23,7 @@ export { PgSqlExecutor } from './pg-sql-executor.js';
 export { PgliteSqlExecutor } from './pglite-sql-executor.js';
 export { DatabaseUnreachableError } from './errors/database-unreachable-error.js';
 export { IncompatibleDataDirError } from './errors/incompatible-data-dir-error.js';
+export { DataDirInUseError } from './errors/data-dir-in-use-error.js';
 export { InvalidDatabaseConfigError } from './errors/invalid-database-config-error.js';
 export { MigrationChecksumMismatchError } from './errors/migration-checksum-mismatch-error.js';
 export { MigrationFailedError } from './errors/migration-failed-error.js';

@@ -9,6 +9,7 @@ import { IncompatibleDataDirError } from './errors/incompatible-data-dir-error.j
 import { PrismaClient } from './generated/prisma/client.js';
 import { runMigrations } from './migration-runner.js';
 import { PgliteSqlExecutor } from './pglite-sql-executor.js';
+import { lockDataDir, type DataDirLock } from './data-dir-lock.js';
 
 /**
  * PostgreSQL major version embedded by the pinned `@electric-sql/pglite` (0.5.x). A data directory written
@@ -16,31 +17,45 @@ import { PgliteSqlExecutor } from './pglite-sql-executor.js';
  */
 export const PGLITE_POSTGRES_MAJOR = '18';
 
-/** Opens (creating if needed) the PGlite data directory, migrates it and wraps it in a Prisma client. */
+/**
+ * Opens (creating if needed) the PGlite data directory, migrates it and wraps it in a Prisma client.
+ * The directory is locked for this process until `close()`.
+ */
 export async function openPgliteDatabase(
   dataDir: string,
   migrations: readonly CommittedMigration[],
 ): Promise<Database> {
-  const onDisk = dataDir !== PGLITE_IN_MEMORY;
-  const existingVersion = onDisk ? await readDataDirVersion(dataDir) : null;
+  if (dataDir === PGLITE_IN_MEMORY) return openOn(await PGlite.create(dataDir), migrations, null);
+  const existingVersion = await readDataDirVersion(dataDir);
   if (existingVersion !== null && existingVersion !== PGLITE_POSTGRES_MAJOR) {
     throw new IncompatibleDataDirError(dataDir, existingVersion, PGLITE_POSTGRES_MAJOR);
   }
-  if (onDisk) await mkdir(dataDir, { recursive: true }); // PGlite creates only the last level
+  await mkdir(dataDir, { recursive: true }); // PGlite creates only the last level
+  const lock = await lockDataDir(dataDir);
   let db: PGlite;
   try {
     db = await PGlite.create(dataDir);
   } catch (error) {
+    await lock.release();
     // An existing cluster PGlite cannot open is a data problem; anything else (permissions, disk) is not.
     if (existingVersion !== null)
       throw new IncompatibleDataDirError(dataDir, null, PGLITE_POSTGRES_MAJOR, error);
     throw error;
   }
+  return openOn(db, migrations, lock);
+}
+
+async function openOn(
+  db: PGlite,
+  migrations: readonly CommittedMigration[],
+  lock: DataDirLock | null,
+): Promise<Database> {
   let report;
   try {
     report = await runMigrations(new PgliteSqlExecutor(db), migrations);
   } catch (error) {
     await db.close().catch(() => undefined);
+    await lock?.release();
     throw error;
   }
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(db) });
@@ -49,8 +64,12 @@ export async function openPgliteDatabase(
     kind: 'pglite',
     migrations: report,
     close: async () => {
-      await prisma.$disconnect();
-      await db.close();
+      try {
+        await prisma.$disconnect();
+        await db.close();
+      } finally {
+        await lock?.release();
+      }
     },
   };
 }

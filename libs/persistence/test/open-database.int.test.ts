@@ -1,10 +1,13 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { loadCommittedMigrations } from '../src/committed-migrations.js';
 import { openDatabase } from '../src/create-database.js';
+import { DataDirInUseError } from '../src/errors/data-dir-in-use-error.js';
 import { DatabaseUnreachableError } from '../src/errors/database-unreachable-error.js';
 import { IncompatibleDataDirError } from '../src/errors/incompatible-data-dir-error.js';
 import { runMigrations } from '../src/migration-runner.js';
@@ -138,6 +141,42 @@ describe('openDatabase on PGlite', () => {
       details: { found: '17', expected: PGLITE_POSTGRES_MAJOR },
     });
     await expect(opening).rejects.toThrow(/Move the directory aside/);
+  });
+
+  it('lets one process at a time open a directory, and frees it on close', async () => {
+    const dataDir = join(scratch.path, 'shared');
+    const first = await openDatabase({ kind: 'pglite', dataDir });
+    try {
+      const second = openDatabase({ kind: 'pglite', dataDir });
+      await expect(second).rejects.toBeInstanceOf(DataDirInUseError);
+      await expect(second).rejects.toMatchObject({ details: { dataDir, holderPid: process.pid } });
+    } finally {
+      await first.close();
+    }
+    const again = await openDatabase({ kind: 'pglite', dataDir });
+    await again.close();
+  });
+
+  it('refuses a directory locked by another live process and takes over the lock of one that exited', async () => {
+    const dataDir = join(scratch.path, 'locked');
+    const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+    try {
+      await writeFile(`${dataDir}.lock`, String(holder.pid));
+      await expect(openDatabase({ kind: 'pglite', dataDir })).rejects.toMatchObject({
+        name: 'DataDirInUseError',
+        details: { holderPid: holder.pid },
+      });
+    } finally {
+      holder.kill();
+      await once(holder, 'exit');
+    }
+    const db = await openDatabase({ kind: 'pglite', dataDir });
+    try {
+      expect(await readFile(`${dataDir}.lock`, 'utf8')).toBe(String(process.pid));
+    } finally {
+      await db.close();
+    }
+    await expect(readFile(`${dataDir}.lock`, 'utf8')).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
   it('works in memory for throwaway runs', async () => {
