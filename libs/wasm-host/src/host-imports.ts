@@ -24,11 +24,17 @@ export interface HostCallContext {
 /** Services behind the host imports; a missing one denies its import. */
 export interface HostImportsDependencies {
   httpClient?: HostHttpClient;
+  /**
+   * Inject credentials into plain-http requests too. Default false: a credential is only sent over https
+   * (or to a loopback address, for local services and tests), so it cannot be read on the way.
+   */
+  allowCredentialsOverHttp?: boolean;
   workspaceRoot?: string;
   invokeTool?: ToolInvoker;
 }
 
 const REDACTED = '[REDACTED]';
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
 const STRIPPED_REQUEST_HEADERS = new Set(['host', 'content-length', 'connection', 'transfer-encoding', 'proxy-authorization', 'cookie']);
 
 function scrub(text: string, secrets: readonly string[]): string {
@@ -108,8 +114,13 @@ export class HostImports {
       if (!STRIPPED_REQUEST_HEADERS.has(name.toLowerCase())) headers[name.toLowerCase()] = value;
     }
     const injected: string[] = [];
+    const secureEnough = url.protocol === 'https:' || this.dependencies.allowCredentialsOverHttp === true || LOOPBACK_HOSTS.has(url.hostname);
     for (const credential of this.capabilities.credentials) {
       if (!credential.host_patterns.some((pattern) => hostMatches(pattern, url))) continue;
+      if (!secureEnough) {
+        call.log('warn', 'credential not sent over plain http', { secret: credential.secret_name, host: url.host });
+        continue;
+      }
       const value = await call.secrets.get(credential.secret_name);
       if (value === undefined) {
         call.log('warn', 'credential not granted to this call; request sent without it', { secret: credential.secret_name });

@@ -7,6 +7,7 @@ export { ComponentWorkerPool, defaultWorkerScript, type ComponentWorkerPoolOptio
 export { HostImports, type HostCallContext, type HostImportsDependencies, type ToolInvoker } from './host-imports.js';
 export type { HostHttpClient, HostHttpRequest, HostHttpResponse } from './host-http-client.js';
 export { FetchHostHttpClient } from './fetch-host-http-client.js';
+export { SafeFetchHostHttpClient } from './safe-fetch-host-http-client.js';
 export { findAllowEntry, hostMatches } from './http-allowlist.js';
 export { readWorkspaceFile } from './workspace-reader.js';
 export type { SecretsProvider } from './secrets-provider.js';

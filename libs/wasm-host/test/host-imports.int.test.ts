@@ -5,6 +5,8 @@ import type { Capabilities } from '../src/capabilities.js';
 import { ComponentCompiler } from '../src/component-compiler.js';
 import { ComponentToolLoader } from '../src/component-tool-loader.js';
 import { FetchHostHttpClient } from '../src/fetch-host-http-client.js';
+import type { HostHttpClient } from '../src/host-http-client.js';
+import { SafeFetchHostHttpClient } from '../src/safe-fetch-host-http-client.js';
 import type { HostCallContext } from '../src/host-imports.js';
 import type { WasmTool } from '../src/wasm-tool.js';
 import { startEchoServer, type EchoServer } from './http-echo-server.js';
@@ -227,6 +229,69 @@ describe('host imports (host-probe component built with componentize-js, real wo
       expect((await call(denyAll, { op: 'invoke', alias: 'stats', params: {} })).err).toMatch(/is not declared/);
       expect(invoked.length).toBe(count);
     });
+  });
+
+  describe('through the SSRF guard (SafeFetchHostHttpClient)', () => {
+    let guarded: WasmTool;
+
+    beforeAll(async () => {
+      const port = Number(server.host.split(':')[1]);
+      const guardedLoader = new ComponentToolLoader({
+        compiler: new ComponentCompiler({ cacheDir: cache.path }),
+        host: { httpClient: new SafeFetchHostHttpClient({ allowlist: [{ cidr: '127.0.0.1', ports: [port] }] }) },
+      });
+      guarded = await guardedLoader.loadTool('host-probe', {
+        bytes: artifact('host-probe'),
+        version: '1',
+        capabilities: capabilities({
+          effects: ['network'],
+          http: {
+            allowlist: ['10.0.0.1', '169.254.169.254', '127.0.0.1', '[::1]'].map((host) => ({ host, path_prefix: '/', methods: ['GET'] })),
+          },
+        }),
+      });
+      tools.push(guarded);
+    }, 60_000);
+
+    it('reaches an allowlisted loopback server', async () => {
+      const result = await call(guarded, { op: 'http', url: `${server.baseUrl}/v1/guarded` });
+      expect((result.ok as { status: number }).status).toBe(200);
+      expect(server.received.at(-1)!.url).toBe('/v1/guarded');
+    });
+
+    it.each([
+      ['a private address', 'http://10.0.0.1/x'],
+      ['the cloud metadata address', 'http://169.254.169.254/latest/meta-data/'],
+      ['a loopback port the operator did not allowlist', 'http://127.0.0.1:1/x'],
+      ['IPv6 loopback', 'http://[::1]:1/x'],
+    ])('refuses %s even when the capabilities allow the host', async (_label, url) => {
+      const result = await call(guarded, { op: 'http', url });
+      expect(result.err).toMatch(/^denied: request failed: SSRF_BLOCKED/);
+    });
+  });
+
+  it('does not send a credential over plain http to a non-loopback host', async () => {
+    const rewrite: HostHttpClient = {
+      request: (request) => new FetchHostHttpClient().request({ ...request, url: request.url.replace('http://api.example.test', server.baseUrl) }),
+    };
+    const plainLoader = new ComponentToolLoader({ compiler: new ComponentCompiler({ cacheDir: cache.path }), host: { httpClient: rewrite } });
+    const plain = await plainLoader.loadTool('host-probe', {
+      bytes: artifact('host-probe'),
+      version: '1',
+      capabilities: capabilities({
+        effects: ['network', 'use_secret'],
+        secrets: ['api_token'],
+        http: {
+          allowlist: [{ host: 'api.example.test', path_prefix: '/v1/', methods: ['GET'] }],
+          credentials: [{ secret_name: 'api_token', location: { kind: 'bearer' }, host_patterns: ['api.example.test'] }],
+        },
+      }),
+    });
+    tools.push(plain);
+    const result = await call(plain, { op: 'http', url: 'http://api.example.test/v1/plain' }, [{ ...grant[0]!, hostPatterns: ['api.example.test'] }]);
+    expect((result.ok as { status: number }).status).toBe(200);
+    expect(server.received.at(-1)!.headers.authorization).toBeUndefined();
+    expect(result.logs).toContainEqual(expect.objectContaining({ level: 'warn', message: 'credential not sent over plain http' }));
   });
 
   it('keeps the granted capabilities in the definition', () => {
