@@ -1,1 +1,87 @@
-export {};
+// Policy: grants, defaults, decisions, and the turn's tool ceiling.
+export { POLICY_ACTIONS, NO_GRANTS, type PolicyAction, type SessionGrants } from './session-grants.js';
+export {
+  PolicyEngine,
+  DEFAULT_EFFECT_ACTIONS,
+  POLICY_SOURCES,
+  type PolicyConfig,
+  type PolicyDecision,
+  type PolicyInput,
+  type PolicySource,
+} from './policy-engine.js';
+export { ceilingFromAttenuation, type TurnCeiling } from './turn-ceiling.js';
+export type { GrantStore } from './grant-store.js';
+export { InMemoryGrantStore } from './in-memory-grant-store.js';
+// Approvals.
+export {
+  APPROVAL_DECISIONS,
+  APPROVAL_STATUSES,
+  statusOfDecision,
+  type ApprovalDecision,
+  type PersonApprovalDecision,
+  type ApprovalStatus,
+  type ApprovalRecord,
+  type ApprovalResolveOutcome,
+  type ApprovalStore,
+} from './approval-store.js';
+export {
+  ApprovalQueue,
+  DEFAULT_APPROVAL_TIMEOUT_MS,
+  DEFAULT_MAX_PENDING_APPROVALS,
+  DEFAULT_APPROVAL_POLL_MS,
+  type ApprovalQueueOptions,
+  type ApprovalRequest,
+} from './approval-queue.js';
+export { InMemoryApprovalStore } from './in-memory-approval-store.js';
+// The loop and what it talks to.
+export {
+  TurnRunner,
+  DEFAULT_MAX_ITERATIONS,
+  type TurnRunnerDeps,
+  type TurnRunnerOptions,
+  type TurnInput,
+  type ResumeInput,
+  type DirectToolCallInput,
+  type TurnResult,
+} from './agent-loop.js';
+export type { TurnTimings } from './turn-clock.js';
+export type { ToolSource } from './tool-source.js';
+export type { ToolCaller, AgentToolCall } from './tool-caller.js';
+export type { SkillAdvisor } from './skill-advisor.js';
+export type { SessionStore, StoredMessage } from './session-store.js';
+export { InMemorySessionStore } from './in-memory-session-store.js';
+export { findInterruptedTurn, type InterruptedTurn } from './turn-history.js';
+export type { ToolCallOutcome } from './tool-call-executor.js';
+export {
+  TURN_FINISH_REASONS,
+  type TurnFinishReason,
+  type AgentEvent,
+  type AgentEventListener,
+  type TurnStartedEvent,
+  type SkillsSelectedEvent,
+  type TextDeltaEvent,
+  type ToolCallStartedEvent,
+  type ToolCallFinishedEvent,
+  type ApprovalRequestedEvent,
+  type ApprovalResolvedEvent,
+  type MessageEvent,
+  type UsageEvent,
+  type ErrorEvent,
+  type TurnFinishedEvent,
+} from './agent-events.js';
+export { streamAgentEvents } from './agent-event-stream.js';
+export { buildSystemPrompt, SAFETY_PREAMBLE, type SystemPromptParts } from './system-prompt-builder.js';
+// Slash commands (work with no model configured).
+export { parseSlashCommand, isSlashCommand, slashCommandHelp, SLASH_COMMAND_USAGE, type SlashCommand } from './slash-commands.js';
+// Secrets at rest.
+export { SecretCipher, parseSecretsKey } from './secret-cipher.js';
+export { loadOrCreateSecretsKeyFile, SECRETS_KEY_ENV } from './secrets-key-file.js';
+// Errors.
+export { AgentConfigError } from './errors/agent-config-error.js';
+export { TooManyPendingApprovalsError } from './errors/too-many-pending-approvals-error.js';
+export { ApprovalNotFoundError } from './errors/approval-not-found-error.js';
+export { ApprovalAlreadyResolvedError } from './errors/approval-already-resolved-error.js';
+export { SlashCommandError } from './errors/slash-command-error.js';
+export { SecretsKeyInvalidError } from './errors/secrets-key-invalid-error.js';
+export { SecretKeyMismatchError } from './errors/secret-key-mismatch-error.js';
+export { SecretCorruptError } from './errors/secret-corrupt-error.js';

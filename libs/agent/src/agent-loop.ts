@@ -1,0 +1,326 @@
+import { randomUUID } from 'node:crypto';
+import type { ActiveSkill, ToolDefinition } from '@talon/contracts';
+import { TalonError } from '@talon/errors';
+import type { LlmMessage, LlmProvider, LlmToolCall, LlmUsage } from '@talon/llm';
+import type { AgentEvent, AgentEventListener, TurnFinishReason } from './agent-events.js';
+import type { ApprovalQueue } from './approval-queue.js';
+import { AgentConfigError } from './errors/agent-config-error.js';
+import type { GrantStore } from './grant-store.js';
+import { callModel } from './model-call.js';
+import { PolicyEngine } from './policy-engine.js';
+import type { SessionStore } from './session-store.js';
+import type { SkillAdvisor } from './skill-advisor.js';
+import { buildSystemPrompt } from './system-prompt-builder.js';
+import { errorContent, ToolCallExecutor, type ToolCallOutcome, type ToolCallScope } from './tool-call-executor.js';
+import type { ToolCaller } from './tool-caller.js';
+import type { ToolSource } from './tool-source.js';
+import { ceilingFromAttenuation, type TurnCeiling } from './turn-ceiling.js';
+import { findInterruptedTurn } from './turn-history.js';
+import { TurnClock, type TurnTimings } from './turn-clock.js';
+
+/** Default cap on model calls per turn. */
+export const DEFAULT_MAX_ITERATIONS = 8;
+
+/** What a {@link TurnRunner} talks to; the integrator supplies the database- and NATS-backed ones. */
+export interface TurnRunnerDeps {
+  provider: LlmProvider;
+  tools: ToolSource;
+  caller: ToolCaller;
+  sessions: SessionStore;
+  approvals: ApprovalQueue;
+  grants: GrantStore;
+  /** Default: a {@link PolicyEngine} with the default effect actions. */
+  policy?: PolicyEngine;
+  /** Without one, no skills are selected and every tool is visible. */
+  skills?: SkillAdvisor;
+}
+
+/** Options of a {@link TurnRunner}; every field is optional. */
+export interface TurnRunnerOptions {
+  /** Model calls per turn. Default {@link DEFAULT_MAX_ITERATIONS}. */
+  maxIterations?: number;
+  /** The workspace prompt, or a function read at the start of each turn. */
+  workspacePrompt?: string | (() => string);
+  maxTokens?: number;
+  temperature?: number;
+}
+
+/** One user message to answer. */
+export interface TurnInput {
+  sessionId: string;
+  message: string;
+  /** Default: a random UUID. */
+  turnId?: string;
+  /** No person attached (jobs, routines): calls that would ask are denied. */
+  autonomous?: boolean;
+  /** For the audit. Default `model`. */
+  actor?: string;
+  signal?: AbortSignal;
+  onEvent?: AgentEventListener;
+}
+
+/** A tool call a person asked for directly (`/call`). */
+export interface DirectToolCallInput {
+  sessionId: string;
+  tool: string;
+  params: Readonly<Record<string, unknown>>;
+  callId?: string;
+  turnId?: string;
+  /** Default `operator`. */
+  actor?: string;
+  autonomous?: boolean;
+  signal?: AbortSignal;
+  onEvent?: AgentEventListener;
+}
+
+/** Options of {@link TurnRunner.resumeTurn}. */
+export type ResumeInput = Omit<TurnInput, 'message' | 'turnId'>;
+
+/** How a turn ended. */
+export interface TurnResult {
+  readonly sessionId: string;
+  readonly turnId: string;
+  readonly reason: TurnFinishReason;
+  /** The final assistant text (`final_answer`). */
+  readonly content?: string;
+  readonly iterations: number;
+  readonly usage: LlmUsage;
+  readonly timings: TurnTimings;
+  readonly error?: { readonly code: string; readonly message: string };
+}
+
+interface TurnState {
+  readonly sessionId: string;
+  readonly turnId: string;
+  readonly messages: LlmMessage[];
+  readonly scope: ToolCallScope;
+  activeSkills: readonly ActiveSkill[];
+  readonly clock: TurnClock;
+  readonly usage: { inputTokens: number; outputTokens: number };
+  iterations: number;
+  /** Tool calls of the last assistant message still without a persisted result. */
+  open: LlmToolCall[];
+}
+
+/**
+ * The agent loop. Per user message: select skills, then up to `maxIterations` times: read the catalog,
+ * attenuate it, call the model with the visible tools, run its tool calls through policy, approvals
+ * and the {@link ToolCaller}, feed the results back; stop on a final answer. Every message is appended
+ * to the {@link SessionStore} as it happens, so {@link resumeTurn} can finish a turn after a restart.
+ */
+export class TurnRunner {
+  private readonly executor: ToolCallExecutor;
+  private readonly maxIterations: number;
+
+  constructor(
+    private readonly deps: TurnRunnerDeps,
+    private readonly options: TurnRunnerOptions = {},
+  ) {
+    this.maxIterations = options.maxIterations ?? DEFAULT_MAX_ITERATIONS;
+    if (!Number.isInteger(this.maxIterations) || this.maxIterations < 1) throw new AgentConfigError(`maxIterations must be a positive integer (got ${options.maxIterations})`);
+    this.executor = new ToolCallExecutor({ ...deps, policy: deps.policy ?? new PolicyEngine() });
+  }
+
+  /** Answers one user message. Never throws for model, tool or abort failures: see `reason`. */
+  async run(input: TurnInput): Promise<TurnResult> {
+    const turnId = input.turnId ?? randomUUID();
+    const state = this.startState(input, turnId);
+    return this.drive(state, input, false, async () => {
+      const log = await this.deps.sessions.load(input.sessionId);
+      for (const stored of log) state.messages.push(stored.message);
+      await this.append(state, { role: 'user', content: input.message });
+      await this.prepare(state, input.message, input.signal);
+    });
+  }
+
+  /**
+   * Finishes the session's interrupted turn after a restart: reloads the history, waits for the stored
+   * decisions of the last assistant message's pending calls (or asks afresh), runs them and goes on.
+   * `undefined` when the session has no unfinished turn.
+   */
+  async resumeTurn(sessionId: string, input: ResumeInput = { sessionId }): Promise<TurnResult | undefined> {
+    const log = await this.deps.sessions.load(sessionId);
+    const interrupted = findInterruptedTurn(log);
+    if (interrupted === undefined) return undefined;
+    const state = this.startState({ ...input, sessionId }, interrupted.turnId);
+    state.iterations = interrupted.iterations;
+    return this.drive(state, input, true, async () => {
+      for (const stored of log) state.messages.push(stored.message);
+      await this.prepare(state, interrupted.userMessage, input.signal);
+      if (interrupted.pendingCalls.length === 0) return;
+      state.open = [...interrupted.pendingCalls];
+      const ceiling = await this.visibleTools(state);
+      const scope = { ...state.scope, ceiling: ceiling.ceiling };
+      for (const call of interrupted.pendingCalls) {
+        const approval = await this.deps.approvals.findByCall(sessionId, call.id);
+        const outcome = await state.clock.inTools(() => this.executor.resume(call, approval, scope));
+        await this.appendResult(state, outcome);
+      }
+    });
+  }
+
+  /**
+   * Runs one tool outside a model turn (`/call`), through the same policy and approval path; no
+   * ceiling applies and nothing is added to the session's messages.
+   */
+  async callTool(input: DirectToolCallInput): Promise<ToolCallOutcome> {
+    const callId = input.callId ?? `direct_${randomUUID()}`;
+    const scope: ToolCallScope = {
+      sessionId: input.sessionId,
+      turnId: input.turnId ?? callId,
+      actor: input.actor ?? 'operator',
+      autonomous: input.autonomous ?? false,
+      signal: input.signal,
+      emit: guardListener(input.onEvent),
+    };
+    const [outcome] = await this.executor.runBatch([{ id: callId, name: input.tool, arguments: input.params }], scope);
+    return outcome!;
+  }
+
+  private startState(input: Omit<TurnInput, 'message'>, turnId: string): TurnState {
+    const emit = guardListener(input.onEvent);
+    return {
+      sessionId: input.sessionId,
+      turnId,
+      messages: [{ role: 'system', content: '' }],
+      scope: { sessionId: input.sessionId, turnId, actor: input.actor ?? 'model', autonomous: input.autonomous ?? false, signal: input.signal, emit },
+      activeSkills: [],
+      clock: new TurnClock(),
+      usage: { inputTokens: 0, outputTokens: 0 },
+      iterations: 0,
+      open: [],
+    };
+  }
+
+  private async drive(state: TurnState, input: Omit<TurnInput, 'message'>, resumed: boolean, setup: () => Promise<void>): Promise<TurnResult> {
+    const { sessionId, turnId, scope } = state;
+    scope.emit({ type: 'turn_started', sessionId, turnId, resumed });
+    let reason: TurnFinishReason;
+    let content: string | undefined;
+    let error: { code: string; message: string } | undefined;
+    try {
+      input.signal?.throwIfAborted();
+      await setup();
+      content = await this.iterate(state);
+      reason = content === undefined ? 'iteration_cap' : 'final_answer';
+    } catch (thrown) {
+      reason = input.signal?.aborted ? 'aborted' : 'error';
+      error = reason === 'aborted'
+        ? { code: 'ABORTED', message: 'The turn was stopped before it finished.' }
+        : TalonError.isInstance(thrown) ? { code: thrown.code, message: thrown.message } : { code: 'INTERNAL', message: 'The turn failed with an unexpected error; see the orchestrator log.' };
+      scope.emit({ type: 'error', sessionId, turnId, ...error });
+      // Close the calls left without a result, so the history stays valid for the next turn.
+      await this.closeOpenCalls(state, error).catch(() => undefined);
+    }
+    const usage = { ...state.usage };
+    scope.emit({ type: 'usage', sessionId, turnId, scope: 'turn', usage });
+    const detail = reason === 'iteration_cap' ? `Stopped after ${this.maxIterations} model calls without a final answer; send another message to continue.` : undefined;
+    scope.emit({ type: 'turn_finished', sessionId, turnId, reason, iterations: state.iterations, ...(detail ? { detail } : {}) });
+    return { sessionId, turnId, reason, iterations: state.iterations, usage, timings: state.clock.finish(), ...(content === undefined ? {} : { content }), ...(error ? { error } : {}) };
+  }
+
+  /** Selects skills and writes the system prompt (message 0, never persisted). */
+  private async prepare(state: TurnState, userMessage: string, signal: AbortSignal | undefined): Promise<void> {
+    let blocks: string[] = [];
+    if (this.deps.skills !== undefined) {
+      const selected = await this.deps.skills.select(userMessage, { signal });
+      state.activeSkills = selected.active;
+      blocks = selected.active.map((skill) => skill.injection);
+      const first = await this.visibleTools(state);
+      state.scope.emit({
+        type: 'skills_selected',
+        sessionId: state.sessionId,
+        turnId: state.turnId,
+        skills: selected.active.map((skill) => ({ name: skill.name, trust: skill.trust, score: skill.score, reasons: skill.reasons })),
+        removedTools: first.removed,
+      });
+    }
+    const workspace = this.options.workspacePrompt;
+    state.messages[0] = { role: 'system', content: buildSystemPrompt({ workspacePrompt: typeof workspace === 'function' ? workspace() : workspace, skillBlocks: blocks }) };
+  }
+
+  /** The loop proper; returns the final text, or `undefined` at the iteration cap. */
+  private async iterate(state: TurnState): Promise<string | undefined> {
+    const { sessionId, turnId, scope } = state;
+    while (state.iterations < this.maxIterations) {
+      scope.signal?.throwIfAborted();
+      const visible = await this.visibleTools(state);
+      state.iterations++;
+      const reply = await state.clock.inModel(() =>
+        callModel({
+          provider: this.deps.provider,
+          messages: state.messages,
+          tools: visible.tools,
+          maxTokens: this.options.maxTokens,
+          temperature: this.options.temperature,
+          signal: scope.signal,
+          onText: (text) => scope.emit({ type: 'text_delta', sessionId, turnId, text }),
+        }),
+      );
+      if (reply.usage !== undefined) {
+        state.usage.inputTokens += reply.usage.inputTokens;
+        state.usage.outputTokens += reply.usage.outputTokens;
+        scope.emit({ type: 'usage', sessionId, turnId, scope: 'call', usage: reply.usage });
+      }
+      const calls = reply.toolCalls.map((entry) => entry.call);
+      await this.append(state, calls.length > 0 ? { role: 'assistant', content: reply.text, toolCalls: calls } : { role: 'assistant', content: reply.text });
+      if (calls.length === 0) {
+        scope.emit({ type: 'message', sessionId, turnId, content: reply.text });
+        return reply.text;
+      }
+      state.open = calls.slice();
+      const runnable: LlmToolCall[] = [];
+      for (const entry of reply.toolCalls) {
+        if (entry.malformed === undefined) runnable.push(entry.call);
+        else await this.appendResult(state, this.malformedOutcome(state, entry.call, entry.malformed));
+      }
+      if (runnable.length === 0) continue;
+      const batchScope = visible.ceiling === undefined ? scope : { ...scope, ceiling: visible.ceiling };
+      const outcomes = await state.clock.inTools(() => this.executor.runBatch(runnable, batchScope));
+      for (const outcome of outcomes) await this.appendResult(state, outcome);
+    }
+    return undefined;
+  }
+
+  /** The catalog as of now, attenuated by the turn's skills. */
+  private async visibleTools(state: TurnState): Promise<{ tools: readonly ToolDefinition[]; ceiling?: TurnCeiling; removed: { name: string; reason: string }[] }> {
+    const catalog = this.deps.tools.list();
+    if (this.deps.skills === undefined || state.activeSkills.length === 0) return { tools: catalog, removed: [] };
+    const attenuated = await this.deps.skills.attenuate(state.activeSkills, catalog, { signal: state.scope.signal });
+    return { tools: attenuated.kept, ceiling: ceilingFromAttenuation(attenuated), removed: attenuated.removed };
+  }
+
+  private malformedOutcome(state: TurnState, call: LlmToolCall, problem: string): ToolCallOutcome {
+    const message = `The arguments of "${call.name}" were not a JSON object: ${problem}. Call it again with valid JSON arguments.`;
+    state.scope.emit({ type: 'tool_call_finished', sessionId: state.sessionId, turnId: state.turnId, callId: call.id, tool: call.name, ok: false, code: 'SCHEMA_VIOLATION', message, durationMs: 0 });
+    return { callId: call.id, tool: call.name, ok: false, code: 'SCHEMA_VIOLATION', content: errorContent('SCHEMA_VIOLATION', message) };
+  }
+
+  private async closeOpenCalls(state: TurnState, error: { code: string; message: string }): Promise<void> {
+    for (const call of state.open.slice()) {
+      await this.appendResult(state, { callId: call.id, tool: call.name, ok: false, code: error.code, content: errorContent(error.code, `not run: ${error.message}`) });
+    }
+  }
+
+  private async appendResult(state: TurnState, outcome: ToolCallOutcome): Promise<void> {
+    await this.append(state, { role: 'tool', toolCallId: outcome.callId, toolName: outcome.tool, content: outcome.content, ...(outcome.ok ? {} : { isError: true }) });
+    const index = state.open.findIndex((call) => call.id === outcome.callId);
+    if (index >= 0) state.open.splice(index, 1);
+  }
+
+  private async append(state: TurnState, message: LlmMessage): Promise<void> {
+    await this.deps.sessions.append(state.sessionId, state.turnId, message);
+    state.messages.push(message);
+  }
+}
+
+function guardListener(listener: AgentEventListener | undefined): AgentEventListener {
+  if (listener === undefined) return () => undefined;
+  return (event: AgentEvent) => {
+    try {
+      listener(event);
+    } catch {
+      // A failing listener (a closed SSE stream) must not break the turn.
+    }
+  };
+}

@@ -1,0 +1,23 @@
+import type { LlmMessage } from '@talon/llm';
+
+/** One persisted message of a session. `seq` starts at 1 and increases by one per message. */
+export interface StoredMessage {
+  readonly sessionId: string;
+  readonly seq: number;
+  /** The turn the message belongs to (the user message opens it). */
+  readonly turnId: string;
+  readonly message: LlmMessage;
+  /** Epoch milliseconds. */
+  readonly createdAt: number;
+}
+
+/**
+ * Append-only message log of sessions. The loop appends every message as it happens (user, assistant
+ * with its tool calls, each tool result), so a restart loses nothing and a turn can resume from it.
+ */
+export interface SessionStore {
+  /** Appends one message and returns it with its sequence number. */
+  append(sessionId: string, turnId: string, message: LlmMessage): Promise<StoredMessage>;
+  /** All messages of the session in sequence order (empty for an unknown session). */
+  load(sessionId: string): Promise<readonly StoredMessage[]>;
+}

@@ -1,0 +1,202 @@
+import { ERROR_CODES, type ToolDefinition, type ToolsCallReply } from '@talon/contracts';
+import { TalonError } from '@talon/errors';
+import type { LlmToolCall } from '@talon/llm';
+import { redactParams } from '@talon/tool-runtime';
+import type { AgentEventListener } from './agent-events.js';
+import type { ApprovalQueue } from './approval-queue.js';
+import type { ApprovalRecord } from './approval-store.js';
+import type { GrantStore } from './grant-store.js';
+import type { PolicyDecision, PolicyEngine } from './policy-engine.js';
+import type { SessionGrants } from './session-grants.js';
+import type { ToolCaller } from './tool-caller.js';
+import type { ToolSource } from './tool-source.js';
+import type { TurnCeiling } from './turn-ceiling.js';
+
+/** How one tool call ended, as the model will read it. */
+export interface ToolCallOutcome {
+  readonly callId: string;
+  readonly tool: string;
+  readonly ok: boolean;
+  /** The text of the tool result message (the wrapped output, or the error). */
+  readonly content: string;
+  readonly code?: string;
+  readonly reply?: ToolsCallReply;
+}
+
+/** Who and what a batch of calls runs for. */
+export interface ToolCallScope {
+  readonly sessionId: string;
+  readonly turnId: string;
+  readonly actor: string;
+  readonly autonomous: boolean;
+  readonly ceiling?: TurnCeiling;
+  readonly signal?: AbortSignal;
+  readonly emit: AgentEventListener;
+}
+
+/** The collaborators of a {@link ToolCallExecutor}. */
+export interface ToolCallExecutorDeps {
+  readonly policy: PolicyEngine;
+  readonly approvals: ApprovalQueue;
+  readonly grants: GrantStore;
+  readonly tools: ToolSource;
+  readonly caller: ToolCaller;
+}
+
+/**
+ * Runs the model's tool calls through policy, approvals and the {@link ToolCaller}: refused calls become
+ * error results the model sees; several calls run in parallel when none needs asking, one by one
+ * otherwise (so a person sees one question at a time and an "always" answer applies to the next call).
+ */
+export class ToolCallExecutor {
+  constructor(private readonly deps: ToolCallExecutorDeps) {}
+
+  /** Runs a batch; outcomes come back in call order. */
+  async runBatch(calls: readonly LlmToolCall[], scope: ToolCallScope): Promise<ToolCallOutcome[]> {
+    const catalog = indexCatalog(this.deps.tools.list());
+    let grants = await this.deps.grants.get(scope.sessionId);
+    const decisions = calls.map((call) => this.decide(call, catalog.get(call.name), grants, scope, false));
+    if (!decisions.some((decision) => decision?.action === 'ask')) {
+      return Promise.all(calls.map((call, index) => this.settle(call, catalog.get(call.name), decisions[index], scope)));
+    }
+    const outcomes: ToolCallOutcome[] = [];
+    for (const [index, call] of calls.entries()) {
+      scope.signal?.throwIfAborted();
+      const definition = catalog.get(call.name);
+      let decision = decisions[index];
+      if (index > 0 && decision?.action === 'ask') {
+        // An "always" answer to an earlier call of this batch may have lifted this one.
+        grants = await this.deps.grants.get(scope.sessionId);
+        decision = this.decide(call, definition, grants, scope, false);
+      }
+      outcomes.push(decision?.action === 'ask' ? await this.askThenRun(call, definition!, decision, scope) : await this.settle(call, definition, decision, scope));
+    }
+    return outcomes;
+  }
+
+  /**
+   * Finishes a call whose approval was requested before a restart: waits for the stored decision,
+   * then runs or refuses. Without an approval the call goes through the policy afresh.
+   */
+  async resume(call: LlmToolCall, approval: ApprovalRecord | undefined, scope: ToolCallScope): Promise<ToolCallOutcome> {
+    if (approval === undefined) return (await this.runBatch([call], scope))[0]!;
+    const definition = this.deps.tools.list().find((tool) => tool.name === call.name);
+    return this.awaitDecision(call, definition, approval, scope);
+  }
+
+  private decide(call: LlmToolCall, definition: ToolDefinition | undefined, grants: SessionGrants, scope: ToolCallScope, callApproved: boolean): PolicyDecision | undefined {
+    if (definition === undefined) return undefined;
+    return this.deps.policy.decide({
+      tool: definition,
+      requirement: this.deps.tools.approvalFor?.(call.name, call.arguments),
+      grants,
+      ceiling: scope.ceiling,
+      autonomous: scope.autonomous,
+      callApproved,
+    });
+  }
+
+  private async settle(call: LlmToolCall, definition: ToolDefinition | undefined, decision: PolicyDecision | undefined, scope: ToolCallScope): Promise<ToolCallOutcome> {
+    if (definition === undefined || decision === undefined) {
+      return this.refuse(call, scope, ERROR_CODES.UNKNOWN_TOOL, `No tool named "${call.name}" is available; call one of the tools offered.`);
+    }
+    if (decision.action === 'deny') return this.refuse(call, scope, ERROR_CODES.POLICY_DENIED, `Refused by policy: ${decision.reason}.`, decision);
+    return this.invoke(call, scope, decision);
+  }
+
+  private async askThenRun(call: LlmToolCall, definition: ToolDefinition, decision: PolicyDecision, scope: ToolCallScope): Promise<ToolCallOutcome> {
+    let approval: ApprovalRecord;
+    try {
+      approval = await this.deps.approvals.request({
+        sessionId: scope.sessionId,
+        turnId: scope.turnId,
+        callId: call.id,
+        tool: call.name,
+        params: redactParams(call.arguments, definition.sensitiveParams),
+        reason: decision.reason,
+      });
+    } catch (error) {
+      if (!TalonError.isInstance(error)) throw error;
+      return this.refuse(call, scope, error.code, error.message, decision);
+    }
+    scope.emit({
+      type: 'approval_requested',
+      sessionId: scope.sessionId,
+      turnId: scope.turnId,
+      approvalId: approval.id,
+      callId: call.id,
+      tool: call.name,
+      params: approval.params,
+      reason: approval.reason,
+      expiresAt: approval.expiresAt,
+    });
+    return this.awaitDecision(call, definition, approval, scope);
+  }
+
+  private async awaitDecision(call: LlmToolCall, definition: ToolDefinition | undefined, approval: ApprovalRecord, scope: ToolCallScope): Promise<ToolCallOutcome> {
+    const settled = await this.deps.approvals.waitFor(approval.id, { signal: scope.signal });
+    const approved = settled.status === 'approved';
+    scope.emit({
+      type: 'approval_resolved',
+      sessionId: scope.sessionId,
+      turnId: scope.turnId,
+      approvalId: settled.id,
+      callId: call.id,
+      decision: settled.decision ?? 'expire',
+      approved,
+      ...(settled.resolvedBy === undefined ? {} : { resolvedBy: settled.resolvedBy }),
+    });
+    if (!approved) {
+      const why = settled.status === 'expired' ? 'no decision arrived before the approval expired' : `denied by ${settled.resolvedBy ?? 'a person'}`;
+      return this.refuse(call, scope, ERROR_CODES.POLICY_DENIED, `The call was not approved: ${why}. Do not retry it unless asked.`);
+    }
+    // Re-check with the approval in hand: a deny grant or the ceiling still wins over a person's yes.
+    const grants = await this.deps.grants.get(scope.sessionId);
+    return this.settle(call, definition, this.decide(call, definition, grants, scope, true), scope);
+  }
+
+  private async invoke(call: LlmToolCall, scope: ToolCallScope, decision: PolicyDecision): Promise<ToolCallOutcome> {
+    const { sessionId, turnId } = scope;
+    scope.emit({ type: 'tool_call_started', sessionId, turnId, callId: call.id, tool: call.name, params: call.arguments });
+    const started = performance.now();
+    const policy = { action: decision.action, reason: decision.reason };
+    try {
+      const reply = await this.deps.caller.call({ tool: call.name, params: call.arguments, sessionId, callId: call.id, actor: scope.actor, signal: scope.signal });
+      scope.emit({ type: 'tool_call_finished', sessionId, turnId, callId: call.id, tool: call.name, ok: true, durationMs: performance.now() - started, policy });
+      return { callId: call.id, tool: call.name, ok: true, content: reply.text, reply };
+    } catch (error) {
+      if (scope.signal?.aborted) throw scope.signal.reason;
+      const code = TalonError.isInstance(error) ? error.code : ERROR_CODES.INTERNAL;
+      const message = TalonError.isInstance(error) ? error.message : 'The tool failed with an unexpected error.';
+      scope.emit({ type: 'tool_call_finished', sessionId, turnId, callId: call.id, tool: call.name, ok: false, code, message, durationMs: performance.now() - started, policy });
+      return { callId: call.id, tool: call.name, ok: false, code, content: errorContent(code, message) };
+    }
+  }
+
+  private refuse(call: LlmToolCall, scope: ToolCallScope, code: string, message: string, decision?: PolicyDecision): ToolCallOutcome {
+    scope.emit({
+      type: 'tool_call_finished',
+      sessionId: scope.sessionId,
+      turnId: scope.turnId,
+      callId: call.id,
+      tool: call.name,
+      ok: false,
+      code,
+      message,
+      durationMs: 0,
+      ...(decision === undefined ? {} : { policy: { action: decision.action, reason: decision.reason } }),
+    });
+    return { callId: call.id, tool: call.name, ok: false, code, content: errorContent(code, message) };
+  }
+}
+
+/** The tool result text of a failed or refused call. */
+export function errorContent(code: string, message: string): string {
+  return `Error (${code}): ${message}`;
+}
+
+function indexCatalog(tools: readonly ToolDefinition[]): Map<string, ToolDefinition> {
+  const map = new Map<string, ToolDefinition>();
+  for (const tool of tools) map.set(tool.name, tool);
+  return map;
+}

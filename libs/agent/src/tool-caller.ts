@@ -1,0 +1,23 @@
+import type { ToolsCallReply } from '@talon/contracts';
+
+/** One tool call the loop has cleared through policy and approvals. */
+export interface AgentToolCall {
+  /** The tool's LLM-facing name, as listed by the {@link ToolSource}. */
+  readonly tool: string;
+  readonly params: Readonly<Record<string, unknown>>;
+  readonly sessionId: string;
+  /** The model's call id (or the slash command's). */
+  readonly callId: string;
+  /** Who asked: `model`, `operator`, `job:<id>`…, for the audit. */
+  readonly actor: string;
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Runs a tool. The integrator adapts the orchestrator's `ToolDispatcher.call` (validation, grants,
+ * timeout, output safety, audit) to it. Failures are thrown as `TalonError`s; the loop turns them
+ * into error tool results the model sees, with their code.
+ */
+export interface ToolCaller {
+  call(call: AgentToolCall): Promise<ToolsCallReply>;
+}
