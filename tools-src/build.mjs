@@ -83,7 +83,9 @@ function refreshRegistryEntry(name, artifactPath, digest) {
   const url = relative(REGISTRY_DIR, artifactPath).split('\\').join('/');
   if (entry.artifact?.sha256 === digest && entry.artifact?.url === url) return false;
   entry.artifact = { ...entry.artifact, url, sha256: digest };
-  writeFileSync(entryPath, `${JSON.stringify(entry, null, 2)}\n`);
+  // Atomic: test suites in parallel processes may run this build at the same time.
+  writeFileSync(`${entryPath}.${process.pid}.tmp`, `${JSON.stringify(entry, null, 2)}\n`);
+  renameSync(`${entryPath}.${process.pid}.tmp`, entryPath);
   return true;
 }
 
@@ -106,9 +108,10 @@ async function main() {
     const t0 = performance.now();
     const component = tool.kind === 'js' ? await buildJs(tool) : await buildWat(tool);
     mkdirSync(tool.outDir, { recursive: true });
-    writeFileSync(`${out}.tmp`, component);
-    renameSync(`${out}.tmp`, out);
-    writeFileSync(stamp, inputHash);
+    writeFileSync(`${out}.${process.pid}.tmp`, component);
+    renameSync(`${out}.${process.pid}.tmp`, out);
+    writeFileSync(`${stamp}.${process.pid}.tmp`, inputHash);
+    renameSync(`${stamp}.${process.pid}.tmp`, stamp);
     const digest = sha256(component);
     const refreshed = refreshRegistryEntry(tool.name, out, digest);
     built++;

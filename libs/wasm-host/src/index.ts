@@ -34,3 +34,11 @@ export { RegistryEntryInvalidError } from './errors/registry-entry-invalid-error
 export { ToolAlreadyInstalledError } from './errors/tool-already-installed-error.js';
 export { ToolNotInstalledError } from './errors/tool-not-installed-error.js';
 export { ToolTrapError } from './errors/tool-trap-error.js';
+export { createExtensionTools } from './extension-tools/extension-tools.js';
+export { createToolSearchTool, type ToolSearchParams } from './extension-tools/tool-search-tool.js';
+export { createToolInstallTool, type ToolInstallParams } from './extension-tools/tool-install-tool.js';
+export { createToolListTool } from './extension-tools/tool-list-tool.js';
+export { createToolUpgradeTool, type ToolUpgradeParams } from './extension-tools/tool-upgrade-tool.js';
+export { createToolRemoveTool, type ToolRemoveParams } from './extension-tools/tool-remove-tool.js';
+export { createExtensionInfoTool, type ExtensionInfo, type ExtensionInfoParams } from './extension-tools/extension-info-tool.js';
+export type { InstalledToolSummary } from './extension-tools/installed-tool-summary.js';

@@ -294,6 +294,14 @@ describe('host imports (host-probe component built with componentize-js, real wo
     expect(result.logs).toContainEqual(expect.objectContaining({ level: 'warn', message: 'credential not sent over plain http' }));
   });
 
+  it('hands the host-side tool config to the guest as request.context', async () => {
+    const configured = await loader.loadVersion({ bytes: artifact('host-probe'), capabilities: capabilities({}), version: '1', config: { base_url: 'https://example.test' } });
+    const tool = loader.toolFor('host-probe', configured);
+    tools.push(tool);
+    const result = await call(tool, { op: 'context' });
+    expect(JSON.parse(result.ok as string)).toEqual({ config: { base_url: 'https://example.test' } });
+  });
+
   it('keeps the granted capabilities in the definition', () => {
     expect(granted.definition.effects).toEqual(grantedCaps.effects);
     expect(granted.definition.rateLimit).toEqual({ calls: 1000, perMs: 60_000 });

@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { TalonError } from '@talon/errors';
+import { assertValidToolDefinition } from '@talon/tool-runtime';
 import { ComponentCompiler, sha256Hex } from '../src/component-compiler.js';
+import { createExtensionTools } from '../src/extension-tools/extension-tools.js';
 import { ComponentToolLoader } from '../src/component-tool-loader.js';
 import { FetchHostHttpClient } from '../src/fetch-host-http-client.js';
 import type { HostHttpClient } from '../src/host-http-client.js';
@@ -205,6 +207,24 @@ describe('tool installer (registry entries, sha256 and WIT checks, hot upgrade, 
     await again.close();
     const third = await InstalledToolsStore.open(state.path);
     expect(third.list().map((record) => record.name)).toEqual(['probe']);
+  }, 60_000);
+
+  it('offers tool_search, tool_install, tool_list, tool_upgrade, tool_remove and extension_info as tools', async () => {
+    const local = new ToolInstaller({ registry: await ToolPackageRegistry.open(registryDir.path), store: await InstalledToolsStore.open(join(state.path, 'ext')), loader });
+    const tools = Object.fromEntries(createExtensionTools(local).map((tool) => [tool.definition.name, tool]));
+    for (const tool of Object.values(tools)) assertValidToolDefinition(tool.definition);
+    expect(tools.tool_install!.definition).toMatchObject({ effects: ['modify_extension'], approval: 'always' });
+    const search = (await tools.tool_search!.execute({ query: 'downloaded' }, toolContext())) as { results: { name: string; installed: boolean }[] };
+    expect(search.results[0]).toMatchObject({ name: 'downloaded', installed: false });
+    const installed = (await tools.tool_install!.execute({ name: 'probe' }, toolContext())) as { installed: { name: string; sha256: string }[] };
+    expect(installed.installed[0]).toMatchObject({ name: 'probe', sha256: sha256Hex(readFileSync(artifactPath('probe', 'wat'))) });
+    expect(await tools.tool_list!.execute({}, toolContext())).toMatchObject({ tools: [{ name: 'probe', version: '1.0.0' }] });
+    expect(await tools.extension_info!.execute({ name: 'probe' }, toolContext())).toMatchObject({ installed: { name: 'probe' }, registry: { name: 'probe', auth: { required: false } }, upgradeAvailable: false });
+    expect(await tools.tool_upgrade!.execute({ name: 'probe' }, toolContext())).toMatchObject({ upgraded: { version: '1.0.0' }, previousVersion: '1.0.0' });
+    expect(await tools.tool_remove!.execute({ name: 'probe' }, toolContext())).toEqual({ removed: 'probe' });
+    expect(await tools.tool_list!.execute({}, toolContext())).toEqual({ tools: [] });
+    expect((await errorOf(tools.tool_remove!.execute({ name: 'probe' }, toolContext()))).code).toBe('NOT_FOUND');
+    await local.close();
   }, 60_000);
 
   describe('the real registry (tools built from tools-src)', () => {
