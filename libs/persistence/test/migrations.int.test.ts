@@ -75,7 +75,8 @@ describe.each(BACKENDS)('migrations on $name', (backend) => {
   });
 
   it('applies every committed migration to an empty database and records it the way Prisma does', async () => {
-    expect(names).toEqual(['20261130110000_0001_init', '20261130110100_0002_agent']);
+    // Later migrations may follow; these two come first.
+    expect(names.slice(0, 2)).toEqual(['20261130110000_0001_init', '20261130110100_0002_agent']);
     await withDatabase(database, async (db) => {
       expect(db.kind).toBe(backend.name);
       expect(db.migrations).toEqual({ applied: names, alreadyApplied: [], unknownApplied: [] });
@@ -95,7 +96,7 @@ describe.each(BACKENDS)('migrations on $name', (backend) => {
   it('does nothing when run again', async () => {
     await withDatabase(database, async (db) => {
       expect(db.migrations).toEqual({ applied: [], alreadyApplied: names, unknownApplied: [] });
-      expect(await migrationRecords(db)).toHaveLength(2);
+      expect(await migrationRecords(db)).toHaveLength(names.length);
     });
   });
 
@@ -159,7 +160,7 @@ describe.each(BACKENDS)('migrations on $name', (backend) => {
 
     await withDatabase(database, async (db) => {
       expect(await tableNames(db)).not.toContain('half_done');
-      expect(await migrationRecords(db)).toHaveLength(2);
+      expect(await migrationRecords(db)).toHaveLength(names.length);
     });
 
     await writeFile(join(broken, 'migration.sql'), 'CREATE TABLE "half_done" ("id" INTEGER);\n');
