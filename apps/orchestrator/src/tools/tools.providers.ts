@@ -6,6 +6,7 @@ import { NatsRequester, type JsonLogger } from '@talon/service-runtime';
 import { ToolCatalog, type Tool } from '@talon/tool-runtime';
 import { AuditLog } from '../audit/audit-log.js';
 import { AUDIT_LOG, CATALOG_SYNC, TOOL_CATALOG, TOOL_DISPATCHER } from '../config/orchestrator.constants.js';
+import { createMemoryTools } from '../memory/memory-tools.js';
 import { CatalogSync } from './catalog-sync.js';
 import { createToolInfoTool } from './tool-info.tool.js';
 import { ToolDispatcher } from './tool-dispatcher.js';
@@ -14,6 +15,7 @@ import { ToolDispatcher } from './tool-dispatcher.js';
 export function toolProviders(connection: NatsConnection, logger: JsonLogger, database: Database): Provider[] {
   const catalog = new ToolCatalog();
   catalog.registerLocal(createToolInfoTool(catalog) as unknown as Tool);
+  for (const tool of createMemoryTools(database.prisma)) catalog.registerLocal(tool);
   const audit = new AuditLog(database.prisma, (error) => logger.write('error', 'audit write failed', { error: String(error) }));
   const dispatcher = new ToolDispatcher({
     catalog,
