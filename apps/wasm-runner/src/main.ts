@@ -1,6 +1,7 @@
 import 'reflect-metadata';
-import { bootstrapService, parseServiceConfig } from '@talon/service-runtime';
+import { bootstrapService } from '@talon/service-runtime';
+import { parseWasmRunnerConfig } from './wasm-runner-config.js';
 import { WasmRunnerModule } from './wasm-runner.module.js';
 
-const config = parseServiceConfig('wasm-runner');
+const config = parseWasmRunnerConfig();
 await bootstrapService({ config, module: (connection, logger) => WasmRunnerModule.register(config, connection, logger) });

@@ -1,11 +1,30 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
-import type { JsonLogger, ServiceConfig } from '@talon/service-runtime';
+import { ToolHost, type JsonLogger } from '@talon/service-runtime';
+import { ToolRegistry } from '@talon/tool-runtime';
+import { registerDevTools } from './dev-tool-registration.js';
+import { ToolCallController } from './tool-call.controller.js';
+import type { WasmRunnerConfig } from './wasm-runner-config.js';
+import { RUNNER_CONFIG, TOOL_HOST, TOOL_REGISTRY } from './wasm-runner.constants.js';
 
-/** Wires the wasm-runner. */
+/**
+ * Wires the wasm-runner: one registry fed by every container-side tool source (dev tools first, so
+ * their names are protected), served by the tool host in the `wasm-runners` queue group.
+ */
 @Module({})
 export class WasmRunnerModule {
-  static register(_config: ServiceConfig, _connection: NatsConnection, _logger: JsonLogger): DynamicModule {
-    return { module: WasmRunnerModule, controllers: [], providers: [] };
+  static register(config: WasmRunnerConfig, connection: NatsConnection, logger: JsonLogger): DynamicModule {
+    const registry = new ToolRegistry();
+    registerDevTools(registry, config);
+    const host = new ToolHost({ connection, registry, service: 'wasm-runner', domain: 'container', instanceId: config.instanceId, logger, concurrency: config.concurrency });
+    return {
+      module: WasmRunnerModule,
+      controllers: [ToolCallController],
+      providers: [
+        { provide: RUNNER_CONFIG, useValue: config },
+        { provide: TOOL_REGISTRY, useValue: registry },
+        { provide: TOOL_HOST, useValue: host },
+      ],
+    };
   }
 }
