@@ -258,4 +258,27 @@ describe('TurnRunner', () => {
     expect(asked.ok).toBe(true);
     expect(await t.sessions.load('s1')).toHaveLength(0);
   });
+
+  it('refuses a second message while a turn of the session is running, and mentions /skill skills to the selector only', async () => {
+    const provider = new ScriptedProvider({
+      steps: [
+        { reply: { toolCalls: [{ id: 'w1', name: 'write_file', arguments: {} }] } },
+        { reply: { text: 'ok' } },
+        { reply: { text: 'other session' } },
+      ],
+    });
+    const skills = new FixedSkillAdvisor([activeSkill('ward-round')]);
+    const t = buildRunner({ provider, skills, tools: new MutableToolSource([toolDef('write_file', ['write_filesystem'])]) });
+    let approvalId = '';
+    const first = t.runner.run({ sessionId: 's1', message: 'summarise beds', mentionSkills: ['ward-round'], onEvent: (event) => event.type === 'approval_requested' && (approvalId = event.approvalId) });
+    while (approvalId === '') await new Promise((resolve) => setTimeout(resolve, 1));
+    expect(t.runner.isBusy('s1')).toBe(true);
+    await expect(t.runner.run({ sessionId: 's1', message: 'hello?' })).rejects.toMatchObject({ name: 'SessionBusyError', code: 'NAME_CONFLICT' });
+    await t.approvals.resolve(approvalId, 'approve', 'person:ana');
+    expect((await first).content).toBe('ok');
+    expect(t.runner.isBusy('s1')).toBe(false);
+    expect((await t.runner.run({ sessionId: 's2', message: 'x' })).content).toBe('other session');
+    expect(skills.selectedFor[0]).toBe('@ward-round summarise beds');
+    expect((await t.sessions.load('s1'))[0]!.message).toEqual({ role: 'user', content: 'summarise beds' });
+  });
 });

@@ -1,93 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { ActiveSkill, ToolDefinition } from '@talon/contracts';
 import { TalonError } from '@talon/errors';
-import type { LlmMessage, LlmProvider, LlmToolCall, LlmUsage } from '@talon/llm';
+import type { LlmMessage, LlmToolCall } from '@talon/llm';
 import type { AgentEvent, AgentEventListener, TurnFinishReason } from './agent-events.js';
-import type { ApprovalQueue } from './approval-queue.js';
 import { AgentConfigError } from './errors/agent-config-error.js';
-import type { GrantStore } from './grant-store.js';
+import { SessionBusyError } from './errors/session-busy-error.js';
 import { callModel } from './model-call.js';
 import { PolicyEngine } from './policy-engine.js';
-import type { SessionStore } from './session-store.js';
-import type { SkillAdvisor } from './skill-advisor.js';
 import { buildSystemPrompt } from './system-prompt-builder.js';
 import { errorContent, ToolCallExecutor, type ToolCallOutcome, type ToolCallScope } from './tool-call-executor.js';
-import type { ToolCaller } from './tool-caller.js';
-import type { ToolSource } from './tool-source.js';
 import { ceilingFromAttenuation, type TurnCeiling } from './turn-ceiling.js';
 import { findInterruptedTurn } from './turn-history.js';
-import { TurnClock, type TurnTimings } from './turn-clock.js';
-
-/** Default cap on model calls per turn. */
-export const DEFAULT_MAX_ITERATIONS = 8;
-
-/** What a {@link TurnRunner} talks to; the integrator supplies the database- and NATS-backed ones. */
-export interface TurnRunnerDeps {
-  provider: LlmProvider;
-  tools: ToolSource;
-  caller: ToolCaller;
-  sessions: SessionStore;
-  approvals: ApprovalQueue;
-  grants: GrantStore;
-  /** Default: a {@link PolicyEngine} with the default effect actions. */
-  policy?: PolicyEngine;
-  /** Without one, no skills are selected and every tool is visible. */
-  skills?: SkillAdvisor;
-}
-
-/** Options of a {@link TurnRunner}; every field is optional. */
-export interface TurnRunnerOptions {
-  /** Model calls per turn. Default {@link DEFAULT_MAX_ITERATIONS}. */
-  maxIterations?: number;
-  /** The workspace prompt, or a function read at the start of each turn. */
-  workspacePrompt?: string | (() => string);
-  maxTokens?: number;
-  temperature?: number;
-}
-
-/** One user message to answer. */
-export interface TurnInput {
-  sessionId: string;
-  message: string;
-  /** Default: a random UUID. */
-  turnId?: string;
-  /** No person attached (jobs, routines): calls that would ask are denied. */
-  autonomous?: boolean;
-  /** For the audit. Default `model`. */
-  actor?: string;
-  signal?: AbortSignal;
-  onEvent?: AgentEventListener;
-}
-
-/** A tool call a person asked for directly (`/call`). */
-export interface DirectToolCallInput {
-  sessionId: string;
-  tool: string;
-  params: Readonly<Record<string, unknown>>;
-  callId?: string;
-  turnId?: string;
-  /** Default `operator`. */
-  actor?: string;
-  autonomous?: boolean;
-  signal?: AbortSignal;
-  onEvent?: AgentEventListener;
-}
-
-/** Options of {@link TurnRunner.resumeTurn}. */
-export type ResumeInput = Omit<TurnInput, 'message' | 'turnId'>;
-
-/** How a turn ended. */
-export interface TurnResult {
-  readonly sessionId: string;
-  readonly turnId: string;
-  readonly reason: TurnFinishReason;
-  /** The final assistant text (`final_answer`). */
-  readonly content?: string;
-  readonly iterations: number;
-  readonly usage: LlmUsage;
-  readonly timings: TurnTimings;
-  readonly error?: { readonly code: string; readonly message: string };
-}
+import { TurnClock } from './turn-clock.js';
+import { DEFAULT_MAX_ITERATIONS, type DirectToolCallInput, type ResumeInput, type TurnInput, type TurnResult, type TurnRunnerDeps, type TurnRunnerOptions } from './turn-options.js';
 
 interface TurnState {
   readonly sessionId: string;
@@ -111,6 +36,8 @@ interface TurnState {
 export class TurnRunner {
   private readonly executor: ToolCallExecutor;
   private readonly maxIterations: number;
+  /** Sessions with a turn in flight in this process; a second message is refused, not interleaved. */
+  private readonly busy = new Set<string>();
 
   constructor(
     private readonly deps: TurnRunnerDeps,
@@ -121,16 +48,27 @@ export class TurnRunner {
     this.executor = new ToolCallExecutor({ ...deps, policy: deps.policy ?? new PolicyEngine() });
   }
 
-  /** Answers one user message. Never throws for model, tool or abort failures: see `reason`. */
+  /**
+   * Answers one user message. Never throws for model, tool or abort failures (see `reason`); throws
+   * {@link SessionBusyError} when the session already has a turn running in this runner.
+   */
   async run(input: TurnInput): Promise<TurnResult> {
     const turnId = input.turnId ?? randomUUID();
     const state = this.startState(input, turnId);
-    return this.drive(state, input, false, async () => {
-      const log = await this.deps.sessions.load(input.sessionId);
-      for (const stored of log) state.messages.push(stored.message);
-      await this.append(state, { role: 'user', content: input.message });
-      await this.prepare(state, input.message, input.signal);
-    });
+    const mentions = input.mentionSkills?.map((name) => `@${name} `).join('') ?? '';
+    return this.exclusive(input.sessionId, () =>
+      this.drive(state, input, false, async () => {
+        const log = await this.deps.sessions.load(input.sessionId);
+        for (const stored of log) state.messages.push(stored.message);
+        await this.append(state, { role: 'user', content: input.message });
+        await this.prepare(state, mentions + input.message, input.signal);
+      }),
+    );
+  }
+
+  /** Whether a turn of the session is running in this runner. */
+  isBusy(sessionId: string): boolean {
+    return this.busy.has(sessionId);
   }
 
   /**
@@ -144,7 +82,7 @@ export class TurnRunner {
     if (interrupted === undefined) return undefined;
     const state = this.startState({ ...input, sessionId }, interrupted.turnId);
     state.iterations = interrupted.iterations;
-    return this.drive(state, input, true, async () => {
+    return this.exclusive(sessionId, () => this.drive(state, input, true, async () => {
       for (const stored of log) state.messages.push(stored.message);
       await this.prepare(state, interrupted.userMessage, input.signal);
       if (interrupted.pendingCalls.length === 0) return;
@@ -156,7 +94,17 @@ export class TurnRunner {
         const outcome = await state.clock.inTools(() => this.executor.resume(call, approval, scope));
         await this.appendResult(state, outcome);
       }
-    });
+    }));
+  }
+
+  private async exclusive<T>(sessionId: string, work: () => Promise<T>): Promise<T> {
+    if (this.busy.has(sessionId)) throw new SessionBusyError(sessionId);
+    this.busy.add(sessionId);
+    try {
+      return await work();
+    } finally {
+      this.busy.delete(sessionId);
+    }
   }
 
   /**
@@ -285,6 +233,7 @@ export class TurnRunner {
   /** The catalog as of now, attenuated by the turn's skills. */
   private async visibleTools(state: TurnState): Promise<{ tools: readonly ToolDefinition[]; ceiling?: TurnCeiling; removed: { name: string; reason: string }[] }> {
     const catalog = this.deps.tools.list();
+    // With no active skill there is nothing to narrow: skip the round trip to the skill service.
     if (this.deps.skills === undefined || state.activeSkills.length === 0) return { tools: catalog, removed: [] };
     const attenuated = await this.deps.skills.attenuate(state.activeSkills, catalog, { signal: state.scope.signal });
     return { tools: attenuated.kept, ceiling: ceilingFromAttenuation(attenuated), removed: attenuated.removed };

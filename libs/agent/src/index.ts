@@ -34,8 +34,8 @@ export {
 } from './approval-queue.js';
 export { InMemoryApprovalStore } from './in-memory-approval-store.js';
 // The loop and what it talks to.
+export { TurnRunner } from './agent-loop.js';
 export {
-  TurnRunner,
   DEFAULT_MAX_ITERATIONS,
   type TurnRunnerDeps,
   type TurnRunnerOptions,
@@ -43,7 +43,7 @@ export {
   type ResumeInput,
   type DirectToolCallInput,
   type TurnResult,
-} from './agent-loop.js';
+} from './turn-options.js';
 export type { TurnTimings } from './turn-clock.js';
 export type { ToolSource } from './tool-source.js';
 export type { ToolCaller, AgentToolCall } from './tool-caller.js';
@@ -81,6 +81,7 @@ export { AgentConfigError } from './errors/agent-config-error.js';
 export { TooManyPendingApprovalsError } from './errors/too-many-pending-approvals-error.js';
 export { ApprovalNotFoundError } from './errors/approval-not-found-error.js';
 export { ApprovalAlreadyResolvedError } from './errors/approval-already-resolved-error.js';
+export { SessionBusyError } from './errors/session-busy-error.js';
 export { SlashCommandError } from './errors/slash-command-error.js';
 export { SecretsKeyInvalidError } from './errors/secrets-key-invalid-error.js';
 export { SecretKeyMismatchError } from './errors/secret-key-mismatch-error.js';

@@ -81,6 +81,7 @@ export class ToolCallExecutor {
   async resume(call: LlmToolCall, approval: ApprovalRecord | undefined, scope: ToolCallScope): Promise<ToolCallOutcome> {
     if (approval === undefined) return (await this.runBatch([call], scope))[0]!;
     const definition = this.deps.tools.list().find((tool) => tool.name === call.name);
+    if (approval.status === 'pending') this.announce(approval, scope);
     return this.awaitDecision(call, definition, approval, scope);
   }
 
@@ -119,18 +120,23 @@ export class ToolCallExecutor {
       if (!TalonError.isInstance(error)) throw error;
       return this.refuse(call, scope, error.code, error.message, decision);
     }
+    this.announce(approval, scope);
+    return this.awaitDecision(call, definition, approval, scope);
+  }
+
+  /** Tells clients a call waits for a decision (again, after a restart, so they can ask the person). */
+  private announce(approval: ApprovalRecord, scope: ToolCallScope): void {
     scope.emit({
       type: 'approval_requested',
       sessionId: scope.sessionId,
       turnId: scope.turnId,
       approvalId: approval.id,
-      callId: call.id,
-      tool: call.name,
+      callId: approval.callId,
+      tool: approval.tool,
       params: approval.params,
       reason: approval.reason,
       expiresAt: approval.expiresAt,
     });
-    return this.awaitDecision(call, definition, approval, scope);
   }
 
   private async awaitDecision(call: LlmToolCall, definition: ToolDefinition | undefined, approval: ApprovalRecord, scope: ToolCallScope): Promise<ToolCallOutcome> {

@@ -84,13 +84,15 @@ export class RecordingToolCaller implements ToolCaller {
 export class FixedSkillAdvisor implements SkillAdvisor {
   selectCalls = 0;
   attenuateCalls = 0;
+  readonly selectedFor: string[] = [];
   constructor(
     private readonly active: ActiveSkill[],
     private readonly keep?: ReadonlySet<string>,
   ) {}
 
-  async select(): Promise<SelectResult> {
+  async select(message: string): Promise<SelectResult> {
     this.selectCalls++;
+    this.selectedFor.push(message);
     return { active: this.active, considered: [], consideredTotal: this.active.length, tokensUsed: 0, injection: this.active.map((skill) => skill.injection).join('\n'), durationMs: 0 };
   }
 
