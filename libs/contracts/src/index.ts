@@ -7,3 +7,4 @@ export * from './v1/api.js';
 export * from './proto-path.js';
 export * from './v1/skills.js';
 export * from './v1/mcp.js';
+export * from './v1/mcp-control.js';
