@@ -1,6 +1,7 @@
 import 'reflect-metadata';
-import { bootstrapService, parseServiceConfig } from '@talon/service-runtime';
+import { bootstrapService } from '@talon/service-runtime';
+import { parseSkillServiceConfig } from './skill-service-config.js';
 import { SkillServiceModule } from './skill-service.module.js';
 
-const config = parseServiceConfig('skill-service');
-await bootstrapService({ config, module: (connection, logger) => SkillServiceModule.register(config, connection, logger) });
+const config = parseSkillServiceConfig();
+await bootstrapService({ config, module: (_connection, logger) => SkillServiceModule.register(config, logger) });

@@ -8,6 +8,7 @@ export { PayloadTooLargeError } from './errors/payload-too-large-error.js';
 export { SchemaViolationError, type SchemaViolation } from './errors/schema-violation-error.js';
 export { UnknownMethodError } from './errors/unknown-method-error.js';
 export { validatePayload } from './payload-validator.js';
+export { parseSsrfAllowlist, SSRF_ALLOWLIST_ENV } from './ssrf-allowlist-config.js';
 export { decodeJsonPayload, encodeJson } from './json-codec.js';
 export { JsonLogger, type LogSink } from './json-logger.js';
 export { connectToNats, type NatsConnectOptions } from './nats-connection.js';

@@ -1,0 +1,33 @@
+import type { Provider } from '@nestjs/common';
+import { SsrfGuard } from '@talon/safety';
+import type { JsonLogger } from '@talon/service-runtime';
+import { SkillCatalog, type SkillSnapshot } from '@talon/skills';
+import type { SkillServiceConfig } from './skill-service-config.js';
+import { SKILL_CATALOG } from './skill-service.constants.js';
+
+/**
+ * The one {@link SkillCatalog} of the process: discovered before the service answers, then kept current by
+ * watching the skill directories. Install URLs pass the SSRF guard before anything is fetched.
+ */
+export function skillCatalogProvider(config: SkillServiceConfig, logger: JsonLogger): Provider {
+  return {
+    provide: SKILL_CATALOG,
+    useFactory: async () => {
+      const guard = new SsrfGuard({ allowlist: config.ssrfAllowlist });
+      const catalog = await SkillCatalog.open({
+        config: config.skills,
+        debounceMs: config.watchDebounceMs,
+        checkUrl: async (url) => void (await guard.check(url)),
+      });
+      const describe = (snapshot: SkillSnapshot) => ({
+        generation: snapshot.generation,
+        skills: snapshot.skills.length,
+        rejected: snapshot.rejected.length,
+        shadowed: snapshot.shadowed.length,
+      });
+      logger.write('info', 'skills discovered', { ...describe(catalog.current()), dirs: config.skills.dirs });
+      catalog.onChange((snapshot) => logger.write('info', 'skills changed', describe(snapshot)));
+      return catalog;
+    },
+  };
+}
