@@ -83,11 +83,12 @@ export interface UsageEvent extends TurnScoped {
   readonly scope: 'call' | 'turn';
   readonly usage: LlmUsage;
 }
-/** Something failed; `code` is a wire code (or `ABORTED`). */
+/** Something failed; `code` is a wire code (or `ABORTED`). A non-fatal error lets the turn go on. */
 export interface ErrorEvent extends TurnScoped {
   readonly type: 'error';
   readonly code: string;
   readonly message: string;
+  readonly fatal: boolean;
 }
 /** The last event of every turn. */
 export interface TurnFinishedEvent extends TurnScoped {

@@ -1,7 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
+import { ERROR_CODES } from '@talon/contracts';
+import { TalonError } from '@talon/errors';
 import { ScriptedProvider } from '@talon/llm';
 import { activeSkill, buildRunner, FixedSkillAdvisor, MutableToolSource, RecordingToolCaller, toolDef, typesOf } from '../test/support/agent-fixtures.js';
 import type { ApprovalRequestedEvent, ToolCallFinishedEvent } from './agent-events.js';
+import type { SkillAdvisor } from './skill-advisor.js';
 
 describe('TurnRunner', () => {
   it('runs a full turn with two tool calls in parallel and persists every message', async () => {
@@ -281,4 +284,31 @@ describe('TurnRunner', () => {
     expect(skills.selectedFor[0]).toBe('@ward-round summarise beds');
     expect((await t.sessions.load('s1'))[0]!.message).toEqual({ role: 'user', content: 'summarise beds' });
   });
+
+  it('degrades to no skills when selection fails, but fails the turn when attenuation fails', async () => {
+    const down = new TalonError(ERROR_CODES.NO_RESPONDERS, 'skill-service is down');
+    const broken: SkillAdvisor = { select: async () => Promise.reject(down), attenuate: async () => Promise.reject(down) };
+    const t = buildRunner({ provider: new ScriptedProvider({ steps: [{ reply: { text: 'Fine without skills.' } }] }), skills: broken });
+    const result = await t.runner.run({ sessionId: 's1', message: 'x', onEvent: t.onEvent });
+    expect(result.content).toBe('Fine without skills.');
+    expect(t.events.find((event) => event.type === 'error')).toMatchObject({ code: 'NO_RESPONDERS', fatal: false });
+    expect(t.events.find((event) => event.type === 'skills_selected')).toMatchObject({ skills: [], removedTools: [] });
+
+    const half = new FixedSkillAdvisor([activeSkill('notes', 'INSTALLED')]);
+    half.attenuate = async () => Promise.reject(down);
+    const u = buildRunner({ provider: new ScriptedProvider({ steps: [{ reply: { text: 'never' } }] }), skills: half });
+    const failed = await u.runner.run({ sessionId: 's1', message: 'x', onEvent: u.onEvent });
+    expect(failed).toMatchObject({ reason: 'error', error: { code: 'NO_RESPONDERS' } });
+    expect(u.events.find((event) => event.type === 'error')).toMatchObject({ fatal: true });
+  });
+
+  it('attenuates once per model call and announces the skills once', async () => {
+    const provider = new ScriptedProvider({ steps: [{ reply: { toolCalls: [{ name: 'echo', arguments: {} }] } }, { reply: { text: 'ok' } }] });
+    const skills = new FixedSkillAdvisor([activeSkill('notes')]);
+    const t = buildRunner({ provider, skills });
+    await t.runner.run({ sessionId: 's1', message: 'x', onEvent: t.onEvent });
+    expect(skills.attenuateCalls).toBe(2);
+    expect(typesOf(t.events).filter((type) => type === 'skills_selected')).toHaveLength(1);
+  });
 });
+

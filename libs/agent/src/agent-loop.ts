@@ -20,6 +20,8 @@ interface TurnState {
   readonly messages: LlmMessage[];
   readonly scope: ToolCallScope;
   activeSkills: readonly ActiveSkill[];
+  /** `skills_selected` is still to be sent (with the first attenuation's removals). */
+  skillsToAnnounce: boolean;
   readonly clock: TurnClock;
   readonly usage: { inputTokens: number; outputTokens: number };
   iterations: number;
@@ -57,7 +59,7 @@ export class TurnRunner {
     const state = this.startState(input, turnId);
     const mentions = input.mentionSkills?.map((name) => `@${name} `).join('') ?? '';
     return this.exclusive(input.sessionId, () =>
-      this.drive(state, input, false, async () => {
+      this.drive(state, false, async () => {
         const log = await this.deps.sessions.load(input.sessionId);
         for (const stored of log) state.messages.push(stored.message);
         await this.append(state, { role: 'user', content: input.message });
@@ -76,13 +78,13 @@ export class TurnRunner {
    * decisions of the last assistant message's pending calls (or asks afresh), runs them and goes on.
    * `undefined` when the session has no unfinished turn.
    */
-  async resumeTurn(sessionId: string, input: ResumeInput = { sessionId }): Promise<TurnResult | undefined> {
+  async resumeTurn(sessionId: string, input: ResumeInput = {}): Promise<TurnResult | undefined> {
     const log = await this.deps.sessions.load(sessionId);
     const interrupted = findInterruptedTurn(log);
     if (interrupted === undefined) return undefined;
     const state = this.startState({ ...input, sessionId }, interrupted.turnId);
     state.iterations = interrupted.iterations;
-    return this.exclusive(sessionId, () => this.drive(state, input, true, async () => {
+    return this.exclusive(sessionId, () => this.drive(state, true, async () => {
       for (const stored of log) state.messages.push(stored.message);
       await this.prepare(state, interrupted.userMessage, input.signal);
       if (interrupted.pendingCalls.length === 0) return;
@@ -133,6 +135,7 @@ export class TurnRunner {
       messages: [{ role: 'system', content: '' }],
       scope: { sessionId: input.sessionId, turnId, actor: input.actor ?? 'model', autonomous: input.autonomous ?? false, signal: input.signal, emit },
       activeSkills: [],
+      skillsToAnnounce: false,
       clock: new TurnClock(),
       usage: { inputTokens: 0, outputTokens: 0 },
       iterations: 0,
@@ -140,23 +143,24 @@ export class TurnRunner {
     };
   }
 
-  private async drive(state: TurnState, input: Omit<TurnInput, 'message'>, resumed: boolean, setup: () => Promise<void>): Promise<TurnResult> {
+  private async drive(state: TurnState, resumed: boolean, setup: () => Promise<void>): Promise<TurnResult> {
+    const signal = state.scope.signal;
     const { sessionId, turnId, scope } = state;
     scope.emit({ type: 'turn_started', sessionId, turnId, resumed });
     let reason: TurnFinishReason;
     let content: string | undefined;
     let error: { code: string; message: string } | undefined;
     try {
-      input.signal?.throwIfAborted();
+      signal?.throwIfAborted();
       await setup();
       content = await this.iterate(state);
       reason = content === undefined ? 'iteration_cap' : 'final_answer';
     } catch (thrown) {
-      reason = input.signal?.aborted ? 'aborted' : 'error';
+      reason = signal?.aborted ? 'aborted' : 'error';
       error = reason === 'aborted'
         ? { code: 'ABORTED', message: 'The turn was stopped before it finished.' }
         : TalonError.isInstance(thrown) ? { code: thrown.code, message: thrown.message } : { code: 'INTERNAL', message: 'The turn failed with an unexpected error; see the orchestrator log.' };
-      scope.emit({ type: 'error', sessionId, turnId, ...error });
+      scope.emit({ type: 'error', sessionId, turnId, ...error, fatal: true });
       // Close the calls left without a result, so the history stays valid for the next turn.
       await this.closeOpenCalls(state, error).catch(() => undefined);
     }
@@ -167,21 +171,24 @@ export class TurnRunner {
     return { sessionId, turnId, reason, iterations: state.iterations, usage, timings: state.clock.finish(), ...(content === undefined ? {} : { content }), ...(error ? { error } : {}) };
   }
 
-  /** Selects skills and writes the system prompt (message 0, never persisted). */
+  /**
+   * Selects skills and writes the system prompt (message 0, never persisted). A skill service that
+   * fails here degrades the turn to no skills (no skill, so nothing to narrow); a failing attenuation
+   * later fails the turn instead, so a ceiling is never silently lost.
+   */
   private async prepare(state: TurnState, userMessage: string, signal: AbortSignal | undefined): Promise<void> {
     let blocks: string[] = [];
     if (this.deps.skills !== undefined) {
-      const selected = await this.deps.skills.select(userMessage, { signal });
-      state.activeSkills = selected.active;
-      blocks = selected.active.map((skill) => skill.injection);
-      const first = await this.visibleTools(state);
-      state.scope.emit({
-        type: 'skills_selected',
-        sessionId: state.sessionId,
-        turnId: state.turnId,
-        skills: selected.active.map((skill) => ({ name: skill.name, trust: skill.trust, score: skill.score, reasons: skill.reasons })),
-        removedTools: first.removed,
-      });
+      try {
+        const selected = await this.deps.skills.select(userMessage, { signal });
+        state.activeSkills = selected.active;
+        blocks = selected.active.map((skill) => skill.injection);
+      } catch (error) {
+        if (signal?.aborted) throw error;
+        const code = TalonError.isInstance(error) ? error.code : 'INTERNAL';
+        state.scope.emit({ type: 'error', sessionId: state.sessionId, turnId: state.turnId, code, message: 'Skill selection failed; answering without skills.', fatal: false });
+      }
+      state.skillsToAnnounce = true;
     }
     const workspace = this.options.workspacePrompt;
     state.messages[0] = { role: 'system', content: buildSystemPrompt({ workspacePrompt: typeof workspace === 'function' ? workspace() : workspace, skillBlocks: blocks }) };
@@ -230,13 +237,27 @@ export class TurnRunner {
     return undefined;
   }
 
-  /** The catalog as of now, attenuated by the turn's skills. */
-  private async visibleTools(state: TurnState): Promise<{ tools: readonly ToolDefinition[]; ceiling?: TurnCeiling; removed: { name: string; reason: string }[] }> {
+  /** The catalog as of now, attenuated by the turn's skills; the first call also announces the skills. */
+  private async visibleTools(state: TurnState): Promise<{ tools: readonly ToolDefinition[]; ceiling?: TurnCeiling }> {
     const catalog = this.deps.tools.list();
+    let visible: { tools: readonly ToolDefinition[]; ceiling?: TurnCeiling; removed: readonly { name: string; reason: string }[] };
     // With no active skill there is nothing to narrow: skip the round trip to the skill service.
-    if (this.deps.skills === undefined || state.activeSkills.length === 0) return { tools: catalog, removed: [] };
-    const attenuated = await this.deps.skills.attenuate(state.activeSkills, catalog, { signal: state.scope.signal });
-    return { tools: attenuated.kept, ceiling: ceilingFromAttenuation(attenuated), removed: attenuated.removed };
+    if (this.deps.skills === undefined || state.activeSkills.length === 0) visible = { tools: catalog, removed: [] };
+    else {
+      const attenuated = await this.deps.skills.attenuate(state.activeSkills, catalog, { signal: state.scope.signal });
+      visible = { tools: attenuated.kept, ceiling: ceilingFromAttenuation(attenuated), removed: attenuated.removed };
+    }
+    if (state.skillsToAnnounce) {
+      state.skillsToAnnounce = false;
+      state.scope.emit({
+        type: 'skills_selected',
+        sessionId: state.sessionId,
+        turnId: state.turnId,
+        skills: state.activeSkills.map((skill) => ({ name: skill.name, trust: skill.trust, score: skill.score, reasons: skill.reasons })),
+        removedTools: visible.removed,
+      });
+    }
+    return visible;
   }
 
   private malformedOutcome(state: TurnState, call: LlmToolCall, problem: string): ToolCallOutcome {

@@ -100,8 +100,12 @@ export class ApprovalQueue {
     const outcome = await this.store.resolve(id, decision, resolvedBy, this.now());
     if (outcome === undefined) throw new ApprovalNotFoundError(id);
     if (!outcome.changed) throw new ApprovalAlreadyResolvedError(outcome.record);
-    if (decision === 'approve_always') await this.grants.setToolGrant(current.sessionId, current.tool, 'allow');
-    this.wake(outcome.record);
+    try {
+      // The grant goes in before the waiter wakes, so the next call of the same batch already sees it.
+      if (decision === 'approve_always') await this.grants.setToolGrant(current.sessionId, current.tool, 'allow');
+    } finally {
+      this.wake(outcome.record);
+    }
     return outcome.record;
   }
 

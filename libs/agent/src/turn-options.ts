@@ -67,7 +67,7 @@ export interface DirectToolCallInput {
 }
 
 /** Options of {@link TurnRunner.resumeTurn}. */
-export type ResumeInput = Omit<TurnInput, 'message' | 'turnId'>;
+export type ResumeInput = Omit<TurnInput, 'sessionId' | 'message' | 'turnId' | 'mentionSkills'>;
 
 /** How a turn ended. */
 export interface TurnResult {

@@ -48,7 +48,7 @@ describe('TurnRunner.resumeTurn', () => {
     const crashed = await crashedWhileWaiting();
     const caller = new RecordingToolCaller();
     const t = buildRunner({ provider: FINISH(), tools: TOOLS(), caller, sessions: crashed.sessions, approvalStore: crashed.approvalStore, grants: crashed.grants });
-    const resumed = t.runner.resumeTurn('s1', { sessionId: 's1', onEvent: t.onEvent });
+    const resumed = t.runner.resumeTurn('s1', { onEvent: t.onEvent });
     setTimeout(() => void t.approvals.resolve(crashed.approval.id, 'approve', 'person:ana'), 20);
     const result = await resumed;
     expect(result).toMatchObject({ turnId: 'turn-1', reason: 'final_answer', content: 'All done.', iterations: 2 });
@@ -66,7 +66,7 @@ describe('TurnRunner.resumeTurn', () => {
     await new ApprovalQueue(crashed.approvalStore, crashed.grants, { pollIntervalMs: 0 }).resolve(crashed.approval.id, 'deny', 'person:bob');
     const provider = new ScriptedProvider({ steps: [{ expect: { toolResults: [{ callId: 'w1', contains: 'denied by person:bob' }] }, reply: { text: 'Not written.' } }] });
     const t = buildRunner({ provider, tools: TOOLS(), sessions: crashed.sessions, approvalStore: crashed.approvalStore, grants: crashed.grants });
-    const result = await t.runner.resumeTurn('s1', { sessionId: 's1' });
+    const result = await t.runner.resumeTurn('s1');
     expect(result).toMatchObject({ reason: 'final_answer', content: 'Not written.' });
     expect(t.caller.calls.map((entry) => entry.call.tool)).toEqual(['echo']);
   });
