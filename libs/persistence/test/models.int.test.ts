@@ -173,30 +173,14 @@ describe.each(BACKENDS)('models on $name', (backend) => {
     expect(await db.prisma.sessionGrant.count({ where: { sessionId } })).toBe(0);
   });
 
-  it('stores secrets as bytes under a unique name', async () => {
-    const ciphertext = Uint8Array.from([0, 1, 2, 250, 255]);
-    await db.prisma.secret.create({
-      data: {
-        name: 'GITHUB_TOKEN',
-        ciphertext,
-        iv: new Uint8Array(12).fill(7),
-        tag: new Uint8Array(16).fill(9),
-      },
-    });
+  it('stores sealed secrets under a unique name with their injection rules', async () => {
+    const sealed = 'talon1.abcd1234.aXY.dGFn.Y2lwaGVy';
+    await db.prisma.secret.create({ data: { name: 'GITHUB_TOKEN', sealed, hostPatterns: ['api.github.com'] } });
     const back = await db.prisma.secret.findUniqueOrThrow({ where: { name: 'GITHUB_TOKEN' } });
-    expect(Array.from(back.ciphertext)).toEqual([0, 1, 2, 250, 255]);
-    expect(back.iv).toHaveLength(12);
-    expect(back.tag).toHaveLength(16);
-    await expect(
-      db.prisma.secret.create({ data: { name: 'GITHUB_TOKEN', ciphertext, iv: back.iv, tag: back.tag } }),
-    ).rejects.toMatchObject({ code: 'P2002' });
-    await db.prisma.secret.update({
-      where: { name: 'GITHUB_TOKEN' },
-      data: { ciphertext: Uint8Array.from([9]) },
-    });
-    expect(
-      Array.from((await db.prisma.secret.findUniqueOrThrow({ where: { name: 'GITHUB_TOKEN' } })).ciphertext),
-    ).toEqual([9]);
+    expect(back).toMatchObject({ sealed, hostPatterns: ['api.github.com'], location: { kind: 'bearer' } });
+    await expect(db.prisma.secret.create({ data: { name: 'GITHUB_TOKEN', sealed } })).rejects.toMatchObject({ code: 'P2002' });
+    await db.prisma.secret.update({ where: { name: 'GITHUB_TOKEN' }, data: { sealed: 'talon1.x.y.z.w' } });
+    expect((await db.prisma.secret.findUniqueOrThrow({ where: { name: 'GITHUB_TOKEN' } })).sealed).toBe('talon1.x.y.z.w');
     await db.prisma.secret.delete({ where: { name: 'GITHUB_TOKEN' } });
     expect(await db.prisma.secret.findMany({ select: { name: true } })).toEqual([]);
   });
