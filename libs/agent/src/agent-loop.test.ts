@@ -281,7 +281,7 @@ describe('TurnRunner', () => {
     expect((await first).content).toBe('ok');
     expect(t.runner.isBusy('s1')).toBe(false);
     expect((await t.runner.run({ sessionId: 's2', message: 'x' })).content).toBe('other session');
-    expect(skills.selectedFor[0]).toBe('@ward-round summarise beds');
+    expect(skills.selectedFor[0]).toBe('$ward-round summarise beds');
     expect((await t.sessions.load('s1'))[0]!.message).toEqual({ role: 'user', content: 'summarise beds' });
   });
 

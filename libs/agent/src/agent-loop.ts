@@ -57,7 +57,7 @@ export class TurnRunner {
   async run(input: TurnInput): Promise<TurnResult> {
     const turnId = input.turnId ?? randomUUID();
     const state = this.startState(input, turnId);
-    const mentions = input.mentionSkills?.map((name) => `@${name} `).join('') ?? '';
+    const mentions = input.mentionSkills?.map((name) => `$${name} `).join('') ?? '';
     return this.exclusive(input.sessionId, () =>
       this.drive(state, false, async () => {
         const log = await this.deps.sessions.load(input.sessionId);

@@ -35,6 +35,9 @@ export interface ApprovalRequest {
   timeoutMs?: number;
 }
 
+/** Node's timer limit; a longer deadline is left to `expireDue` (run periodically by the integrator). */
+const MAX_TIMER_MS = 2_147_483_647;
+
 interface Waiter {
   settle(record: ApprovalRecord): void;
 }
@@ -138,7 +141,9 @@ export class ApprovalQueue {
       };
       signal?.addEventListener('abort', onAbort, { once: true });
       this.addWaiter(id, waiter);
-      const expiry = setTimeout(() => void this.expire(id).catch(reject), Math.max(0, record.expiresAt - this.now()));
+      const expiry = setTimeout(() => {
+        if (this.now() >= record.expiresAt) void this.expire(id).catch(reject);
+      }, Math.min(MAX_TIMER_MS, Math.max(0, record.expiresAt - this.now())));
     });
   }
 

@@ -46,7 +46,7 @@ export interface TurnInput {
   autonomous?: boolean;
   /** For the audit. Default `model`. */
   actor?: string;
-  /** Skills to activate for this turn (`/skill <name> …`): mentioned to the selector, not persisted. */
+  /** Skills to activate for this turn (`/skill <name> …`): mentioned to the selector as `$name`, not persisted. */
   mentionSkills?: readonly string[];
   signal?: AbortSignal;
   onEvent?: AgentEventListener;
