@@ -114,3 +114,7 @@ export {
   type SecretsStoreOAuthProviderOptions,
 } from './secrets-store-oauth-provider.js';
 export { createMcpControlTools, type McpControlToolsOptions } from './mcp-control-tools.js';
+export { syncMcpToolsIntoRegistry, type McpRegistryRefusal } from './mcp-registry-sync.js';
+export { readMcpToolSnapshot, writeMcpToolSnapshot, type McpToolSnapshot } from './mcp-tool-snapshot-file.js';
+export { loadMcpSourceDefinitions, type McpSourceDefinitionsOptions } from './mcp-source-definitions.js';
+export { startMcpToolSource, type McpToolSource, type McpToolSourceOptions } from './mcp-tool-source.js';

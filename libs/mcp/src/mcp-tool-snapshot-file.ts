@@ -1,0 +1,32 @@
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { McpToolInfo } from './mcp-connection.js';
+
+/** Every server's last tool list, as {@link McpManager.toolSnapshot} gives it. */
+export type McpToolSnapshot = Record<string, McpToolInfo[]>;
+
+/**
+ * Reads a snapshot written by {@link writeMcpToolSnapshot}. A missing or unreadable file is an empty
+ * snapshot: the servers then list their tools on first start, as without one.
+ */
+export async function readMcpToolSnapshot(file: string): Promise<McpToolSnapshot> {
+  try {
+    const parsed: unknown = JSON.parse(await readFile(file, 'utf8'));
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
+    return Object.fromEntries(
+      Object.entries(parsed as Record<string, unknown>).filter(
+        (entry): entry is [string, McpToolInfo[]] => Array.isArray(entry[1]),
+      ),
+    );
+  } catch {
+    return {};
+  }
+}
+
+/** Writes a snapshot atomically (temp file, then rename), so a crash never leaves half a file. */
+export async function writeMcpToolSnapshot(file: string, snapshot: McpToolSnapshot): Promise<void> {
+  await mkdir(dirname(file), { recursive: true });
+  const temporary = `${file}.${process.pid}.tmp`;
+  await writeFile(temporary, JSON.stringify(snapshot));
+  await rename(temporary, file);
+}
