@@ -9,6 +9,7 @@ import { NatsApiController } from './api/nats-api.controller.js';
 import { DATABASE, LOGGER, NATS_CONNECTION, NATS_REQUESTER, ORCHESTRATOR_CONFIG } from './config/orchestrator.constants.js';
 import type { OrchestratorConfig } from './config/orchestrator-config.js';
 import { DatabaseLifecycle } from './persistence/database.provider.js';
+import { SKILLS_API_METHODS } from './skills/skills-api-methods.js';
 import { SystemPingMethod } from './system/system-ping.method.js';
 import { SystemStatusMethod } from './system/system-status.method.js';
 import { toolProviders } from './tools/tools.providers.js';
@@ -39,6 +40,7 @@ export class OrchestratorModule {
         ToolsListMethod,
         ToolsInfoMethod,
         ToolsCallMethod,
+        ...SKILLS_API_METHODS,
       ],
     };
   }

@@ -7,6 +7,9 @@ import { ToolCatalog, type Tool } from '@talon/tool-runtime';
 import { AuditLog } from '../audit/audit-log.js';
 import { AUDIT_LOG, CATALOG_SYNC, TOOL_CATALOG, TOOL_DISPATCHER } from '../config/orchestrator.constants.js';
 import { createMemoryTools } from '../memory/memory-tools.js';
+import { SkillServiceClient } from '../skills/skill-service-client.js';
+import { createSkillTools } from '../skills/skill-tools.js';
+import { SKILL_SERVICE_CLIENT } from '../skills/skills.constants.js';
 import { CatalogSync } from './catalog-sync.js';
 import { createToolInfoTool } from './tool-info.tool.js';
 import { ToolDispatcher } from './tool-dispatcher.js';
@@ -16,6 +19,8 @@ export function toolProviders(connection: NatsConnection, logger: JsonLogger, da
   const catalog = new ToolCatalog();
   catalog.registerLocal(createToolInfoTool(catalog) as unknown as Tool);
   for (const tool of createMemoryTools(database.prisma)) catalog.registerLocal(tool);
+  const skills = new SkillServiceClient(new NatsRequester(connection));
+  for (const tool of createSkillTools(skills)) catalog.registerLocal(tool);
   const audit = new AuditLog(database.prisma, (error) => logger.write('error', 'audit write failed', { error: String(error) }));
   const dispatcher = new ToolDispatcher({
     catalog,
@@ -29,5 +34,6 @@ export function toolProviders(connection: NatsConnection, logger: JsonLogger, da
     { provide: CATALOG_SYNC, useValue: new CatalogSync(connection, catalog, logger) },
     { provide: AUDIT_LOG, useValue: audit },
     { provide: TOOL_DISPATCHER, useValue: dispatcher },
+    { provide: SKILL_SERVICE_CLIENT, useValue: skills },
   ];
 }
