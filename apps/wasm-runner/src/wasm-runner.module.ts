@@ -3,6 +3,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { ToolHost, type JsonLogger } from '@talon/service-runtime';
 import { ToolRegistry } from '@talon/tool-runtime';
 import { registerDevTools } from './dev-tool-registration.js';
+import { stdioMcpProviders } from './mcp/stdio-mcp.providers.js';
 import { ToolCallController } from './tool-call.controller.js';
 import type { WasmRunnerConfig } from './wasm-runner-config.js';
 import { RUNNER_CONFIG, TOOL_HOST, TOOL_REGISTRY } from './wasm-runner.constants.js';
@@ -24,6 +25,7 @@ export class WasmRunnerModule {
         { provide: RUNNER_CONFIG, useValue: config },
         { provide: TOOL_REGISTRY, useValue: registry },
         { provide: TOOL_HOST, useValue: host },
+        ...stdioMcpProviders(config, registry, connection, logger),
       ],
     };
   }

@@ -1,0 +1,54 @@
+import { mkdirSync } from 'node:fs';
+import type { Provider } from '@nestjs/common';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { loadMcpSourceDefinitions, standardConfigVariables, startMcpToolSource, type McpToolSource } from '@talon/mcp';
+import { McpControlHost, type JsonLogger } from '@talon/service-runtime';
+import type { ToolRegistry } from '@talon/tool-runtime';
+import type { WasmRunnerConfig } from '../wasm-runner-config.js';
+import { parseStdioMcpConfig } from './stdio-mcp-config.js';
+import { MCP_CONTROL_HOST, MCP_TOOL_SOURCE } from './stdio-mcp.constants.js';
+import { StdioMcpLifecycle } from './stdio-mcp-lifecycle.js';
+
+/**
+ * The wasm-runner's stdio MCP servers: definitions from the registry and `TALON_MCP_CONFIG`, tools
+ * registered from the remembered snapshot (boot starts nothing; a server starts on its first call and
+ * stops when idle), and the control subjects `talon.mcp.v1.container.*`.
+ */
+export function stdioMcpProviders(
+  config: WasmRunnerConfig,
+  registry: ToolRegistry,
+  connection: NatsConnection,
+  logger: JsonLogger,
+): Provider[] {
+  return [
+    {
+      provide: MCP_TOOL_SOURCE,
+      useFactory: async () => {
+        const mcp = parseStdioMcpConfig(process.env, config.stateDir);
+        mkdirSync(mcp.dataDir, { recursive: true });
+        const servers = await loadMcpSourceDefinitions({
+          registryDir: mcp.registryDir,
+          ...(mcp.userConfigFile ? { userConfigFile: mcp.userConfigFile } : {}),
+          variables: standardConfigVariables({ root: mcp.root, workspace: config.workspaceDir, dataDir: mcp.dataDir }),
+          transports: ['stdio'],
+        });
+        logger.write('info', 'MCP stdio servers configured', { servers: servers.map((server) => server.name) });
+        return startMcpToolSource({
+          servers,
+          registry,
+          snapshotFile: mcp.snapshotFile,
+          maxRunningStdio: mcp.maxRunning,
+          ...(mcp.idleStopMs !== undefined ? { idleStopMs: mcp.idleStopMs } : {}),
+          log: (level, message, fields) => logger.write(level, message, fields),
+        });
+      },
+    },
+    {
+      provide: MCP_CONTROL_HOST,
+      inject: [MCP_TOOL_SOURCE],
+      useFactory: (source: McpToolSource) =>
+        new McpControlHost({ connection, target: source.manager, service: 'wasm-runner', domain: 'container', instanceId: config.instanceId }),
+    },
+    StdioMcpLifecycle,
+  ];
+}
