@@ -2,6 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { ToolHost, type JsonLogger } from '@talon/service-runtime';
 import { createBuiltinToolRegistry } from './builtin-tool-registry.js';
+import { remoteMcpProviders } from './mcp/remote-mcp.providers.js';
 import { ToolCallController } from './tool-call.controller.js';
 import type { ToolWorkerConfig } from './tool-worker-config.js';
 import { TOOL_HOST } from './tool-worker.constants.js';
@@ -10,15 +11,16 @@ import { TOOL_HOST } from './tool-worker.constants.js';
 @Module({})
 export class ToolWorkerModule {
   static register(config: ToolWorkerConfig, connection: NatsConnection, logger: JsonLogger): DynamicModule {
+    const registry = createBuiltinToolRegistry(config);
     const host = new ToolHost({
       connection,
-      registry: createBuiltinToolRegistry(config),
+      registry,
       service: 'tool-worker',
       domain: 'orchestrator',
       instanceId: config.instanceId,
       logger,
       concurrency: config.concurrency,
     });
-    return { module: ToolWorkerModule, controllers: [ToolCallController], providers: [{ provide: TOOL_HOST, useValue: host }] };
+    return { module: ToolWorkerModule, controllers: [ToolCallController], providers: [{ provide: TOOL_HOST, useValue: host }, ...remoteMcpProviders(config, registry, connection, logger)] };
   }
 }

@@ -1,0 +1,3 @@
+/** Injection tokens of the tool-worker's MCP source. */
+export const MCP_TOOL_SOURCE = Symbol('MCP_TOOL_SOURCE');
+export const MCP_CONTROL_HOST = Symbol('MCP_CONTROL_HOST');

@@ -1,0 +1,50 @@
+import { resolve } from 'node:path';
+import type { Provider } from '@nestjs/common';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { loadMcpSourceDefinitions, standardConfigVariables, startMcpToolSource, type McpToolSource } from '@talon/mcp';
+import { McpControlHost, type JsonLogger } from '@talon/service-runtime';
+import type { ToolRegistry } from '@talon/tool-runtime';
+import type { ToolWorkerConfig } from '../tool-worker-config.js';
+import { parseRemoteMcpConfig } from './remote-mcp-config.js';
+import { MCP_CONTROL_HOST, MCP_TOOL_SOURCE } from './remote-mcp.constants.js';
+import { RemoteMcpLifecycle } from './remote-mcp-lifecycle.js';
+
+/**
+ * A tool-worker's remote MCP servers (streamable HTTP and SSE from the registry and `TALON_MCP_CONFIG`).
+ * Every replica connects on its own once the worker runs (see {@link RemoteMcpLifecycle}), so any replica
+ * in the queue group can serve a call; control arrives by scatter on `talon.mcp.v1.orchestrator.*`.
+ */
+export function remoteMcpProviders(
+  config: ToolWorkerConfig,
+  registry: ToolRegistry,
+  connection: NatsConnection,
+  logger: JsonLogger,
+): Provider[] {
+  return [
+    {
+      provide: MCP_TOOL_SOURCE,
+      useFactory: async () => {
+        const mcp = parseRemoteMcpConfig(process.env);
+        const servers = await loadMcpSourceDefinitions({
+          registryDir: mcp.registryDir,
+          ...(mcp.userConfigFile ? { userConfigFile: mcp.userConfigFile } : {}),
+          variables: standardConfigVariables({
+            root: mcp.root,
+            workspace: resolve(mcp.stateDir, 'workspace'),
+            dataDir: resolve(mcp.stateDir, 'mcp-data'),
+          }),
+          transports: ['streamable-http', 'sse'],
+        });
+        logger.write('info', 'MCP remote servers configured', { servers: servers.map((server) => server.name) });
+        return startMcpToolSource({ servers, registry, log: (level, message, fields) => logger.write(level, message, fields) });
+      },
+    },
+    {
+      provide: MCP_CONTROL_HOST,
+      inject: [MCP_TOOL_SOURCE],
+      useFactory: (source: McpToolSource) =>
+        new McpControlHost({ connection, target: source.manager, service: 'tool-worker', domain: 'orchestrator', instanceId: config.instanceId }),
+    },
+    RemoteMcpLifecycle,
+  ];
+}
