@@ -8,3 +8,4 @@ export * from './proto-path.js';
 export * from './v1/skills.js';
 export * from './v1/mcp.js';
 export * from './v1/mcp-control.js';
+export * from './v1/sessions.js';
