@@ -6,6 +6,7 @@ import { openDatabase, parseDatabaseConfig, redactUrl } from '@talon/persistence
 import { bootstrapService } from '@talon/service-runtime';
 import { parseOrchestratorConfig } from './config/orchestrator-config.js';
 import { OrchestratorModule } from './orchestrator.module.js';
+import { TalonMcpEndpoint } from './mcp/talon-mcp-endpoint.js';
 
 const config = parseOrchestratorConfig();
 const running = await bootstrapService({
@@ -23,6 +24,8 @@ const running = await bootstrapService({
     return OrchestratorModule.register(config, connection, logger, database);
   },
   configure: (app) => {
+    // Talon's own MCP endpoint at /mcp, ahead of Nest's routes (raw body, streamed replies).
+    (app as INestApplication).use(app.get(TalonMcpEndpoint).middleware);
     (app as INestApplication).connectMicroservice(
       {
         transport: Transport.GRPC,

@@ -8,6 +8,7 @@ import { HttpApiController } from './api/http-api.controller.js';
 import { NatsApiController } from './api/nats-api.controller.js';
 import { DATABASE, LOGGER, NATS_CONNECTION, NATS_REQUESTER, ORCHESTRATOR_CONFIG } from './config/orchestrator.constants.js';
 import type { OrchestratorConfig } from './config/orchestrator-config.js';
+import { mcpProviders } from './mcp/mcp.providers.js';
 import { DatabaseLifecycle } from './persistence/database.provider.js';
 import { SKILLS_API_METHODS } from './skills/skills-api-methods.js';
 import { SystemPingMethod } from './system/system-ping.method.js';
@@ -40,6 +41,7 @@ export class OrchestratorModule {
         ToolsListMethod,
         ToolsInfoMethod,
         ToolsCallMethod,
+        ...mcpProviders(connection),
         ...SKILLS_API_METHODS,
       ],
     };

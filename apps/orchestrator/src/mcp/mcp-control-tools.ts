@@ -1,0 +1,68 @@
+import { DEFAULT_MCP_EFFECTS } from '@talon/mcp';
+import type { ToolDefinition, ToolEffect } from '@talon/contracts';
+import type { Tool } from '@talon/tool-runtime';
+import type { McpControlClient } from './mcp-control-client.js';
+import type { McpToolCaller } from './mcp-tool-caller.js';
+
+const SERVER_PARAMETERS = {
+  type: 'object',
+  properties: { server: { type: 'string', pattern: '^[a-zA-Z0-9][a-zA-Z0-9_-]{0,47}$', description: 'The MCP server name as configured' } },
+  required: ['server'],
+  additionalProperties: false,
+};
+
+function definition(name: string, description: string, parameters: Record<string, unknown>, effects: ToolEffect[], timeoutMs: number): ToolDefinition {
+  return { name, description, parameters, effects, approval: 'never', timeoutMs, domain: 'orchestrator', source: 'builtin', sensitiveParams: [], idempotent: false };
+}
+
+/**
+ * `mcp_start`, `mcp_stop`, `mcp_list` and `mcp_call` as orchestrator-local tools, so their names exist
+ * once whichever workers run. `mcp_call` asks no approval of its own: it dispatches the named tool, whose
+ * own policy and approval then apply, so going through it is never looser than calling the tool directly.
+ */
+export function createMcpControlTools(control: McpControlClient, caller: McpToolCaller): Tool[] {
+  return [
+    {
+      definition: definition('mcp_start', 'Start a configured MCP server and list its tools.', SERVER_PARAMETERS, ['spawn_process', 'network'], 60_000),
+      execute: async (params) => control.start(String(params.server)),
+    },
+    {
+      definition: definition('mcp_stop', 'Stop a running MCP server (its tools stay listed; the next call starts it again).', SERVER_PARAMETERS, [], 60_000),
+      execute: async (params) => control.stop(String(params.server)),
+    },
+    {
+      definition: {
+        ...definition('mcp_list', 'List MCP servers with state, tool count, last error and restarts.', { type: 'object', properties: {}, additionalProperties: false }, [], 10_000),
+        idempotent: true,
+      },
+      execute: async () => ({ servers: await control.list() }),
+    },
+    {
+      definition: definition(
+        'mcp_call',
+        'Call an MCP tool by its name `server.tool` with arguments.',
+        {
+          type: 'object',
+          properties: {
+            tool: { type: 'string', pattern: '^[a-zA-Z0-9][a-zA-Z0-9_-]{0,47}\\..+$', description: '`server.tool`' },
+            arguments: { type: 'object' },
+          },
+          required: ['tool'],
+          additionalProperties: false,
+        },
+        [...DEFAULT_MCP_EFFECTS],
+        120_000,
+      ),
+      execute: async (params, context) => {
+        const reply = await caller.call(String(params.tool), (params.arguments as Record<string, unknown> | undefined) ?? {}, {
+          callId: `${context.callId}.mcp`,
+          signal: context.signal,
+          grants: context.grants,
+          ...(context.sessionId ? { sessionId: context.sessionId } : {}),
+          actor: context.sessionId ? `session:${context.sessionId}` : 'operator',
+        });
+        return reply.output;
+      },
+    },
+  ];
+}

@@ -1,0 +1,32 @@
+import type { Provider } from '@nestjs/common';
+import type { NatsConnection } from '@nats-io/transport-node';
+import type { ToolCatalog } from '@talon/tool-runtime';
+import { TOOL_CATALOG, TOOL_DISPATCHER } from '../config/orchestrator.constants.js';
+import type { ToolDispatcher } from '../tools/tool-dispatcher.js';
+import { McpCallMethod } from './mcp-call.method.js';
+import { McpControlClient } from './mcp-control-client.js';
+import { McpControlToolsRegistration } from './mcp-control-tools.registration.js';
+import { McpListMethod } from './mcp-list.method.js';
+import { McpStartMethod } from './mcp-start.method.js';
+import { McpStopMethod } from './mcp-stop.method.js';
+import { McpToolCaller } from './mcp-tool-caller.js';
+import { MCP_CONTROL_CLIENT, MCP_TOOL_CALLER } from './mcp.constants.js';
+import { TalonMcpEndpoint } from './talon-mcp-endpoint.js';
+
+/** MCP in the orchestrator: control client, `mcp_*` tools, `mcp.*` methods and the `/mcp` endpoint. */
+export function mcpProviders(connection: NatsConnection): Provider[] {
+  return [
+    { provide: MCP_CONTROL_CLIENT, useValue: new McpControlClient(connection) },
+    {
+      provide: MCP_TOOL_CALLER,
+      inject: [TOOL_CATALOG, TOOL_DISPATCHER, MCP_CONTROL_CLIENT],
+      useFactory: (catalog: ToolCatalog, dispatcher: ToolDispatcher, control: McpControlClient) => new McpToolCaller(catalog, dispatcher, control),
+    },
+    McpControlToolsRegistration,
+    McpStartMethod,
+    McpStopMethod,
+    McpListMethod,
+    McpCallMethod,
+    TalonMcpEndpoint,
+  ];
+}
