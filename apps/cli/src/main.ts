@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { mcpServeCommand } from './commands/mcp-serve-command.js';
 import { statusCommand } from './commands/status-command.js';
 import { upCommand } from './commands/up-command.js';
 
@@ -7,12 +8,14 @@ const USAGE = `Usage: pnpm talon <command>
 Commands:
   up        start NATS (if none answers) and the four services on embedded defaults
   status    show every service's instances, version and latency
+  mcp serve serve Talon's tool catalog as an MCP server over stdio (needs a running Talon)
   help      this text`;
 
 const print = (line: string) => process.stdout.write(line + '\n');
 const commands: Record<string, () => Promise<number>> = {
   up: () => upCommand(print),
   status: () => statusCommand(print),
+  mcp: () => (process.argv[3] === 'serve' ? mcpServeCommand((line) => process.stderr.write(line + '\n')) : commands.help!()),
   help: async () => {
     print(USAGE);
     return 0;
