@@ -19,6 +19,7 @@ export { BundlesFileSchema, RegistryEntrySchema, parseBundles, parseRegistryEntr
 export { ToolPackageRegistry, type LocatedRegistryEntry, type RegistryProblem, type RegistrySearchHit } from './tool-package-registry.js';
 export { InstalledToolsStore, InstalledToolRecordSchema, type InstalledToolRecord } from './installed-tools-store.js';
 export { DEFAULT_MAX_ARTIFACT_BYTES, fetchArtifactDownloader, readArtifact, type ArtifactDownloader } from './artifact-source.js';
+export { DEFAULT_ARTIFACT_DOWNLOAD_TIMEOUT_MS, safeFetchArtifactDownloader } from './safe-fetch-artifact-downloader.js';
 export { SUPPORTED_WIT_VERSIONS, ToolInstaller, type InstalledToolChange, type InstalledToolInfo, type ToolInstallerOptions } from './tool-installer.js';
 export type { GuestHttpRequest, GuestHttpResponse } from './worker-protocol.js';
 export { ArtifactTooLargeError } from './errors/artifact-too-large-error.js';

@@ -12,6 +12,7 @@ import { ComponentToolLoader } from '../src/component-tool-loader.js';
 import { FetchHostHttpClient } from '../src/fetch-host-http-client.js';
 import type { HostHttpClient } from '../src/host-http-client.js';
 import { InstalledToolsStore } from '../src/installed-tools-store.js';
+import { safeFetchArtifactDownloader } from '../src/safe-fetch-artifact-downloader.js';
 import { StaticSecretsProvider } from '../src/static-secrets-provider.js';
 import { ToolInstaller, type InstalledToolChange } from '../src/tool-installer.js';
 import { ToolPackageRegistry } from '../src/tool-package-registry.js';
@@ -110,6 +111,7 @@ describe('tool installer (registry entries, sha256 and WIT checks, hot upgrade, 
   afterAll(async () => {
     await installer?.close();
     await server?.close();
+    artifactServer?.closeAllConnections();
     await new Promise((resolve) => artifactServer?.close(resolve));
     for (const dir of [cache, state, registryDir, workspace]) dir.cleanup();
   });
@@ -157,6 +159,21 @@ describe('tool installer (registry entries, sha256 and WIT checks, hot upgrade, 
     await expect(installer.get('downloaded')!.execute({ via: 'http' }, toolContext())).resolves.toEqual({ via: 'http' });
     expect((await errorOf(installer.install('too-big'))).code).toBe('PAYLOAD_TOO_LARGE');
   });
+
+  it('downloads through the SSRF guard: refused by default, allowed for an allowlisted loopback port', async () => {
+    const registry = await ToolPackageRegistry.open(registryDir.path);
+    const guarded = (allowlist: { cidr: string; ports: number[] }[]) =>
+      InstalledToolsStore.open(join(state.path, `guarded-${allowlist.length}`)).then(
+        (store) => new ToolInstaller({ registry, store, loader, download: safeFetchArtifactDownloader({ allowlist }), maxArtifactBytes: 20_000_000 }),
+      );
+    const strict = await guarded([]);
+    expect((await errorOf(strict.install('downloaded'))).code).toBe('SSRF_BLOCKED');
+    const port = Number(new URL(artifactBase).port);
+    const trusting = await guarded([{ cidr: '127.0.0.1', ports: [port] }]);
+    await trusting.install('downloaded');
+    expect((await errorOf(trusting.install('too-big'))).code).toBe('PAYLOAD_TOO_LARGE');
+    await trusting.close();
+  }, 60_000);
 
   it('refuses unknown tools and reports info', async () => {
     expect((await errorOf(installer.install('no-such-tool'))).code).toBe('NOT_FOUND');
