@@ -22,6 +22,8 @@ export interface SkillStack {
   client: NatsConnection;
   orchestrator: ServiceProcess;
   skillService: ServiceProcess;
+  /** The orchestrator's HTTP API, e.g. `http://127.0.0.1:1234`. */
+  httpUrl: string;
   /** Calls `talon.api.v1.<method>` on the orchestrator. */
   api<T>(method: string, payload?: unknown, timeoutMs?: number): Promise<Envelope<T>>;
   /** Calls `talon.skills.v1.<method>` on the skill-service directly. */
@@ -85,10 +87,11 @@ export async function startSkillStack(seed: SeedSkills, extraEnv: Record<string,
       ...extraEnv,
     });
     started.push(skillService);
+    const httpPort = await findFreePort();
     const orchestrator = await startServiceProcess('orchestrator', {
       NATS_URL: nats.url,
       DATABASE_URL: database.url,
-      TALON_HTTP_PORT: String(await findFreePort()),
+      TALON_HTTP_PORT: String(httpPort),
       TALON_GRPC_PORT: String(await findFreePort()),
     });
     started.push(orchestrator);
@@ -103,6 +106,7 @@ export async function startSkillStack(seed: SeedSkills, extraEnv: Record<string,
       client,
       orchestrator,
       skillService,
+      httpUrl: `http://127.0.0.1:${httpPort}`,
       api: (method, payload, timeoutMs = 10_000) => request(`talon.api.v1.${method}`, payload, timeoutMs),
       skills: (method, payload, timeoutMs = 10_000) => request(`talon.skills.v1.${method}`, payload, timeoutMs),
       writeSkill,

@@ -144,6 +144,15 @@ describe('skills.* through the orchestrator: select, install, remove, triggers, 
     expect(await stack.skills('list', '{"trust":')).toMatchObject({ ok: false, error: { code: 'MALFORMED_JSON' } });
   });
 
+  it('serves the same methods over HTTP, with statuses that follow the codes', async () => {
+    const post = (method: string, body: unknown) => fetch(`${stack.httpUrl}/v1/rpc/${method}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const search = await post('skills.search', { query: 'meeting transcript' });
+    expect(search.status).toBe(200);
+    expect(await search.json()).toMatchObject({ ok: true, data: { hits: [expect.objectContaining({ skill: expect.objectContaining({ name: 'meeting-notes' }) })] } });
+    expect((await post('skills.select', { message: 42 })).status).toBe(400);
+    expect((await post('skills.install', { source: { kind: 'registry', name: 'no-such-skill' } })).status).toBe(404);
+  });
+
   it('serves skill_list, skill_search, skill_install and skill_remove as local tools', async () => {
     const catalog = dataOf(await stack.api<ToolsListReply>('tools.list', {}));
     const definitions = new Map(catalog.tools.map((entry) => [entry.definition.name, entry.definition]));
