@@ -1,0 +1,149 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Envelope, McpServerView, McpViewListReply, ToolsCallReply, ToolsListReply } from '@talon/contracts';
+import {
+  createTestDatabase,
+  findFreePort,
+  REPO_ROOT,
+  startNatsTestServer,
+  startServiceProcess,
+  type NatsTestServer,
+  type ServiceProcess,
+  type TestDatabase,
+} from '@talon/testing';
+
+const EVERYTHING = join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+
+/** Runs server-everything in one of its HTTP modes on a loopback port and waits for its ready line. */
+async function startEverything(mode: 'streamableHttp' | 'sse', port: number): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [EVERYTHING, mode], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server-everything ${mode} not ready: ${output}`)), 15_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (/listening on port|running on port/i.test(output)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+  });
+  return child;
+}
+
+describe('remote MCP servers in every tool-worker, called through the orchestrator', () => {
+  let nats: NatsTestServer;
+  let database: TestDatabase;
+  let client: NatsConnection;
+  let orchestrator: ServiceProcess;
+  const workers: ServiceProcess[] = [];
+  const servers: ChildProcess[] = [];
+  let base: string;
+
+  beforeAll(async () => {
+    base = await mkdtemp(join(tmpdir(), 'talon-remote-mcp-'));
+    const [httpPort, ssePort, gonePort] = [await findFreePort(), await findFreePort(), await findFreePort()];
+    servers.push(await startEverything('streamableHttp', httpPort), await startEverything('sse', ssePort));
+    const userConfig = join(base, 'mcp.json');
+    await writeFile(
+      userConfig,
+      JSON.stringify([
+        { name: 'remote', transport: { type: 'streamable-http', url: `http://127.0.0.1:${httpPort}/mcp` }, effects: ['network'] },
+        { name: 'legacy', transport: { type: 'sse', url: `http://127.0.0.1:${ssePort}/sse` }, effects: ['network'] },
+        {
+          name: 'gone',
+          transport: { type: 'streamable-http', url: `http://127.0.0.1:${gonePort}/mcp` },
+          connect_timeout_ms: 2000,
+          restart: { max_restarts: 1, window_ms: 60000, initial_delay_ms: 60000, max_delay_ms: 60000 },
+        },
+      ]),
+    );
+    [nats, database] = await Promise.all([startNatsTestServer(), createTestDatabase()]);
+    orchestrator = await startServiceProcess('orchestrator', {
+      NATS_URL: nats.url,
+      DATABASE_URL: database.url,
+      TALON_HTTP_PORT: String(await findFreePort()),
+      TALON_GRPC_PORT: String(await findFreePort()),
+    });
+    const env = { NATS_URL: nats.url, TALON_MCP_CONFIG: userConfig, TALON_STATE_DIR: join(base, 'state') };
+    workers.push(...(await Promise.all([1, 2].map(() => startServiceProcess('tool-worker', env)))));
+    client = await connect({ servers: nats.url });
+  }, 120_000);
+
+  afterAll(async () => {
+    await client?.close();
+    await Promise.all([orchestrator, ...workers].map((service) => service?.stop().catch(() => undefined)));
+    for (const server of servers) server.kill('SIGTERM');
+    await nats?.stop();
+    await database?.drop();
+    await rm(base, { recursive: true, force: true });
+  });
+
+  async function api<T>(method: string, payload: unknown, timeout = 30_000): Promise<Envelope<T>> {
+    const reply = await client.request(`talon.api.v1.${method}`, JSON.stringify(payload), { timeout });
+    return reply.json<Envelope<T>>();
+  }
+
+  async function ok<T>(method: string, payload: unknown): Promise<T> {
+    const reply = await api<T>(method, payload);
+    if (!reply.ok) throw new Error(`${method}: ${reply.error.code} ${reply.error.message}`);
+    return reply.data;
+  }
+
+  async function waitFor(predicate: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+    const started = Date.now();
+    while (!(await predicate())) {
+      if (Date.now() - started > timeoutMs) throw new Error(`${what} not seen in ${timeoutMs} ms`);
+      await sleep(100);
+    }
+  }
+
+  const view = async (name: string) => (await ok<McpViewListReply>('mcp.list', {})).servers.find((entry) => entry.name === name)!;
+
+  it('connects every replica to the remote servers and merges their states', async () => {
+    await waitFor(async () => (await view('remote'))?.instances.filter((instance) => instance.state === 'running').length === 2, 20_000, 'remote running on both workers');
+    const remote = await view('remote');
+    expect(remote).toMatchObject({ domain: 'orchestrator', transport: 'streamable-http', state: 'running' });
+    expect(remote.instances.map((instance) => instance.instanceId).sort()).toEqual(
+      workers.map((worker) => String(worker.logs.find((line) => line.msg === 'ready')?.instance)).sort(),
+    );
+    await waitFor(async () => (await view('gone'))?.state === 'down', 10_000, 'gone marked down');
+    expect((await view('gone')).lastError).toMatch(/gone/);
+  });
+
+  it('calls server-everything over streamable HTTP and SSE through the tool-workers', async () => {
+    const listed = await ok<ToolsListReply>('tools.list', {});
+    const echo = listed.tools.find((tool) => tool.definition.name === 'remote_echo');
+    expect(echo).toMatchObject({ definition: { domain: 'orchestrator', source: 'mcp', displayName: 'remote.echo' } });
+    expect(echo!.instances).toHaveLength(2);
+    const seen = new Set<string>();
+    for (let i = 0; i < 6; i++) {
+      const reply = await ok<ToolsCallReply>('tools.call', { tool: 'remote_echo', params: { message: `over http ${i}` } });
+      expect(reply.text).toContain(`over http ${i}`);
+      seen.add(reply.instanceId!);
+    }
+    expect(seen.size).toBeGreaterThanOrEqual(1);
+    const sse = await ok<ToolsCallReply>('mcp.call', { tool: 'legacy.get-sum', arguments: { a: 2, b: 3 } });
+    expect(sse.text).toContain('5');
+    expect(await api('tools.call', { tool: 'remote_get-sum', params: { a: 'two' } })).toMatchObject({ ok: false, error: { code: 'SCHEMA_VIOLATION' } });
+  });
+
+  it('stops and starts a remote server on every replica and reports a failed start', async () => {
+    const stopped = await ok<McpServerView>('mcp.stop', { server: 'remote' });
+    expect(stopped.instances).toHaveLength(2);
+    for (const instance of stopped.instances) expect(instance.state).toBe('stopped');
+    const started = await ok<McpServerView>('mcp.start', { server: 'remote' });
+    expect(started.instances.map((instance) => instance.state)).toEqual(['running', 'running']);
+    expect(started.toolCount).toBeGreaterThan(5);
+    const failed = await api('mcp.start', { server: 'gone' });
+    expect(failed).toMatchObject({ ok: false, error: { code: 'UNAVAILABLE' } });
+    expect(await api('mcp.stop', { server: 'nowhere' })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+  });
+});
