@@ -2,7 +2,9 @@
 // Quick figures for the component runtime, in-process (no NATS): cold start with an empty and a warm transpile
 // cache, cold start of a recycled worker, warm execute through the pool against a direct call of the same
 // component in this thread, and one host http-request. Needs `node tools-src/build.mjs` and `tsc -b libs/wasm-host`.
+// Cold starts run in fresh child processes: within one process V8 reuses the compiled code of identical modules.
 // Usage: node libs/wasm-host/scripts/measure.mjs [iterations]   (last line: JSON)
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -10,7 +12,7 @@ import { join } from 'node:path';
 import { ComponentCompiler, ComponentToolLoader, FetchHostHttpClient, parseCapabilities } from '../dist/index.js';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
-const ITERATIONS = Number(process.argv[2] ?? 2000);
+const ITERATIONS = process.argv[2] === '--cold' ? 0 : Number(process.argv[2] ?? 2000);
 const bytesOf = (path) => readFileSync(join(ROOT, path));
 const context = () => ({ callId: 'bench', signal: new AbortController().signal, grants: [], log: () => undefined });
 
@@ -62,20 +64,33 @@ async function directInstance(cacheDir, path, memoryMb) {
   });
 }
 
+const jsCaps = parseCapabilities({ effects: [], limits: { memory_mb: 128, timeout_ms: 5000, max_concurrency: 1 } });
+const watCaps = parseCapabilities({ effects: [], limits: { memory_mb: 4, timeout_ms: 5000, max_concurrency: 1 } });
+const textParams = { text: 'the quick brown fox jumps over the lazy dog\nthe end', top: 3 };
+
+/** Child mode: one cold start (load + first execute) in this fresh process, printed as JSON. */
+async function coldChild(cacheDir, tool) {
+  const result = tool === 'probe'
+    ? await coldStart(cacheDir, 'probe', 'tools-src/wat/build/probe.wasm', watCaps, { x: 1 })
+    : await coldStart(cacheDir, 'text-stats', 'tools-src/text-stats/build/text-stats.wasm', jsCaps, textParams);
+  console.log(JSON.stringify(result));
+}
+
 async function main() {
   const cacheDir = mkdtempSync(join(tmpdir(), 'talon-measure-'));
   const server = createServer((_request, response) => response.end('{"ok":true}'));
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const host = `127.0.0.1:${server.address().port}`;
   try {
-    const jsCaps = parseCapabilities({ effects: [], limits: { memory_mb: 128, timeout_ms: 5000, max_concurrency: 1 } });
-    const watCaps = parseCapabilities({ effects: [], limits: { memory_mb: 4, timeout_ms: 5000, max_concurrency: 1 } });
-    const textParams = { text: 'the quick brown fox jumps over the lazy dog\nthe end', top: 3 };
-
-    const coldEmpty = await coldStart(cacheDir, 'text-stats', 'tools-src/text-stats/build/text-stats.wasm', jsCaps, textParams);
-    const coldWarmCache = await coldStart(cacheDir, 'text-stats', 'tools-src/text-stats/build/text-stats.wasm', jsCaps, textParams);
-    const watColdEmpty = await coldStart(cacheDir, 'probe', 'tools-src/wat/build/probe.wasm', watCaps, { x: 1 });
-    const watColdWarmCache = await coldStart(cacheDir, 'probe', 'tools-src/wat/build/probe.wasm', watCaps, { x: 1 });
+    const coldInChild = (tool) => JSON.parse(execFileSync(process.execPath, [new URL(import.meta.url).pathname, '--cold', cacheDir, tool], { encoding: 'utf8' }).trim().split('\n').at(-1));
+    const medianOfFive = (tool) => {
+      const runs = Array.from({ length: 5 }, () => coldInChild(tool)).sort((a, b) => a.totalMs - b.totalMs);
+      return { ...runs[2], runsMs: runs.map((run) => run.totalMs) };
+    };
+    const coldEmpty = coldInChild('text-stats');
+    const coldWarmCache = medianOfFive('text-stats');
+    const watColdEmpty = coldInChild('probe');
+    const watColdWarmCache = medianOfFive('probe');
 
     const loader = new ComponentToolLoader({ compiler: new ComponentCompiler({ cacheDir }), host: { httpClient: new FetchHostHttpClient() } });
     const text = await loader.loadTool('text-stats', { bytes: bytesOf('tools-src/text-stats/build/text-stats.wasm'), capabilities: jsCaps, version: '1' });
@@ -139,4 +154,5 @@ async function main() {
   }
 }
 
-await main();
+if (process.argv[2] === '--cold') await coldChild(process.argv[3], process.argv[4]);
+else await main();
