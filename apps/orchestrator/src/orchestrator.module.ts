@@ -2,6 +2,11 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Database } from '@talon/persistence';
 import { NatsRequester, type JsonLogger } from '@talon/service-runtime';
+import { agentProviders } from './agent/agent.providers.js';
+import { AgentLifecycle } from './agent/agent-lifecycle.js';
+import { ChatApi } from './agent/chat-api.js';
+import { ChatHttpController } from './agent/chat-http.controller.js';
+import { SessionsApi } from './agent/sessions-api.js';
 import { ApiRouter } from './api/api-router.js';
 import { GrpcApiController } from './api/grpc-api.controller.js';
 import { HttpApiController } from './api/http-api.controller.js';
@@ -10,6 +15,7 @@ import { DATABASE, LOGGER, NATS_CONNECTION, NATS_REQUESTER, ORCHESTRATOR_CONFIG 
 import type { OrchestratorConfig } from './config/orchestrator-config.js';
 import { mcpProviders } from './mcp/mcp.providers.js';
 import { DatabaseLifecycle } from './persistence/database.provider.js';
+import { SecretsApi } from './secrets/secrets-api.js';
 import { SKILLS_API_METHODS } from './skills/skills-api-methods.js';
 import { SystemPingMethod } from './system/system-ping.method.js';
 import { SystemStatusMethod } from './system/system-status.method.js';
@@ -25,7 +31,8 @@ export class OrchestratorModule {
   static register(config: OrchestratorConfig, connection: NatsConnection, logger: JsonLogger, database: Database): DynamicModule {
     return {
       module: OrchestratorModule,
-      controllers: [NatsApiController, HttpApiController, GrpcApiController],
+      // ChatHttpController before HttpApiController, whose catch-all route answers unknown paths.
+      controllers: [NatsApiController, ChatHttpController, HttpApiController, GrpcApiController],
       providers: [
         { provide: ORCHESTRATOR_CONFIG, useValue: config },
         { provide: NATS_CONNECTION, useValue: connection },
@@ -43,6 +50,11 @@ export class OrchestratorModule {
         ToolsCallMethod,
         ...mcpProviders(connection),
         ...SKILLS_API_METHODS,
+        ...agentProviders(config, connection, logger, database),
+        AgentLifecycle,
+        SessionsApi,
+        ChatApi,
+        SecretsApi,
       ],
     };
   }

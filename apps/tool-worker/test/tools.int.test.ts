@@ -64,8 +64,9 @@ describe('tools: catalog, dispatch and scaling over real NATS', () => {
   it('lists every worker’s tools once, with all three instances, plus tool_info', async () => {
     await waitFor(async () => (await instancesOf('echo')).length === 3, 10_000);
     const reply = await api<ToolsListReply>('tools.list', {});
-    const names = (reply as { data: ToolsListReply }).data.tools.map((entry) => entry.definition.name);
-    expect(names).toEqual(['echo', 'http', 'json', 'time', 'tool_info', 'web_fetch']);
+    const tools = (reply as { data: ToolsListReply }).data.tools;
+    expect(tools.filter((entry) => entry.location === 'remote').map((entry) => entry.definition.name)).toEqual(['echo', 'http', 'json', 'time', 'web_fetch']);
+    expect(tools.filter((entry) => entry.location === 'local').map((entry) => entry.definition.name)).toEqual(expect.arrayContaining(['tool_info', 'memory_search', 'secret_list', 'skill_list']));
     const info = await api<{ definition: { effects: string[] }; location: string }>('tools.info', { name: 'http' });
     expect(info).toMatchObject({ ok: true, data: { location: 'remote', definition: { effects: expect.arrayContaining(['network']) } } });
   });

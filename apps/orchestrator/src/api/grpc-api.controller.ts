@@ -1,9 +1,13 @@
 import { Controller, Inject } from '@nestjs/common';
 import { GrpcMethod } from '@nestjs/microservices';
+import type { Observable } from 'rxjs';
+import { map } from 'rxjs';
 import type { SystemStatus } from '@talon/contracts';
 import { toWireError } from '@talon/errors';
 import { MalformedPayloadError, PayloadTooLargeError } from '@talon/service-runtime';
-import { ORCHESTRATOR_CONFIG } from '../config/orchestrator.constants.js';
+import { CHAT_SERVICE, ORCHESTRATOR_CONFIG } from '../config/orchestrator.constants.js';
+import type { ChatService } from '../agent/chat-service.js';
+import { chatEventStream } from '../agent/chat-stream.js';
 import type { OrchestratorConfig } from '../config/orchestrator-config.js';
 import { ApiRouter } from './api-router.js';
 
@@ -35,7 +39,14 @@ export class GrpcApiController {
   constructor(
     private readonly router: ApiRouter,
     @Inject(ORCHESTRATOR_CONFIG) private readonly config: OrchestratorConfig,
+    @Inject(CHAT_SERVICE) private readonly chat: ChatService,
   ) {}
+
+  /** chat.send as a server stream of events ending with `result` (or `error`). */
+  @GrpcMethod('Talon', 'Chat')
+  chatStream(request: { session_id: string; message: string }): Observable<{ type: string; event_json: string }> {
+    return chatEventStream(this.chat, request.session_id, request.message).pipe(map((event) => ({ type: event.type, event_json: JSON.stringify(event) })));
+  }
 
   @GrpcMethod('Talon', 'Call')
   async call(request: CallRequest): Promise<CallReply> {

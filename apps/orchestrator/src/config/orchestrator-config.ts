@@ -1,3 +1,5 @@
+import { resolve } from 'node:path';
+import { parseLlmConfig, type LlmConfig } from '@talon/llm';
 import { parseServiceConfig, readPositiveInt, type ServiceConfig } from '@talon/service-runtime';
 
 /** Orchestrator settings, read and validated once at start. */
@@ -8,6 +10,16 @@ export interface OrchestratorConfig extends ServiceConfig {
   grpc: { host: string; port: number };
   /** How long `system.status` waits for instances by default. Default 500 ms (env `TALON_STATUS_TIMEOUT_MS`). */
   statusTimeoutMs: number;
+  /** The model (env `TALON_LLM_PROVIDER`, `TALON_LLM_MODEL`, `TALON_LLM_BASE_URL`, `TALON_LLM_API_KEY`, `TALON_LLM_SCRIPT`). Default: none. */
+  llm: LlmConfig;
+  /** Local state directory. Default `.talon/state` (env `TALON_STATE_DIR`). */
+  stateDir: string;
+  /** Secrets key: 32 bytes as hex or base64 (env `TALON_SECRETS_KEY`); unset means a key file generated in the state dir. */
+  secretsKey?: string;
+  /** How long an approval waits before it counts as denied. Default 300000 ms (env `TALON_APPROVAL_TIMEOUT_MS`). */
+  approvalTimeoutMs: number;
+  /** Model calls per turn. Default 8 (env `TALON_MAX_ITERATIONS`). */
+  maxIterations: number;
 }
 
 export const DEFAULT_HTTP_PORT = 8080;
@@ -19,5 +31,10 @@ export function parseOrchestratorConfig(env: NodeJS.ProcessEnv = process.env): O
     http: { host: env.TALON_HTTP_HOST || '127.0.0.1', port: readPositiveInt(env, 'TALON_HTTP_PORT', DEFAULT_HTTP_PORT) },
     grpc: { host: env.TALON_GRPC_HOST || '127.0.0.1', port: readPositiveInt(env, 'TALON_GRPC_PORT', DEFAULT_GRPC_PORT) },
     statusTimeoutMs: readPositiveInt(env, 'TALON_STATUS_TIMEOUT_MS', 500),
+    llm: parseLlmConfig(env),
+    stateDir: resolve(env.TALON_STATE_DIR || '.talon/state'),
+    ...(env.TALON_SECRETS_KEY ? { secretsKey: env.TALON_SECRETS_KEY } : {}),
+    approvalTimeoutMs: readPositiveInt(env, 'TALON_APPROVAL_TIMEOUT_MS', 300_000),
+    maxIterations: readPositiveInt(env, 'TALON_MAX_ITERATIONS', 8),
   };
 }

@@ -8,3 +8,6 @@ export const TOOL_CATALOG = Symbol('TOOL_CATALOG');
 export const TOOL_DISPATCHER = Symbol('TOOL_DISPATCHER');
 export const AUDIT_LOG = Symbol('AUDIT_LOG');
 export const CATALOG_SYNC = Symbol('CATALOG_SYNC');
+export const CHAT_SERVICE = Symbol('CHAT_SERVICE');
+export const APPROVAL_QUEUE = Symbol('APPROVAL_QUEUE');
+export const SECRET_STORE = Symbol('SECRET_STORE');

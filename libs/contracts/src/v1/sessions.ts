@@ -68,7 +68,7 @@ export type ChatSendRequest = Static<typeof ChatSendRequestSchema>;
  */
 export const ChatEventSchema = Type.Object({ type: Type.String(), sessionId: Type.String() }, { additionalProperties: true });
 /** A chat event. */
-export type ChatEvent = Static<typeof ChatEventSchema>;
+export type ChatEvent = Static<typeof ChatEventSchema> & Record<string, unknown>;
 
 /** Reply of `chat.send`: how the turn ended. */
 export const ChatSendReplySchema = Type.Object({

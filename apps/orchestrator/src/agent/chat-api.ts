@@ -1,0 +1,62 @@
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import type { ApprovalQueue } from '@talon/agent';
+import {
+  ApprovalsListRequestSchema,
+  ApprovalsResolveRequestSchema,
+  ChatSendRequestSchema,
+  EmptyRequestSchema,
+  type ApprovalsListRequest,
+  type ApprovalsResolveRequest,
+  type ChatSendRequest,
+} from '@talon/contracts';
+import { ApiRouter } from '../api/api-router.js';
+import type { ApiCallContext } from '../api/api-method.js';
+import type { AuditLog } from '../audit/audit-log.js';
+import { APPROVAL_QUEUE, AUDIT_LOG, CHAT_SERVICE } from '../config/orchestrator.constants.js';
+import type { ChatService } from './chat-service.js';
+
+/** `chat.send`, `approvals.list`, `approvals.resolve`, `audit.verify`. */
+@Injectable()
+export class ChatApi implements OnModuleInit {
+  constructor(
+    private readonly router: ApiRouter,
+    @Inject(CHAT_SERVICE) private readonly chat: ChatService,
+    @Inject(APPROVAL_QUEUE) private readonly approvals: ApprovalQueue,
+    @Inject(AUDIT_LOG) private readonly audit: AuditLog,
+  ) {}
+
+  onModuleInit(): void {
+    this.router.register({
+      name: 'chat.send',
+      description: 'Sends one user message and runs the turn. Events stream on talon.events.v1.session.<id> (SSE and gRPC stream them too); the reply says how the turn ended.',
+      request: ChatSendRequestSchema,
+      handle: (request: ChatSendRequest) => this.chat.send(request.sessionId, request.message),
+    });
+    this.router.register({
+      name: 'approvals.list',
+      description: 'Pending approvals, oldest first, of one session or of all.',
+      request: ApprovalsListRequestSchema,
+      handle: async (request: ApprovalsListRequest) => ({ approvals: await this.approvals.listPending(request.sessionId) }),
+    });
+    this.router.register({
+      name: 'approvals.resolve',
+      description: 'Approves, denies, or approves a tool for the rest of the session (approve_always); the waiting turn resumes.',
+      request: ApprovalsResolveRequestSchema,
+      handle: async (request: ApprovalsResolveRequest, context: ApiCallContext) => {
+        const resolvedBy = request.resolvedBy ?? `operator:${context.surface}`;
+        const record = await this.approvals.resolve(request.id, request.decision, resolvedBy);
+        this.audit.append({ kind: 'approval.decision', actor: resolvedBy, sessionId: record.sessionId, callId: record.callId, tool: record.tool, outcome: request.decision, data: { approvalId: record.id } });
+        if (request.decision === 'approve_always') {
+          this.audit.append({ kind: 'policy.change', actor: resolvedBy, sessionId: record.sessionId, tool: record.tool, outcome: 'allow', data: { grant: 'tool', approvalId: record.id } });
+        }
+        return record;
+      },
+    });
+    this.router.register({
+      name: 'audit.verify',
+      description: 'Walks the hash-chained audit log and names the first edited or deleted row.',
+      request: EmptyRequestSchema,
+      handle: () => this.audit.verify(),
+    });
+  }
+}

@@ -1,0 +1,33 @@
+import type { AgentToolCall, ToolCaller } from '@talon/agent';
+import type { ToolsCallReply } from '@talon/contracts';
+import type { SecretStore } from '../secrets/secret-store.js';
+import type { ToolDispatcher } from '../tools/tool-dispatcher.js';
+
+/** Tools whose `url` parameter may receive an injected credential. */
+const CREDENTIAL_TOOLS = new Set(['http']);
+
+/**
+ * The loop's tool calls go through the dispatcher (validation, dispatch, output safety, audit). For
+ * `http`, the host grants the stored secrets whose host patterns match the URL; the worker injects them
+ * only into matching requests and redacts them from the output.
+ */
+export class DispatcherToolCaller implements ToolCaller {
+  constructor(
+    private readonly dispatcher: ToolDispatcher,
+    private readonly secrets: SecretStore,
+  ) {}
+
+  async call(call: AgentToolCall): Promise<ToolsCallReply> {
+    const url = call.params.url;
+    const grants = CREDENTIAL_TOOLS.has(call.tool) && typeof url === 'string' ? await this.secrets.grantsForUrl(url) : undefined;
+    return this.dispatcher.call({
+      tool: call.tool,
+      params: call.params,
+      sessionId: call.sessionId,
+      callId: call.callId,
+      actor: call.actor,
+      signal: call.signal,
+      ...(grants?.length ? { grants } : {}),
+    });
+  }
+}

@@ -1,0 +1,77 @@
+import type { ApprovalDecision, ApprovalRecord, ApprovalResolveOutcome, ApprovalStore } from '@talon/agent';
+import { statusOfDecision } from '@talon/agent';
+import type { Approval, PrismaClient } from '@talon/persistence';
+
+function toRecord(row: Approval): ApprovalRecord {
+  return {
+    id: row.id,
+    sessionId: row.sessionId,
+    ...(row.turnId ? { turnId: row.turnId } : {}),
+    callId: row.callId,
+    tool: row.tool,
+    params: row.paramsRedacted as Record<string, unknown>,
+    reason: row.reason,
+    status: row.status as ApprovalRecord['status'],
+    ...(row.decision ? { decision: row.decision as ApprovalDecision } : {}),
+    createdAt: row.createdAt.getTime(),
+    expiresAt: row.expiresAt.getTime(),
+    ...(row.resolvedAt ? { resolvedAt: row.resolvedAt.getTime() } : {}),
+    ...(row.resolvedBy ? { resolvedBy: row.resolvedBy } : {}),
+  };
+}
+
+/** Approvals in the database: they survive a restart and every orchestrator sees the same state. */
+export class PrismaApprovalStore implements ApprovalStore {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  async create(record: ApprovalRecord): Promise<void> {
+    await this.prisma.approval.create({
+      data: {
+        id: record.id,
+        sessionId: record.sessionId,
+        turnId: record.turnId ?? null,
+        callId: record.callId,
+        tool: record.tool,
+        paramsRedacted: record.params as object,
+        reason: record.reason,
+        status: record.status,
+        createdAt: new Date(record.createdAt),
+        expiresAt: new Date(record.expiresAt),
+      },
+    });
+  }
+
+  async get(id: string): Promise<ApprovalRecord | undefined> {
+    const row = await this.prisma.approval.findUnique({ where: { id } });
+    return row ? toRecord(row) : undefined;
+  }
+
+  async listPending(sessionId?: string): Promise<readonly ApprovalRecord[]> {
+    const rows = await this.prisma.approval.findMany({ where: { status: 'pending', ...(sessionId ? { sessionId } : {}) }, orderBy: { createdAt: 'asc' } });
+    return rows.map(toRecord);
+  }
+
+  /** Compare-and-set on `status = pending`: a person and the timeout racing settle exactly once. */
+  async resolve(id: string, decision: ApprovalDecision, resolvedBy: string, resolvedAt: number): Promise<ApprovalResolveOutcome | undefined> {
+    const { count } = await this.prisma.approval.updateMany({
+      where: { id, status: 'pending' },
+      data: { status: statusOfDecision(decision), decision, resolvedBy, resolvedAt: new Date(resolvedAt) },
+    });
+    const record = await this.get(id);
+    return record ? { record, changed: count === 1 } : undefined;
+  }
+
+  countPending(sessionId: string): Promise<number> {
+    return this.prisma.approval.count({ where: { sessionId, status: 'pending' } });
+  }
+
+  async findByCall(sessionId: string, callId: string): Promise<ApprovalRecord | undefined> {
+    const row = await this.prisma.approval.findFirst({ where: { sessionId, callId }, orderBy: { createdAt: 'desc' } });
+    return row ? toRecord(row) : undefined;
+  }
+
+  async listExpired(now: number): Promise<readonly ApprovalRecord[]> {
+    const rows = await this.prisma.approval.findMany({ where: { status: 'pending', expiresAt: { lte: new Date(now) } }, orderBy: { expiresAt: 'asc' } });
+    return rows.map(toRecord);
+  }
+}

@@ -1,0 +1,35 @@
+import type { GrantStore, PolicyAction, SessionGrants } from '@talon/agent';
+import type { ToolEffect } from '@talon/contracts';
+import type { PrismaClient } from '@talon/persistence';
+
+/** Per-session grants in the database, so "always allow for this session" survives a restart. */
+export class PrismaGrantStore implements GrantStore {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  async get(sessionId: string): Promise<SessionGrants> {
+    const rows = await this.prisma.sessionGrant.findMany({ where: { sessionId } });
+    const byEffect: Partial<Record<ToolEffect, PolicyAction>> = {};
+    const byTool: Record<string, PolicyAction> = {};
+    for (const row of rows) {
+      if (row.kind === 'effect') byEffect[row.target as ToolEffect] = row.action as PolicyAction;
+      else byTool[row.target] = row.action as PolicyAction;
+    }
+    return { byEffect, byTool };
+  }
+
+  setToolGrant(sessionId: string, tool: string, action: PolicyAction): Promise<void> {
+    return this.set(sessionId, 'tool', tool, action);
+  }
+
+  setEffectGrant(sessionId: string, effect: ToolEffect, action: PolicyAction): Promise<void> {
+    return this.set(sessionId, 'effect', effect, action);
+  }
+
+  private async set(sessionId: string, kind: 'tool' | 'effect', target: string, action: PolicyAction): Promise<void> {
+    await this.prisma.sessionGrant.upsert({
+      where: { sessionId_kind_target: { sessionId, kind, target } },
+      create: { sessionId, kind, target, action },
+      update: { action },
+    });
+  }
+}

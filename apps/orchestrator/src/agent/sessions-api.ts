@@ -1,0 +1,76 @@
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import {
+  ERROR_CODES,
+  SessionsCreateRequestSchema,
+  SessionsGetRequestSchema,
+  SessionsListRequestSchema,
+  type Session,
+  type SessionDetail,
+  type SessionsCreateRequest,
+  type SessionsGetRequest,
+  type SessionsListRequest,
+} from '@talon/contracts';
+import { TalonError } from '@talon/errors';
+import type { Database } from '@talon/persistence';
+import { ApiRouter } from '../api/api-router.js';
+import { DATABASE } from '../config/orchestrator.constants.js';
+import { PrismaSessionStore } from './prisma-session-store.js';
+
+type SessionRow = { id: string; title: string; autonomous: boolean; createdAt: Date; updatedAt: Date };
+
+function toSession(row: SessionRow, messageCount?: number): Session {
+  return {
+    id: row.id,
+    title: row.title,
+    autonomous: row.autonomous,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    ...(messageCount === undefined ? {} : { messageCount }),
+  };
+}
+
+/** `sessions.create`, `sessions.get`, `sessions.list`. */
+@Injectable()
+export class SessionsApi implements OnModuleInit {
+  constructor(
+    private readonly router: ApiRouter,
+    @Inject(DATABASE) private readonly database: Database,
+  ) {}
+
+  onModuleInit(): void {
+    const prisma = this.database.prisma;
+    const messages = new PrismaSessionStore(prisma);
+    this.router.register({
+      name: 'sessions.create',
+      description: 'Creates a chat session. `autonomous: true` means no person is attached: calls that need asking are denied.',
+      request: SessionsCreateRequestSchema,
+      handle: async (request: SessionsCreateRequest): Promise<Session> =>
+        toSession(await prisma.session.create({ data: { title: request.title ?? '', autonomous: request.autonomous ?? false } }), 0),
+    });
+    this.router.register({
+      name: 'sessions.get',
+      description: 'One session, with its messages when includeMessages is true.',
+      request: SessionsGetRequestSchema,
+      handle: async (request: SessionsGetRequest): Promise<SessionDetail> => {
+        const row = await prisma.session.findUnique({ where: { id: request.id }, include: { _count: { select: { messages: true } } } });
+        if (!row) throw new TalonError(ERROR_CODES.NOT_FOUND, `No session ${request.id}.`, { details: { id: request.id } });
+        const session = toSession(row, row._count.messages);
+        if (!request.includeMessages) return session;
+        const stored = await messages.load(request.id);
+        return {
+          ...session,
+          messages: stored.map((entry) => ({ seq: entry.seq, turnId: entry.turnId, role: entry.message.role, message: entry.message, createdAt: new Date(entry.createdAt).toISOString() })),
+        };
+      },
+    });
+    this.router.register({
+      name: 'sessions.list',
+      description: 'Sessions, most recently active first.',
+      request: SessionsListRequestSchema,
+      handle: async (request: SessionsListRequest): Promise<{ sessions: Session[] }> => {
+        const rows = await prisma.session.findMany({ orderBy: { updatedAt: 'desc' }, take: request.limit ?? 50, include: { _count: { select: { messages: true } } } });
+        return { sessions: rows.map((row) => toSession(row, row._count.messages)) };
+      },
+    });
+  }
+}
