@@ -1,0 +1,157 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  createTestDatabase,
+  findFreePort,
+  REPO_ROOT,
+  startNatsTestServer,
+  startServiceProcess,
+  type NatsTestServer,
+  type ServiceProcess,
+  type TestDatabase,
+} from '@talon/testing';
+
+const run = promisify(execFile);
+const INSPECTOR_CLI = join(REPO_ROOT, 'node_modules/@modelcontextprotocol/inspector-cli/build/cli.js');
+// inspector-cli resolves its package.json against the working directory: run it from its build directory.
+const INSPECTOR_OPTIONS = { timeout: 30_000, cwd: dirname(INSPECTOR_CLI) };
+const CLI = join(REPO_ROOT, 'apps/cli/dist/main.js');
+const PLANTED_KEY = 'sk-proj-abcdefghijklmnopqrstuvwxyzABCDEF0123456789';
+const textOf = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
+
+async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`${what} not seen in ${timeoutMs} ms`);
+    await new Promise((done) => setTimeout(done, 50));
+  }
+}
+
+describe('Talon as an MCP server: /mcp on the orchestrator and `talon mcp serve`', () => {
+  let nats: NatsTestServer;
+  let database: TestDatabase;
+  let orchestrator: ServiceProcess;
+  let worker: ServiceProcess;
+  let runner: ServiceProcess;
+  let base: string;
+  let httpPort: number;
+  let url: string;
+  const clients: Client[] = [];
+
+  beforeAll(async () => {
+    base = await mkdtemp(join(tmpdir(), 'talon-mcp-server-'));
+    [nats, database] = await Promise.all([startNatsTestServer(), createTestDatabase()]);
+    httpPort = await findFreePort();
+    url = `http://127.0.0.1:${httpPort}/mcp`;
+    orchestrator = await startServiceProcess('orchestrator', {
+      NATS_URL: nats.url,
+      DATABASE_URL: database.url,
+      TALON_HTTP_PORT: String(httpPort),
+      TALON_GRPC_PORT: String(await findFreePort()),
+    });
+    [worker, runner] = await Promise.all([
+      startServiceProcess('tool-worker', { NATS_URL: nats.url }),
+      startServiceProcess('wasm-runner', { NATS_URL: nats.url, TALON_STATE_DIR: join(base, 'state') }),
+    ]);
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all(clients.map((client) => client.close().catch(() => undefined)));
+    await Promise.all([orchestrator, worker, runner].map((service) => service?.stop().catch(() => undefined)));
+    await nats?.stop();
+    await database?.drop();
+    await rm(base, { recursive: true, force: true });
+  });
+
+  async function httpClient(): Promise<Client> {
+    const client = new Client({ name: 'talon-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    clients.push(client);
+    return client;
+  }
+
+  const names = async (client: Client) => (await client.listTools()).tools.map((tool) => tool.name);
+
+  it('serves the live catalog at /mcp and runs calls through the dispatcher', async () => {
+    const client = await httpClient();
+    await waitFor(async () => (await names(client)).includes('echo'), 10_000, 'echo in the catalog');
+    expect(await names(client)).toEqual(expect.arrayContaining(['echo', 'mcp_call', 'mcp_list', 'read_file', 'tool_info']));
+    const echo = await client.callTool({ name: 'echo', arguments: { message: 'through talon' } });
+    expect(echo.isError).toBeFalsy();
+    expect(textOf(echo)).toMatch(/^<tool_output name="echo" call_id="[^"]+">/);
+    expect(textOf(echo)).toContain('through talon');
+  });
+
+  it('redacts a planted key and maps Talon errors to MCP error results', async () => {
+    const client = await httpClient();
+    const leak = await client.callTool({ name: 'echo', arguments: { message: `key ${PLANTED_KEY}` } });
+    expect(textOf(leak)).not.toContain(PLANTED_KEY);
+    const invalid = await client.callTool({ name: 'echo', arguments: { message: 42, extra: true } });
+    expect(invalid.isError).toBe(true);
+    expect(invalid._meta).toMatchObject({ 'talon/errorCode': 'SCHEMA_VIOLATION' });
+    await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(/Unknown tool/);
+  });
+
+  it('sends tools/list_changed when MCP tools join the catalog', async () => {
+    const client = await httpClient();
+    let notified = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      notified++;
+    });
+    expect(await names(client)).not.toContain('everything_echo');
+    const called = await client.callTool({ name: 'mcp_call', arguments: { tool: 'everything.echo', arguments: { message: 'nested' } } });
+    expect(textOf(called)).toContain('nested');
+    await waitFor(() => notified > 0, 5_000, 'tools/list_changed');
+    expect(await names(client)).toContain('everything_echo');
+  });
+
+  it('leaves the Nest HTTP API working next to /mcp', async () => {
+    const methods = (await (await fetch(`http://127.0.0.1:${httpPort}/v1/methods`)).json()) as { data: { name: string }[] };
+    expect(methods.data.map((method) => method.name)).toEqual(expect.arrayContaining(['mcp.call', 'mcp.list', 'mcp.start', 'mcp.stop']));
+    const stray = await fetch(`http://127.0.0.1:${httpPort}/mcp/other`, { method: 'POST', body: '{}' });
+    expect(stray.status).toBe(404);
+    const noSession = await fetch(url, { method: 'GET' });
+    expect(noSession.status).toBe(400);
+  });
+
+  it('is usable by @modelcontextprotocol/inspector-cli', async () => {
+    const list = await run(process.execPath, [INSPECTOR_CLI, '--cli', url, '--method', 'tools/list'], INSPECTOR_OPTIONS);
+    const listed = JSON.parse(list.stdout.slice(list.stdout.indexOf('{'))) as { tools: { name: string }[] };
+    expect(listed.tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['echo', 'mcp_list']));
+    const call = await run(
+      process.execPath,
+      [INSPECTOR_CLI, '--cli', url, '--method', 'tools/call', '--tool-name', 'echo', '--tool-arg', 'message=from-inspector'],
+      INSPECTOR_OPTIONS,
+    );
+    expect(call.stdout).toContain('from-inspector');
+  }, 60_000);
+
+  it('serves the same catalog over stdio with `talon mcp serve`', async () => {
+    const client = new Client({ name: 'talon-stdio-test', version: '1.0.0' });
+    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', 'serve'], env: { NATS_URL: nats.url }, stderr: 'pipe' });
+    await client.connect(transport);
+    clients.push(client);
+    expect(await names(client)).toEqual(expect.arrayContaining(['echo', 'mcp_list', 'everything_echo']));
+    const echo = await client.callTool({ name: 'everything_echo', arguments: { message: 'over stdio' } });
+    expect(textOf(echo)).toContain('over stdio');
+    const listed = await client.callTool({ name: 'mcp_list', arguments: {} });
+    expect(textOf(listed)).toContain('"everything"');
+    const invalid = await client.callTool({ name: 'echo', arguments: {} });
+    expect(invalid).toMatchObject({ isError: true, _meta: { 'talon/errorCode': 'SCHEMA_VIOLATION' } });
+  });
+
+  it('`talon mcp serve` explains when NATS is not reachable', async () => {
+    const port = await findFreePort();
+    const failed = await run(process.execPath, [CLI, 'mcp', 'serve'], { env: { ...process.env, NATS_URL: `nats://127.0.0.1:${port}` } }).catch((error: { code: number; stderr: string; stdout: string }) => error);
+    expect(failed).toMatchObject({ code: 1, stdout: '' });
+    expect((failed as { stderr: string }).stderr).toContain('Cannot reach NATS');
+  });
+});
