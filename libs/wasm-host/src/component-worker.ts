@@ -19,12 +19,14 @@ type Instantiate = (
 ) => Promise<ToolExports>;
 
 const MAX_LOG_CHARS = 4096;
+const MAX_LOG_LINES_PER_CALL = 200;
 const data = workerData as ComponentWorkerData;
 const port = parentPort!;
 const flag = new Int32Array(data.signal);
 const memories: WebAssembly.Memory[] = [];
 let presentSecrets = new Set<string>();
 let hostSeq = 0;
+let logLines = 0;
 
 function post(message: FromWorkerMessage): void {
   port.postMessage(message);
@@ -52,7 +54,9 @@ function callHost(operation: HostOperation): unknown {
 
 const host = {
   log(level: string, message: string): void {
-    post({ type: 'log', level, message: message.slice(0, MAX_LOG_CHARS) });
+    logLines++;
+    if (logLines <= MAX_LOG_LINES_PER_CALL) post({ type: 'log', level, message: message.slice(0, MAX_LOG_CHARS) });
+    else if (logLines === MAX_LOG_LINES_PER_CALL + 1) post({ type: 'log', level: 'warn', message: `log limit of ${MAX_LOG_LINES_PER_CALL} lines per call reached; further lines dropped` });
   },
   nowMillis(): bigint {
     return BigInt(Date.now());
@@ -108,6 +112,7 @@ async function start(): Promise<void> {
       return;
     }
     presentSecrets = new Set(message.presentSecrets);
+    logLines = 0;
     try {
       const response = tool.execute({ params: message.params, context: message.context });
       post({ type: 'result', id: message.id, output: response.output ?? undefined, error: response.error ?? undefined });

@@ -113,7 +113,10 @@ export class HostImports {
     for (const [name, value] of request.headers) {
       if (!STRIPPED_REQUEST_HEADERS.has(name.toLowerCase())) headers[name.toLowerCase()] = value;
     }
-    const injected: string[] = [];
+    // Scrub every secret this call could reach from what the guest gets back, not only the injected ones.
+    const reachableSecrets: string[] = (await Promise.all(this.capabilities.secrets.map((name) => call.secrets.get(name)))).filter(
+      (value): value is string => value !== undefined && value.length > 0,
+    );
     const secureEnough = url.protocol === 'https:' || this.dependencies.allowCredentialsOverHttp === true || LOOPBACK_HOSTS.has(url.hostname);
     for (const credential of this.capabilities.credentials) {
       if (!credential.host_patterns.some((pattern) => hostMatches(pattern, url))) continue;
@@ -126,7 +129,6 @@ export class HostImports {
         call.log('warn', 'credential not granted to this call; request sent without it', { secret: credential.secret_name });
         continue;
       }
-      injected.push(value);
       if (credential.location.kind === 'bearer') headers['authorization'] = `Bearer ${value}`;
       else if (credential.location.kind === 'header') headers[credential.location.name!.toLowerCase()] = value;
       else url.searchParams.set(credential.location.name!, value);
@@ -144,12 +146,12 @@ export class HostImports {
       });
       return {
         status: response.status,
-        headers: Object.entries(response.headers).map(([name, value]) => [name, scrub(value, injected)] as [string, string]),
-        body: scrub(response.body, injected),
+        headers: Object.entries(response.headers).map(([name, value]) => [name, scrub(value, reachableSecrets)] as [string, string]),
+        body: scrub(response.body, reachableSecrets),
       };
     } catch (error) {
       const message = TalonError.isInstance(error) ? `${error.code}: ${error.message}` : error instanceof Error ? error.message : String(error);
-      throw new HostImportDeniedError(`request failed: ${scrub(message, injected)}`);
+      throw new HostImportDeniedError(`request failed: ${scrub(message, reachableSecrets)}`);
     }
   }
 

@@ -40,7 +40,7 @@ function scoreEntry(entry: RegistryEntry, terms: string[]): number {
 }
 
 /**
- * The tool registry on disk: `tools/*.json` entries and `_bundles.json`. Bad files are skipped and reported
+ * The tool registry on disk: `tools/<name>.json` entries and `_bundles.json`. Bad files are skipped and reported
  * in `problems`, never fatal. `reload()` re-reads the folder.
  */
 export class ToolPackageRegistry {
@@ -65,7 +65,8 @@ export class ToolPackageRegistry {
     for (const file of files) {
       try {
         const entry = parseRegistryEntry(JSON.parse(await readFile(join(toolsDir, file), 'utf8')), `registry/tools/${file}`);
-        if (entries.has(entry.name)) throw new Error(`duplicate tool name ${entry.name}`);
+        // One file per name, named after it: duplicates cannot hide behind another file name.
+        if (file !== `${entry.name}.json`) throw new Error(`the entry for ${entry.name} must be in ${entry.name}.json`);
         entries.set(entry.name, { entry, baseDir: toolsDir });
       } catch (error) {
         problems.push({ file, reason: error instanceof Error ? error.message : String(error) });

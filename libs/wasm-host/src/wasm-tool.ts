@@ -1,6 +1,7 @@
 import type { ToolDefinition, ToolEffect } from '@talon/contracts';
 import { ToolFailedError, type Tool, type ToolContext } from '@talon/tool-runtime';
 import type { Capabilities } from './capabilities.js';
+import { PoolClosedError } from './errors/pool-closed-error.js';
 import { GrantSecretsProvider } from './grant-secrets-provider.js';
 import type { SecretsProvider } from './secrets-provider.js';
 import type { ComponentWorkerPool } from './worker-pool.js';
@@ -74,7 +75,16 @@ export class WasmTool implements Tool {
   }
 
   async execute(params: Record<string, unknown>, context: ToolContext): Promise<unknown> {
-    const version = this.current;
+    try {
+      return await this.executeOn(this.current, params, context);
+    } catch (error) {
+      // A call still queued on a version that an upgrade retired runs on the new version instead.
+      if (error instanceof PoolClosedError && !this.current.pool.isClosed()) return this.executeOn(this.current, params, context);
+      throw error;
+    }
+  }
+
+  private async executeOn(version: WasmToolVersion, params: Record<string, unknown>, context: ToolContext): Promise<unknown> {
     const grants = new GrantSecretsProvider(context.grants);
     const fallback = this.options.fallbackSecrets;
     const secrets: SecretsProvider = {

@@ -107,6 +107,11 @@ export class ComponentWorkerPool {
     return { workers: this.workers.size, idle: this.idle.length, inFlight: this.inFlight, queued: this.waiters.length, started: this.started, recycled: this.recycled };
   }
 
+  /** Whether `close` was called. */
+  isClosed(): boolean {
+    return this.closed;
+  }
+
   /** Refuses new calls, lets in-flight ones finish, then stops every worker. */
   async close(): Promise<void> {
     this.closed = true;

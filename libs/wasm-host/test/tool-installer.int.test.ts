@@ -186,7 +186,7 @@ describe('tool installer (registry entries, sha256 and WIT checks, hot upgrade, 
     writeEntry(
       entry('swap', {
         artifact: { url: hostProbe, sha256: sha256Hex(readFileSync(hostProbe)) },
-        capabilities: { effects: ['network'], http: { allowlist: [{ host: server.host, path_prefix: '/v1/', methods: ['GET'] }] }, limits: { memory_mb: 128, timeout_ms: 5000 } },
+        capabilities: { effects: ['network'], http: { allowlist: [{ host: server.host, path_prefix: '/v1/', methods: ['GET'] }] }, limits: { memory_mb: 128, timeout_ms: 5000, max_concurrency: 1 } },
       }),
     );
     const registry = await ToolPackageRegistry.open(registryDir.path);
@@ -195,7 +195,10 @@ describe('tool installer (registry entries, sha256 and WIT checks, hot upgrade, 
     const tool = local.get('swap')!;
     const oldPool = tool.version.pool;
     const inFlight = tool.execute({ op: 'http', url: `http://${server.host}/v1/slow` }, toolContext());
+    // Queued behind the in-flight call (max_concurrency 1): it moves to the new version.
+    const queued = tool.execute({ op: 'queued' }, toolContext());
     await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(oldPool.stats()).toMatchObject({ inFlight: 2, queued: 1 });
 
     writeEntry(entry('swap', { version: '2.0.0' }));
     await registry.reload();
@@ -205,6 +208,7 @@ describe('tool installer (registry entries, sha256 and WIT checks, hot upgrade, 
 
     const old = (await inFlight) as { ok: { status: number } };
     expect(old.ok.status).toBe(200);
+    await expect(queued).resolves.toEqual({ op: 'queued' });
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(oldPool.stats().workers).toBe(0);
     expect(changes.at(-1)).toMatchObject({ kind: 'upgraded', name: 'swap', version: '2.0.0' });
