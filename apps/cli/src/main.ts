@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { chatCommand } from './commands/chat-command.js';
 import { mcpServeCommand } from './commands/mcp-serve-command.js';
 import { statusCommand } from './commands/status-command.js';
 import { upCommand } from './commands/up-command.js';
@@ -8,6 +9,7 @@ const USAGE = `Usage: pnpm talon <command>
 Commands:
   up        start NATS (if none answers) and the four services on embedded defaults
   status    show every service's instances, version and latency
+  chat      an interactive session: streaming answers, tool calls as they run, approvals inline
   mcp serve serve Talon's tool catalog as an MCP server over stdio (needs a running Talon)
   help      this text`;
 
@@ -15,6 +17,7 @@ const print = (line: string) => process.stdout.write(line + '\n');
 const commands: Record<string, () => Promise<number>> = {
   up: () => upCommand(print),
   status: () => statusCommand(print),
+  chat: () => chatCommand(print),
   mcp: () => (process.argv[3] === 'serve' ? mcpServeCommand((line) => process.stderr.write(line + '\n')) : commands.help!()),
   help: async () => {
     print(USAGE);
