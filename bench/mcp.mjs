@@ -1,0 +1,109 @@
+// server-everything's echo over stdio, called two ways in the same run: through Talon (`tools.call` over
+// NATS → orchestrator: validation, dispatch → wasm-runner: McpManager → server; then leak scan, sanitize,
+// wrap and audit) and directly with the SDK client on its own server process, rounds alternated.
+// Target: Talon adds under 1 ms at p50. Last line: JSON.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connect } from '@nats-io/transport-node';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { REPO_ROOT, testing } from './support/processes.mjs';
+import { printTable, summarize, timeSequential } from './support/stats.mjs';
+
+const COUNT = Number(process.env.BENCH_COUNT ?? 2000);
+const everything = join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+const state = await mkdtemp(join(tmpdir(), 'talon-bench-mcp-'));
+const [nats, database] = await Promise.all([testing.startNatsTestServer(), testing.createTestDatabase()]);
+const quiet = { NATS_URL: nats.url, LOG_LEVEL: 'warn' };
+const ready = (service) => service.waitForLog(() => true).catch(() => undefined);
+const orchestrator = await testing.startServiceProcess(
+  'orchestrator',
+  {
+    ...quiet,
+    DATABASE_URL: database.url,
+    TALON_HTTP_PORT: String(await testing.findFreePort()),
+    TALON_GRPC_PORT: String(await testing.findFreePort()),
+  },
+  { waitReady: false },
+);
+const runner = await testing.startServiceProcess('wasm-runner', { ...quiet, TALON_STATE_DIR: state, TALON_MCP_IDLE_MS: '0' }, { waitReady: false });
+// A tool-worker's built-in echo takes the same two NATS hops without MCP: it shows what the hops cost.
+const worker = await testing.startServiceProcess('tool-worker', quiet, { waitReady: false });
+await Promise.all([ready(orchestrator), ready(runner), ready(worker)]);
+
+const nc = await connect({ servers: nats.url });
+const encode = (value) => new TextEncoder().encode(JSON.stringify(value));
+const api = async (method, payload, timeout = 30_000) => {
+  const reply = (await nc.request(`talon.api.v1.${method}`, encode(payload), { timeout })).json();
+  if (!reply.ok) throw new Error(`${method}: ${reply.error.code} ${reply.error.message}`);
+  return reply.data;
+};
+// Wait for both services, then start the server and let its tools reach the catalog.
+for (let attempt = 0; ; attempt++) {
+  try {
+    await api('mcp.call', { tool: 'everything.echo', arguments: { message: 'warm' } });
+    break;
+  } catch (error) {
+    if (attempt > 100) throw error;
+    await new Promise((done) => setTimeout(done, 200));
+  }
+}
+
+const client = new Client({ name: 'bench', version: '1.0.0' });
+await client.connect(new StdioClientTransport({ command: process.execPath, args: [everything, 'stdio'], stderr: 'ignore' }));
+
+const callPayload = encode({ tool: 'everything_echo', params: { message: 'bench' } });
+const viaTalon = async () => {
+  const reply = (await nc.request('talon.api.v1.tools.call', callPayload, { timeout: 10_000 })).json();
+  if (!reply.ok || !reply.data.text.includes('bench')) throw new Error(`talon echo failed: ${JSON.stringify(reply)}`);
+};
+const direct = async () => {
+  const result = await client.callTool({ name: 'echo', arguments: { message: 'bench' } });
+  if (result.isError) throw new Error('direct echo failed');
+};
+
+const builtinPayload = encode({ tool: 'echo', params: { message: 'bench' } });
+const viaBuiltin = async () => {
+  const reply = (await nc.request('talon.api.v1.tools.call', builtinPayload, { timeout: 10_000 })).json();
+  if (!reply.ok) throw new Error(`builtin echo failed: ${JSON.stringify(reply)}`);
+};
+
+const talonSamples = [];
+const directSamples = [];
+const builtinSamples = [];
+for (let round = 0; round < 5; round++) {
+  directSamples.push(...(await timeSequential(direct, COUNT / 5, round === 0 ? 300 : 50)));
+  talonSamples.push(...(await timeSequential(viaTalon, COUNT / 5, round === 0 ? 300 : 50)));
+  builtinSamples.push(...(await timeSequential(viaBuiltin, COUNT / 5, round === 0 ? 300 : 50)));
+}
+const talonStats = summarize(talonSamples);
+const directStats = summarize(directSamples);
+const builtinStats = summarize(builtinSamples);
+printTable([
+  { path: 'talon: tools.call → orchestrator → wasm-runner → server-everything (stdio)', ...talonStats },
+  { path: 'direct: SDK client → server-everything (stdio)', ...directStats },
+  { path: 'hops only: tools.call → orchestrator → tool-worker built-in echo', ...builtinStats },
+]);
+await client.close();
+await nc.close();
+await Promise.all([orchestrator.stop(), runner.stop(), worker.stop()]);
+await nats.stop();
+await database.drop();
+await rm(state, { recursive: true, force: true });
+const round = (value) => Math.round(value * 1000) / 1000;
+console.log(
+  JSON.stringify({
+    benchmark: 'mcp',
+    calls: COUNT,
+    talon: talonStats,
+    direct: directStats,
+    addedP50Ms: round(talonStats.p50 - directStats.p50),
+    addedP99Ms: round(talonStats.p99 - directStats.p99),
+    ratioP50: Math.round((talonStats.p50 / directStats.p50) * 100) / 100,
+    ratioP99: Math.round((talonStats.p99 / directStats.p99) * 100) / 100,
+    builtinEchoViaTalon: builtinStats,
+    mcpOverBuiltinP50Ms: round(talonStats.p50 - builtinStats.p50 - directStats.p50),
+    targetAddedP50Ms: 1,
+  }),
+);
