@@ -17,10 +17,11 @@ export { WasmTool, type WasmToolOptions, type WasmToolVersion } from './wasm-too
 export { capModuleMemory, initialMemoryBytes } from './wasm-memory-limit.js';
 export { BundlesFileSchema, RegistryEntrySchema, parseBundles, parseRegistryEntry, type RegistryEntry, type ToolBundle } from './registry-entry.js';
 export { ToolPackageRegistry, type LocatedRegistryEntry, type RegistryProblem, type RegistrySearchHit } from './tool-package-registry.js';
-export { InstalledToolsStore, InstalledToolRecordSchema, type InstalledToolRecord } from './installed-tools-store.js';
+export { InstalledToolsStore, InstalledToolRecordSchema, type InstalledToolRecord, type InstalledToolsState } from './installed-tools-store.js';
 export { DEFAULT_MAX_ARTIFACT_BYTES, fetchArtifactDownloader, readArtifact, type ArtifactDownloader } from './artifact-source.js';
 export { DEFAULT_ARTIFACT_DOWNLOAD_TIMEOUT_MS, safeFetchArtifactDownloader } from './safe-fetch-artifact-downloader.js';
-export { SUPPORTED_WIT_VERSIONS, ToolInstaller, type InstalledToolChange, type InstalledToolInfo, type ToolInstallerOptions } from './tool-installer.js';
+export { ToolInstaller, type InstalledToolChange, type InstalledToolInfo, type ToolInstallerOptions } from './tool-installer.js';
+export { SUPPORTED_WIT_VERSIONS, ToolVersionPreparer, type PreparedVersion, type ToolVersionPreparerOptions } from './tool-version-preparer.js';
 export type { GuestHttpRequest, GuestHttpResponse } from './worker-protocol.js';
 export { ArtifactTooLargeError } from './errors/artifact-too-large-error.js';
 export { CapabilitiesInvalidError } from './errors/capabilities-invalid-error.js';

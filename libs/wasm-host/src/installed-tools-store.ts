@@ -26,11 +26,29 @@ const validateState = new Ajv({ strict: false }).compile<InstalledState>(Install
 const STATE_FILE = 'installed-tools.json';
 
 /**
+ * Where installed tools are persisted. {@link InstalledToolsStore} keeps them in a folder; a deployment with
+ * several runners can implement this over shared storage (e.g. JetStream KV plus an object store) and call
+ * `ToolInstaller.reconcile()` when it changes.
+ */
+export interface InstalledToolsState {
+  list(): InstalledToolRecord[];
+  get(name: string): InstalledToolRecord | undefined;
+  readArtifact(record: InstalledToolRecord): Promise<Uint8Array>;
+  /** Saves the artifact (if given) and the record. */
+  put(record: InstalledToolRecord, artifact?: Uint8Array): Promise<void>;
+  delete(name: string): Promise<void>;
+  /** Deletes an artifact no record refers to any more. */
+  pruneArtifact(sha256: string): Promise<void>;
+  /** Re-reads the records written by other instances. */
+  reload(): Promise<void>;
+}
+
+/**
  * Installed tools under a state folder: `installed-tools.json` plus a copy of each artifact under
  * `artifacts/<sha256>.wasm`, so a restart needs neither the registry nor the network. Writes are atomic
  * (temp file + rename) and serialised.
  */
-export class InstalledToolsStore {
+export class InstalledToolsStore implements InstalledToolsState {
   private records = new Map<string, InstalledToolRecord>();
   private writing: Promise<void> = Promise.resolve();
 
@@ -39,23 +57,28 @@ export class InstalledToolsStore {
   static async open(stateDir: string): Promise<InstalledToolsStore> {
     const store = new InstalledToolsStore(stateDir);
     await mkdir(join(stateDir, 'artifacts'), { recursive: true });
-    let raw: string | undefined;
+    await store.reload();
+    return store;
+  }
+
+  async reload(): Promise<void> {
+    const path = join(this.stateDir, STATE_FILE);
+    let raw: string;
     try {
-      raw = await readFile(join(stateDir, STATE_FILE), 'utf8');
+      raw = await readFile(path, 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      this.records = new Map();
+      return;
     }
-    if (raw !== undefined) {
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(raw);
-      } catch (error) {
-        throw new RegistryEntryInvalidError(`${join(stateDir, STATE_FILE)} is not valid JSON; restore it from a backup or delete it to start empty.`, { cause: error });
-      }
-      if (!validateState(parsed)) throw new RegistryEntryInvalidError(`${join(stateDir, STATE_FILE)} does not match its schema; restore it from a backup or delete it.`);
-      for (const record of parsed.tools) store.records.set(record.name, record);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw);
+    } catch (error) {
+      throw new RegistryEntryInvalidError(`${path} is not valid JSON; restore it from a backup or delete it to start empty.`, { cause: error });
     }
-    return store;
+    if (!validateState(parsed)) throw new RegistryEntryInvalidError(`${path} does not match its schema; restore it from a backup or delete it.`);
+    this.records = new Map(parsed.tools.map((record) => [record.name, record]));
   }
 
   list(): InstalledToolRecord[] {
@@ -79,8 +102,8 @@ export class InstalledToolsStore {
   async put(record: InstalledToolRecord, artifact?: Uint8Array): Promise<void> {
     if (artifact) {
       const path = this.artifactPath(record.sha256);
-      await writeFile(`${path}.tmp`, artifact);
-      await rename(`${path}.tmp`, path);
+      await writeFile(`${path}.${process.pid}.tmp`, artifact);
+      await rename(`${path}.${process.pid}.tmp`, path);
     }
     this.records.set(record.name, record);
     await this.persist();
@@ -105,8 +128,8 @@ export class InstalledToolsStore {
     const state: InstalledState = { format: 1, tools: this.list() };
     const path = join(this.stateDir, STATE_FILE);
     const next = this.writing.then(async () => {
-      await writeFile(`${path}.tmp`, `${JSON.stringify(state, null, 2)}\n`);
-      await rename(`${path}.tmp`, path);
+      await writeFile(`${path}.${process.pid}.tmp`, `${JSON.stringify(state, null, 2)}\n`);
+      await rename(`${path}.${process.pid}.tmp`, path);
     });
     this.writing = next.catch(() => undefined);
     return next;

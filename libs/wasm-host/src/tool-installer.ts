@@ -1,33 +1,27 @@
-import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import type { ToolDefinition } from '@talon/contracts';
-import { DEFAULT_MAX_ARTIFACT_BYTES, fetchArtifactDownloader, readArtifact, type ArtifactDownloader } from './artifact-source.js';
-import { parseCapabilities } from './capabilities.js';
+import type { ArtifactDownloader } from './artifact-source.js';
 import { sha256Hex } from './component-compiler.js';
 import type { ComponentToolLoader } from './component-tool-loader.js';
-import { CapabilitiesInvalidError } from './errors/capabilities-invalid-error.js';
 import { IntegrityMismatchError } from './errors/integrity-mismatch-error.js';
 import { ToolAlreadyInstalledError } from './errors/tool-already-installed-error.js';
 import { ToolNotInstalledError } from './errors/tool-not-installed-error.js';
-import type { InstalledToolRecord, InstalledToolsStore } from './installed-tools-store.js';
+import type { InstalledToolsState } from './installed-tools-store.js';
 import type { RegistryEntry } from './registry-entry.js';
 import type { LocatedRegistryEntry, RegistrySearchHit, ToolPackageRegistry } from './tool-package-registry.js';
+import { ToolVersionPreparer } from './tool-version-preparer.js';
 import type { WasmTool, WasmToolVersion } from './wasm-tool.js';
 import type { PoolStats } from './worker-pool.js';
-
-/** WIT versions of `talon:tool` this host implements. */
-export const SUPPORTED_WIT_VERSIONS: readonly string[] = ['0.1.0'];
 
 /** What the installer needs. */
 export interface ToolInstallerOptions {
   registry: ToolPackageRegistry;
-  store: InstalledToolsStore;
+  store: InstalledToolsState;
   loader: ComponentToolLoader;
-  /** Defaults to {@link SUPPORTED_WIT_VERSIONS}. */
+  /** Defaults to `SUPPORTED_WIT_VERSIONS`. */
   supportedWitVersions?: readonly string[];
   /** For http(s) artifacts; defaults to the global fetch with a byte cap (plug in the SSRF-guarded one). */
   download?: ArtifactDownloader;
-  /** Defaults to {@link DEFAULT_MAX_ARTIFACT_BYTES}. */
+  /** Defaults to `DEFAULT_MAX_ARTIFACT_BYTES` (64 MiB). */
   maxArtifactBytes?: number;
   /** Host-side configuration per tool name, passed to the guest in `request.context`. Never secrets. */
   toolConfig?: Readonly<Record<string, Record<string, unknown>>>;
@@ -56,13 +50,6 @@ export interface InstalledToolInfo {
   pool: PoolStats;
 }
 
-interface PreparedVersion {
-  version: WasmToolVersion;
-  /** A tool over the new version, its definition already checked. */
-  tool: WasmTool;
-  record: InstalledToolRecord;
-  bytes: Uint8Array;
-}
 
 /**
  * Installs, upgrades and removes component tools from the registry, live: a tool is callable as soon as
@@ -72,32 +59,68 @@ interface PreparedVersion {
 export class ToolInstaller {
   private readonly tools = new Map<string, WasmTool>();
   private readonly locks = new Map<string, Promise<unknown>>();
+  private readonly preparer: ToolVersionPreparer;
 
-  constructor(private readonly options: ToolInstallerOptions) {}
+  constructor(private readonly options: ToolInstallerOptions) {
+    this.preparer = new ToolVersionPreparer(options);
+  }
 
-  /** Loads every persisted tool; a tool that fails to load is reported, not fatal. */
+  /** Loads every persisted tool after a restart; a tool that fails to load is reported, not fatal. */
   async restore(): Promise<{ restored: string[]; failed: { name: string; reason: string }[] }> {
-    const restored: string[] = [];
-    const failed: { name: string; reason: string }[] = [];
-    for (const record of this.options.store.list()) {
-      if (this.tools.has(record.name)) continue;
-      try {
-        const bytes = await this.options.store.readArtifact(record);
-        if (sha256Hex(bytes) !== record.sha256) throw new IntegrityMismatchError(`The stored artifact of ${record.name} no longer matches its sha256; reinstall it.`);
-        const version = await this.loadVersion(record, bytes);
-        try {
-          this.tools.set(record.name, this.options.loader.toolFor(record.name, version, record.display_name));
-        } catch (error) {
-          await version.pool.close();
-          throw error;
-        }
-        restored.push(record.name);
-        this.options.onChange?.({ kind: 'installed', name: record.name, version: record.version, tool: this.tools.get(record.name) });
-      } catch (error) {
-        failed.push({ name: record.name, reason: error instanceof Error ? error.message : String(error) });
-      }
+    const result = await this.reconcile();
+    return { restored: result.installed, failed: result.failed };
+  }
+
+  /**
+   * Aligns the live tools with the persisted state (re-read first): loads tools installed by another
+   * instance, swaps versions upgraded elsewhere, and drops tools removed elsewhere.
+   */
+  async reconcile(): Promise<{ installed: string[]; upgraded: string[]; removed: string[]; failed: { name: string; reason: string }[] }> {
+    await this.options.store.reload();
+    const result = { installed: [] as string[], upgraded: [] as string[], removed: [] as string[], failed: [] as { name: string; reason: string }[] };
+    const records = new Map(this.options.store.list().map((record) => [record.name, record]));
+    for (const name of [...this.tools.keys()]) {
+      if (records.has(name)) continue;
+      await this.exclusive(name, async () => {
+        const tool = this.tools.get(name);
+        if (!tool || this.options.store.get(name)) return;
+        this.tools.delete(name);
+        result.removed.push(name);
+        this.options.onChange?.({ kind: 'removed', name });
+        await tool.version.pool.close().catch(() => undefined);
+      });
     }
-    return { restored, failed };
+    for (const record of records.values()) {
+      await this.exclusive(record.name, async () => {
+        const current = this.tools.get(record.name);
+        if (current?.version.sha256 === record.sha256) return;
+        try {
+          const bytes = await this.options.store.readArtifact(record);
+          if (sha256Hex(bytes) !== record.sha256) throw new IntegrityMismatchError(`The stored artifact of ${record.name} no longer matches its sha256; reinstall it.`);
+          const version = await this.preparer.loadVersion(record, bytes);
+          let tool: WasmTool;
+          try {
+            tool = this.options.loader.toolFor(record.name, version, record.display_name);
+          } catch (error) {
+            await version.pool.close();
+            throw error;
+          }
+          if (current) {
+            const previous = current.replace(version);
+            result.upgraded.push(record.name);
+            this.options.onChange?.({ kind: 'upgraded', name: record.name, version: record.version, tool: current });
+            void previous.pool.close().catch(() => undefined);
+          } else {
+            this.tools.set(record.name, tool);
+            result.installed.push(record.name);
+            this.options.onChange?.({ kind: 'installed', name: record.name, version: record.version, tool });
+          }
+        } catch (error) {
+          result.failed.push({ name: record.name, reason: error instanceof Error ? error.message : String(error) });
+        }
+      });
+    }
+    return result;
   }
 
   search(query: string, limit?: number): RegistrySearchHit[] {
@@ -108,7 +131,7 @@ export class ToolInstaller {
   install(name: string, entry?: LocatedRegistryEntry): Promise<InstalledToolInfo> {
     return this.exclusive(name, async () => {
       if (this.tools.has(name)) throw new ToolAlreadyInstalledError(`${name} is already installed; use upgrade to change its version.`);
-      const prepared = await this.prepare(name, entry);
+      const prepared = await this.preparer.prepare(name, entry);
       await this.options.store.put(prepared.record, prepared.bytes);
       const tool = prepared.tool;
       this.tools.set(name, tool);
@@ -133,9 +156,9 @@ export class ToolInstaller {
   upgrade(name: string, entry?: LocatedRegistryEntry): Promise<InstalledToolInfo> {
     return this.exclusive(name, async () => {
       const tool = this.requireTool(name);
-      const located = this.locate(name, entry);
+      const located = this.preparer.locate(name, entry);
       if (located.entry.artifact.sha256 === this.options.store.get(name)?.sha256) return this.describe(name);
-      const prepared = await this.prepare(name, located);
+      const prepared = await this.preparer.prepare(name, located);
       await this.options.store.put(prepared.record, prepared.bytes);
       const previous = tool.replace(prepared.version);
       this.options.onChange?.({ kind: 'upgraded', name, version: prepared.record.version, tool });
@@ -208,72 +231,6 @@ export class ToolInstaller {
   private async retire(version: WasmToolVersion): Promise<void> {
     await version.pool.close().catch(() => undefined);
     await this.options.store.pruneArtifact(version.sha256).catch(() => undefined);
-  }
-
-  private locate(name: string, given?: LocatedRegistryEntry): LocatedRegistryEntry {
-    const located = given ?? this.options.registry.get(name);
-    if (!located) throw new ToolNotInstalledError(`No tool named ${name} in the registry; try tool_search.`);
-    if (located.entry.name !== name) throw new IntegrityMismatchError(`The registry entry is for ${located.entry.name}, not ${name}.`);
-    return located;
-  }
-
-  private async prepare(name: string, given?: LocatedRegistryEntry): Promise<PreparedVersion> {
-    const { entry, baseDir } = this.locate(name, given);
-    const supported = this.options.supportedWitVersions ?? SUPPORTED_WIT_VERSIONS;
-    if (!supported.includes(entry.wit_version)) {
-      throw new IntegrityMismatchError(`${name} targets talon:tool ${entry.wit_version}; this host implements ${supported.join(', ')}. Install a version built for it.`, {
-        details: { expected: supported, actual: entry.wit_version, check: 'wit_version' },
-      });
-    }
-    const bytes = await readArtifact(entry.artifact.url, baseDir, this.options.maxArtifactBytes ?? DEFAULT_MAX_ARTIFACT_BYTES, this.options.download ?? fetchArtifactDownloader);
-    const actual = sha256Hex(bytes);
-    if (actual !== entry.artifact.sha256) {
-      throw new IntegrityMismatchError(`The artifact of ${name} has sha256 ${actual}, but the registry says ${entry.artifact.sha256}; refusing to install it.`, {
-        details: { expected: entry.artifact.sha256, actual, check: 'sha256' },
-      });
-    }
-    const capabilities = typeof entry.capabilities === 'string' ? await this.readCapabilitiesFile(resolve(baseDir, entry.capabilities)) : entry.capabilities;
-    const record: InstalledToolRecord = {
-      name,
-      display_name: entry.display_name,
-      version: entry.version,
-      wit_version: entry.wit_version,
-      sha256: actual,
-      capabilities,
-      source_url: entry.artifact.url,
-      installed_at: new Date().toISOString(),
-    };
-    const config = this.options.toolConfig?.[name];
-    if (config) record.config = config;
-    const version = await this.loadVersion(record, bytes);
-    try {
-      return { version, tool: this.options.loader.toolFor(name, version, record.display_name), record, bytes };
-    } catch (error) {
-      await version.pool.close();
-      throw error;
-    }
-  }
-
-  private async readCapabilitiesFile(path: string): Promise<Record<string, unknown>> {
-    try {
-      return JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>;
-    } catch (error) {
-      throw new CapabilitiesInvalidError(`Cannot read the capabilities file ${path}: ${error instanceof Error ? error.message : String(error)}.`, { cause: error });
-    }
-  }
-
-  /** Compiles and starts a version, then checks the WIT version the component really imports. */
-  private async loadVersion(record: InstalledToolRecord, bytes: Uint8Array): Promise<WasmToolVersion> {
-    const capabilities = parseCapabilities(record.capabilities, `capabilities of ${record.name}`);
-    const config = this.options.toolConfig?.[record.name] ?? record.config;
-    const version = await this.options.loader.loadVersion({ bytes, capabilities, version: record.version, config }, record.name);
-    if (version.witVersion !== undefined && version.witVersion !== record.wit_version) {
-      await version.pool.close();
-      throw new IntegrityMismatchError(`${record.name} declares wit_version ${record.wit_version} but its component imports talon:tool/host@${version.witVersion}.`, {
-        details: { expected: record.wit_version, actual: version.witVersion, check: 'wit_version' },
-      });
-    }
-    return version;
   }
 
   private exclusive<T>(name: string, work: () => Promise<T>): Promise<T> {

@@ -230,6 +230,26 @@ describe('tool installer (registry entries, sha256 and WIT checks, hot upgrade, 
     expect(third.list().map((record) => record.name)).toEqual(['probe']);
   }, 60_000);
 
+  it('reconciles a second instance sharing the state: install, upgrade and remove made elsewhere', async () => {
+    const shared = join(state.path, 'shared');
+    const registry = await ToolPackageRegistry.open(registryDir.path);
+    const first = new ToolInstaller({ registry, store: await InstalledToolsStore.open(shared), loader });
+    const second = new ToolInstaller({ registry, store: await InstalledToolsStore.open(shared), loader });
+    await first.install('probe');
+    expect(await second.reconcile()).toMatchObject({ installed: ['probe'], upgraded: [], removed: [], failed: [] });
+    await expect(second.get('probe')!.execute({ seen: 'by second' }, toolContext())).resolves.toEqual({ seen: 'by second' });
+
+    const hostProbe = artifactPath('host-probe');
+    await first.upgrade('probe', { entry: { ...registry.get('probe')!.entry, version: '2.0.0', artifact: { url: hostProbe, sha256: sha256Hex(readFileSync(hostProbe)) }, capabilities: { effects: [] } }, baseDir: registryDir.path });
+    expect(await second.reconcile()).toMatchObject({ installed: [], upgraded: ['probe'], removed: [] });
+    await expect(second.get('probe')!.execute({ op: 'now' }, toolContext())).resolves.toMatchObject({ ok: expect.any(Number) });
+
+    await first.remove('probe');
+    expect(await second.reconcile()).toMatchObject({ removed: ['probe'] });
+    expect(second.get('probe')).toBeUndefined();
+    await Promise.all([first.close(), second.close()]);
+  }, 60_000);
+
   it('offers tool_search, tool_install, tool_list, tool_upgrade, tool_remove and extension_info as tools', async () => {
     const local = new ToolInstaller({ registry: await ToolPackageRegistry.open(registryDir.path), store: await InstalledToolsStore.open(join(state.path, 'ext')), loader });
     const tools = Object.fromEntries(createExtensionTools(local).map((tool) => [tool.definition.name, tool]));
