@@ -20,7 +20,9 @@ export interface McpSourceDefinitionsOptions {
  * Registry definitions overlaid by the user config (same name replaces), filtered by transport. A broken
  * file fails here with one {@link McpConfigError} naming it, so a bad config stops the service at start.
  */
-export async function loadMcpSourceDefinitions(options: McpSourceDefinitionsOptions): Promise<McpServerDefinition[]> {
+export async function loadMcpSourceDefinitions(
+  options: McpSourceDefinitionsOptions,
+): Promise<McpServerDefinition[]> {
   const registry = options.registryDir
     ? await loadMcpServerRegistry(options.registryDir, { variables: options.variables })
     : [];

@@ -14,8 +14,8 @@ export async function readMcpToolSnapshot(file: string): Promise<McpToolSnapshot
     const parsed: unknown = JSON.parse(await readFile(file, 'utf8'));
     if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
     return Object.fromEntries(
-      Object.entries(parsed as Record<string, unknown>).filter(
-        (entry): entry is [string, McpToolInfo[]] => Array.isArray(entry[1]),
+      Object.entries(parsed as Record<string, unknown>).filter((entry): entry is [string, McpToolInfo[]] =>
+        Array.isArray(entry[1]),
       ),
     );
   } catch {

@@ -48,11 +48,12 @@ export async function startMcpToolSource(options: McpToolSourceOptions): Promise
       error: (error as Error).message,
     }),
   );
-  let manager: McpManager | undefined;
+  // The manager reports its remembered tools from its constructor, before `manager` is assigned.
+  let constructed = false;
   let writing: Promise<void> = Promise.resolve();
   const saveSnapshot = () => {
     const { snapshotFile } = options;
-    if (!snapshotFile || !manager) return;
+    if (!snapshotFile || !constructed) return;
     const snapshot = manager.toolSnapshot();
     writing = writing
       .then(() => writeMcpToolSnapshot(snapshotFile, snapshot))
@@ -64,7 +65,7 @@ export async function startMcpToolSource(options: McpToolSourceOptions): Promise
     1_000,
     ...servers.filter((server) => server.idleStopMs > 0).map((server) => Math.max(50, server.idleStopMs / 4)),
   );
-  manager = new McpManager({
+  const manager: McpManager = new McpManager({
     ...options.manager,
     servers,
     idleSweepMs,
@@ -82,6 +83,7 @@ export async function startMcpToolSource(options: McpToolSourceOptions): Promise
         options.log('warn', 'MCP server down', { server: status.name, error: status.lastError });
     },
   });
+  constructed = true;
   return {
     manager,
     flush: () => writing,
