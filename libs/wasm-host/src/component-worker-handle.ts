@@ -59,7 +59,9 @@ export class ComponentWorkerHandle {
       hostCallTimeoutMs: options.hostCallTimeoutMs,
       memoryCapBytes: options.memoryCapBytes,
     };
-    this.worker = new Worker(options.script, { workerData, transferList: [channel.port2], stdout: false, stderr: false });
+    // The JS heap holds only the generated glue and strings lifted out of the guest's (capped) memory.
+    const resourceLimits = { maxOldGenerationSizeMb: 128 + Math.ceil(options.memoryCapBytes / 1_048_576) };
+    this.worker = new Worker(options.script, { workerData, transferList: [channel.port2], resourceLimits });
     this.ready = new Promise<void>((resolve, reject) => {
       this.pending = { resolve: () => resolve(), reject };
     });
