@@ -60,10 +60,15 @@ export class TurnRunner {
     const mentions = input.mentionSkills?.map((name) => `$${name} `).join('') ?? '';
     return this.exclusive(input.sessionId, () =>
       this.drive(state, false, async () => {
-        const log = await this.deps.sessions.load(input.sessionId);
-        for (const stored of log) state.messages.push(stored.message);
-        await this.append(state, { role: 'user', content: input.message });
-        await this.prepare(state, mentions + input.message, input.signal);
+        // History and skill selection are independent: fetch both at once (the system prompt is slot 0).
+        await Promise.all([
+          (async () => {
+            const log = await this.deps.sessions.load(input.sessionId);
+            for (const stored of log) state.messages.push(stored.message);
+            await this.append(state, { role: 'user', content: input.message });
+          })(),
+          this.prepare(state, mentions + input.message, input.signal),
+        ]);
       }),
     );
   }
@@ -232,7 +237,7 @@ export class TurnRunner {
       if (runnable.length === 0) continue;
       const batchScope = visible.ceiling === undefined ? scope : { ...scope, ceiling: visible.ceiling };
       const outcomes = await state.clock.inTools(() => this.executor.runBatch(runnable, batchScope));
-      for (const outcome of outcomes) await this.appendResult(state, outcome);
+      await this.appendResults(state, outcomes);
     }
     return undefined;
   }
@@ -276,6 +281,19 @@ export class TurnRunner {
     await this.append(state, { role: 'tool', toolCallId: outcome.callId, toolName: outcome.tool, content: outcome.content, ...(outcome.ok ? {} : { isError: true }) });
     const index = state.open.findIndex((call) => call.id === outcome.callId);
     if (index >= 0) state.open.splice(index, 1);
+  }
+
+  /** A batch's results in one write when the store supports it (one commit instead of one per result). */
+  private async appendResults(state: TurnState, outcomes: readonly ToolCallOutcome[]): Promise<void> {
+    if (!this.deps.sessions.appendMany || outcomes.length < 2) {
+      for (const outcome of outcomes) await this.appendResult(state, outcome);
+      return;
+    }
+    const messages: LlmMessage[] = outcomes.map((outcome) => ({ role: 'tool', toolCallId: outcome.callId, toolName: outcome.tool, content: outcome.content, ...(outcome.ok ? {} : { isError: true }) }));
+    await this.deps.sessions.appendMany(state.sessionId, state.turnId, messages);
+    state.messages.push(...messages);
+    const done = new Set(outcomes.map((outcome) => outcome.callId));
+    state.open = state.open.filter((call) => !done.has(call.id));
   }
 
   private async append(state: TurnState, message: LlmMessage): Promise<void> {

@@ -17,6 +17,7 @@ import { SKILL_SERVICE_CLIENT } from '../skills/skills.constants.js';
 import type { ToolDispatcher } from '../tools/tool-dispatcher.js';
 import { CatalogToolSource } from './catalog-tool-source.js';
 import { ChatService } from './chat-service.js';
+import { LocalSkillAdvisor } from './local-skill-advisor.js';
 import { DispatcherToolCaller } from './dispatcher-tool-caller.js';
 import { PrismaApprovalStore } from './prisma-approval-store.js';
 import { PrismaGrantStore } from './prisma-grant-store.js';
@@ -57,7 +58,7 @@ export function agentProviders(config: OrchestratorConfig, connection: NatsConne
             approvals,
             grants,
             policy: new PolicyEngine(),
-            skills,
+            skills: new LocalSkillAdvisor(skills),
           },
           { maxIterations: config.maxIterations },
         );

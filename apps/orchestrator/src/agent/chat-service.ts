@@ -31,11 +31,23 @@ export interface ChatServiceDeps {
  * handed to the caller's sink; policy refusals and approval decisions are audited.
  */
 export class ChatService {
+  /** Whether each known session is autonomous: fixed at creation, so it is read once. */
+  private readonly autonomy = new Map<string, boolean>();
+
   constructor(private readonly deps: ChatServiceDeps) {}
 
-  async send(sessionId: string, message: string, sink?: ChatEventSink, signal?: AbortSignal): Promise<ChatSendReply> {
-    const session = await this.deps.prisma.session.findUnique({ where: { id: sessionId } });
+  private async sessionAutonomy(sessionId: string): Promise<boolean> {
+    const known = this.autonomy.get(sessionId);
+    if (known !== undefined) return known;
+    const session = await this.deps.prisma.session.findUnique({ where: { id: sessionId }, select: { autonomous: true } });
     if (!session) throw new TalonError(ERROR_CODES.NOT_FOUND, `No session ${sessionId}; create one with sessions.create.`, { details: { sessionId } });
+    if (this.autonomy.size >= 10_000) this.autonomy.delete(this.autonomy.keys().next().value!);
+    this.autonomy.set(sessionId, session.autonomous);
+    return session.autonomous;
+  }
+
+  async send(sessionId: string, message: string, sink?: ChatEventSink, signal?: AbortSignal): Promise<ChatSendReply> {
+    const session = { autonomous: await this.sessionAutonomy(sessionId) };
     const emit = this.emitter(sessionId, sink);
     if (isSlashCommand(message)) return this.command(sessionId, parseSlashCommandOrError(message), session.autonomous, emit, signal);
     const result = await this.deps.runner.run({ sessionId, message, autonomous: session.autonomous, actor: 'model', signal, onEvent: emit });

@@ -80,13 +80,19 @@ export class AuditLog {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(${AUDIT_CHAIN_LOCK})`;
       const head = await tx.auditEvent.findFirst({ orderBy: { id: 'desc' }, select: { hash: true } });
       let prevHash = head?.hash ?? GENESIS_HASH;
-      for (const record of batch) {
+      const rows = batch.map((record) => {
         const hash = computeAuditHash(prevHash, record);
-        await tx.auditEvent.create({
-          data: { ...record, at: new Date(record.at), data: record.data as object, prevHash, hash },
-        });
+        const row = { ...record, prevHash, hash };
         prevHash = hash;
-      }
+        return row;
+      });
+      // One statement for the batch; rows keep their order, so ids follow the chain.
+      await tx.$executeRaw`
+        INSERT INTO audit_event (at, kind, actor, session_id, call_id, tool, args_hash, outcome, duration_ms, data, prev_hash, hash)
+        SELECT (r->>'at')::timestamptz, r->>'kind', r->>'actor', (r->>'sessionId')::uuid, r->>'callId', r->>'tool', r->>'argsHash',
+               r->>'outcome', (r->>'durationMs')::int, r->'data', r->>'prevHash', r->>'hash'
+        FROM jsonb_array_elements(${JSON.stringify(rows)}::jsonb) WITH ORDINALITY AS item(r, position)
+        ORDER BY position`;
     });
   }
 }

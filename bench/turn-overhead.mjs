@@ -1,0 +1,87 @@
+// A turn with the scripted provider and three `echo` calls (chat.send over NATS), against the same three
+// calls made directly through tools.call over NATS in the same run. Reports what Talon spends outside
+// the model per turn: the turn's round trip minus the direct calls', and the loop's own overhead
+// (TurnResult.timings.overheadMs: time in the loop outside model and tools, including persistence).
+// Target: loop overhead per turn under 10 ms at p50.
+import { connect } from '@nats-io/transport-node';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { testing } from './support/processes.mjs';
+import { printTable, summarize } from './support/stats.mjs';
+
+const TURNS = Number(process.env.BENCH_TURNS ?? 300);
+const stateDir = await mkdtemp(join(tmpdir(), 'talon-bench-turn-'));
+const script = join(stateDir, 'script.json');
+const calls = [0, 1, 2].map((i) => ({ id: `call_${i}`, name: 'echo', arguments: { message: `m${i}` } }));
+await writeFile(
+  script,
+  JSON.stringify({ model: 'bench', loop: true, steps: [{ name: 'three echoes', reply: { toolCalls: calls } }, { name: 'answer', reply: { text: 'done' } }] }),
+);
+const nats = await testing.startNatsTestServer();
+const database = await testing.createTestDatabase('talon_bench');
+const base = { NATS_URL: nats.url, TALON_STATE_DIR: stateDir, LOG_LEVEL: 'warn' };
+const worker = await testing.startServiceProcess('tool-worker', { ...base, LOG_LEVEL: 'info' });
+const skills = await testing.startServiceProcess('skill-service', { ...base, LOG_LEVEL: 'info', SKILLS_WORKSPACE_DIR: join(stateDir, 'skills') });
+const orchestrator = await testing.startServiceProcess('orchestrator', {
+  ...base,
+  LOG_LEVEL: 'info',
+  DATABASE_URL: database.url,
+  TALON_HTTP_PORT: String(await testing.findFreePort()),
+  TALON_GRPC_PORT: String(await testing.findFreePort()),
+  TALON_LLM_PROVIDER: 'scripted',
+  TALON_LLM_SCRIPT: script,
+  TALON_SECRETS_KEY: Buffer.alloc(32, 1).toString('hex'),
+});
+const nc = await connect({ servers: nats.url });
+const api = async (method, payload) => {
+  const reply = (await nc.request(`talon.api.v1.${method}`, JSON.stringify(payload), { timeout: 30000 })).json();
+  if (!reply.ok) throw new Error(`${method}: ${reply.error.code} ${reply.error.message}`);
+  return reply.data;
+};
+await new Promise((resolve) => setTimeout(resolve, 1000));
+
+const turnMs = [];
+const directMs = [];
+const loopOverheadMs = [];
+for (let i = 0; i < TURNS + 30; i++) {
+  const { id } = await api('sessions.create', {});
+  let started = performance.now();
+  const reply = await api('chat.send', { sessionId: id, message: 'echo three things' });
+  const turn = performance.now() - started;
+  if (reply.reason !== 'final_answer') throw new Error(`turn ended with ${reply.reason}: ${JSON.stringify(reply.error)}`);
+  started = performance.now();
+  await Promise.all(calls.map((call) => api('tools.call', { tool: 'echo', params: call.arguments })));
+  const direct = performance.now() - started;
+  if (i < 30) continue;
+  turnMs.push(turn);
+  directMs.push(direct);
+  loopOverheadMs.push(reply.timings.overheadMs);
+}
+const turn = summarize(turnMs);
+const direct = summarize(directMs);
+const outside = summarize(turnMs.map((value, i) => value - directMs[i]));
+const loop = summarize(loopOverheadMs);
+printTable([
+  { measure: 'chat.send turn (3 echo calls)', ...turn },
+  { measure: 'same 3 calls via tools.call', ...direct },
+  { measure: 'turn minus direct calls', ...outside },
+  { measure: 'loop overhead (timings.overheadMs)', ...loop },
+]);
+await nc.close();
+await Promise.all([orchestrator.kill(), worker.kill(), skills.kill()]);
+await Promise.all([nats.stop(), database.drop()]);
+await rm(stateDir, { recursive: true, force: true });
+console.log(
+  JSON.stringify({
+    benchmark: 'turn-overhead',
+    turns: TURNS,
+    turn,
+    directCalls: direct,
+    outsideModelAndToolsP50Ms: outside.p50,
+    loopOverheadP50Ms: loop.p50,
+    loopOverheadP99Ms: loop.p99,
+    ratioP50: Math.round((turn.p50 / direct.p50) * 100) / 100,
+    targetLoopOverheadP50Ms: 10,
+  }),
+);
