@@ -1,5 +1,5 @@
 import { originalSpan, toVisibleText, type VisibleText } from './invisible-characters.js';
-import { LEAK_PATTERNS, type LeakPattern } from './leak-patterns.js';
+import { LEAK_PATTERN_PREFILTER, LEAK_PATTERNS, type LeakPattern } from './leak-patterns.js';
 import type { LeakFinding, LeakScanner } from './leak-scanner.js';
 
 /** Known secrets shorter than this are ignored: redacting every `a` would destroy the text and hide nothing. */
@@ -11,15 +11,24 @@ export const MIN_KNOWN_SECRET_LENGTH = 6;
  * finding is mapped back to its span in the original text. Overlapping findings are merged.
  */
 export class LeakDetector implements LeakScanner {
-  constructor(private readonly patterns: readonly LeakPattern[] = LEAK_PATTERNS) {}
+  private readonly standalone: readonly LeakPattern[];
+  private readonly anchored: readonly LeakPattern[];
+  /** Only the default patterns have a known prefilter; custom ones are always scanned. */
+  private readonly prefilter?: RegExp;
+
+  constructor(patterns: readonly LeakPattern[] = LEAK_PATTERNS) {
+    this.standalone = patterns.filter((candidate) => candidate.near === undefined);
+    this.anchored = patterns.filter((candidate) => candidate.near !== undefined);
+    if (patterns === LEAK_PATTERNS) this.prefilter = LEAK_PATTERN_PREFILTER;
+  }
 
   /** Every secret in `text`, sorted by start, without overlaps. */
   scan(text: string, knownSecrets: readonly string[] = []): LeakFinding[] {
     const visible = toVisibleText(text);
     const found: LeakFinding[] = [];
-    for (const pattern of this.patterns.filter((candidate) => candidate.near === undefined))
-      found.push(...matchAll(visible, pattern));
-    for (const pattern of this.patterns.filter((candidate) => candidate.near !== undefined)) {
+    if (this.prefilter && !this.prefilter.test(visible.text)) return mergeOverlaps(findKnownSecrets(visible, knownSecrets));
+    for (const pattern of this.standalone) found.push(...matchAll(visible, pattern));
+    for (const pattern of this.anchored) {
       const anchors = found.filter((finding) => finding.kind === pattern.near?.kind);
       const window = pattern.near?.window ?? 0;
       found.push(

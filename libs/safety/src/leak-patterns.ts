@@ -61,3 +61,11 @@ export const LEAK_PATTERNS: readonly LeakPattern[] = [
     regex: /\b[a-z][a-z0-9+.-]{0,30}:\/\/(?<secret>[^\s:/?#@"'<>]+:[^\s/?#@"'<>]+)@/dgi,
   },
 ];
+
+/**
+ * A cheap superset test for {@link LEAK_PATTERNS}: every default pattern contains one of these literals,
+ * so text without any of them cannot hold a key and the per-pattern scans are skipped. Keep it in step
+ * when a pattern is added.
+ */
+export const LEAK_PATTERN_PREFILTER =
+  /-----BEGIN|sk-|(?:sk|rk)_|AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|AROA|APKA|gh[pousr]_|github_pat_|xox[abposr]-|hooks\.slack\.com|AIza|authorization|secret_?access_?key|:\/\//i;
