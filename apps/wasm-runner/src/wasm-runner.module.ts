@@ -5,6 +5,7 @@ import { ToolRegistry } from '@talon/tool-runtime';
 import { registerDevTools } from './dev-tool-registration.js';
 import { stdioMcpProviders } from './mcp/stdio-mcp.providers.js';
 import { ToolCallController } from './tool-call.controller.js';
+import { wasmToolProviders } from './wasm/wasm-tools.providers.js';
 import type { WasmRunnerConfig } from './wasm-runner-config.js';
 import { RUNNER_CONFIG, TOOL_HOST, TOOL_REGISTRY } from './wasm-runner.constants.js';
 
@@ -26,6 +27,7 @@ export class WasmRunnerModule {
         { provide: TOOL_REGISTRY, useValue: registry },
         { provide: TOOL_HOST, useValue: host },
         ...stdioMcpProviders(config, registry, connection, logger),
+        ...wasmToolProviders(config, registry, connection, logger),
       ],
     };
   }

@@ -1,0 +1,2 @@
+/** Injection tokens of the wasm-runner's WebAssembly tools. */
+export const WASM_TOOL_INSTALLER = Symbol('WASM_TOOL_INSTALLER');
