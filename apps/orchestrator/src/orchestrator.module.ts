@@ -24,6 +24,7 @@ import { ToolsCallMethod } from './tools/tools-call.method.js';
 import { ToolsInfoMethod } from './tools/tools-info.method.js';
 import { ToolsLifecycle } from './tools/tools-lifecycle.js';
 import { ToolsListMethod } from './tools/tools-list.method.js';
+import { WasmToolsApi } from './tools/wasm-tools-api.js';
 
 /** Wires the orchestrator: API surfaces, the router and the methods behind it. */
 @Module({})
@@ -48,6 +49,7 @@ export class OrchestratorModule {
         ToolsListMethod,
         ToolsInfoMethod,
         ToolsCallMethod,
+        WasmToolsApi,
         ...mcpProviders(connection),
         ...SKILLS_API_METHODS,
         ...agentProviders(config, connection, logger, database),

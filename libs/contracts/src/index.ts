@@ -9,3 +9,4 @@ export * from './v1/skills.js';
 export * from './v1/mcp.js';
 export * from './v1/mcp-control.js';
 export * from './v1/sessions.js';
+export * from './v1/wasm-tools.js';

@@ -1,0 +1,34 @@
+import { Type, type Static } from '@sinclair/typebox';
+
+/*
+ * Requests of the WebAssembly tool lifecycle methods. Each method runs the matching extension tool of the
+ * wasm-runner through the dispatcher (the `tools.call` path) and answers with that tool's output.
+ */
+
+const ToolPackageName = Type.String({ pattern: '^[a-z0-9][a-z0-9_-]{0,63}$', description: 'registry tool name' });
+
+/** Request of `tools.search` (runs `tool_search`). */
+export const ToolsSearchRequestSchema = Type.Object(
+  { query: Type.String({ maxLength: 200 }), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50 })) },
+  { additionalProperties: false },
+);
+/** Request of `tools.search`. */
+export type ToolsSearchRequest = Static<typeof ToolsSearchRequestSchema>;
+
+/** Request of `tools.install` (runs `tool_install`): a tool name or a bundle name. */
+export const ToolsInstallRequestSchema = Type.Union([
+  Type.Object({ name: ToolPackageName }, { additionalProperties: false }),
+  Type.Object({ bundle: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false }),
+]);
+/** Request of `tools.install`. */
+export type ToolsInstallRequest = Static<typeof ToolsInstallRequestSchema>;
+
+/** Request of `tools.upgrade`, `tools.remove` and `extensions.info`: one tool by name. */
+export const ToolPackageRequestSchema = Type.Object({ name: ToolPackageName }, { additionalProperties: false });
+/** Request naming one installed or registry tool. */
+export type ToolPackageRequest = Static<typeof ToolPackageRequestSchema>;
+
+/** Request of `tools.installed` (runs `tool_list`): no fields. */
+export const ToolsInstalledRequestSchema = Type.Object({}, { additionalProperties: false });
+/** Request of `tools.installed`. */
+export type ToolsInstalledRequest = Static<typeof ToolsInstalledRequestSchema>;
