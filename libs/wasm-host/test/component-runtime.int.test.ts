@@ -97,7 +97,8 @@ describe('component runtime (hand-written WAT probe, real worker threads)', () =
   it('runs at most max_concurrency calls at once and queues the rest', async () => {
     const pool = probe.version.pool;
     const calls = [probe.execute({ mode: 'l' }, toolContext()), probe.execute({ mode: 'l' }, toolContext()), probe.execute({ n: 3 }, toolContext())];
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Workers start asynchronously (slowly on a loaded machine): wait until both slots are taken.
+    for (let waited = 0; pool.stats().queued > 1 && waited < 5000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
     expect(pool.stats()).toMatchObject({ workers: 2, inFlight: 3, queued: 1 });
     const settled = await Promise.allSettled(calls);
     expect(settled.map((result) => result.status)).toEqual(['rejected', 'rejected', 'fulfilled']);
