@@ -14,7 +14,7 @@ import {
 } from '@talon/wasm-host';
 import type { WasmRunnerConfig } from '../wasm-runner-config.js';
 import { InstalledToolsCatalogBridge } from './installed-tools-catalog-bridge.js';
-import { NameCheckedToolInstaller } from './name-checked-tool-installer.js';
+import { RunnerToolInstaller } from './runner-tool-installer.js';
 import { orchestratorToolInvoker } from './orchestrator-tool-invoker.js';
 import { parseWasmToolsConfig } from './wasm-tools-config.js';
 import { WASM_TOOL_INSTALLER } from './wasm-tools.constants.js';
@@ -46,7 +46,7 @@ export function wasmToolProviders(config: WasmRunnerConfig, registry: ToolRegist
         const packages = await ToolPackageRegistry.open(wasm.registryDir);
         for (const problem of packages.problems) logger.write('warn', 'tool registry entry skipped', { ...problem });
         const bridge = new InstalledToolsCatalogBridge(registry, logger);
-        const installer = new NameCheckedToolInstaller(
+        const installer = new RunnerToolInstaller(
           {
             registry: packages,
             store: await InstalledToolsStore.open(wasm.installedDir),
