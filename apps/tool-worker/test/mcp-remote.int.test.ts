@@ -46,16 +46,24 @@ describe('remote MCP servers in every tool-worker, called through the orchestrat
   const workers: ServiceProcess[] = [];
   const servers: ChildProcess[] = [];
   let base: string;
+  let httpPort: number;
 
   beforeAll(async () => {
     base = await mkdtemp(join(tmpdir(), 'talon-remote-mcp-'));
-    const [httpPort, ssePort, gonePort] = [await findFreePort(), await findFreePort(), await findFreePort()];
+    httpPort = await findFreePort();
+    const [ssePort, gonePort] = [await findFreePort(), await findFreePort()];
     servers.push(await startEverything('streamableHttp', httpPort), await startEverything('sse', ssePort));
     const userConfig = join(base, 'mcp.json');
     await writeFile(
       userConfig,
       JSON.stringify([
-        { name: 'remote', transport: { type: 'streamable-http', url: `http://127.0.0.1:${httpPort}/mcp` }, effects: ['network'] },
+        {
+          name: 'remote',
+          transport: { type: 'streamable-http', url: `http://127.0.0.1:${httpPort}/mcp` },
+          effects: ['network'],
+          health_interval_ms: 300,
+          restart: { max_restarts: 20, window_ms: 60000, initial_delay_ms: 100, max_delay_ms: 400 },
+        },
         { name: 'legacy', transport: { type: 'sse', url: `http://127.0.0.1:${ssePort}/sse` }, effects: ['network'] },
         {
           name: 'gone',
@@ -146,4 +154,20 @@ describe('remote MCP servers in every tool-worker, called through the orchestrat
     expect(failed).toMatchObject({ ok: false, error: { code: 'UNAVAILABLE' } });
     expect(await api('mcp.stop', { server: 'nowhere' })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
   });
+
+  it('notices a remote server going away (health check) and reconnects every replica when it returns', async () => {
+    const http = servers[0]!;
+    const exited = new Promise((resolve) => http.once('exit', resolve));
+    http.kill('SIGTERM');
+    await exited;
+    await waitFor(async () => (await view('remote')).instances.every((instance) => instance.state !== 'running'), 10_000, 'remote not running');
+    expect(await api('tools.call', { tool: 'remote_echo', params: { message: 'while away' } })).toMatchObject({ ok: false });
+    servers[0] = await startEverything('streamableHttp', httpPort);
+    await waitFor(async () => (await view('remote')).instances.every((instance) => instance.state === 'running'), 20_000, 'remote running again').catch(async (error: Error) => {
+      throw new Error(`${error.message}: ${JSON.stringify(await view('remote'))}`);
+    });
+    expect((await view('remote')).restarts).toBeGreaterThan(0);
+    const back = await ok<ToolsCallReply>('tools.call', { tool: 'remote_echo', params: { message: 'back again' } });
+    expect(back.text).toContain('back again');
+  }, 60_000);
 });

@@ -97,10 +97,19 @@ export class McpConnection {
   async start(): Promise<void> {
     if (this.state === 'running') return;
     if (this.connecting) return this.connecting;
+    const recovering = this.state === 'down';
     this.clearRestartTimer();
     this.restartTimes = [];
     this.consecutiveFailures = 0;
     this.connecting = this.connect().finally(() => (this.connecting = undefined));
+    // A call that finds a down server tries at once; if that fails, automatic restarts go on with backoff
+    // (otherwise one call during an outage would end reconnection for good).
+    if (recovering) {
+      this.connecting.catch(() => {
+        this.consecutiveFailures += 1;
+        if (!this.stopping && !this.restartTimer) this.scheduleRestart();
+      });
+    }
     return this.connecting;
   }
 
