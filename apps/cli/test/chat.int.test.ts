@@ -6,7 +6,8 @@ import pty from '@lydell/node-pty';
 import { createTestDatabase, findFreePort, REPO_ROOT, startNatsTestServer, startServiceProcess, type NatsTestServer, type ServiceProcess, type TestDatabase } from '@talon/testing';
 
 // ANSI colour and cursor sequences removed, so assertions read what a person sees.
-const plain = (text: string) => text.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '').replace(/\r/g, '');
+const ESCAPE = String.fromCharCode(27);
+const plain = (text: string) => text.split(ESCAPE).map((part, index) => (index === 0 ? part : part.replace(/^\[[0-9;]*[A-Za-z]/, ''))).join('').replace(/\r/g, '');
 
 const SCRIPT = {
   model: 'scripted-chat-demo',
