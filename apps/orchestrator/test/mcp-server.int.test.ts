@@ -146,6 +146,14 @@ describe('Talon as an MCP server: /mcp on the orchestrator and `talon mcp serve`
     expect(textOf(listed)).toContain('"everything"');
     const invalid = await client.callTool({ name: 'echo', arguments: {} });
     expect(invalid).toMatchObject({ isError: true, _meta: { 'talon/errorCode': 'SCHEMA_VIOLATION' } });
+    let notified = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      notified++;
+    });
+    expect(await names(client)).not.toContain('memory_read_graph');
+    await client.callTool({ name: 'mcp_call', arguments: { tool: 'memory.read_graph', arguments: {} } });
+    await waitFor(() => notified > 0, 6_000, 'tools/list_changed over stdio');
+    expect(await names(client)).toContain('memory_read_graph');
   });
 
   it('`talon mcp serve` explains when NATS is not reachable', async () => {
