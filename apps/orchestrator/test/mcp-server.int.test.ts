@@ -120,6 +120,21 @@ describe('Talon as an MCP server: /mcp on the orchestrator and `talon mcp serve`
     expect(stray.status).toBe(404);
     const noSession = await fetch(url, { method: 'GET' });
     expect(noSession.status).toBe(400);
+    // DNS rebinding: a request naming another host is refused before any MCP handling.
+    const { request } = await import('node:http');
+    const status = await new Promise<number>((resolve, reject) => {
+      const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
+      const outgoing = request(
+        { host: '127.0.0.1', port: httpPort, path: '/mcp', method: 'POST', headers: { host: `evil.example:${httpPort}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' } },
+        (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        },
+      );
+      outgoing.on('error', reject);
+      outgoing.end(body);
+    });
+    expect(status).toBe(403);
   });
 
   it('is usable by @modelcontextprotocol/inspector-cli', async () => {

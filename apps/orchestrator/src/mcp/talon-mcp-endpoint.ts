@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { createTalonMcpHttpHandler, DEFAULT_TALON_MCP_PATH, type TalonMcpHttpHandler } from '@talon/mcp';
 import type { ToolCatalog } from '@talon/tool-runtime';
-import { TOOL_CATALOG, TOOL_DISPATCHER } from '../config/orchestrator.constants.js';
+import { ORCHESTRATOR_CONFIG, TOOL_CATALOG, TOOL_DISPATCHER } from '../config/orchestrator.constants.js';
+import type { OrchestratorConfig } from '../config/orchestrator-config.js';
 import type { ToolDispatcher } from '../tools/tool-dispatcher.js';
 import { talonMcpServerOptions } from './talon-mcp-catalog.js';
 
@@ -15,8 +16,17 @@ import { talonMcpServerOptions } from './talon-mcp-catalog.js';
 export class TalonMcpEndpoint implements OnApplicationShutdown {
   readonly handler: TalonMcpHttpHandler;
 
-  constructor(@Inject(TOOL_CATALOG) catalog: ToolCatalog, @Inject(TOOL_DISPATCHER) dispatcher: ToolDispatcher) {
-    this.handler = createTalonMcpHttpHandler({ ...talonMcpServerOptions(catalog, dispatcher, 'mcp-client'), path: DEFAULT_TALON_MCP_PATH });
+  constructor(
+    @Inject(TOOL_CATALOG) catalog: ToolCatalog,
+    @Inject(TOOL_DISPATCHER) dispatcher: ToolDispatcher,
+    @Inject(ORCHESTRATOR_CONFIG) config: OrchestratorConfig,
+  ) {
+    const allowedHosts = mcpAllowedHosts(config.http, process.env.TALON_MCP_ALLOWED_HOSTS);
+    this.handler = createTalonMcpHttpHandler({
+      ...talonMcpServerOptions(catalog, dispatcher, 'mcp-client'),
+      path: DEFAULT_TALON_MCP_PATH,
+      ...(allowedHosts ? { allowedHosts } : {}),
+    });
   }
 
   /** Express-style middleware: `/mcp` is served here, anything else goes on to Nest. */
@@ -32,4 +42,15 @@ export class TalonMcpEndpoint implements OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     await this.handler.close();
   }
+}
+
+/**
+ * Host headers `/mcp` accepts (DNS-rebinding protection: a web page must not reach a local Talon through a
+ * name it controls). `TALON_MCP_ALLOWED_HOSTS` (comma-separated `host:port`) wins; on a loopback address the
+ * default is `127.0.0.1:<port>` and `localhost:<port>`; elsewhere any host is accepted.
+ */
+export function mcpAllowedHosts(http: { host: string; port: number }, configured: string | undefined): string[] | undefined {
+  if (configured?.trim()) return configured.split(',').map((host) => host.trim()).filter(Boolean);
+  const loopback = http.host === '127.0.0.1' || http.host === 'localhost' || http.host === '::1';
+  return loopback ? [`127.0.0.1:${http.port}`, `localhost:${http.port}`, `[::1]:${http.port}`] : undefined;
 }
