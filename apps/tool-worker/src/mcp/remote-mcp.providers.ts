@@ -26,7 +26,7 @@ export function remoteMcpProviders(
       useFactory: async () => {
         const mcp = parseRemoteMcpConfig(process.env);
         const servers = await loadMcpSourceDefinitions({
-          registryDir: mcp.registryDir,
+          ...(mcp.registryDir ? { registryDir: mcp.registryDir } : {}),
           ...(mcp.userConfigFile ? { userConfigFile: mcp.userConfigFile } : {}),
           variables: standardConfigVariables({
             root: mcp.root,

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_MAX_RUNNING_STDIO } from '@talon/mcp';
@@ -10,8 +11,11 @@ const INSTALL_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 export interface StdioMcpConfig {
   /** The install root for `${TALON_ROOT}` (env `TALON_ROOT`). */
   root: string;
-  /** Registry of server definitions. Default `<root>/registry/mcp-servers` (env `TALON_MCP_REGISTRY_DIR`). */
-  registryDir: string;
+  /**
+   * Registry of server definitions (env `TALON_MCP_REGISTRY_DIR`, which must exist). Default
+   * `<root>/registry/mcp-servers` when that exists (an install without it just has no registry servers).
+   */
+  registryDir?: string;
   /** A JSON list of extra or replacing server definitions (env `TALON_MCP_CONFIG`); none by default. */
   userConfigFile?: string;
   /** Replaces every server's `idle_stop_ms`; 0 never stops (env `TALON_MCP_IDLE_MS`). Default: per server. */
@@ -32,11 +36,17 @@ export function parseStdioMcpConfig(env: NodeJS.ProcessEnv, stateDir: string, cw
   }
   return {
     root,
-    registryDir: resolve(cwd, env.TALON_MCP_REGISTRY_DIR || resolve(root, 'registry/mcp-servers')),
+    ...registryDirOf(env, root, cwd),
     ...(env.TALON_MCP_CONFIG ? { userConfigFile: resolve(cwd, env.TALON_MCP_CONFIG) } : {}),
     ...(idle ? { idleStopMs: Number(idle) } : {}),
     maxRunning: readPositiveInt(env, 'TALON_MCP_MAX_RUNNING', DEFAULT_MAX_RUNNING_STDIO),
     snapshotFile: resolve(stateDir, 'mcp-tools.json'),
     dataDir: resolve(stateDir, 'mcp-data'),
   };
+}
+
+function registryDirOf(env: NodeJS.ProcessEnv, root: string, cwd: string): { registryDir?: string } {
+  if (env.TALON_MCP_REGISTRY_DIR) return { registryDir: resolve(cwd, env.TALON_MCP_REGISTRY_DIR) };
+  const fallback = resolve(root, 'registry/mcp-servers');
+  return existsSync(fallback) ? { registryDir: fallback } : {};
 }

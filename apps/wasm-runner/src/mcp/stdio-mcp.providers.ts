@@ -27,7 +27,7 @@ export function stdioMcpProviders(
         const mcp = parseStdioMcpConfig(process.env, config.stateDir);
         mkdirSync(mcp.dataDir, { recursive: true });
         const servers = await loadMcpSourceDefinitions({
-          registryDir: mcp.registryDir,
+          ...(mcp.registryDir ? { registryDir: mcp.registryDir } : {}),
           ...(mcp.userConfigFile ? { userConfigFile: mcp.userConfigFile } : {}),
           variables: standardConfigVariables({ root: mcp.root, workspace: config.workspaceDir, dataDir: mcp.dataDir }),
           transports: ['stdio'],
