@@ -267,6 +267,22 @@ describe('agent loop through the orchestrator (OpenAI protocol)', () => {
     await db.end();
   });
 
+  it('tools.call with the agent policy answers APPROVAL_REQUIRED, then runs the same call once approved', async () => {
+    const sessionId = await newSession();
+    const call = { tool: 'write_file', params: { path: 'gated.txt', content: 'gated' }, sessionId, policy: 'agent' };
+    const first = await api('tools.call', call).catch((error) => error);
+    expect(first).toMatchObject({ code: 'APPROVAL_REQUIRED', details: { approvalId: expect.any(String) } });
+    const again = await api('tools.call', call).catch((error) => error);
+    expect(again.details.approvalId).toBe(first.details.approvalId);
+    await api('approvals.resolve', { id: first.details.approvalId, decision: 'approve' });
+    expect(await api('tools.call', call)).toMatchObject({ tool: 'write_file' });
+    expect(await readFile(join(workspaceDir, 'gated.txt'), 'utf8')).toBe('gated');
+    const other = await api('tools.call', { ...call, params: { path: 'other.txt', content: 'x' } }).catch((error) => error);
+    expect(other).toMatchObject({ code: 'APPROVAL_REQUIRED' });
+    await expect(api('tools.call', { tool: 'echo', params: { message: 'free' }, sessionId, policy: 'agent' })).resolves.toMatchObject({ output: 'free' });
+    await expect(api('tools.call', { tool: 'echo', params: { message: 'x' }, policy: 'agent' })).rejects.toMatchObject({ code: 'SCHEMA_VIOLATION' });
+  });
+
   it('works without a model through slash commands', async () => {
     const sessionId = await newSession();
     const tools = await api<ChatSendReply>('chat.send', { sessionId, message: '/tools' });

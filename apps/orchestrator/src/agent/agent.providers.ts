@@ -8,7 +8,7 @@ import type { Database } from '@talon/persistence';
 import type { JsonLogger } from '@talon/service-runtime';
 import type { ToolCatalog } from '@talon/tool-runtime';
 import type { AuditLog } from '../audit/audit-log.js';
-import { APPROVAL_QUEUE, AUDIT_LOG, CHAT_SERVICE, SECRET_STORE, TOOL_CATALOG, TOOL_DISPATCHER } from '../config/orchestrator.constants.js';
+import { APPROVAL_QUEUE, AUDIT_LOG, CHAT_SERVICE, POLICY_GATE, SECRET_STORE, TOOL_CATALOG, TOOL_DISPATCHER } from '../config/orchestrator.constants.js';
 import type { OrchestratorConfig } from '../config/orchestrator-config.js';
 import { SecretStore } from '../secrets/secret-store.js';
 import { createSecretTools } from '../secrets/secret-tools.js';
@@ -18,6 +18,7 @@ import type { ToolDispatcher } from '../tools/tool-dispatcher.js';
 import { CatalogToolSource } from './catalog-tool-source.js';
 import { ChatService } from './chat-service.js';
 import { LocalSkillAdvisor } from './local-skill-advisor.js';
+import { PolicyGate } from './policy-gate.js';
 import { DispatcherToolCaller } from './dispatcher-tool-caller.js';
 import { PrismaApprovalStore } from './prisma-approval-store.js';
 import { PrismaGrantStore } from './prisma-grant-store.js';
@@ -41,7 +42,13 @@ export function agentProviders(config: OrchestratorConfig, connection: NatsConne
   const grants = new PrismaGrantStore(database.prisma);
   const approvals = new ApprovalQueue(new PrismaApprovalStore(database.prisma), grants, { timeoutMs: config.approvalTimeoutMs });
   const secrets = new SecretStore(database.prisma, secretCipher(config, logger));
+  const policy = new PolicyEngine();
   return [
+    {
+      provide: POLICY_GATE,
+      inject: [TOOL_CATALOG, TOOL_DISPATCHER],
+      useFactory: (catalog: ToolCatalog, dispatcher: ToolDispatcher) => new PolicyGate(catalog, dispatcher, policy, grants, approvals),
+    },
     { provide: APPROVAL_QUEUE, useValue: approvals },
     { provide: SECRET_STORE, useValue: secrets },
     {
@@ -57,7 +64,7 @@ export function agentProviders(config: OrchestratorConfig, connection: NatsConne
             sessions: new PrismaSessionStore(database.prisma),
             approvals,
             grants,
-            policy: new PolicyEngine(),
+            policy,
             skills: new LocalSkillAdvisor(skills),
           },
           { maxIterations: config.maxIterations },

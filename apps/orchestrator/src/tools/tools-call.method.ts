@@ -2,19 +2,23 @@ import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { ToolsCallRequestSchema, type ToolsCallReply, type ToolsCallRequest } from '@talon/contracts';
 import { ApiRouter } from '../api/api-router.js';
 import type { ApiCallContext, ApiMethod } from '../api/api-method.js';
-import { TOOL_DISPATCHER } from '../config/orchestrator.constants.js';
+import { ERROR_CODES } from '@talon/contracts';
+import { TalonError } from '@talon/errors';
+import { POLICY_GATE, TOOL_DISPATCHER } from '../config/orchestrator.constants.js';
+import type { PolicyGate } from '../agent/policy-gate.js';
 import type { ToolDispatcher } from './tool-dispatcher.js';
 
 /** `tools.call`: run one tool through the whole pipeline, as an operator. */
 @Injectable()
 export class ToolsCallMethod implements ApiMethod<ToolsCallRequest, ToolsCallReply>, OnModuleInit {
   readonly name = 'tools.call';
-  readonly description = 'Runs one tool through the full pipeline (validation, policy, dispatch, output safety, audit).';
+  readonly description = 'Runs one tool through the full pipeline (validation, dispatch, output safety, audit); with policy "agent" the session\'s policy and approvals apply too.';
   readonly request = ToolsCallRequestSchema;
 
   constructor(
     private readonly router: ApiRouter,
     @Inject(TOOL_DISPATCHER) private readonly dispatcher: ToolDispatcher,
+    @Inject(POLICY_GATE) private readonly gate: PolicyGate,
   ) {}
 
   onModuleInit(): void {
@@ -22,6 +26,11 @@ export class ToolsCallMethod implements ApiMethod<ToolsCallRequest, ToolsCallRep
   }
 
   handle(request: ToolsCallRequest, context: ApiCallContext): Promise<ToolsCallReply> {
-    return this.dispatcher.call({ ...request, callId: request.callId ?? context.callId, actor: `operator:${context.surface}` });
+    const { policy, ...call } = request;
+    if (policy === 'agent') {
+      if (!call.sessionId) throw new TalonError(ERROR_CODES.SCHEMA_VIOLATION, 'tools.call with policy "agent" needs a sessionId (create one with sessions.create).');
+      return this.gate.call({ ...call, sessionId: call.sessionId, callId: call.callId ?? context.callId, actor: `agent:${context.surface}` });
+    }
+    return this.dispatcher.call({ ...call, callId: call.callId ?? context.callId, actor: `operator:${context.surface}` });
   }
 }

@@ -159,6 +159,12 @@ export const ToolsCallRequestSchema = Type.Object(
     sessionId: Type.Optional(Type.String({ maxLength: 128 })),
     callId: Type.Optional(Type.String({ maxLength: 128 })),
     timeoutMs: Type.Optional(Type.Integer({ minimum: 1, maximum: 600000 })),
+    /**
+     * `operator` (default): the caller is the person who would approve. `agent`: the session's policy
+     * applies as for a model (deny → POLICY_DENIED, ask → APPROVAL_REQUIRED with `details.approvalId`);
+     * needs `sessionId`. MCP clients are served this way.
+     */
+    policy: Type.Optional(Type.Union([Type.Literal('operator'), Type.Literal('agent')])),
   },
   { additionalProperties: false },
 );

@@ -1,0 +1,56 @@
+import { createHash } from 'node:crypto';
+import type { ApprovalQueue, GrantStore, PolicyEngine } from '@talon/agent';
+import { ERROR_CODES, type ToolsCallReply } from '@talon/contracts';
+import { TalonError } from '@talon/errors';
+import { canonicalJson, redactParams, UnknownToolError, type ToolCatalog } from '@talon/tool-runtime';
+import type { DispatchRequest, ToolDispatcher } from '../tools/tool-dispatcher.js';
+
+/** A call from an agent that is not inside a chat turn (an MCP client), judged by the session's policy. */
+export interface GatedCall extends DispatchRequest {
+  sessionId: string;
+}
+
+/**
+ * The agent policy for tool calls that do not come from the loop (MCP clients): deny → POLICY_DENIED;
+ * ask → an approval is created and the call answers APPROVAL_REQUIRED with its id; once a person approves
+ * it, the same call (same tool and params) runs. Allowed calls go through the dispatcher as usual.
+ */
+export class PolicyGate {
+  constructor(
+    private readonly catalog: ToolCatalog,
+    private readonly dispatcher: ToolDispatcher,
+    private readonly policy: PolicyEngine,
+    private readonly grants: GrantStore,
+    private readonly approvals: ApprovalQueue,
+  ) {}
+
+  async call(request: GatedCall): Promise<ToolsCallReply> {
+    const entry = this.catalog.get(request.tool);
+    if (!entry) throw new UnknownToolError(request.tool);
+    const params = (request.params ?? {}) as Record<string, unknown>;
+    // One approval per distinct call: the same tool with the same params maps to the same approval.
+    const callKey = `gate:${createHash('sha256').update(request.tool).update('\n').update(canonicalJson(params)).digest('hex').slice(0, 32)}`;
+    const existing = await this.approvals.findByCall(request.sessionId, callKey);
+    const decision = this.policy.decide({
+      tool: entry.definition,
+      requirement: entry.tool?.approvalFor?.(params),
+      grants: await this.grants.get(request.sessionId),
+      callApproved: existing?.status === 'approved',
+    });
+    if (decision.action === 'deny') {
+      throw new TalonError(ERROR_CODES.POLICY_DENIED, `Refused by policy: ${decision.reason}.`, { details: { tool: request.tool } });
+    }
+    if (decision.action === 'ask') {
+      const approval =
+        existing?.status === 'pending'
+          ? existing
+          : await this.approvals.request({ sessionId: request.sessionId, callId: callKey, tool: request.tool, params: redactParams(params, entry.definition.sensitiveParams), reason: decision.reason });
+      throw new TalonError(
+        ERROR_CODES.APPROVAL_REQUIRED,
+        `"${request.tool}" needs a person's approval (${decision.reason}). Approve it with approvals.resolve {"id": "${approval.id}"} and call again.`,
+        { details: { approvalId: approval.id, tool: request.tool, expiresAt: new Date(approval.expiresAt).toISOString() } },
+      );
+    }
+    return this.dispatcher.call(request);
+  }
+}
