@@ -5,6 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { connect, type NatsConnection, type Subscription } from '@nats-io/transport-node';
+import grpc from '@grpc/grpc-js';
+import protoLoader from '@grpc/proto-loader';
+import { TALON_PROTO_PATH } from '@talon/contracts';
 import type { ChatEvent, ChatSendReply, Envelope } from '@talon/contracts';
 import { createTestDatabase, findFreePort, startNatsTestServer, startServiceProcess, type NatsTestServer, type ServiceProcess, type TestDatabase } from '@talon/testing';
 import { startOpenAiCompatibleServer, type LlmTestServer } from '../../../libs/llm/test/support/index.js';
@@ -281,6 +284,42 @@ describe('agent loop through the orchestrator (OpenAI protocol)', () => {
     expect(other).toMatchObject({ code: 'APPROVAL_REQUIRED' });
     await expect(api('tools.call', { tool: 'echo', params: { message: 'free' }, sessionId, policy: 'agent' })).resolves.toMatchObject({ output: 'free' });
     await expect(api('tools.call', { tool: 'echo', params: { message: 'x' }, policy: 'agent' })).rejects.toMatchObject({ code: 'SCHEMA_VIOLATION' });
+  });
+
+  it('streams a turn over HTTP server-sent events', async () => {
+    const sessionId = await newSession();
+    llm.enqueue({ text: ['Streamed ', 'over SSE.'] });
+    const response = await fetch(`http://127.0.0.1:${orchestratorEnv.TALON_HTTP_PORT}/v1/sessions/${sessionId}/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ message: 'hello over http' }),
+    });
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    const text = await response.text();
+    const events = text.split('\n\n').filter(Boolean).map((block) => block.split('\n')[0]!.replace('event: ', ''));
+    expect(events).toEqual(expect.arrayContaining(['turn_started', 'text_delta', 'message', 'turn_finished']));
+    expect(events.at(-1)).toBe('result');
+    expect(text).toContain('"content":"Streamed over SSE."');
+    const bad = await fetch(`http://127.0.0.1:${orchestratorEnv.TALON_HTTP_PORT}/v1/sessions/${sessionId}/messages`, { method: 'POST', body: '{"message":' });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ ok: false, error: { code: 'MALFORMED_JSON' } });
+  });
+
+  it('streams a turn over gRPC (server streaming)', async () => {
+    const sessionId = await newSession();
+    llm.enqueue({ text: ['Streamed ', 'over gRPC.'] });
+    const definition = protoLoader.loadSync(TALON_PROTO_PATH, { keepCase: true, defaults: true });
+    const proto = grpc.loadPackageDefinition(definition) as unknown as { talon: { v1: { Talon: grpc.ServiceClientConstructor } } };
+    const grpcClient = new proto.talon.v1.Talon(`127.0.0.1:${orchestratorEnv.TALON_GRPC_PORT}`, grpc.credentials.createInsecure()) as unknown as {
+      Chat(request: object): NodeJS.ReadableStream;
+      close(): void;
+    };
+    const stream = grpcClient.Chat({ session_id: sessionId, message: 'hello over grpc' });
+    const events: Array<{ type: string; event_json: string }> = [];
+    for await (const event of stream as AsyncIterable<{ type: string; event_json: string }>) events.push(event);
+    grpcClient.close();
+    expect(events.map((event) => event.type)).toEqual(expect.arrayContaining(['turn_started', 'text_delta', 'message', 'turn_finished', 'result']));
+    expect(JSON.parse(events.at(-1)!.event_json)).toMatchObject({ type: 'result', content: 'Streamed over gRPC.' });
   });
 
   it('works without a model through slash commands', async () => {
