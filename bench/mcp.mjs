@@ -72,10 +72,12 @@ const viaBuiltin = async () => {
 const talonSamples = [];
 const directSamples = [];
 const builtinSamples = [];
-for (let round = 0; round < 5; round++) {
-  directSamples.push(...(await timeSequential(direct, COUNT / 5, round === 0 ? 300 : 50)));
-  talonSamples.push(...(await timeSequential(viaTalon, COUNT / 5, round === 0 ? 300 : 50)));
-  builtinSamples.push(...(await timeSequential(viaBuiltin, COUNT / 5, round === 0 ? 300 : 50)));
+// Short alternating rounds, so load from anything else on the machine falls on all three paths alike.
+const ROUNDS = 20;
+for (let round = 0; round < ROUNDS; round++) {
+  directSamples.push(...(await timeSequential(direct, COUNT / ROUNDS, round === 0 ? 300 : 20)));
+  talonSamples.push(...(await timeSequential(viaTalon, COUNT / ROUNDS, round === 0 ? 300 : 20)));
+  builtinSamples.push(...(await timeSequential(viaBuiltin, COUNT / ROUNDS, round === 0 ? 300 : 20)));
 }
 const talonStats = summarize(talonSamples);
 const directStats = summarize(directSamples);
