@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { chatCommand } from './commands/chat-command.js';
+import { secretCommand } from './commands/secret-command.js';
 import { mcpServeCommand } from './commands/mcp-serve-command.js';
 import { statusCommand } from './commands/status-command.js';
 import { upCommand } from './commands/up-command.js';
@@ -9,6 +10,7 @@ const USAGE = `Usage: pnpm talon <command>
 Commands:
   up        start NATS (if none answers) and the four services on embedded defaults
   status    show every service's instances, version and latency
+  secret    set (value from stdin) / list / delete stored secrets
   chat      an interactive session: streaming answers, tool calls as they run, approvals inline
   mcp serve serve Talon's tool catalog as an MCP server over stdio (needs a running Talon)
   help      this text`;
@@ -18,6 +20,7 @@ const commands: Record<string, () => Promise<number>> = {
   up: () => upCommand(print),
   status: () => statusCommand(print),
   chat: () => chatCommand(print),
+  secret: () => secretCommand(process.argv.slice(3), print),
   mcp: () => (process.argv[3] === 'serve' ? mcpServeCommand((line) => process.stderr.write(line + '\n')) : commands.help!()),
   help: async () => {
     print(USAGE);

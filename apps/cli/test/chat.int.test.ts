@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
 import pty from '@lydell/node-pty';
 import { createTestDatabase, findFreePort, REPO_ROOT, startNatsTestServer, startServiceProcess, type NatsTestServer, type ServiceProcess, type TestDatabase } from '@talon/testing';
 
@@ -102,6 +103,19 @@ describe('talon chat in a real pseudo-terminal', () => {
     expect(await readFile(join(stateDir, 'workspace', 'note.md'), 'utf8')).toBe('from the pty');
     terminal.write('/exit\r');
     expect(await exited).toBe(0);
+  });
+
+  it('talon secret sets a value from stdin, lists names only, and deletes', () => {
+    const cli = (args: string[], input?: string) =>
+      spawnSync(process.execPath, [join(REPO_ROOT, 'apps/cli/dist/main.js'), 'secret', ...args], { input, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', NATS_URL: nats.url } });
+    const set = cli(['set', 'GITHUB_TOKEN', '--host', 'api.github.com'], 'ghp_cliValue1234567890abcdef\n');
+    expect(set.status).toBe(0);
+    expect(set.stdout).toContain('stored GITHUB_TOKEN (sent only to: api.github.com)');
+    const list = cli(['list']);
+    expect(list.stdout).toMatch(/GITHUB_TOKEN\s+bearer\s+api\.github\.com/);
+    expect(list.stdout + set.stdout).not.toContain('ghp_cliValue');
+    expect(cli(['delete', 'GITHUB_TOKEN']).stdout).toContain('deleted GITHUB_TOKEN');
+    expect(cli(['set']).status).toBe(2);
   });
 
   it('without a model, says how to configure one and still runs slash commands', async () => {
