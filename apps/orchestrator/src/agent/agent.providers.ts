@@ -5,7 +5,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { ApprovalQueue, loadOrCreateSecretsKeyFile, PolicyEngine, SecretCipher, TurnRunner } from '@talon/agent';
 import { createLlmProvider, describeLlmConfig } from '@talon/llm';
 import type { Database } from '@talon/persistence';
-import type { JsonLogger } from '@talon/service-runtime';
+import { NatsRequester, type JsonLogger } from '@talon/service-runtime';
 import type { ToolCatalog } from '@talon/tool-runtime';
 import type { AuditLog } from '../audit/audit-log.js';
 import { APPROVAL_QUEUE, AUDIT_LOG, CHAT_SERVICE, POLICY_GATE, SECRET_STORE, TOOL_CATALOG, TOOL_DISPATCHER } from '../config/orchestrator.constants.js';
@@ -20,6 +20,7 @@ import { ChatService } from './chat-service.js';
 import { LocalSkillAdvisor } from './local-skill-advisor.js';
 import { PolicyGate } from './policy-gate.js';
 import { DispatcherToolCaller } from './dispatcher-tool-caller.js';
+import { WasmDeclaredSecrets } from './wasm-declared-secrets.js';
 import { PrismaApprovalStore } from './prisma-approval-store.js';
 import { PrismaGrantStore } from './prisma-grant-store.js';
 import { PrismaSessionStore } from './prisma-session-store.js';
@@ -60,7 +61,7 @@ export function agentProviders(config: OrchestratorConfig, connection: NatsConne
           {
             provider: provider ?? new UnconfiguredProvider(),
             tools: new CatalogToolSource(catalog),
-            caller: new DispatcherToolCaller(dispatcher, secrets),
+            caller: new DispatcherToolCaller(dispatcher, secrets, new WasmDeclaredSecrets(catalog, new NatsRequester(connection))),
             sessions: new PrismaSessionStore(database.prisma),
             approvals,
             grants,

@@ -76,6 +76,18 @@ export class SecretStore {
       }));
   }
 
+  /** Grants for the named secrets (those that exist): what a WebAssembly tool declared it may use. */
+  async grantsForNames(names: readonly string[]): Promise<CredentialGrant[]> {
+    if (names.length === 0) return [];
+    const rows = await this.prisma.secret.findMany({ where: { name: { in: [...names] } } });
+    return rows.map((row) => ({
+      secretName: row.name,
+      value: this.cipher.decrypt(row.name, row.sealed),
+      hostPatterns: row.hostPatterns as string[],
+      location: row.location as unknown as SecretLocation,
+    }));
+  }
+
   private listing(row: { name: string; hostPatterns: unknown; location: unknown; updatedAt: Date }): SecretListing {
     return { name: row.name, hostPatterns: row.hostPatterns as string[], location: row.location as unknown as SecretLocation, updatedAt: row.updatedAt.toISOString() };
   }

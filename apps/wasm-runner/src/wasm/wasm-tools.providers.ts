@@ -11,13 +11,15 @@ import {
   SafeFetchHostHttpClient,
   safeFetchArtifactDownloader,
   ToolPackageRegistry,
+  type ToolInstaller,
 } from '@talon/wasm-host';
 import type { WasmRunnerConfig } from '../wasm-runner-config.js';
+import { DeclaredSecretsResponder } from './declared-secrets-responder.js';
 import { InstalledToolsCatalogBridge } from './installed-tools-catalog-bridge.js';
 import { RunnerToolInstaller } from './runner-tool-installer.js';
 import { orchestratorToolInvoker } from './orchestrator-tool-invoker.js';
 import { parseWasmToolsConfig } from './wasm-tools-config.js';
-import { WASM_TOOL_INSTALLER } from './wasm-tools.constants.js';
+import { DECLARED_SECRETS_RESPONDER, WASM_TOOL_INSTALLER } from './wasm-tools.constants.js';
 import { WasmToolsLifecycle } from './wasm-tools-lifecycle.js';
 
 /**
@@ -25,7 +27,8 @@ import { WasmToolsLifecycle } from './wasm-tools-lifecycle.js';
  * `tool_list`, `tool_upgrade`, `tool_remove`, `extension_info`, built-in names), the tools installed
  * before a restart (restored from `<stateDir>/wasm/installed`), and live install/upgrade/remove.
  * Component HTTP goes through the SSRF guard; workspace reads stay in the runner's workspace; credentials
- * come from each call's grants; `tool-invoke` goes back through the orchestrator's `tools.call`.
+ * come from each call's grants (the orchestrator asks which secret names a tool declares, on
+ * `talon.wasm.v1.container.declared-secrets`); `tool-invoke` goes back through the orchestrator's `tools.call`.
  */
 export function wasmToolProviders(config: WasmRunnerConfig, registry: ToolRegistry, connection: NatsConnection, logger: JsonLogger): Provider[] {
   return [
@@ -61,6 +64,11 @@ export function wasmToolProviders(config: WasmRunnerConfig, registry: ToolRegist
         logger.write('info', 'wasm tools restored', { restored: restored.restored, failed: restored.failed });
         return installer;
       },
+    },
+    {
+      provide: DECLARED_SECRETS_RESPONDER,
+      inject: [WASM_TOOL_INSTALLER],
+      useFactory: (installer: ToolInstaller) => new DeclaredSecretsResponder(connection, installer),
     },
     WasmToolsLifecycle,
   ];

@@ -32,3 +32,20 @@ export type ToolPackageRequest = Static<typeof ToolPackageRequestSchema>;
 export const ToolsInstalledRequestSchema = Type.Object({}, { additionalProperties: false });
 /** Request of `tools.installed`. */
 export type ToolsInstalledRequest = Static<typeof ToolsInstalledRequestSchema>;
+
+/**
+ * Asked by the orchestrator before a model's call to an installed WebAssembly tool that declares the
+ * `use_secret` effect: which secret names the tool's capabilities declare, so only those are granted.
+ * Answered by the wasm-runners (queue group `wasm-runners`) in a Talon envelope.
+ */
+export const WASM_DECLARED_SECRETS_SUBJECT = 'talon.wasm.v1.container.declared-secrets';
+
+/** Request on {@link WASM_DECLARED_SECRETS_SUBJECT}. */
+export const WasmDeclaredSecretsRequestSchema = Type.Object({ tool: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false });
+/** Request on {@link WASM_DECLARED_SECRETS_SUBJECT}. */
+export type WasmDeclaredSecretsRequest = Static<typeof WasmDeclaredSecretsRequestSchema>;
+
+/** Reply on {@link WASM_DECLARED_SECRETS_SUBJECT}: empty when the tool is not installed or declares none. */
+export const WasmDeclaredSecretsReplySchema = Type.Object({ secrets: Type.Array(Type.String()) });
+/** Reply on {@link WASM_DECLARED_SECRETS_SUBJECT}. */
+export type WasmDeclaredSecretsReply = Static<typeof WasmDeclaredSecretsReplySchema>;

@@ -1,0 +1,42 @@
+import type { NatsConnection, Subscription } from '@nats-io/transport-node';
+import { QUEUE_GROUPS, WASM_DECLARED_SECRETS_SUBJECT, WasmDeclaredSecretsRequestSchema, type Envelope, type WasmDeclaredSecretsReply, type WasmDeclaredSecretsRequest } from '@talon/contracts';
+import { toWireError } from '@talon/errors';
+import { decodeJsonPayload, encodeJson, validatePayload } from '@talon/service-runtime';
+import type { ToolInstaller } from '@talon/wasm-host';
+
+const MAX_REQUEST_BYTES = 4096;
+
+/**
+ * Tells the orchestrator which secret names an installed tool's capabilities declare, so a model's call
+ * is granted those secrets and no others. Names only: values never pass through the runner's answers.
+ */
+export class DeclaredSecretsResponder {
+  private subscription?: Subscription;
+
+  constructor(
+    private readonly connection: NatsConnection,
+    private readonly installer: ToolInstaller,
+  ) {}
+
+  start(): void {
+    this.subscription = this.connection.subscribe(WASM_DECLARED_SECRETS_SUBJECT, {
+      queue: QUEUE_GROUPS['wasm-runner'],
+      callback: (_error, message) => {
+        message.respond(encodeJson(this.answer(message.data)));
+      },
+    });
+  }
+
+  stop(): void {
+    this.subscription?.unsubscribe();
+  }
+
+  private answer(data: Uint8Array): Envelope<WasmDeclaredSecretsReply> {
+    try {
+      const { tool } = validatePayload<WasmDeclaredSecretsRequest>(WasmDeclaredSecretsRequestSchema, decodeJsonPayload(data, MAX_REQUEST_BYTES), 'declared-secrets request');
+      return { ok: true, data: { secrets: [...(this.installer.get(tool)?.version.capabilities.secrets ?? [])] } };
+    } catch (error) {
+      return { ok: false, error: toWireError(error) };
+    }
+  }
+}
