@@ -5,10 +5,11 @@ import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { HEADERS, SUBJECTS, type Envelope, type ToolCallRequest, type ToolCallResult, type ToolsCallReply, type ToolsListReply } from '@talon/contracts';
+import { HEADERS, SUBJECTS, type ChatEvent, type ChatSendReply, type Envelope, type ToolCallRequest, type ToolCallResult, type ToolsCallReply, type ToolsListReply } from '@talon/contracts';
 import { createTestDatabase, findFreePort, REPO_ROOT, startNatsTestServer, startServiceProcess, type NatsTestServer, type ServiceProcess, type TestDatabase } from '@talon/testing';
 import { startHeaderEchoServer, type HeaderEchoServer } from './support/header-echo-server.js';
 import { builtComponent, sha256Of, variantOf, writeRegistryEntry } from './support/wasm-test-registry.js';
+import { startOpenAiCompatibleServer, type LlmTestServer } from '../../../libs/llm/test/support/index.js';
 
 const SECRET = 'probe-secret-Zq81xKv0-never-in-output';
 /** How long an installed or removed tool may take to show in (or leave) the orchestrator's catalog. */
@@ -28,6 +29,7 @@ describe('WebAssembly tools in the wasm-runner, through the orchestrator', () =>
   let workspace: string;
   let keyed: HeaderEchoServer;
   let other: HeaderEchoServer;
+  let llm: LlmTestServer;
 
   beforeAll(async () => {
     execFileSync(process.execPath, [join(REPO_ROOT, 'tools-src/build.mjs'), '--quiet'], { cwd: REPO_ROOT, stdio: 'inherit' });
@@ -53,10 +55,15 @@ describe('WebAssembly tools in the wasm-runner, through the orchestrator', () =>
     const hostProbe = builtComponent('host-probe');
     await writeRegistryEntry(registryDir, { name: 'host-probe', artifact: hostProbe, sha256: await sha256Of(hostProbe), capabilities: hostProbeCapabilities() });
 
-    [nats, database] = await Promise.all([startNatsTestServer(), createTestDatabase()]);
+    [nats, database, llm] = await Promise.all([startNatsTestServer(), createTestDatabase(), startOpenAiCompatibleServer()]);
     orchestrator = await startServiceProcess('orchestrator', {
       NATS_URL: nats.url,
       DATABASE_URL: database.url,
+      TALON_LLM_PROVIDER: 'openai',
+      TALON_LLM_BASE_URL: llm.baseURL,
+      TALON_LLM_API_KEY: 'test-key',
+      TALON_LLM_MODEL: 'test-model',
+      TALON_SECRETS_KEY: Buffer.alloc(32, 9).toString('base64'),
       TALON_HTTP_PORT: String(await findFreePort()),
       TALON_GRPC_PORT: String(await findFreePort()),
     });
@@ -76,7 +83,7 @@ describe('WebAssembly tools in the wasm-runner, through the orchestrator', () =>
   afterAll(async () => {
     await client?.close();
     await Promise.all([orchestrator, runner].map((service) => service?.stop().catch(() => undefined)));
-    await Promise.all([nats?.stop(), database?.drop(), keyed?.close(), other?.close()]);
+    await Promise.all([nats?.stop(), database?.drop(), keyed?.close(), other?.close(), llm?.close()]);
     await rm(base, { recursive: true, force: true });
   });
 
@@ -208,6 +215,35 @@ describe('WebAssembly tools in the wasm-runner, through the orchestrator', () =>
     expect(JSON.stringify(denied)).toContain('denied');
     expect(await ok<ToolsCallReply>('tools.call', { tool: 'host-probe', params: { op: 'secret', name: 'probe_key' } })).toMatchObject({ output: { ok: false } });
   }, 30_000);
+
+  it('grants a model\'s call only the stored secrets the tool declares, and only its declared host receives one', async () => {
+    const stored = 'stored-probe-key-7Hq2LmN4pR8sT1vW';
+    const undeclared = 'undeclared-key-3Jk9QwE5rT7yU2iO';
+    await ok('secrets.set', { name: 'probe_key', value: stored, hostPatterns: ['127.0.0.1', 'localhost'], location: { kind: 'header', name: 'X-Probe-Key' } });
+    await ok('secrets.set', { name: 'other_key', value: undeclared, hostPatterns: ['127.0.0.1', 'localhost'], location: { kind: 'header', name: 'X-Probe-Key' } });
+    const sessionId = (await ok<{ id: string }>('sessions.create', { title: 'wasm credentials' })).id;
+    const approvals = client.subscribe(`talon.events.v1.session.${sessionId}`, {
+      callback: (_error, message) => {
+        const event = message.json<ChatEvent & { approvalId?: string }>();
+        if (event.type === 'approval_requested') void api('approvals.resolve', { id: event.approvalId, decision: 'approve' });
+      },
+    });
+    const keyedBefore = keyed.requests.length;
+    const otherBefore = other.requests.length;
+    llm.enqueue(
+      { toolCalls: [{ name: 'host-probe', arguments: { op: 'http', url: `http://127.0.0.1:${keyed.port}/model` } }, { name: 'host-probe', arguments: { op: 'http', url: `http://localhost:${other.port}/model` } }] },
+      { text: 'Both fetched.' },
+    );
+    const reply = await ok<ChatSendReply>('chat.send', { sessionId, message: 'fetch both' });
+    approvals.unsubscribe();
+    expect(reply.content).toBe('Both fetched.');
+    expect(keyed.requests.slice(keyedBefore).map((request) => request.headers['x-probe-key'])).toEqual([stored]);
+    expect(other.requests.slice(otherBefore).map((request) => request.headers['x-probe-key'])).toEqual([undefined]);
+    const toolMessages = (llm.requests.at(-1)!.body.messages as { role: string; content: string }[]).filter((message) => message.role === 'tool');
+    expect(toolMessages).toHaveLength(2);
+    expect(JSON.stringify(toolMessages)).not.toContain(stored);
+    expect(JSON.stringify(toolMessages)).not.toContain(undeclared);
+  }, 60_000);
 
   it('invokes an aliased tool back through the orchestrator (tool-invoke)', async () => {
     const reply = await ok<ToolsCallReply>('tools.call', { tool: 'host-probe', params: { op: 'invoke', alias: 'stats', params: { text: 'a b c d e' } } });
