@@ -11,8 +11,8 @@ const CREDENTIAL_TOOLS = new Set(['http']);
  * The loop's tool calls go through the dispatcher (validation, dispatch, output safety, audit). For
  * `http`, the host grants the stored secrets whose host patterns match the URL; the worker injects them
  * only into matching requests and redacts them from the output. For an installed WebAssembly tool with the
- * `use_secret` effect, the stored secrets its capabilities declare are granted (the runner injects each only
- * into requests to that credential's declared hosts).
+ * `use_secret` effect, the stored secrets its capabilities declare as credentials are granted, each only when
+ * the secret's host patterns cover the hosts the tool declares for it (the runner injects only there).
  */
 export class DispatcherToolCaller implements ToolCaller {
   constructor(
@@ -26,7 +26,7 @@ export class DispatcherToolCaller implements ToolCaller {
     const grants =
       CREDENTIAL_TOOLS.has(call.tool) && typeof url === 'string'
         ? await this.secrets.grantsForUrl(url)
-        : this.wasmSecrets && (await this.secrets.grantsForNames(await this.wasmSecrets.namesFor(call.tool)));
+        : await this.wasmSecrets?.grantsFor(call.tool, this.secrets);
     return this.dispatcher.call({
       tool: call.tool,
       params: call.params,

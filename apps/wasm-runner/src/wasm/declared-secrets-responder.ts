@@ -7,8 +7,8 @@ import type { ToolInstaller } from '@talon/wasm-host';
 const MAX_REQUEST_BYTES = 4096;
 
 /**
- * Tells the orchestrator which secret names an installed tool's capabilities declare, so a model's call
- * is granted those secrets and no others. Names only: values never pass through the runner's answers.
+ * Tells the orchestrator which credentials an installed tool's capabilities declare (secret name and the host
+ * patterns it is injected for), so a model's call is granted those secrets and no others. Never values.
  */
 export class DeclaredSecretsResponder {
   private subscription?: Subscription;
@@ -34,7 +34,8 @@ export class DeclaredSecretsResponder {
   private answer(data: Uint8Array): Envelope<WasmDeclaredSecretsReply> {
     try {
       const { tool } = validatePayload<WasmDeclaredSecretsRequest>(WasmDeclaredSecretsRequestSchema, decodeJsonPayload(data, MAX_REQUEST_BYTES), 'declared-secrets request');
-      return { ok: true, data: { secrets: [...(this.installer.get(tool)?.version.capabilities.secrets ?? [])] } };
+      const credentials = this.installer.get(tool)?.version.capabilities.credentials ?? [];
+      return { ok: true, data: { credentials: credentials.map((credential) => ({ secretName: credential.secret_name, hostPatterns: [...credential.host_patterns] })) } };
     } catch (error) {
       return { ok: false, error: toWireError(error) };
     }

@@ -35,7 +35,8 @@ export type ToolsInstalledRequest = Static<typeof ToolsInstalledRequestSchema>;
 
 /**
  * Asked by the orchestrator before a model's call to an installed WebAssembly tool that declares the
- * `use_secret` effect: which secret names the tool's capabilities declare, so only those are granted.
+ * `use_secret` effect: which credentials the tool's capabilities declare, so only those secrets are granted,
+ * and only when the operator's host patterns for the secret cover the hosts the tool would send it to.
  * Answered by the wasm-runners (queue group `wasm-runners`) in a Talon envelope.
  */
 export const WASM_DECLARED_SECRETS_SUBJECT = 'talon.wasm.v1.container.declared-secrets';
@@ -45,7 +46,12 @@ export const WasmDeclaredSecretsRequestSchema = Type.Object({ tool: Type.String(
 /** Request on {@link WASM_DECLARED_SECRETS_SUBJECT}. */
 export type WasmDeclaredSecretsRequest = Static<typeof WasmDeclaredSecretsRequestSchema>;
 
-/** Reply on {@link WASM_DECLARED_SECRETS_SUBJECT}: empty when the tool is not installed or declares none. */
-export const WasmDeclaredSecretsReplySchema = Type.Object({ secrets: Type.Array(Type.String()) });
+/**
+ * Reply on {@link WASM_DECLARED_SECRETS_SUBJECT}: the tool's credentials (secret name and the host patterns the
+ * runner injects it for); empty when the tool is not installed or declares none.
+ */
+export const WasmDeclaredSecretsReplySchema = Type.Object({
+  credentials: Type.Array(Type.Object({ secretName: Type.String(), hostPatterns: Type.Array(Type.String()) })),
+});
 /** Reply on {@link WASM_DECLARED_SECRETS_SUBJECT}. */
 export type WasmDeclaredSecretsReply = Static<typeof WasmDeclaredSecretsReplySchema>;
