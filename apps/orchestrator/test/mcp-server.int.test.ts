@@ -78,6 +78,15 @@ describe('Talon as an MCP server: /mcp on the orchestrator and `talon mcp serve`
     return client;
   }
 
+  /** Resolves the approval an "approval required" result names, as a person would through the API. */
+  async function approve(result: unknown): Promise<void> {
+    expect((result as CallToolResult).isError).toBe(true);
+    const approvalId = /approval id: ([0-9a-f-]{36})/.exec(textOf(result))?.[1];
+    expect(approvalId).toBeDefined();
+    const resolved = await fetch(`http://127.0.0.1:${httpPort}/v1/rpc/approvals.resolve`, { method: 'POST', body: JSON.stringify({ id: approvalId, decision: 'approve' }) });
+    expect(resolved.status).toBe(200);
+  }
+
   const names = async (client: Client) => (await client.listTools()).tools.map((tool) => tool.name);
 
   it('serves the live catalog at /mcp and runs calls through the dispatcher', async () => {
@@ -107,7 +116,12 @@ describe('Talon as an MCP server: /mcp on the orchestrator and `talon mcp serve`
       notified++;
     });
     expect(await names(client)).not.toContain('everything_echo');
-    const called = await client.callTool({ name: 'mcp_call', arguments: { tool: 'everything.echo', arguments: { message: 'nested' } } });
+    const call = { name: 'mcp_call', arguments: { tool: 'everything.echo', arguments: { message: 'nested' } } };
+    // An MCP client is an agent: mcp_call (external_write) needs a person's approval first.
+    const asked = await client.callTool(call);
+    expect(asked.isError).toBe(true);
+    await approve(asked);
+    const called = await client.callTool(call);
     expect(textOf(called)).toContain('nested');
     await waitFor(() => notified > 0, 5_000, 'tools/list_changed');
     expect(await names(client)).toContain('everything_echo');
@@ -155,7 +169,10 @@ describe('Talon as an MCP server: /mcp on the orchestrator and `talon mcp serve`
     await client.connect(transport);
     clients.push(client);
     expect(await names(client)).toEqual(expect.arrayContaining(['echo', 'mcp_list', 'everything_echo']));
-    const echo = await client.callTool({ name: 'everything_echo', arguments: { message: 'over stdio' } });
+    // MCP tools need approval by default (unless_auto_approved): approve once, then the same call runs.
+    const echoCall = { name: 'everything_echo', arguments: { message: 'over stdio' } };
+    await approve(await client.callTool(echoCall));
+    const echo = await client.callTool(echoCall);
     expect(textOf(echo)).toContain('over stdio');
     const listed = await client.callTool({ name: 'mcp_list', arguments: {} });
     expect(textOf(listed)).toContain('"everything"');
@@ -166,7 +183,9 @@ describe('Talon as an MCP server: /mcp on the orchestrator and `talon mcp serve`
       notified++;
     });
     expect(await names(client)).not.toContain('memory_read_graph');
-    await client.callTool({ name: 'mcp_call', arguments: { tool: 'memory.read_graph', arguments: {} } });
+    const readGraph = { name: 'mcp_call', arguments: { tool: 'memory.read_graph', arguments: {} } };
+    await approve(await client.callTool(readGraph));
+    await client.callTool(readGraph);
     await waitFor(() => notified > 0, 6_000, 'tools/list_changed over stdio');
     expect(await names(client)).toContain('memory_read_graph');
   });

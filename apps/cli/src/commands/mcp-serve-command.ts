@@ -38,6 +38,7 @@ export async function mcpServeCommand(note: (line: string) => void): Promise<num
 /** Catalog and calls over the orchestrator's API, with a poll of the catalog version for change notices. */
 function natsCatalogOptions(requester: NatsRequester): { server: TalonMcpServerOptions; stop(): void } {
   let cached: { version: number; tools: ToolDefinition[] } | undefined;
+  let sessionId: Promise<string> | undefined;
   const listeners = new Set<() => void>();
   const list = async () => {
     const reply = await requester.request<ToolsListReply>(apiSubject('tools.list'), {}, { timeoutMs: 5_000 });
@@ -59,7 +60,9 @@ function natsCatalogOptions(requester: NatsRequester): { server: TalonMcpServerO
       },
       call: async (tool, args) => {
         const timeoutMs = (cached?.tools.find((definition) => definition.name === tool)?.timeoutMs ?? 30_000) + CALL_MARGIN_MS;
-        const reply = await requester.request<ToolsCallReply>(apiSubject('tools.call'), { tool, params: args }, { timeoutMs });
+        // The client is an agent: its calls pass the session policy (APPROVAL_REQUIRED carries the approval id).
+        sessionId ??= requester.request<{ id: string }>(apiSubject('sessions.create'), { title: 'mcp stdio client' }, { timeoutMs: 5_000 }).then((session) => session.id);
+        const reply = await requester.request<ToolsCallReply>(apiSubject('tools.call'), { tool, params: args, sessionId: await sessionId, policy: 'agent' }, { timeoutMs });
         return reply.text;
       },
     },

@@ -41,7 +41,7 @@ async function connectedClient() {
   }));
   // Local tools never reach NATS: the requester is not used.
   const dispatcher = new ToolDispatcher({ catalog, requester: undefined as unknown as NatsRequester, safety: createOutputSafety() });
-  const server = createTalonMcpServer(talonMcpServerOptions(catalog, dispatcher, 'mcp-test'));
+  const server = createTalonMcpServer(talonMcpServerOptions(catalog, (request) => dispatcher.call(request), 'mcp-test'));
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const client = new Client({ name: 'test', version: '1.0.0' });

@@ -2,9 +2,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { createTalonMcpHttpHandler, DEFAULT_TALON_MCP_PATH, type TalonMcpHttpHandler } from '@talon/mcp';
 import type { ToolCatalog } from '@talon/tool-runtime';
-import { ORCHESTRATOR_CONFIG, TOOL_CATALOG, TOOL_DISPATCHER } from '../config/orchestrator.constants.js';
+import type { Database } from '@talon/persistence';
+import { DATABASE, ORCHESTRATOR_CONFIG, POLICY_GATE, TOOL_CATALOG } from '../config/orchestrator.constants.js';
+import type { PolicyGate } from '../agent/policy-gate.js';
+import { McpClientSessions } from './mcp-client-sessions.js';
 import type { OrchestratorConfig } from '../config/orchestrator-config.js';
-import type { ToolDispatcher } from '../tools/tool-dispatcher.js';
 import { talonMcpServerOptions } from './talon-mcp-catalog.js';
 
 /**
@@ -18,12 +20,15 @@ export class TalonMcpEndpoint implements OnApplicationShutdown {
 
   constructor(
     @Inject(TOOL_CATALOG) catalog: ToolCatalog,
-    @Inject(TOOL_DISPATCHER) dispatcher: ToolDispatcher,
+    @Inject(POLICY_GATE) gate: PolicyGate,
+    @Inject(DATABASE) database: Database,
     @Inject(ORCHESTRATOR_CONFIG) config: OrchestratorConfig,
   ) {
     const allowedHosts = mcpAllowedHosts(config.http, process.env.TALON_MCP_ALLOWED_HOSTS);
+    // MCP clients are agents: each client session gets a Talon session whose policy and approvals apply.
+    const sessions = new McpClientSessions(database.prisma);
     this.handler = createTalonMcpHttpHandler({
-      ...talonMcpServerOptions(catalog, dispatcher, 'mcp-client'),
+      ...talonMcpServerOptions(catalog, async (request, mcpSessionId) => gate.call({ ...request, sessionId: await sessions.sessionFor(mcpSessionId) }), 'mcp-client'),
       path: DEFAULT_TALON_MCP_PATH,
       ...(allowedHosts ? { allowedHosts } : {}),
     });
