@@ -295,12 +295,20 @@ describe('WebAssembly tools in the wasm-runner, through the orchestrator', () =>
     expect(await api('tools.remove', { name: 'text-stats' })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
   }, 30_000);
 
-  it('keeps installed tools across a restart of the runner', async () => {
+  it('keeps installed tools across a restart of the runner; a restored name a built-in owns is logged, not fatal', async () => {
     await runner.stop();
+    // A record naming a built-in (as if written by an older build) must not take the name or stop the runner.
+    const stateFile = join(base, 'state', 'wasm', 'installed', 'installed-tools.json');
+    const state = JSON.parse(await readFile(stateFile, 'utf8')) as { tools: { name: string }[] };
+    state.tools.push({ ...state.tools.find((record) => record.name === 'probe')!, name: 'read_file' });
+    await writeFile(stateFile, JSON.stringify(state));
     runner = await startServiceProcess('wasm-runner', runnerEnv, { timeoutMs: 60_000 });
+    const refused = await runner.waitForLog((line) => line.msg === 'wasm tool not registered' && line.tool === 'read_file', 10_000);
+    expect(refused).toMatchObject({ code: 'NAME_CONFLICT' });
     await waitFor(async () => (await call('probe', { mode: 'y' })).ok, 10_000, 'probe after the restart');
     const names = (await ok<{ tools: Summary[] }>('tools.installed', {})).tools.map((tool) => `${tool.name}@${tool.version}`);
-    expect(names).toEqual(['host-probe@0.2.0', 'probe@0.1.0']);
+    expect(names).toEqual(expect.arrayContaining(['host-probe@0.2.0', 'probe@0.1.0']));
+    expect(JSON.stringify((await ok<ToolsCallReply>('tools.call', { tool: 'read_file', params: { path: 'docs/notes.md' } })).output)).toContain('read by a component');
     const read = await ok<ToolsCallReply>('tools.call', { tool: 'host-probe', params: { op: 'read', path: 'docs/notes.md' } });
     expect(probeOutput(read).ok).toContain('read by a component');
     expect(await call('text-stats', { text: 'x' })).toMatchObject({ ok: false, error: { code: 'UNKNOWN_TOOL' } });
