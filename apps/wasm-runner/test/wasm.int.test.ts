@@ -181,6 +181,14 @@ describe('WebAssembly tools in the wasm-runner, through the orchestrator', () =>
     expect(JSON.stringify((await ok<ToolsCallReply>('tools.call', { tool: 'read_file', params: { path: 'docs/hello.md' } })).output)).toContain('workspace text');
   }, 60_000);
 
+  it('sees a registry entry added while running, in search and extension info', async () => {
+    const textStats = builtComponent('text-stats');
+    await writeRegistryEntry(registryDir, { name: 'late-stats', artifact: textStats, sha256: await sha256Of(textStats), capabilities: join(REPO_ROOT, 'tools-src/text-stats/text-stats.capabilities.json') });
+    const search = async () => JSON.stringify(await ok('tools.search', { query: 'late-stats' })).includes('"late-stats"');
+    expect(await waitFor(search, CATALOG_BOUND_MS, 'late-stats in search')).toBeLessThan(CATALOG_BOUND_MS);
+    expect(await ok('extensions.info', { name: 'late-stats' })).toMatchObject({ registry: { name: 'late-stats' }, upgradeAvailable: false });
+  }, 30_000);
+
   it('stops an infinite loop at its timeout through the full stack, and the next call succeeds', async () => {
     await ok('tools.install', { name: 'probe' });
     await waitFor(async () => (await catalogNames()).includes('probe'), CATALOG_BOUND_MS, 'probe in the catalog');

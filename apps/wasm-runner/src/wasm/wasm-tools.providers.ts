@@ -11,7 +11,6 @@ import {
   SafeFetchHostHttpClient,
   safeFetchArtifactDownloader,
   ToolPackageRegistry,
-  type ToolInstaller,
 } from '@talon/wasm-host';
 import type { WasmRunnerConfig } from '../wasm-runner-config.js';
 import { DeclaredSecretsResponder } from './declared-secrets-responder.js';
@@ -19,7 +18,9 @@ import { InstalledToolsCatalogBridge } from './installed-tools-catalog-bridge.js
 import { RunnerToolInstaller } from './runner-tool-installer.js';
 import { orchestratorToolInvoker } from './orchestrator-tool-invoker.js';
 import { parseWasmToolsConfig } from './wasm-tools-config.js';
-import { DECLARED_SECRETS_RESPONDER, WASM_TOOL_INSTALLER } from './wasm-tools.constants.js';
+import { RegistryFolderWatcher } from './registry-folder-watcher.js';
+import type { WasmToolsRuntime } from './wasm-tools-runtime.js';
+import { DECLARED_SECRETS_RESPONDER, WASM_TOOLS_RUNTIME } from './wasm-tools.constants.js';
 import { WasmToolsLifecycle } from './wasm-tools-lifecycle.js';
 
 /**
@@ -33,8 +34,8 @@ import { WasmToolsLifecycle } from './wasm-tools-lifecycle.js';
 export function wasmToolProviders(config: WasmRunnerConfig, registry: ToolRegistry, connection: NatsConnection, logger: JsonLogger): Provider[] {
   return [
     {
-      provide: WASM_TOOL_INSTALLER,
-      useFactory: async () => {
+      provide: WASM_TOOLS_RUNTIME,
+      useFactory: async (): Promise<WasmToolsRuntime> => {
         const wasm = parseWasmToolsConfig(process.env, config.stateDir);
         mkdirSync(wasm.cacheDir, { recursive: true });
         mkdirSync(config.workspaceDir, { recursive: true });
@@ -62,13 +63,13 @@ export function wasmToolProviders(config: WasmRunnerConfig, registry: ToolRegist
         for (const tool of createExtensionTools(installer)) registry.register(tool as Tool);
         const restored = await installer.restore();
         logger.write('info', 'wasm tools restored', { restored: restored.restored, failed: restored.failed });
-        return installer;
+        return { installer, registryWatcher: new RegistryFolderWatcher(wasm.registryDir, packages, logger) };
       },
     },
     {
       provide: DECLARED_SECRETS_RESPONDER,
-      inject: [WASM_TOOL_INSTALLER],
-      useFactory: (installer: ToolInstaller) => new DeclaredSecretsResponder(connection, installer),
+      inject: [WASM_TOOLS_RUNTIME],
+      useFactory: (runtime: WasmToolsRuntime) => new DeclaredSecretsResponder(connection, runtime.installer),
     },
     WasmToolsLifecycle,
   ];
