@@ -28,7 +28,7 @@ import { WasmToolsLifecycle } from './wasm-tools-lifecycle.js';
  * `tool_list`, `tool_upgrade`, `tool_remove`, `extension_info`, built-in names), the tools installed
  * before a restart (restored from `<stateDir>/wasm/installed`), and live install/upgrade/remove.
  * Component HTTP goes through the SSRF guard; workspace reads stay in the runner's workspace; credentials
- * come from each call's grants (the orchestrator asks which secret names a tool declares, on
+ * come from each call's grants (the orchestrator asks which credentials a tool declares, on
  * `talon.wasm.v1.container.declared-secrets`); `tool-invoke` goes back through the orchestrator's `tools.call`.
  */
 export function wasmToolProviders(config: WasmRunnerConfig, registry: ToolRegistry, connection: NatsConnection, logger: JsonLogger): Provider[] {
