@@ -1,11 +1,9 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { ToolHost, type JsonLogger } from '@talon/service-runtime';
+import { TOOL_HOST, ToolHost, toolCallControllerFor, type JsonLogger } from '@talon/service-runtime';
 import { createBuiltinToolRegistry } from './builtin-tool-registry.js';
 import { remoteMcpProviders } from './mcp/remote-mcp.providers.js';
-import { ToolCallController } from './tool-call.controller.js';
 import type { ToolWorkerConfig } from './tool-worker-config.js';
-import { TOOL_HOST } from './tool-worker.constants.js';
 
 /** Wires the tool-worker: built-in tools behind the tool host. */
 @Module({})
@@ -21,6 +19,6 @@ export class ToolWorkerModule {
       logger,
       concurrency: config.concurrency,
     });
-    return { module: ToolWorkerModule, controllers: [ToolCallController], providers: [{ provide: TOOL_HOST, useValue: host }, ...remoteMcpProviders(config, registry, connection, logger)] };
+    return { module: ToolWorkerModule, controllers: [toolCallControllerFor('orchestrator')], providers: [{ provide: TOOL_HOST, useValue: host }, ...remoteMcpProviders(config, registry, connection, logger)] };
   }
 }

@@ -1,4 +1,3 @@
 /** Injection tokens of the wasm-runner. */
-export const TOOL_HOST = Symbol('TOOL_HOST');
 export const TOOL_REGISTRY = Symbol('TOOL_REGISTRY');
 export const RUNNER_CONFIG = Symbol('RUNNER_CONFIG');

@@ -1,13 +1,12 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { ToolHost, type JsonLogger } from '@talon/service-runtime';
+import { TOOL_HOST, ToolHost, toolCallControllerFor, type JsonLogger } from '@talon/service-runtime';
 import { ToolRegistry } from '@talon/tool-runtime';
 import { registerDevTools } from './dev-tool-registration.js';
 import { stdioMcpProviders } from './mcp/stdio-mcp.providers.js';
-import { ToolCallController } from './tool-call.controller.js';
 import { wasmToolProviders } from './wasm/wasm-tools.providers.js';
 import type { WasmRunnerConfig } from './wasm-runner-config.js';
-import { RUNNER_CONFIG, TOOL_HOST, TOOL_REGISTRY } from './wasm-runner.constants.js';
+import { RUNNER_CONFIG, TOOL_REGISTRY } from './wasm-runner.constants.js';
 
 /**
  * Wires the wasm-runner: one registry fed by every container-side tool source (dev tools first, so
@@ -21,7 +20,7 @@ export class WasmRunnerModule {
     const host = new ToolHost({ connection, registry, service: 'wasm-runner', domain: 'container', instanceId: config.instanceId, logger, concurrency: config.concurrency });
     return {
       module: WasmRunnerModule,
-      controllers: [ToolCallController],
+      controllers: [toolCallControllerFor('container')],
       providers: [
         { provide: RUNNER_CONFIG, useValue: config },
         { provide: TOOL_REGISTRY, useValue: registry },
