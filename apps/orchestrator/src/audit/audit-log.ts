@@ -3,6 +3,10 @@ import type { PrismaClient } from '@talon/persistence';
 
 /** One advisory-lock key for the whole chain, so orchestrators append one at a time. */
 const AUDIT_CHAIN_LOCK = 7_300_001;
+/** Records wait at most this long before their batch is written; a busy orchestrator writes one transaction per window. */
+const FLUSH_DELAY_MS = 25;
+/** A batch this large is written at once. */
+const FLUSH_BATCH_SIZE = 200;
 
 /** The fields a caller provides; time and chain links are added here. */
 export type AuditEntry = Omit<AuditRecord, 'at' | 'sessionId' | 'callId' | 'tool' | 'argsHash' | 'durationMs' | 'data'> &
@@ -10,7 +14,7 @@ export type AuditEntry = Omit<AuditRecord, 'at' | 'sessionId' | 'callId' | 'tool
 
 /**
  * The append-only, hash-chained audit log. Appends are queued and written in batches off the hot path
- * (a tool call does not wait for the database); `flush()` waits for everything queued, and runs on
+ * (a tool call does not wait for the database; a batch is written every 25 ms at most); `flush()` waits for everything queued, and runs on
  * shutdown. Each batch takes a transaction-scoped advisory lock, reads the chain head and links every
  * new row to the one before, so several orchestrators keep one chain.
  */
@@ -35,9 +39,11 @@ export class AuditLog {
       data: {},
       ...entry,
     });
-    if (!this.scheduled) {
+    if (this.queue.length >= FLUSH_BATCH_SIZE) {
+      void this.flush();
+    } else if (!this.scheduled) {
       this.scheduled = true;
-      setImmediate(() => void this.flush());
+      setTimeout(() => void this.flush(), FLUSH_DELAY_MS).unref();
     }
   }
 
