@@ -147,6 +147,10 @@ describe('agent loop through the orchestrator (OpenAI protocol)', () => {
     const system = systemOf(llm.requests.at(-1)!);
     expect(system).toContain('<skill name="release-notes"');
     expect(system).toContain('trust="TRUSTED"');
+    // `/release-notes …` is not a built-in command: it mentions the skill, and the turn runs with it.
+    llm.enqueue({ text: 'Notes by mention.' });
+    expect(await api<ChatSendReply>('chat.send', { sessionId, message: '/release-notes for the last sprint' })).toMatchObject({ content: 'Notes by mention.' });
+    expect(systemOf(llm.requests.at(-1)!)).toContain('<skill name="release-notes"');
   });
 
   it('an Installed skill narrows the tools, and dispatch refuses a removed tool the model calls anyway', async () => {

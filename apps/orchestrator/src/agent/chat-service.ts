@@ -49,9 +49,27 @@ export class ChatService {
   async send(sessionId: string, message: string, sink?: ChatEventSink, signal?: AbortSignal): Promise<ChatSendReply> {
     const session = { autonomous: await this.sessionAutonomy(sessionId) };
     const emit = this.emitter(sessionId, sink);
-    if (isSlashCommand(message)) return this.command(sessionId, parseSlashCommandOrError(message), session.autonomous, emit, signal);
+    if (isSlashCommand(message)) {
+      const command = parseSlashCommand(message);
+      if (command) return this.command(sessionId, command, session.autonomous, emit, signal);
+      // `/review …` and `/<skill-name> …` are skill mentions: the turn runs and selection activates the skill.
+      if (!(await this.isSkillCommand(message))) throw new TalonError(ERROR_CODES.UNKNOWN_METHOD, `Not a command. ${slashCommandHelp()}`);
+    }
     const result = await this.deps.runner.run({ sessionId, message, autonomous: session.autonomous, actor: 'model', signal, onEvent: emit });
     return toReply(result);
+  }
+
+  /** Whether `/word` names a skill's command trigger or a skill (both activate that skill in selection). */
+  private async isSkillCommand(message: string): Promise<boolean> {
+    const word = /^\/([A-Za-z0-9][\w-]*)/.exec(message.trim())?.[1];
+    if (!word) return false;
+    try {
+      const [triggers, listing] = await Promise.all([this.deps.skills.triggers(), this.deps.skills.list({})]);
+      const names = new Set(listing.skills.map((skill) => skill.name));
+      return triggers.commands.some((entry) => entry.command.replace(/^\//, '') === word) || names.has(word);
+    } catch {
+      return false;
+    }
   }
 
   /** Continues a turn that was waiting (approvals) when the orchestrator stopped. */
@@ -142,11 +160,6 @@ export class ChatService {
   }
 }
 
-function parseSlashCommandOrError(message: string): SlashCommand {
-  const command = parseSlashCommand(message);
-  if (!command) throw new TalonError(ERROR_CODES.UNKNOWN_METHOD, `Not a command. ${slashCommandHelp()}`);
-  return command;
-}
 
 function toReply(result: TurnResult): ChatSendReply {
   return {
