@@ -50,7 +50,7 @@ export class ChatService {
     const session = { autonomous: await this.sessionAutonomy(sessionId) };
     const emit = this.emitter(sessionId, sink);
     if (isSlashCommand(message)) {
-      const command = parseSlashCommand(message);
+      const command = builtinCommand(message);
       if (command) return this.command(sessionId, command, session.autonomous, emit, signal);
       // `/review …` and `/<skill-name> …` are skill mentions: the turn runs and selection activates the skill.
       if (!(await this.isSkillCommand(message))) throw new TalonError(ERROR_CODES.UNKNOWN_METHOD, `Not a command. ${slashCommandHelp()}`);
@@ -160,6 +160,16 @@ export class ChatService {
   }
 }
 
+
+/** A built-in slash command, or undefined when the command name is not one (bad arguments still throw). */
+function builtinCommand(message: string): SlashCommand | undefined {
+  try {
+    return parseSlashCommand(message);
+  } catch (error) {
+    if (TalonError.isInstance(error) && error.code === ERROR_CODES.UNKNOWN_METHOD) return undefined;
+    throw error;
+  }
+}
 
 function toReply(result: TurnResult): ChatSendReply {
   return {
