@@ -7,6 +7,8 @@ export TALON_SETUP_POSTGRES=1 NX_DAEMON=false NX_NO_CLOUD=true
 bash scripts/setup.sh
 bash scripts/ensure-services.sh
 export TEST_POSTGRES_URL=${TEST_POSTGRES_URL:-postgres://postgres:postgres@127.0.0.1:5432/postgres}
+# Tests run through swc, which strips types: check them here so a wrong test cannot pass silently.
+npx tsc -p tsconfig.test.json
 mkdir -p .talon
 status=0
 node --experimental-vm-modules node_modules/jest/bin/jest.js --ci --maxWorkers=2 --json --outputFile=.talon/jest-results.json "$@" || status=$?

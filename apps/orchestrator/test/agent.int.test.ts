@@ -15,7 +15,7 @@ import { startOpenAiCompatibleServer, type LlmTestServer } from '../../../libs/l
 /** Records every event published for a session. */
 function recordEvents(client: NatsConnection, sessionId: string): { events: ChatEvent[]; subscription: Subscription; waitFor(type: string, count?: number): Promise<ChatEvent> } {
   const events: ChatEvent[] = [];
-  const subscription = client.subscribe(`talon.events.v1.session.${sessionId}`, { callback: (_error, message) => events.push(message.json<ChatEvent>()) });
+  const subscription = client.subscribe(`talon.events.v1.session.${sessionId}`, { callback: (_error, message) => void events.push(message.json<ChatEvent>()) });
   return {
     events,
     subscription,
@@ -277,11 +277,11 @@ describe('agent loop through the orchestrator (OpenAI protocol)', () => {
   it('tools.call with the agent policy answers APPROVAL_REQUIRED, then runs the same call once approved', async () => {
     const sessionId = await newSession();
     const call = { tool: 'write_file', params: { path: 'gated.txt', content: 'gated' }, sessionId, policy: 'agent' };
-    const first = await api('tools.call', call).catch((error) => error);
+    const first = await api('tools.call', call).catch((error: { code: string; details: { approvalId: string } }) => error);
     expect(first).toMatchObject({ code: 'APPROVAL_REQUIRED', details: { approvalId: expect.any(String) } });
-    const again = await api('tools.call', call).catch((error) => error);
-    expect(again.details.approvalId).toBe(first.details.approvalId);
-    await api('approvals.resolve', { id: first.details.approvalId, decision: 'approve' });
+    const again = await api('tools.call', call).catch((error: { details: { approvalId: string } }) => error);
+    expect((again as { details: { approvalId: string } }).details.approvalId).toBe((first as { details: { approvalId: string } }).details.approvalId);
+    await api('approvals.resolve', { id: (first as { details: { approvalId: string } }).details.approvalId, decision: 'approve' });
     expect(await api('tools.call', call)).toMatchObject({ tool: 'write_file' });
     expect(await readFile(join(workspaceDir, 'gated.txt'), 'utf8')).toBe('gated');
     const other = await api('tools.call', { ...call, params: { path: 'other.txt', content: 'x' } }).catch((error) => error);

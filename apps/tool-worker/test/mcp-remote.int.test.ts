@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import type { NatsConnection } from '@nats-io/transport-node';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import type { Envelope, McpServerView, McpViewListReply, ToolsCallReply, ToolsListReply } from '@talon/contracts';
+
+import type { McpServerView, McpViewListReply, ToolsCallReply, ToolsListReply } from '@talon/contracts';
 import {
   createTestDatabase,
   findFreePort,
@@ -15,16 +15,25 @@ import {
   type NatsTestServer,
   type ServiceProcess,
   type TestDatabase,
+  connectTalonApi,
+  waitUntil,
+  type TalonApiClient,
 } from '@talon/testing';
 
 const EVERYTHING = join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 
 /** Runs server-everything in one of its HTTP modes on a loopback port and waits for its ready line. */
 async function startEverything(mode: 'streamableHttp' | 'sse', port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [EVERYTHING, mode], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [EVERYTHING, mode], {
+    env: { ...process.env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server-everything ${mode} not ready: ${output}`)), 15_000);
+    const timer = setTimeout(
+      () => reject(new Error(`server-everything ${mode} not ready: ${output}`)),
+      15_000,
+    );
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       if (/listening on port|running on port/i.test(output)) {
@@ -42,6 +51,7 @@ describe('remote MCP servers in every tool-worker, called through the orchestrat
   let nats: NatsTestServer;
   let database: TestDatabase;
   let client: NatsConnection;
+  let talon: TalonApiClient;
   let orchestrator: ServiceProcess;
   const workers: ServiceProcess[] = [];
   const servers: ChildProcess[] = [];
@@ -64,7 +74,11 @@ describe('remote MCP servers in every tool-worker, called through the orchestrat
           health_interval_ms: 300,
           restart: { max_restarts: 20, window_ms: 60000, initial_delay_ms: 100, max_delay_ms: 400 },
         },
-        { name: 'legacy', transport: { type: 'sse', url: `http://127.0.0.1:${ssePort}/sse` }, effects: ['network'] },
+        {
+          name: 'legacy',
+          transport: { type: 'sse', url: `http://127.0.0.1:${ssePort}/sse` },
+          effects: ['network'],
+        },
         {
           name: 'gone',
           transport: { type: 'streamable-http', url: `http://127.0.0.1:${gonePort}/mcp` },
@@ -82,7 +96,8 @@ describe('remote MCP servers in every tool-worker, called through the orchestrat
     });
     const env = { NATS_URL: nats.url, TALON_MCP_CONFIG: userConfig, TALON_STATE_DIR: join(base, 'state') };
     workers.push(...(await Promise.all([1, 2].map(() => startServiceProcess('tool-worker', env)))));
-    client = await connect({ servers: nats.url });
+    talon = await connectTalonApi(nats.url);
+    client = talon.connection;
   }, 120_000);
 
   afterAll(async () => {
@@ -94,29 +109,22 @@ describe('remote MCP servers in every tool-worker, called through the orchestrat
     await rm(base, { recursive: true, force: true });
   });
 
-  async function api<T>(method: string, payload: unknown, timeout = 30_000): Promise<Envelope<T>> {
-    const reply = await client.request(`talon.api.v1.${method}`, JSON.stringify(payload), { timeout });
-    return reply.json<Envelope<T>>();
-  }
+  const api = <T>(method: string, payload: unknown, timeout?: number) =>
+    talon.call<T>(method, payload, timeout);
+  const ok = <T>(method: string, payload: unknown) => talon.ok<T>(method, payload);
+  const waitFor = (check: () => Promise<boolean>, timeoutMs: number, what = 'condition') =>
+    waitUntil(check, timeoutMs, what);
 
-  async function ok<T>(method: string, payload: unknown): Promise<T> {
-    const reply = await api<T>(method, payload);
-    if (!reply.ok) throw new Error(`${method}: ${reply.error.code} ${reply.error.message}`);
-    return reply.data;
-  }
-
-  async function waitFor(predicate: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
-    const started = Date.now();
-    while (!(await predicate())) {
-      if (Date.now() - started > timeoutMs) throw new Error(`${what} not seen in ${timeoutMs} ms`);
-      await sleep(100);
-    }
-  }
-
-  const view = async (name: string) => (await ok<McpViewListReply>('mcp.list', {})).servers.find((entry) => entry.name === name)!;
+  const view = async (name: string) =>
+    (await ok<McpViewListReply>('mcp.list', {})).servers.find((entry) => entry.name === name)!;
 
   it('connects every replica to the remote servers and merges their states', async () => {
-    await waitFor(async () => (await view('remote'))?.instances.filter((instance) => instance.state === 'running').length === 2, 20_000, 'remote running on both workers');
+    await waitFor(
+      async () =>
+        (await view('remote'))?.instances.filter((instance) => instance.state === 'running').length === 2,
+      20_000,
+      'remote running on both workers',
+    );
     const remote = await view('remote');
     expect(remote).toMatchObject({ domain: 'orchestrator', transport: 'streamable-http', state: 'running' });
     expect(remote.instances.map((instance) => instance.instanceId).sort()).toEqual(
@@ -129,18 +137,26 @@ describe('remote MCP servers in every tool-worker, called through the orchestrat
   it('calls server-everything over streamable HTTP and SSE through the tool-workers', async () => {
     const listed = await ok<ToolsListReply>('tools.list', {});
     const echo = listed.tools.find((tool) => tool.definition.name === 'remote_echo');
-    expect(echo).toMatchObject({ definition: { domain: 'orchestrator', source: 'mcp', displayName: 'remote.echo' } });
+    expect(echo).toMatchObject({
+      definition: { domain: 'orchestrator', source: 'mcp', displayName: 'remote.echo' },
+    });
     expect(echo!.instances).toHaveLength(2);
     const seen = new Set<string>();
     for (let i = 0; i < 6; i++) {
-      const reply = await ok<ToolsCallReply>('tools.call', { tool: 'remote_echo', params: { message: `over http ${i}` } });
+      const reply = await ok<ToolsCallReply>('tools.call', {
+        tool: 'remote_echo',
+        params: { message: `over http ${i}` },
+      });
       expect(reply.text).toContain(`over http ${i}`);
       seen.add(reply.instanceId!);
     }
     expect(seen.size).toBeGreaterThanOrEqual(1);
     const sse = await ok<ToolsCallReply>('mcp.call', { tool: 'legacy.get-sum', arguments: { a: 2, b: 3 } });
     expect(sse.text).toContain('5');
-    expect(await api('tools.call', { tool: 'remote_get-sum', params: { a: 'two' } })).toMatchObject({ ok: false, error: { code: 'SCHEMA_VIOLATION' } });
+    expect(await api('tools.call', { tool: 'remote_get-sum', params: { a: 'two' } })).toMatchObject({
+      ok: false,
+      error: { code: 'SCHEMA_VIOLATION' },
+    });
   });
 
   it('stops and starts a remote server on every replica and reports a failed start', async () => {
@@ -152,7 +168,10 @@ describe('remote MCP servers in every tool-worker, called through the orchestrat
     expect(started.toolCount).toBeGreaterThan(5);
     const failed = await api('mcp.start', { server: 'gone' });
     expect(failed).toMatchObject({ ok: false, error: { code: 'UNAVAILABLE' } });
-    expect(await api('mcp.stop', { server: 'nowhere' })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+    expect(await api('mcp.stop', { server: 'nowhere' })).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_FOUND' },
+    });
   });
 
   it('notices a remote server going away (health check) and reconnects every replica when it returns', async () => {
@@ -160,14 +179,27 @@ describe('remote MCP servers in every tool-worker, called through the orchestrat
     const exited = new Promise((resolve) => http.once('exit', resolve));
     http.kill('SIGTERM');
     await exited;
-    await waitFor(async () => (await view('remote')).instances.every((instance) => instance.state !== 'running'), 10_000, 'remote not running');
-    expect(await api('tools.call', { tool: 'remote_echo', params: { message: 'while away' } })).toMatchObject({ ok: false });
+    await waitFor(
+      async () => (await view('remote')).instances.every((instance) => instance.state !== 'running'),
+      10_000,
+      'remote not running',
+    );
+    expect(await api('tools.call', { tool: 'remote_echo', params: { message: 'while away' } })).toMatchObject(
+      { ok: false },
+    );
     servers[0] = await startEverything('streamableHttp', httpPort);
-    await waitFor(async () => (await view('remote')).instances.every((instance) => instance.state === 'running'), 20_000, 'remote running again').catch(async (error: Error) => {
+    await waitFor(
+      async () => (await view('remote')).instances.every((instance) => instance.state === 'running'),
+      20_000,
+      'remote running again',
+    ).catch(async (error: Error) => {
       throw new Error(`${error.message}: ${JSON.stringify(await view('remote'))}`);
     });
     expect((await view('remote')).restarts).toBeGreaterThan(0);
-    const back = await ok<ToolsCallReply>('tools.call', { tool: 'remote_echo', params: { message: 'back again' } });
+    const back = await ok<ToolsCallReply>('tools.call', {
+      tool: 'remote_echo',
+      params: { message: 'back again' },
+    });
     expect(back.text).toContain('back again');
   }, 60_000);
 });

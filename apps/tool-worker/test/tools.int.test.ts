@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import type { NatsConnection } from '@nats-io/transport-node';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import type { Envelope, ToolsCallReply, ToolsListReply } from '@talon/contracts';
+import type { ToolsCallReply, ToolsListReply } from '@talon/contracts';
 import {
   createTestDatabase,
   findFreePort,
@@ -11,12 +11,16 @@ import {
   type NatsTestServer,
   type ServiceProcess,
   type TestDatabase,
+  connectTalonApi,
+  waitUntil,
+  type TalonApiClient,
 } from '@talon/testing';
 
 describe('tools: catalog, dispatch and scaling over real NATS', () => {
   let nats: NatsTestServer;
   let database: TestDatabase;
   let client: NatsConnection;
+  let talon: TalonApiClient;
   let orchestrator: ServiceProcess;
   const workers: ServiceProcess[] = [];
   let env: Record<string, string>;
@@ -31,7 +35,8 @@ describe('tools: catalog, dispatch and scaling over real NATS', () => {
       TALON_GRPC_PORT: String(await findFreePort()),
     });
     workers.push(...(await Promise.all([1, 2, 3].map(() => startServiceProcess('tool-worker', env)))));
-    client = await connect({ servers: nats.url });
+    talon = await connectTalonApi(nats.url);
+    client = talon.connection;
   }, 90_000);
 
   afterAll(async () => {
@@ -41,19 +46,10 @@ describe('tools: catalog, dispatch and scaling over real NATS', () => {
     await database?.drop();
   });
 
-  async function api<T>(method: string, payload: unknown, timeout = 10_000): Promise<Envelope<T>> {
-    const reply = await client.request(`talon.api.v1.${method}`, JSON.stringify(payload), { timeout });
-    return reply.json<Envelope<T>>();
-  }
-
-  async function waitFor(predicate: () => Promise<boolean>, timeoutMs: number): Promise<number> {
-    const started = Date.now();
-    while (!(await predicate())) {
-      if (Date.now() - started > timeoutMs) throw new Error(`condition not met in ${timeoutMs} ms`);
-      await sleep(50);
-    }
-    return Date.now() - started;
-  }
+  const api = <T>(method: string, payload: unknown, timeout?: number) =>
+    talon.call<T>(method, payload, timeout);
+  const waitFor = (check: () => Promise<boolean>, timeoutMs: number, what = 'condition') =>
+    waitUntil(check, timeoutMs, what);
 
   const instancesOf = async (tool: string) => {
     const reply = await api<ToolsListReply>('tools.list', {});
@@ -65,14 +61,26 @@ describe('tools: catalog, dispatch and scaling over real NATS', () => {
     await waitFor(async () => (await instancesOf('echo')).length === 3, 10_000);
     const reply = await api<ToolsListReply>('tools.list', {});
     const tools = (reply as { data: ToolsListReply }).data.tools;
-    expect(tools.filter((entry) => entry.location === 'remote').map((entry) => entry.definition.name)).toEqual(['echo', 'http', 'json', 'time', 'web_fetch']);
-    expect(tools.filter((entry) => entry.location === 'local').map((entry) => entry.definition.name)).toEqual(expect.arrayContaining(['tool_info', 'memory_search', 'secret_list', 'skill_list']));
-    const info = await api<{ definition: { effects: string[] }; location: string }>('tools.info', { name: 'http' });
-    expect(info).toMatchObject({ ok: true, data: { location: 'remote', definition: { effects: expect.arrayContaining(['network']) } } });
+    expect(
+      tools.filter((entry) => entry.location === 'remote').map((entry) => entry.definition.name),
+    ).toEqual(['echo', 'http', 'json', 'time', 'web_fetch']);
+    expect(tools.filter((entry) => entry.location === 'local').map((entry) => entry.definition.name)).toEqual(
+      expect.arrayContaining(['tool_info', 'memory_search', 'secret_list', 'skill_list']),
+    );
+    const info = await api<{ definition: { effects: string[] }; location: string }>('tools.info', {
+      name: 'http',
+    });
+    expect(info).toMatchObject({
+      ok: true,
+      data: { location: 'remote', definition: { effects: expect.arrayContaining(['network']) } },
+    });
   });
 
   it('runs a call through the whole pipeline and audits it', async () => {
-    const reply = await api<ToolsCallReply>('tools.call', { tool: 'echo', params: { message: 'token sk-proj-abcdefghijklmnopqrstuvwxyzABCDEF0123456789' } });
+    const reply = await api<ToolsCallReply>('tools.call', {
+      tool: 'echo',
+      params: { message: 'token sk-proj-abcdefghijklmnopqrstuvwxyzABCDEF0123456789' },
+    });
     expect(reply.ok).toBe(true);
     const data = (reply as { data: ToolsCallReply }).data;
     expect(data.text).toMatch(/^<tool_output name="echo" call_id="[^"]+">/);
@@ -81,31 +89,58 @@ describe('tools: catalog, dispatch and scaling over real NATS', () => {
     // The audit log is written behind the call, in batches.
     const db = new pg.Client({ connectionString: database.url });
     await db.connect();
-    const query = () => db.query('SELECT tool, outcome, args_hash, call_id FROM audit_event WHERE call_id = $1', [data.callId]);
+    const query = () =>
+      db.query('SELECT tool, outcome, args_hash, call_id FROM audit_event WHERE call_id = $1', [data.callId]);
     await waitFor(async () => (await query()).rows.length > 0, 10_000).catch(() => undefined);
     const rows = await query();
     await db.end();
     expect(orchestrator.logs.filter((line) => line.level === 'error')).toEqual([]);
-    expect(rows.rows).toEqual([{ tool: 'echo', outcome: 'ok', args_hash: expect.stringMatching(/^[0-9a-f]{64}$/), call_id: data.callId }]);
+    expect(rows.rows).toEqual([
+      {
+        tool: 'echo',
+        outcome: 'ok',
+        args_hash: expect.stringMatching(/^[0-9a-f]{64}$/),
+        call_id: data.callId,
+      },
+    ]);
   });
 
   it('gives each bad call its typed error', async () => {
-    expect(await api('tools.call', { tool: 'nope', params: {} })).toMatchObject({ ok: false, error: { code: 'UNKNOWN_TOOL' } });
-    expect(await api('tools.call', { tool: 'echo', params: { message: 5, extra: true } })).toMatchObject({ ok: false, error: { code: 'SCHEMA_VIOLATION' } });
-    expect(await api('tools.call', { tool: 'echo', params: { message: 'x'.repeat(300_000) } })).toMatchObject({ ok: false, error: { code: 'PAYLOAD_TOO_LARGE' } });
-    expect(await api('tools.call', { tool: 'echo', params: { message: 'slow', delayMs: 2000 }, timeoutMs: 200 })).toMatchObject({ ok: false, error: { code: 'TIMEOUT' } });
-    expect(await api('tools.call', { tool: 'json', params: { operation: 'parse', text: '{"a":' } })).toMatchObject({ ok: false, error: { message: expect.stringContaining('position') } });
+    expect(await api('tools.call', { tool: 'nope', params: {} })).toMatchObject({
+      ok: false,
+      error: { code: 'UNKNOWN_TOOL' },
+    });
+    expect(await api('tools.call', { tool: 'echo', params: { message: 5, extra: true } })).toMatchObject({
+      ok: false,
+      error: { code: 'SCHEMA_VIOLATION' },
+    });
+    expect(await api('tools.call', { tool: 'echo', params: { message: 'x'.repeat(300_000) } })).toMatchObject(
+      { ok: false, error: { code: 'PAYLOAD_TOO_LARGE' } },
+    );
+    expect(
+      await api('tools.call', { tool: 'echo', params: { message: 'slow', delayMs: 2000 }, timeoutMs: 200 }),
+    ).toMatchObject({ ok: false, error: { code: 'TIMEOUT' } });
+    expect(
+      await api('tools.call', { tool: 'json', params: { operation: 'parse', text: '{"a":' } }),
+    ).toMatchObject({ ok: false, error: { message: expect.stringContaining('position') } });
   });
 
   it('truncates oversized output for the model', async () => {
-    const reply = await api<ToolsCallReply>('tools.call', { tool: 'json', params: { operation: 'parse', text: JSON.stringify('y'.repeat(100_000)) } });
+    const reply = await api<ToolsCallReply>('tools.call', {
+      tool: 'json',
+      params: { operation: 'parse', text: JSON.stringify('y'.repeat(100_000)) },
+    });
     expect(reply.ok).toBe(true);
     expect((reply as { data: ToolsCallReply }).data.truncated).toBe(true);
     expect((reply as { data: ToolsCallReply }).data.text.length).toBeLessThan(70_000);
   });
 
   it('shares load across the three workers', async () => {
-    const replies = await Promise.all(Array.from({ length: 60 }, (_, i) => api<ToolsCallReply>('tools.call', { tool: 'echo', params: { message: `m${i}`, delayMs: 20 } })));
+    const replies = await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        api<ToolsCallReply>('tools.call', { tool: 'echo', params: { message: `m${i}`, delayMs: 20 } }),
+      ),
+    );
     const perInstance = new Map<string, number>();
     for (const reply of replies) {
       expect(reply.ok).toBe(true);
@@ -117,14 +152,21 @@ describe('tools: catalog, dispatch and scaling over real NATS', () => {
 
   it('a worker killed mid-call: idempotent calls retry elsewhere, no other call is lost', async () => {
     const victim = workers[0]!;
-    const calls = Array.from({ length: 30 }, (_, i) => api<ToolsCallReply>('tools.call', { tool: 'echo', params: { message: `k${i}`, delayMs: 400 }, timeoutMs: 1500 }, 15_000));
+    const calls = Array.from({ length: 30 }, (_, i) =>
+      api<ToolsCallReply>(
+        'tools.call',
+        { tool: 'echo', params: { message: `k${i}`, delayMs: 400 }, timeoutMs: 1500 },
+        15_000,
+      ),
+    );
     await sleep(150);
     await victim.kill();
     const replies = await Promise.all(calls);
     expect(replies.filter((reply) => !reply.ok)).toEqual([]);
     const retried = replies.filter((reply) => reply.ok && reply.data.attempts === 2);
     expect(retried.length).toBeGreaterThan(0);
-    for (const reply of retried) expect((reply as { data: ToolsCallReply }).data.instanceId).not.toBe(victim.logs[0]?.instance);
+    for (const reply of retried)
+      expect((reply as { data: ToolsCallReply }).data.instanceId).not.toBe(victim.logs[0]?.instance);
   });
 
   it('drops the dead worker from the catalog within its TTL', async () => {
@@ -141,13 +183,17 @@ describe('tools: catalog, dispatch and scaling over real NATS', () => {
     const leaving = workers[1]!;
     const instance = String(leaving.logs.find((line) => line.instance)?.instance);
     // Enough slow calls that some land on the leaving worker.
-    const calls = Array.from({ length: 12 }, (_, i) => api<ToolsCallReply>('tools.call', { tool: 'echo', params: { message: `d${i}`, delayMs: 800 } }, 10_000));
+    const calls = Array.from({ length: 12 }, (_, i) =>
+      api<ToolsCallReply>('tools.call', { tool: 'echo', params: { message: `d${i}`, delayMs: 800 } }, 10_000),
+    );
     await sleep(200);
     const exit = leaving.stop('SIGTERM');
     const replies = await Promise.all(calls);
     expect(await exit).toBe(0);
     expect(replies.every((reply) => reply.ok)).toBe(true);
-    expect(replies.some((reply) => reply.ok && reply.data.instanceId === instance && reply.data.attempts === 1)).toBe(true);
+    expect(
+      replies.some((reply) => reply.ok && reply.data.instanceId === instance && reply.data.attempts === 1),
+    ).toBe(true);
     expect(await instancesOf('echo')).not.toContain(instance);
   });
 });

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import type { NatsConnection } from '@nats-io/transport-node';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import type { Envelope, McpServerView, McpViewListReply, ToolsCallReply, ToolsListReply } from '@talon/contracts';
+
+import type { McpServerView, McpViewListReply, ToolsCallReply, ToolsListReply } from '@talon/contracts';
 import {
   createTestDatabase,
   findFreePort,
@@ -14,6 +14,9 @@ import {
   type NatsTestServer,
   type ServiceProcess,
   type TestDatabase,
+  connectTalonApi,
+  waitUntil,
+  type TalonApiClient,
 } from '@talon/testing';
 
 const HOSTILE = join(REPO_ROOT, 'libs/mcp/test/fixtures/hostile-server.mjs');
@@ -24,6 +27,7 @@ describe('stdio MCP servers in the wasm-runner, called through the orchestrator'
   let nats: NatsTestServer;
   let database: TestDatabase;
   let client: NatsConnection;
+  let talon: TalonApiClient;
   let orchestrator: ServiceProcess;
   let runner: ServiceProcess;
   let base: string;
@@ -62,7 +66,8 @@ describe('stdio MCP servers in the wasm-runner, called through the orchestrator'
       TALON_MCP_MAX_RUNNING: '3',
     };
     runner = await startServiceProcess('wasm-runner', runnerEnv);
-    client = await connect({ servers: nats.url });
+    talon = await connectTalonApi(nats.url);
+    client = talon.connection;
   }, 120_000);
 
   afterAll(async () => {
@@ -73,42 +78,44 @@ describe('stdio MCP servers in the wasm-runner, called through the orchestrator'
     await rm(base, { recursive: true, force: true });
   });
 
-  async function api<T>(method: string, payload: unknown, timeout = 30_000): Promise<Envelope<T>> {
-    const reply = await client.request(`talon.api.v1.${method}`, JSON.stringify(payload), { timeout });
-    return reply.json<Envelope<T>>();
-  }
+  const api = <T>(method: string, payload: unknown, timeout?: number) =>
+    talon.call<T>(method, payload, timeout);
+  const ok = <T>(method: string, payload: unknown) => talon.ok<T>(method, payload);
+  const waitFor = (check: () => Promise<boolean>, timeoutMs: number, what = 'condition') =>
+    waitUntil(check, timeoutMs, what);
 
-  async function ok<T>(method: string, payload: unknown): Promise<T> {
-    const reply = await api<T>(method, payload);
-    if (!reply.ok) throw new Error(`${method}: ${reply.error.code} ${reply.error.message}`);
-    return reply.data;
-  }
-
-  async function waitFor(predicate: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
-    const started = Date.now();
-    while (!(await predicate())) {
-      if (Date.now() - started > timeoutMs) throw new Error(`${what} not seen in ${timeoutMs} ms`);
-      await sleep(100);
-    }
-  }
-
-  const server = async (name: string) => (await ok<McpViewListReply>('mcp.list', {})).servers.find((entry) => entry.name === name)!;
-  const catalogNames = async () => (await ok<ToolsListReply>('tools.list', {})).tools.map((tool) => tool.definition.name);
+  const server = async (name: string) =>
+    (await ok<McpViewListReply>('mcp.list', {})).servers.find((entry) => entry.name === name)!;
+  const catalogNames = async () =>
+    (await ok<ToolsListReply>('tools.list', {})).tools.map((tool) => tool.definition.name);
 
   it('lists the registry and user servers in the container domain, none started at boot', async () => {
     const { servers } = await ok<McpViewListReply>('mcp.list', {});
     expect(servers.map((entry) => entry.name)).toEqual(['everything', 'filesystem', 'hostile', 'memory']);
-    for (const entry of servers) expect(entry).toMatchObject({ domain: 'container', transport: 'stdio', state: 'stopped' });
-    expect(await catalogNames()).toEqual(expect.arrayContaining(['mcp_call', 'mcp_list', 'mcp_start', 'mcp_stop']));
+    for (const entry of servers)
+      expect(entry).toMatchObject({ domain: 'container', transport: 'stdio', state: 'stopped' });
+    expect(await catalogNames()).toEqual(
+      expect.arrayContaining(['mcp_call', 'mcp_list', 'mcp_start', 'mcp_stop']),
+    );
   });
 
   it('starts a server on the first mcp.call and then offers its tools in the catalog', async () => {
-    const reply = await ok<ToolsCallReply>('mcp.call', { tool: 'everything.echo', arguments: { message: 'hello talon' } });
+    const reply = await ok<ToolsCallReply>('mcp.call', {
+      tool: 'everything.echo',
+      arguments: { message: 'hello talon' },
+    });
     expect(reply.tool).toBe('everything_echo');
     expect(reply.text).toContain('hello talon');
     expect(reply.instanceId).toBeDefined();
-    await waitFor(async () => (await catalogNames()).includes('everything_get-sum'), 5_000, 'everything tools in the catalog');
-    const direct = await ok<ToolsCallReply>('tools.call', { tool: 'everything_get-sum', params: { a: 40, b: 2 } });
+    await waitFor(
+      async () => (await catalogNames()).includes('everything_get-sum'),
+      5_000,
+      'everything tools in the catalog',
+    );
+    const direct = await ok<ToolsCallReply>('tools.call', {
+      tool: 'everything_get-sum',
+      params: { a: 40, b: 2 },
+    });
     expect(direct.text).toContain('42');
     expect(await server('everything')).toMatchObject({ state: 'running', pid: expect.any(Number) });
   });
@@ -116,18 +123,35 @@ describe('stdio MCP servers in the wasm-runner, called through the orchestrator'
   it('validates arguments against the server schema and reports unknown servers and tools', async () => {
     const invalid = await api('tools.call', { tool: 'everything_get-sum', params: { a: 'forty', b: 2 } });
     expect(invalid).toMatchObject({ ok: false, error: { code: 'SCHEMA_VIOLATION' } });
-    expect(await api('mcp.call', { tool: 'nowhere.echo', arguments: {} })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
-    expect(await api('mcp.call', { tool: 'everything.no-such-tool', arguments: {} })).toMatchObject({ ok: false, error: { code: 'UNKNOWN_TOOL' } });
-    expect(await api('mcp.start', { server: 'bad name!' })).toMatchObject({ ok: false, error: { code: 'SCHEMA_VIOLATION' } });
+    expect(await api('mcp.call', { tool: 'nowhere.echo', arguments: {} })).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_FOUND' },
+    });
+    expect(await api('mcp.call', { tool: 'everything.no-such-tool', arguments: {} })).toMatchObject({
+      ok: false,
+      error: { code: 'UNKNOWN_TOOL' },
+    });
+    expect(await api('mcp.start', { server: 'bad name!' })).toMatchObject({
+      ok: false,
+      error: { code: 'SCHEMA_VIOLATION' },
+    });
   });
 
   it('reads and writes the workspace with server-filesystem and refuses paths outside it', async () => {
     await writeFile(join(workspace, 'note.txt'), 'filesystem via talon\n');
-    const read = await ok<ToolsCallReply>('mcp.call', { tool: 'filesystem.read_text_file', arguments: { path: join(workspace, 'note.txt') } });
+    const read = await ok<ToolsCallReply>('mcp.call', {
+      tool: 'filesystem.read_text_file',
+      arguments: { path: join(workspace, 'note.txt') },
+    });
     expect(read.text).toContain('filesystem via talon');
-    await ok('tools.call', { tool: 'filesystem_write_file', params: { path: join(workspace, 'out.txt'), content: 'written through NATS' } });
+    await ok('tools.call', {
+      tool: 'filesystem_write_file',
+      params: { path: join(workspace, 'out.txt'), content: 'written through NATS' },
+    });
     expect(await readFile(join(workspace, 'out.txt'), 'utf8')).toBe('written through NATS');
-    expect(await api('tools.call', { tool: 'filesystem_read_text_file', params: { path: '/etc/passwd' } })).toMatchObject({
+    expect(
+      await api('tools.call', { tool: 'filesystem_read_text_file', params: { path: '/etc/passwd' } }),
+    ).toMatchObject({
       ok: false,
       error: { code: 'TOOL_FAILED' },
     });
@@ -136,10 +160,16 @@ describe('stdio MCP servers in the wasm-runner, called through the orchestrator'
   it('keeps a knowledge graph with server-memory through the mcp_call tool', async () => {
     const created = await ok<ToolsCallReply>('tools.call', {
       tool: 'mcp_call',
-      params: { tool: 'memory.create_entities', arguments: { entities: [{ name: 'Talon', entityType: 'project', observations: ['serves MCP'] }] } },
+      params: {
+        tool: 'memory.create_entities',
+        arguments: { entities: [{ name: 'Talon', entityType: 'project', observations: ['serves MCP'] }] },
+      },
     });
     expect(created.tool).toBe('mcp_call');
-    const found = await ok<ToolsCallReply>('tools.call', { tool: 'memory_search_nodes', params: { query: 'Talon' } });
+    const found = await ok<ToolsCallReply>('tools.call', {
+      tool: 'memory_search_nodes',
+      params: { query: 'Talon' },
+    });
     expect(found.text).toContain('serves MCP');
   });
 
@@ -159,7 +189,11 @@ describe('stdio MCP servers in the wasm-runner, called through the orchestrator'
   it('reflects notifications/tools/list_changed in the orchestrator catalog', async () => {
     expect(await catalogNames()).not.toContain('hostile_extra');
     await ok('tools.call', { tool: 'hostile_add_tool', params: {} });
-    await waitFor(async () => (await catalogNames()).includes('hostile_extra'), 5_000, 'hostile_extra in the catalog');
+    await waitFor(
+      async () => (await catalogNames()).includes('hostile_extra'),
+      5_000,
+      'hostile_extra in the catalog',
+    );
     const extra = await ok<ToolsCallReply>('tools.call', { tool: 'hostile_extra', params: {} });
     expect(extra.text).toContain('extra tool answered');
   });
@@ -173,11 +207,16 @@ describe('stdio MCP servers in the wasm-runner, called through the orchestrator'
     expect(after.lastStderr.join('\n')).toContain('fatal: hostile crash requested');
     expect(after.lastError).toBeDefined();
     await waitFor(async () => (await server('hostile')).state === 'running', 10_000, 'hostile running again');
-    expect((await ok<ToolsCallReply>('tools.call', { tool: 'hostile_echo', params: { message: 'back' } })).text).toContain('hostile echo: back');
+    expect(
+      (await ok<ToolsCallReply>('tools.call', { tool: 'hostile_echo', params: { message: 'back' } })).text,
+    ).toContain('hostile echo: back');
   });
 
   it('starts and stops servers with mcp_start/mcp_stop and stops idle ones by itself', async () => {
-    const stopped = await ok<ToolsCallReply>('tools.call', { tool: 'mcp_stop', params: { server: 'memory' } });
+    const stopped = await ok<ToolsCallReply>('tools.call', {
+      tool: 'mcp_stop',
+      params: { server: 'memory' },
+    });
     expect((stopped.output as McpServerView).state).toBe('stopped');
     expect(await catalogNames()).toContain('memory_read_graph');
     const started = await ok<McpServerView>('mcp.start', { server: 'memory' });
@@ -186,24 +225,50 @@ describe('stdio MCP servers in the wasm-runner, called through the orchestrator'
     const listed = await ok<ToolsCallReply>('tools.call', { tool: 'mcp_list', params: {} });
     expect(listed.text).toContain('"memory"');
     // All four servers have run by now; the cap of three holds.
-    const running = (await ok<McpViewListReply>('mcp.list', {})).servers.filter((entry) => entry.state === 'running');
+    const running = (await ok<McpViewListReply>('mcp.list', {})).servers.filter(
+      (entry) => entry.state === 'running',
+    );
     expect(running.length).toBeLessThanOrEqual(3);
-    expect((await ok<ToolsCallReply>('tools.call', { tool: 'everything_echo', params: { message: 'again' } })).text).toContain('again');
+    expect(
+      (await ok<ToolsCallReply>('tools.call', { tool: 'everything_echo', params: { message: 'again' } }))
+        .text,
+    ).toContain('again');
     expect((await server('everything')).state).toBe('running');
     const lastCall = Date.now();
-    await waitFor(async () => (await server('everything')).state === 'stopped', IDLE_MS + 5_000, 'everything stopped when idle');
+    await waitFor(
+      async () => (await server('everything')).state === 'stopped',
+      IDLE_MS + 5_000,
+      'everything stopped when idle',
+    );
     expect(Date.now() - lastCall).toBeGreaterThanOrEqual(IDLE_MS - 200);
-    expect(await readFile(join(base, 'state', 'mcp-data', 'mcp-memory.jsonl'), 'utf8')).toContain('serves MCP');
+    expect(await readFile(join(base, 'state', 'mcp-data', 'mcp-memory.jsonl'), 'utf8')).toContain(
+      'serves MCP',
+    );
   });
 
   it('remembers tool lists across a restart: tools are offered at once and no server starts at boot', async () => {
     await runner.stop();
-    await waitFor(async () => !(await catalogNames()).includes('everything_echo'), 5_000, 'everything tools withdrawn');
-    const snapshot = JSON.parse(await readFile(join(base, 'state', 'mcp-tools.json'), 'utf8')) as Record<string, unknown[]>;
+    await waitFor(
+      async () => !(await catalogNames()).includes('everything_echo'),
+      5_000,
+      'everything tools withdrawn',
+    );
+    const snapshot = JSON.parse(await readFile(join(base, 'state', 'mcp-tools.json'), 'utf8')) as Record<
+      string,
+      unknown[]
+    >;
     expect(Object.keys(snapshot).sort()).toEqual(['everything', 'filesystem', 'hostile', 'memory']);
     runner = await startServiceProcess('wasm-runner', runnerEnv);
-    await waitFor(async () => (await catalogNames()).includes('everything_echo'), 5_000, 'remembered tools in the catalog');
-    for (const entry of (await ok<McpViewListReply>('mcp.list', {})).servers) expect(entry.state).toBe('stopped');
-    expect((await ok<ToolsCallReply>('tools.call', { tool: 'everything_echo', params: { message: 'cold start' } })).text).toContain('cold start');
+    await waitFor(
+      async () => (await catalogNames()).includes('everything_echo'),
+      5_000,
+      'remembered tools in the catalog',
+    );
+    for (const entry of (await ok<McpViewListReply>('mcp.list', {})).servers)
+      expect(entry.state).toBe('stopped');
+    expect(
+      (await ok<ToolsCallReply>('tools.call', { tool: 'everything_echo', params: { message: 'cold start' } }))
+        .text,
+    ).toContain('cold start');
   });
 });

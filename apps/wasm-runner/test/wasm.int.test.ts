@@ -1,12 +1,34 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { connect, headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
+import { headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
 import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { HEADERS, SUBJECTS, type ChatEvent, type ChatSendReply, type Envelope, type ToolCallRequest, type ToolCallResult, type ToolsCallReply, type ToolsListReply } from '@talon/contracts';
-import { createTestDatabase, findFreePort, REPO_ROOT, startNatsTestServer, startServiceProcess, type NatsTestServer, type ServiceProcess, type TestDatabase } from '@talon/testing';
+
+import {
+  HEADERS,
+  SUBJECTS,
+  type ChatEvent,
+  type ChatSendReply,
+  type Envelope,
+  type ToolCallRequest,
+  type ToolCallResult,
+  type ToolsCallReply,
+  type ToolsListReply,
+} from '@talon/contracts';
+import {
+  createTestDatabase,
+  findFreePort,
+  REPO_ROOT,
+  startNatsTestServer,
+  startServiceProcess,
+  type NatsTestServer,
+  type ServiceProcess,
+  type TestDatabase,
+  connectTalonApi,
+  waitUntil,
+  type TalonApiClient,
+} from '@talon/testing';
 import { startHeaderEchoServer, type HeaderEchoServer } from './support/header-echo-server.js';
 import { builtComponent, sha256Of, variantOf, writeRegistryEntry } from './support/wasm-test-registry.js';
 import { startOpenAiCompatibleServer, type LlmTestServer } from '../../../libs/llm/test/support/index.js';
@@ -21,6 +43,7 @@ describe('WebAssembly tools in the wasm-runner, through the orchestrator', () =>
   let nats: NatsTestServer;
   let database: TestDatabase;
   let client: NatsConnection;
+  let talon: TalonApiClient;
   let orchestrator: ServiceProcess;
   let runner: ServiceProcess;
   let runnerEnv: Record<string, string>;
@@ -32,12 +55,21 @@ describe('WebAssembly tools in the wasm-runner, through the orchestrator', () =>
   let llm: LlmTestServer;
 
   beforeAll(async () => {
-    execFileSync(process.execPath, [join(REPO_ROOT, 'tools-src/build.mjs'), '--quiet'], { cwd: REPO_ROOT, stdio: 'inherit' });
+    execFileSync(process.execPath, [join(REPO_ROOT, 'tools-src/build.mjs'), '--quiet'], {
+      cwd: REPO_ROOT,
+      stdio: 'inherit',
+    });
     try {
-      execFileSync(process.execPath, [join(REPO_ROOT, 'node_modules/typescript/bin/tsc'), '-b', 'apps/wasm-runner', 'apps/orchestrator'], { cwd: REPO_ROOT, stdio: 'pipe' });
+      execFileSync(
+        process.execPath,
+        [join(REPO_ROOT, 'node_modules/typescript/bin/tsc'), '-b', 'apps/wasm-runner', 'apps/orchestrator'],
+        { cwd: REPO_ROOT, stdio: 'pipe' },
+      );
     } catch (error) {
       // Another area being edited may not type-check right now; the services run from what dist/ holds.
-      console.warn(`tsc -b failed; using the compiled services in dist/.\n${String((error as { stdout?: Buffer }).stdout ?? '')}`);
+      console.warn(
+        `tsc -b failed; using the compiled services in dist/.\n${String((error as { stdout?: Buffer }).stdout ?? '')}`,
+      );
     }
     base = await mkdtemp(join(tmpdir(), 'talon-wasm-it-'));
     registryDir = join(base, 'registry');
@@ -49,18 +81,58 @@ describe('WebAssembly tools in the wasm-runner, through the orchestrator', () =>
     const textStats = builtComponent('text-stats');
     const textStatsSha = await sha256Of(textStats);
     const textStatsCaps = join(REPO_ROOT, 'tools-src/text-stats/text-stats.capabilities.json');
-    await writeRegistryEntry(registryDir, { name: 'text-stats', artifact: textStats, sha256: textStatsSha, capabilities: textStatsCaps });
-    await writeRegistryEntry(registryDir, { name: 'bad-sha', artifact: textStats, sha256: 'a'.repeat(64), capabilities: textStatsCaps });
-    await writeRegistryEntry(registryDir, { name: 'bad-wit', artifact: textStats, sha256: textStatsSha, capabilities: textStatsCaps, wit_version: '0.9.0' });
-    await writeRegistryEntry(registryDir, { name: 'read_file', artifact: textStats, sha256: textStatsSha, capabilities: textStatsCaps });
+    await writeRegistryEntry(registryDir, {
+      name: 'text-stats',
+      artifact: textStats,
+      sha256: textStatsSha,
+      capabilities: textStatsCaps,
+    });
+    await writeRegistryEntry(registryDir, {
+      name: 'bad-sha',
+      artifact: textStats,
+      sha256: 'a'.repeat(64),
+      capabilities: textStatsCaps,
+    });
+    await writeRegistryEntry(registryDir, {
+      name: 'bad-wit',
+      artifact: textStats,
+      sha256: textStatsSha,
+      capabilities: textStatsCaps,
+      wit_version: '0.9.0',
+    });
+    await writeRegistryEntry(registryDir, {
+      name: 'read_file',
+      artifact: textStats,
+      sha256: textStatsSha,
+      capabilities: textStatsCaps,
+    });
     const wasi = builtComponent('wasi-random', 'wat');
-    await writeRegistryEntry(registryDir, { name: 'wasi-random', artifact: wasi, sha256: await sha256Of(wasi), capabilities: join(REPO_ROOT, 'tools-src/wat/wasi-random.capabilities.json') });
+    await writeRegistryEntry(registryDir, {
+      name: 'wasi-random',
+      artifact: wasi,
+      sha256: await sha256Of(wasi),
+      capabilities: join(REPO_ROOT, 'tools-src/wat/wasi-random.capabilities.json'),
+    });
     const probe = builtComponent('probe', 'wat');
-    await writeRegistryEntry(registryDir, { name: 'probe', artifact: probe, sha256: await sha256Of(probe), capabilities: { effects: [], limits: { memory_mb: 4, timeout_ms: 1000, max_concurrency: 2 } } });
+    await writeRegistryEntry(registryDir, {
+      name: 'probe',
+      artifact: probe,
+      sha256: await sha256Of(probe),
+      capabilities: { effects: [], limits: { memory_mb: 4, timeout_ms: 1000, max_concurrency: 2 } },
+    });
     const hostProbe = builtComponent('host-probe');
-    await writeRegistryEntry(registryDir, { name: 'host-probe', artifact: hostProbe, sha256: await sha256Of(hostProbe), capabilities: hostProbeCapabilities() });
+    await writeRegistryEntry(registryDir, {
+      name: 'host-probe',
+      artifact: hostProbe,
+      sha256: await sha256Of(hostProbe),
+      capabilities: hostProbeCapabilities(),
+    });
 
-    [nats, database, llm] = await Promise.all([startNatsTestServer(), createTestDatabase(), startOpenAiCompatibleServer()]);
+    [nats, database, llm] = await Promise.all([
+      startNatsTestServer(),
+      createTestDatabase(),
+      startOpenAiCompatibleServer(),
+    ]);
     orchestrator = await startServiceProcess('orchestrator', {
       NATS_URL: nats.url,
       DATABASE_URL: database.url,
@@ -81,8 +153,13 @@ describe('WebAssembly tools in the wasm-runner, through the orchestrator', () =>
       TALON_SSRF_ALLOWLIST: '127.0.0.1/32',
     };
     runner = await startServiceProcess('wasm-runner', runnerEnv);
-    client = await connect({ servers: nats.url });
-    await waitFor(async () => (await catalogNames()).includes('tool_install'), 10_000, 'extension tools in the catalog');
+    talon = await connectTalonApi(nats.url);
+    client = talon.connection;
+    await waitFor(
+      async () => (await catalogNames()).includes('tool_install'),
+      10_000,
+      'extension tools in the catalog',
+    );
   }, 300_000);
 
   afterAll(async () => {
@@ -92,6 +169,12 @@ describe('WebAssembly tools in the wasm-runner, through the orchestrator', () =>
     await rm(base, { recursive: true, force: true });
   });
 
+  const api = <T>(method: string, payload: unknown, timeout?: number) =>
+    talon.call<T>(method, payload, timeout);
+  const ok = <T>(method: string, payload: unknown) => talon.ok<T>(method, payload);
+  const waitFor = (check: () => Promise<boolean>, timeoutMs: number, what = 'condition') =>
+    waitUntil(check, timeoutMs, what);
+
   function hostProbeCapabilities(version = 'v1'): Record<string, unknown> {
     return {
       effects: ['network', 'use_secret', 'read_filesystem', 'dispatch_capability'],
@@ -100,7 +183,13 @@ describe('WebAssembly tools in the wasm-runner, through the orchestrator', () =>
           { host: `127.0.0.1:${keyed.port}`, path_prefix: '/', methods: ['GET'] },
           { host: `localhost:${other.port}`, path_prefix: '/', methods: ['GET'] },
         ],
-        credentials: [{ secret_name: 'probe_key', location: { kind: 'header', name: 'X-Probe-Key' }, host_patterns: ['127.0.0.1'] }],
+        credentials: [
+          {
+            secret_name: 'probe_key',
+            location: { kind: 'header', name: 'X-Probe-Key' },
+            host_patterns: ['127.0.0.1'],
+          },
+        ],
       },
       secrets: ['probe_key'],
       workspace: { read_prefixes: ['docs/'] },
@@ -109,42 +198,37 @@ describe('WebAssembly tools in the wasm-runner, through the orchestrator', () =>
     };
   }
 
-  async function api<T>(method: string, payload: unknown, timeout = 60_000): Promise<Envelope<T>> {
-    const reply = await client.request(`talon.api.v1.${method}`, JSON.stringify(payload), { timeout });
-    return reply.json<Envelope<T>>();
-  }
-
-  async function ok<T>(method: string, payload: unknown): Promise<T> {
-    const reply = await api<T>(method, payload);
-    if (!reply.ok) throw new Error(`${method}: ${reply.error.code} ${reply.error.message}`);
-    return reply.data;
-  }
-
-  async function waitFor(predicate: () => Promise<boolean>, timeoutMs: number, what: string): Promise<number> {
-    const started = Date.now();
-    while (!(await predicate())) {
-      if (Date.now() - started > timeoutMs) throw new Error(`${what} not seen in ${timeoutMs} ms`);
-      await sleep(50);
-    }
-    return Date.now() - started;
-  }
-
-  const catalogNames = async () => (await ok<ToolsListReply>('tools.list', {})).tools.map((tool) => tool.definition.name);
-  const call = (tool: string, params: Record<string, unknown>) => api<ToolsCallReply>('tools.call', { tool, params });
+  const catalogNames = async () =>
+    (await ok<ToolsListReply>('tools.list', {})).tools.map((tool) => tool.definition.name);
+  const call = (tool: string, params: Record<string, unknown>) =>
+    api<ToolsCallReply>('tools.call', { tool, params });
   const probeOutput = (reply: ToolsCallReply) => reply.output as { ok?: unknown; err?: string };
 
   /** Sends a call straight to the container domain, as the orchestrator's dispatcher does, with credential grants. */
-  async function callWithGrants(tool: string, params: Record<string, unknown>): Promise<Envelope<ToolCallResult>> {
+  async function callWithGrants(
+    tool: string,
+    params: Record<string, unknown>,
+  ): Promise<Envelope<ToolCallResult>> {
     const request: ToolCallRequest = {
       callId: `grant-${Date.now()}`,
       tool,
       params,
       timeoutMs: 5000,
-      grants: [{ secretName: 'probe_key', value: SECRET, hostPatterns: ['127.0.0.1'], location: { kind: 'header', name: 'X-Probe-Key' } }],
+      grants: [
+        {
+          secretName: 'probe_key',
+          value: SECRET,
+          hostPatterns: ['127.0.0.1'],
+          location: { kind: 'header', name: 'X-Probe-Key' },
+        },
+      ],
     };
     const headers = natsHeaders();
     headers.set(HEADERS.deadline, String(Date.now() + 5000));
-    const reply = await client.request(SUBJECTS.toolCall('container'), JSON.stringify(request), { timeout: 6000, headers });
+    const reply = await client.request(SUBJECTS.toolCall('container'), JSON.stringify(request), {
+      timeout: 6000,
+      headers,
+    });
     return reply.json<Envelope<ToolCallResult>>();
   }
 
@@ -154,44 +238,93 @@ describe('WebAssembly tools in the wasm-runner, through the orchestrator', () =>
     expect(await ok<{ tools: unknown[] }>('tools.installed', {})).toEqual({ tools: [] });
     const started = Date.now();
     const installed = await ok<{ installed: Summary[] }>('tools.install', { name: 'text-stats' });
-    expect(installed.installed[0]).toMatchObject({ name: 'text-stats', version: '0.1.0', sha256: await sha256Of(builtComponent('text-stats')) });
-    await waitFor(async () => (await call('text-stats', { text: 'one two two' })).ok, CATALOG_BOUND_MS, 'text-stats callable');
+    expect(installed.installed[0]).toMatchObject({
+      name: 'text-stats',
+      version: '0.1.0',
+      sha256: await sha256Of(builtComponent('text-stats')),
+    });
+    await waitFor(
+      async () => (await call('text-stats', { text: 'one two two' })).ok,
+      CATALOG_BOUND_MS,
+      'text-stats callable',
+    );
     expect(Date.now() - started).toBeLessThan(30_000);
     const reply = await call('text-stats', { text: 'alpha beta beta\ngamma' });
     expect(reply.ok).toBe(true);
     expect(JSON.stringify((reply as { data: ToolsCallReply }).data.output)).toContain('"words":4');
-    const info = await ok<{ installed: Summary; upgradeAvailable: boolean }>('extensions.info', { name: 'text-stats' });
+    const info = await ok<{ installed: Summary; upgradeAvailable: boolean }>('extensions.info', {
+      name: 'text-stats',
+    });
     expect(info).toMatchObject({ installed: { name: 'text-stats' }, upgradeAvailable: false });
-    expect(await api('tools.install', { name: 'text-stats' })).toMatchObject({ ok: false, error: { code: 'NAME_CONFLICT' } });
+    expect(await api('tools.install', { name: 'text-stats' })).toMatchObject({
+      ok: false,
+      error: { code: 'NAME_CONFLICT' },
+    });
   }, 60_000);
 
   it('refuses a wrong sha256, a wrong wit_version, a WASI import and a built-in name with typed errors', async () => {
-    expect(await api('tools.install', { name: 'bad-sha' })).toMatchObject({ ok: false, error: { code: 'INTEGRITY_MISMATCH' } });
-    expect(await api('tools.install', { name: 'bad-wit' })).toMatchObject({ ok: false, error: { code: 'INTEGRITY_MISMATCH', message: expect.stringContaining('0.9.0') } });
-    expect(await api('tools.install', { name: 'wasi-random' })).toMatchObject({ ok: false, error: { code: 'POLICY_DENIED', message: expect.stringContaining('wasi') } });
-    expect(await api('tools.install', { name: 'read_file' })).toMatchObject({ ok: false, error: { code: 'NAME_CONFLICT' } });
-    expect(await api('tools.install', { name: 'no-such-tool' })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
-    expect(await api('tools.install', { name: 'Bad Name' })).toMatchObject({ ok: false, error: { code: 'SCHEMA_VIOLATION' } });
+    expect(await api('tools.install', { name: 'bad-sha' })).toMatchObject({
+      ok: false,
+      error: { code: 'INTEGRITY_MISMATCH' },
+    });
+    expect(await api('tools.install', { name: 'bad-wit' })).toMatchObject({
+      ok: false,
+      error: { code: 'INTEGRITY_MISMATCH', message: expect.stringContaining('0.9.0') },
+    });
+    expect(await api('tools.install', { name: 'wasi-random' })).toMatchObject({
+      ok: false,
+      error: { code: 'POLICY_DENIED', message: expect.stringContaining('wasi') },
+    });
+    expect(await api('tools.install', { name: 'read_file' })).toMatchObject({
+      ok: false,
+      error: { code: 'NAME_CONFLICT' },
+    });
+    expect(await api('tools.install', { name: 'no-such-tool' })).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_FOUND' },
+    });
+    expect(await api('tools.install', { name: 'Bad Name' })).toMatchObject({
+      ok: false,
+      error: { code: 'SCHEMA_VIOLATION' },
+    });
     const names = (await ok<{ tools: Summary[] }>('tools.installed', {})).tools.map((tool) => tool.name);
     expect(names).toEqual(['text-stats']);
     const catalog = await catalogNames();
     for (const refused of ['bad-sha', 'bad-wit', 'wasi-random']) expect(catalog).not.toContain(refused);
     // The built-in still answers as the dev tool.
     await writeFile(join(workspace, 'docs', 'hello.md'), '# Hello\nworkspace text\n');
-    expect(JSON.stringify((await ok<ToolsCallReply>('tools.call', { tool: 'read_file', params: { path: 'docs/hello.md' } })).output)).toContain('workspace text');
+    expect(
+      JSON.stringify(
+        (await ok<ToolsCallReply>('tools.call', { tool: 'read_file', params: { path: 'docs/hello.md' } }))
+          .output,
+      ),
+    ).toContain('workspace text');
   }, 60_000);
 
   it('sees a registry entry added while running, in search and extension info', async () => {
     const textStats = builtComponent('text-stats');
-    await writeRegistryEntry(registryDir, { name: 'late-stats', artifact: textStats, sha256: await sha256Of(textStats), capabilities: join(REPO_ROOT, 'tools-src/text-stats/text-stats.capabilities.json') });
-    const search = async () => JSON.stringify(await ok('tools.search', { query: 'late-stats' })).includes('"late-stats"');
+    await writeRegistryEntry(registryDir, {
+      name: 'late-stats',
+      artifact: textStats,
+      sha256: await sha256Of(textStats),
+      capabilities: join(REPO_ROOT, 'tools-src/text-stats/text-stats.capabilities.json'),
+    });
+    const search = async () =>
+      JSON.stringify(await ok('tools.search', { query: 'late-stats' })).includes('"late-stats"');
     expect(await waitFor(search, CATALOG_BOUND_MS, 'late-stats in search')).toBeLessThan(CATALOG_BOUND_MS);
-    expect(await ok('extensions.info', { name: 'late-stats' })).toMatchObject({ registry: { name: 'late-stats' }, upgradeAvailable: false });
+    expect(await ok('extensions.info', { name: 'late-stats' })).toMatchObject({
+      registry: { name: 'late-stats' },
+      upgradeAvailable: false,
+    });
   }, 30_000);
 
   it('stops an infinite loop at its timeout through the full stack, and the next call succeeds', async () => {
     await ok('tools.install', { name: 'probe' });
-    await waitFor(async () => (await catalogNames()).includes('probe'), CATALOG_BOUND_MS, 'probe in the catalog');
+    await waitFor(
+      async () => (await catalogNames()).includes('probe'),
+      CATALOG_BOUND_MS,
+      'probe in the catalog',
+    );
     const started = Date.now();
     expect(await call('probe', { mode: 'l' })).toMatchObject({ ok: false, error: { code: 'TIMEOUT' } });
     expect(Date.now() - started).toBeLessThan(4_000);
@@ -202,94 +335,185 @@ describe('WebAssembly tools in the wasm-runner, through the orchestrator', () =>
 
   it('reads the workspace through workspace-read under the allowed prefix only', async () => {
     await ok('tools.install', { name: 'host-probe' });
-    await waitFor(async () => (await catalogNames()).includes('host-probe'), CATALOG_BOUND_MS, 'host-probe in the catalog');
+    await waitFor(
+      async () => (await catalogNames()).includes('host-probe'),
+      CATALOG_BOUND_MS,
+      'host-probe in the catalog',
+    );
     await writeFile(join(workspace, 'docs', 'notes.md'), 'read by a component\n');
     await writeFile(join(workspace, 'private.txt'), 'not for components\n');
-    const read = await ok<ToolsCallReply>('tools.call', { tool: 'host-probe', params: { op: 'read', path: 'docs/notes.md' } });
+    const read = await ok<ToolsCallReply>('tools.call', {
+      tool: 'host-probe',
+      params: { op: 'read', path: 'docs/notes.md' },
+    });
     expect(probeOutput(read).ok).toContain('read by a component');
-    const outside = await ok<ToolsCallReply>('tools.call', { tool: 'host-probe', params: { op: 'read', path: 'private.txt' } });
+    const outside = await ok<ToolsCallReply>('tools.call', {
+      tool: 'host-probe',
+      params: { op: 'read', path: 'private.txt' },
+    });
     expect(probeOutput(outside).err).toMatch(/^denied/);
-    const escape = await ok<ToolsCallReply>('tools.call', { tool: 'host-probe', params: { op: 'read', path: 'docs/../../etc/passwd' } });
+    const escape = await ok<ToolsCallReply>('tools.call', {
+      tool: 'host-probe',
+      params: { op: 'read', path: 'docs/../../etc/passwd' },
+    });
     expect(probeOutput(escape).err).toMatch(/^denied/);
   }, 30_000);
 
   it('injects a granted credential only for its declared host and never returns it', async () => {
     const before = keyed.requests.length;
-    const keyedReply = await callWithGrants('host-probe', { op: 'http', url: `http://127.0.0.1:${keyed.port}/echo` });
+    const keyedReply = await callWithGrants('host-probe', {
+      op: 'http',
+      url: `http://127.0.0.1:${keyed.port}/echo`,
+    });
     expect(keyedReply.ok).toBe(true);
     expect(keyed.requests.slice(before).map((request) => request.headers['x-probe-key'])).toEqual([SECRET]);
     // The server echoes the header back; the host scrubs it before the guest sees the body.
     expect(JSON.stringify(keyedReply)).not.toContain(SECRET);
     expect(JSON.stringify(keyedReply)).toContain('[REDACTED]');
-    const otherReply = await callWithGrants('host-probe', { op: 'http', url: `http://localhost:${other.port}/echo` });
+    const otherReply = await callWithGrants('host-probe', {
+      op: 'http',
+      url: `http://localhost:${other.port}/echo`,
+    });
     expect(otherReply.ok).toBe(true);
     expect(other.requests.at(-1)?.headers['x-probe-key']).toBeUndefined();
-    const denied = await callWithGrants('host-probe', { op: 'http', url: `http://127.0.0.1:${other.port}/echo` });
+    const denied = await callWithGrants('host-probe', {
+      op: 'http',
+      url: `http://127.0.0.1:${other.port}/echo`,
+    });
     expect(JSON.stringify(denied)).toContain('denied');
-    expect(await ok<ToolsCallReply>('tools.call', { tool: 'host-probe', params: { op: 'secret', name: 'probe_key' } })).toMatchObject({ output: { ok: false } });
+    expect(
+      await ok<ToolsCallReply>('tools.call', {
+        tool: 'host-probe',
+        params: { op: 'secret', name: 'probe_key' },
+      }),
+    ).toMatchObject({ output: { ok: false } });
   }, 30_000);
 
-  it('grants a model\'s call only the stored secrets the tool declares, and only its declared host receives one', async () => {
+  it("grants a model's call only the stored secrets the tool declares, and only its declared host receives one", async () => {
     const stored = 'stored-probe-key-7Hq2LmN4pR8sT1vW';
     const undeclared = 'undeclared-key-3Jk9QwE5rT7yU2iO';
-    await ok('secrets.set', { name: 'probe_key', value: stored, hostPatterns: ['127.0.0.1', 'localhost'], location: { kind: 'header', name: 'X-Probe-Key' } });
-    await ok('secrets.set', { name: 'other_key', value: undeclared, hostPatterns: ['127.0.0.1', 'localhost'], location: { kind: 'header', name: 'X-Probe-Key' } });
+    await ok('secrets.set', {
+      name: 'probe_key',
+      value: stored,
+      hostPatterns: ['127.0.0.1', 'localhost'],
+      location: { kind: 'header', name: 'X-Probe-Key' },
+    });
+    await ok('secrets.set', {
+      name: 'other_key',
+      value: undeclared,
+      hostPatterns: ['127.0.0.1', 'localhost'],
+      location: { kind: 'header', name: 'X-Probe-Key' },
+    });
     const sessionId = (await ok<{ id: string }>('sessions.create', { title: 'wasm credentials' })).id;
     const approvals = client.subscribe(`talon.events.v1.session.${sessionId}`, {
       callback: (_error, message) => {
         const event = message.json<ChatEvent & { approvalId?: string }>();
-        if (event.type === 'approval_requested') void api('approvals.resolve', { id: event.approvalId, decision: 'approve' });
+        if (event.type === 'approval_requested')
+          void api('approvals.resolve', { id: event.approvalId, decision: 'approve' });
       },
     });
     const keyedBefore = keyed.requests.length;
     const otherBefore = other.requests.length;
     llm.enqueue(
-      { toolCalls: [{ name: 'host-probe', arguments: { op: 'http', url: `http://127.0.0.1:${keyed.port}/model` } }, { name: 'host-probe', arguments: { op: 'http', url: `http://localhost:${other.port}/model` } }] },
+      {
+        toolCalls: [
+          { name: 'host-probe', arguments: { op: 'http', url: `http://127.0.0.1:${keyed.port}/model` } },
+          { name: 'host-probe', arguments: { op: 'http', url: `http://localhost:${other.port}/model` } },
+        ],
+      },
       { text: 'Both fetched.' },
     );
     const reply = await ok<ChatSendReply>('chat.send', { sessionId, message: 'fetch both' });
     approvals.unsubscribe();
     expect(reply.content).toBe('Both fetched.');
-    expect(keyed.requests.slice(keyedBefore).map((request) => request.headers['x-probe-key'])).toEqual([stored]);
-    expect(other.requests.slice(otherBefore).map((request) => request.headers['x-probe-key'])).toEqual([undefined]);
-    const toolMessages = (llm.requests.at(-1)!.body.messages as { role: string; content: string }[]).filter((message) => message.role === 'tool');
+    expect(keyed.requests.slice(keyedBefore).map((request) => request.headers['x-probe-key'])).toEqual([
+      stored,
+    ]);
+    expect(other.requests.slice(otherBefore).map((request) => request.headers['x-probe-key'])).toEqual([
+      undefined,
+    ]);
+    const toolMessages = (llm.requests.at(-1)!.body.messages as { role: string; content: string }[]).filter(
+      (message) => message.role === 'tool',
+    );
     expect(toolMessages).toHaveLength(2);
     expect(JSON.stringify(toolMessages)).not.toContain(stored);
     expect(JSON.stringify(toolMessages)).not.toContain(undeclared);
 
     // The operator's host patterns for the secret no longer cover the tool's declared host: no grant.
-    await ok('secrets.set', { name: 'probe_key', value: stored, hostPatterns: ['api.example.com'], location: { kind: 'header', name: 'X-Probe-Key' } });
+    await ok('secrets.set', {
+      name: 'probe_key',
+      value: stored,
+      hostPatterns: ['api.example.com'],
+      location: { kind: 'header', name: 'X-Probe-Key' },
+    });
     const narrowed = client.subscribe(`talon.events.v1.session.${sessionId}`, {
       callback: (_error, message) => {
         const event = message.json<ChatEvent & { approvalId?: string }>();
-        if (event.type === 'approval_requested') void api('approvals.resolve', { id: event.approvalId, decision: 'approve' });
+        if (event.type === 'approval_requested')
+          void api('approvals.resolve', { id: event.approvalId, decision: 'approve' });
       },
     });
     const before = keyed.requests.length;
-    llm.enqueue({ toolCalls: [{ name: 'host-probe', arguments: { op: 'http', url: `http://127.0.0.1:${keyed.port}/narrowed` } }] }, { text: 'Fetched.' });
-    expect(await ok<ChatSendReply>('chat.send', { sessionId, message: 'fetch again' })).toMatchObject({ content: 'Fetched.' });
+    llm.enqueue(
+      {
+        toolCalls: [
+          { name: 'host-probe', arguments: { op: 'http', url: `http://127.0.0.1:${keyed.port}/narrowed` } },
+        ],
+      },
+      { text: 'Fetched.' },
+    );
+    expect(await ok<ChatSendReply>('chat.send', { sessionId, message: 'fetch again' })).toMatchObject({
+      content: 'Fetched.',
+    });
     narrowed.unsubscribe();
-    expect(keyed.requests.slice(before).map((request) => [request.path, request.headers['x-probe-key']])).toEqual([['/narrowed', undefined]]);
+    expect(
+      keyed.requests.slice(before).map((request) => [request.path, request.headers['x-probe-key']]),
+    ).toEqual([['/narrowed', undefined]]);
   }, 60_000);
 
   it('invokes an aliased tool back through the orchestrator (tool-invoke)', async () => {
-    const reply = await ok<ToolsCallReply>('tools.call', { tool: 'host-probe', params: { op: 'invoke', alias: 'stats', params: { text: 'a b c d e' } } });
+    const reply = await ok<ToolsCallReply>('tools.call', {
+      tool: 'host-probe',
+      params: { op: 'invoke', alias: 'stats', params: { text: 'a b c d e' } },
+    });
     expect(JSON.parse(probeOutput(reply).ok as string)).toMatchObject({ words: 5, lines: 1 });
-    const unknown = await ok<ToolsCallReply>('tools.call', { tool: 'host-probe', params: { op: 'invoke', alias: 'nope', params: {} } });
+    const unknown = await ok<ToolsCallReply>('tools.call', {
+      tool: 'host-probe',
+      params: { op: 'invoke', alias: 'nope', params: {} },
+    });
     expect(probeOutput(unknown).err).toMatch(/^denied/);
   }, 30_000);
 
   it('upgrades while a call is in flight: the call finishes, new calls run the new version', async () => {
     const v2 = await variantOf(builtComponent('host-probe'), join(base, 'host-probe-v2.wasm'), 'v2');
     const inFlight = call('host-probe', { op: 'http', url: `http://127.0.0.1:${keyed.port}/slow` });
-    await waitFor(async () => keyed.requests.some((request) => request.path === '/slow'), 5_000, 'the slow request');
-    await writeRegistryEntry(registryDir, { name: 'host-probe', artifact: v2, sha256: await sha256Of(v2), capabilities: hostProbeCapabilities('v2'), version: '0.2.0' });
-    const upgraded = await ok<{ installed?: Summary; version?: string }>('tools.upgrade', { name: 'host-probe' });
+    await waitFor(
+      async () => keyed.requests.some((request) => request.path === '/slow'),
+      5_000,
+      'the slow request',
+    );
+    await writeRegistryEntry(registryDir, {
+      name: 'host-probe',
+      artifact: v2,
+      sha256: await sha256Of(v2),
+      capabilities: hostProbeCapabilities('v2'),
+      version: '0.2.0',
+    });
+    const upgraded = await ok<{ installed?: Summary; version?: string }>('tools.upgrade', {
+      name: 'host-probe',
+    });
     expect(JSON.stringify(upgraded)).toContain('0.2.0');
     const finished = await inFlight;
     expect(finished.ok).toBe(true);
     expect(JSON.stringify((finished as { data: ToolsCallReply }).data.output)).toContain('/slow');
-    await waitFor(async () => (await ok<ToolsListReply>('tools.list', {})).tools.find((tool) => tool.definition.name === 'host-probe')?.definition.timeoutMs === 6000, CATALOG_BOUND_MS, 'the v2 definition');
+    await waitFor(
+      async () =>
+        (await ok<ToolsListReply>('tools.list', {})).tools.find(
+          (tool) => tool.definition.name === 'host-probe',
+        )?.definition.timeoutMs === 6000,
+      CATALOG_BOUND_MS,
+      'the v2 definition',
+    );
     const info = await ok<{ installed: Summary }>('extensions.info', { name: 'host-probe' });
     expect(info.installed).toMatchObject({ version: '0.2.0', sha256: await sha256Of(v2) });
     expect((await call('host-probe', { op: 'now' })).ok).toBe(true);
@@ -297,10 +521,20 @@ describe('WebAssembly tools in the wasm-runner, through the orchestrator', () =>
 
   it('removes a tool: it leaves the catalog and calls answer UNKNOWN_TOOL', async () => {
     await ok('tools.remove', { name: 'text-stats' });
-    const elapsed = await waitFor(async () => (await call('text-stats', { text: 'x' })).ok === false, CATALOG_BOUND_MS, 'text-stats gone');
+    const elapsed = await waitFor(
+      async () => (await call('text-stats', { text: 'x' })).ok === false,
+      CATALOG_BOUND_MS,
+      'text-stats gone',
+    );
     expect(elapsed).toBeLessThan(CATALOG_BOUND_MS);
-    expect(await call('text-stats', { text: 'x' })).toMatchObject({ ok: false, error: { code: 'UNKNOWN_TOOL' } });
-    expect(await api('tools.remove', { name: 'text-stats' })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+    expect(await call('text-stats', { text: 'x' })).toMatchObject({
+      ok: false,
+      error: { code: 'UNKNOWN_TOOL' },
+    });
+    expect(await api('tools.remove', { name: 'text-stats' })).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_FOUND' },
+    });
   }, 30_000);
 
   it('keeps installed tools across a restart of the runner; a restored name a built-in owns is logged, not fatal', async () => {
@@ -311,28 +545,61 @@ describe('WebAssembly tools in the wasm-runner, through the orchestrator', () =>
     state.tools.push({ ...state.tools.find((record) => record.name === 'probe')!, name: 'read_file' });
     await writeFile(stateFile, JSON.stringify(state));
     runner = await startServiceProcess('wasm-runner', runnerEnv, { timeoutMs: 60_000 });
-    const refused = await runner.waitForLog((line) => line.msg === 'wasm tool not registered' && line.tool === 'read_file', 10_000);
+    const refused = await runner.waitForLog(
+      (line) => line.msg === 'wasm tool not registered' && line.tool === 'read_file',
+      10_000,
+    );
     expect(refused).toMatchObject({ code: 'NAME_CONFLICT' });
     await waitFor(async () => (await call('probe', { mode: 'y' })).ok, 10_000, 'probe after the restart');
-    const names = (await ok<{ tools: Summary[] }>('tools.installed', {})).tools.map((tool) => `${tool.name}@${tool.version}`);
+    const names = (await ok<{ tools: Summary[] }>('tools.installed', {})).tools.map(
+      (tool) => `${tool.name}@${tool.version}`,
+    );
     expect(names).toEqual(expect.arrayContaining(['host-probe@0.2.0', 'probe@0.1.0']));
-    expect(JSON.stringify((await ok<ToolsCallReply>('tools.call', { tool: 'read_file', params: { path: 'docs/notes.md' } })).output)).toContain('read by a component');
-    const read = await ok<ToolsCallReply>('tools.call', { tool: 'host-probe', params: { op: 'read', path: 'docs/notes.md' } });
+    expect(
+      JSON.stringify(
+        (await ok<ToolsCallReply>('tools.call', { tool: 'read_file', params: { path: 'docs/notes.md' } }))
+          .output,
+      ),
+    ).toContain('read by a component');
+    const read = await ok<ToolsCallReply>('tools.call', {
+      tool: 'host-probe',
+      params: { op: 'read', path: 'docs/notes.md' },
+    });
     expect(probeOutput(read).ok).toContain('read by a component');
-    expect(await call('text-stats', { text: 'x' })).toMatchObject({ ok: false, error: { code: 'UNKNOWN_TOOL' } });
+    expect(await call('text-stats', { text: 'x' })).toMatchObject({
+      ok: false,
+      error: { code: 'UNKNOWN_TOOL' },
+    });
   }, 90_000);
 
   describe('dev tools through tools.call', () => {
     it('refuses traversal, absolute paths and symlinks out of the workspace', async () => {
       await symlink('/etc', join(workspace, 'etc-link'));
-      for (const path of ['../../etc/passwd', '/etc/passwd', 'etc-link/passwd', 'docs/../../x', 'docs/\u0000x']) {
+      for (const path of [
+        '../../etc/passwd',
+        '/etc/passwd',
+        'etc-link/passwd',
+        'docs/../../x',
+        'docs/\u0000x',
+      ]) {
         const reply = await call('read_file', { path });
         expect(reply).toMatchObject({ ok: false });
-        expect(['PATH_OUTSIDE_WORKSPACE', 'SCHEMA_VIOLATION']).toContain((reply as { error: { code: string } }).error.code);
+        expect(['PATH_OUTSIDE_WORKSPACE', 'SCHEMA_VIOLATION']).toContain(
+          (reply as { error: { code: string } }).error.code,
+        );
       }
-      expect(await call('read_file', { path: '../../etc/passwd' })).toMatchObject({ ok: false, error: { code: 'PATH_OUTSIDE_WORKSPACE' } });
-      expect(await call('write_file', { path: '../escape.txt', content: 'x' })).toMatchObject({ ok: false, error: { code: 'PATH_OUTSIDE_WORKSPACE' } });
-      expect(await call('list_dir', { path: 'etc-link' })).toMatchObject({ ok: false, error: { code: 'PATH_OUTSIDE_WORKSPACE' } });
+      expect(await call('read_file', { path: '../../etc/passwd' })).toMatchObject({
+        ok: false,
+        error: { code: 'PATH_OUTSIDE_WORKSPACE' },
+      });
+      expect(await call('write_file', { path: '../escape.txt', content: 'x' })).toMatchObject({
+        ok: false,
+        error: { code: 'PATH_OUTSIDE_WORKSPACE' },
+      });
+      expect(await call('list_dir', { path: 'etc-link' })).toMatchObject({
+        ok: false,
+        error: { code: 'PATH_OUTSIDE_WORKSPACE' },
+      });
     }, 30_000);
 
     it('refuses an apply_patch whose hunk does not apply and leaves every file unchanged', async () => {
@@ -354,7 +621,10 @@ describe('WebAssembly tools in the wasm-runner, through the orchestrator', () =>
         '+gamma',
         '',
       ].join('\n');
-      expect(await call('apply_patch', { patch })).toMatchObject({ ok: false, error: { code: 'TOOL_FAILED' } });
+      expect(await call('apply_patch', { patch })).toMatchObject({
+        ok: false,
+        error: { code: 'TOOL_FAILED' },
+      });
       expect(await readFile(join(workspace, 'a.txt'), 'utf8')).toBe('one\ntwo\nthree\n');
       expect(await readFile(join(workspace, 'b.txt'), 'utf8')).toBe('alpha\nbeta\n');
     }, 30_000);

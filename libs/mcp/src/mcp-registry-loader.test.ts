@@ -43,9 +43,10 @@ describe('loadMcpServerRegistry', () => {
         JSON.stringify({ name: 'bad', transport: { type: 'carrier-pigeon' } }),
       );
       await writeFile(join(dir, 'notes.txt'), 'ignored');
-      const error = await loadMcpServerRegistry(dir).catch(
-        (caught: unknown) => caught as { code: string; details: { problems: string[] } },
-      );
+      const error = (await loadMcpServerRegistry(dir).catch((caught: unknown) => caught)) as {
+        code: string;
+        details: { problems: string[] };
+      };
       expect(error.code).toBe('SCHEMA_VIOLATION');
       expect(error.details.problems).toEqual([
         expect.stringContaining('a.json: not valid JSON'),

@@ -68,7 +68,7 @@ describe('openDatabase on PostgreSQL', () => {
     const opening = openDatabase({ kind: 'postgres', url: 'postgres://talon:hunter2@127.0.0.1:1/talon' });
     await expect(opening).rejects.toBeInstanceOf(DatabaseUnreachableError);
     await expect(opening).rejects.toMatchObject({ code: 'UNAVAILABLE', retryable: true });
-    const error = await opening.catch((caught: Error) => caught);
+    const error = (await opening.catch((caught: unknown) => caught)) as Error;
     expect(error.message).toContain('127.0.0.1:1');
     expect(error.message).toContain('ECONNREFUSED');
     expect(error.message).toMatch(/running.*DATABASE_URL/s);

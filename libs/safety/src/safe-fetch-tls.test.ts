@@ -46,7 +46,7 @@ beforeAll(async () => {
   server = https.createServer(
     { key: readFileSync(join(directory, 'key.pem')), cert: certificate },
     (request, response) => {
-      serverNames.push((request.socket as TLSSocket).servername);
+      serverNames.push((request.socket as TLSSocket).servername || false);
       response.end(`host=${request.headers.host}`);
     },
   );

@@ -25,7 +25,10 @@ export async function startNatsTestServer(): Promise<NatsTestServer> {
   });
   await new Promise<void>((resolve, reject) => {
     let output = '';
-    const timer = setTimeout(() => reject(new Error(`nats-server did not start in 10 s:\n${output}`)), 10_000);
+    const timer = setTimeout(
+      () => reject(new Error(`nats-server did not start in 10 s:\n${output}`)),
+      10_000,
+    );
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       if (output.includes('Server is ready')) {
@@ -37,7 +40,9 @@ export async function startNatsTestServer(): Promise<NatsTestServer> {
     child.stderr?.on('data', onData);
     child.once('error', (error) => {
       clearTimeout(timer);
-      reject(new Error(`cannot run ${binary}: ${error.message}. Install it with: apt-get install nats-server`));
+      reject(
+        new Error(`cannot run ${binary}: ${error.message}. Install it with: apt-get install nats-server`),
+      );
     });
     child.once('exit', (code) => {
       clearTimeout(timer);

@@ -12,7 +12,10 @@ export interface ServiceProcess {
   /** Every JSON log line seen so far. */
   logs: Array<Record<string, unknown>>;
   /** Resolves when a log line matching the predicate appears. */
-  waitForLog(predicate: (line: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Record<string, unknown>>;
+  waitForLog(
+    predicate: (line: Record<string, unknown>) => boolean,
+    timeoutMs?: number,
+  ): Promise<Record<string, unknown>>;
   /** SIGTERM and wait for exit; returns the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
   /** SIGKILL: a crash, no drain. */
@@ -64,11 +67,19 @@ export async function startServiceProcess(
       };
       const timer = setTimeout(() => {
         cleanup();
-        reject(new Error(`${name}: log line not seen in ${timeoutMs} ms.\nstdout: ${JSON.stringify(logs.slice(-10))}\nstderr: ${stderr.slice(-2000)}`));
+        reject(
+          new Error(
+            `${name}: log line not seen in ${timeoutMs} ms.\nstdout: ${JSON.stringify(logs.slice(-10))}\nstderr: ${stderr.slice(-2000)}`,
+          ),
+        );
       }, timeoutMs);
       const onExit = () => {
         cleanup();
-        reject(new Error(`${name} exited before the expected log line.\nstdout: ${JSON.stringify(logs.slice(-10))}\nstderr: ${stderr.slice(-2000)}`));
+        reject(
+          new Error(
+            `${name} exited before the expected log line.\nstdout: ${JSON.stringify(logs.slice(-10))}\nstderr: ${stderr.slice(-2000)}`,
+          ),
+        );
       };
       const cleanup = () => {
         clearTimeout(timer);
