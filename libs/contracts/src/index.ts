@@ -8,5 +8,6 @@ export * from './proto-path.js';
 export * from './v1/skills.js';
 export * from './v1/mcp.js';
 export * from './v1/mcp-control.js';
+export * from './v1/mcp-auth.js';
 export * from './v1/sessions.js';
 export * from './v1/wasm-tools.js';

@@ -76,10 +76,18 @@ export class SecretStore {
       }));
   }
 
+  /** One decrypted value, or undefined: only for MCP credentials (see McpSecretsResponder), never for tools. */
+  async valueOf(name: string): Promise<string | undefined> {
+    const row = await this.prisma.secret.findUnique({ where: { name } });
+    return row ? this.cipher.decrypt(row.name, row.sealed) : undefined;
+  }
+
   /** Grants for the named secrets (those that exist): what a WebAssembly tool declared it may use. */
   async grantsForNames(names: readonly string[]): Promise<CredentialGrant[]> {
-    if (names.length === 0) return [];
-    const rows = await this.prisma.secret.findMany({ where: { name: { in: [...names] } } });
+    // MCP OAuth entries (`mcp.oauth.*`) belong to the tool-workers' MCP connections, never to a tool.
+    const allowed = names.filter((name) => !name.startsWith('mcp.oauth.'));
+    if (allowed.length === 0) return [];
+    const rows = await this.prisma.secret.findMany({ where: { name: { in: allowed } } });
     return rows.map((row) => ({
       secretName: row.name,
       value: this.cipher.decrypt(row.name, row.sealed),

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { InvalidConfigError } from '@talon/service-runtime';
 
 /** The install root (holds `registry/`), found from this file in `apps/tool-worker/dist/mcp`. */
 const INSTALL_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -18,7 +19,15 @@ export interface RemoteMcpConfig {
   userConfigFile?: string;
   /** For `${TALON_WORKSPACE}` and `${TALON_DATA_DIR}` in shared files. Default `.talon/state` (env `TALON_STATE_DIR`). */
   stateDir: string;
+  /**
+   * Talon's OAuth callback for remote servers with `auth.type: 'oauth'`; each server registers
+   * `<url>/<server>` (env `TALON_MCP_OAUTH_REDIRECT_URL`). Default `http://127.0.0.1:8080/mcp/oauth/callback`.
+   */
+  oauthRedirectUrl: string;
 }
+
+/** Default base of the OAuth redirect URL (the orchestrator's default HTTP address). */
+export const DEFAULT_MCP_OAUTH_REDIRECT_URL = 'http://127.0.0.1:8080/mcp/oauth/callback';
 
 export function parseRemoteMcpConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): RemoteMcpConfig {
   const root = resolve(cwd, env.TALON_ROOT || INSTALL_ROOT);
@@ -27,6 +36,7 @@ export function parseRemoteMcpConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()
     ...registryDirOf(env, root, cwd),
     ...(env.TALON_MCP_CONFIG ? { userConfigFile: resolve(cwd, env.TALON_MCP_CONFIG) } : {}),
     stateDir: resolve(cwd, env.TALON_STATE_DIR || '.talon/state'),
+    oauthRedirectUrl: oauthRedirectUrlOf(env.TALON_MCP_OAUTH_REDIRECT_URL),
   };
 }
 
@@ -34,4 +44,16 @@ function registryDirOf(env: NodeJS.ProcessEnv, root: string, cwd: string): { reg
   if (env.TALON_MCP_REGISTRY_DIR) return { registryDir: resolve(cwd, env.TALON_MCP_REGISTRY_DIR) };
   const fallback = resolve(root, 'registry/mcp-servers');
   return existsSync(fallback) ? { registryDir: fallback } : {};
+}
+
+function oauthRedirectUrlOf(value: string | undefined): string {
+  if (!value) return DEFAULT_MCP_OAUTH_REDIRECT_URL;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new InvalidConfigError('TALON_MCP_OAUTH_REDIRECT_URL', value, 'an absolute http(s) URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidConfigError('TALON_MCP_OAUTH_REDIRECT_URL', value, 'an absolute http(s) URL');
+  return url.toString();
 }

@@ -6,7 +6,10 @@ import { McpControlHost, type JsonLogger } from '@talon/service-runtime';
 import type { ToolRegistry } from '@talon/tool-runtime';
 import type { ToolWorkerConfig } from '../tool-worker-config.js';
 import { parseRemoteMcpConfig } from './remote-mcp-config.js';
-import { MCP_CONTROL_HOST, MCP_TOOL_SOURCE } from './remote-mcp.constants.js';
+import { McpAuthorizeHost } from './mcp-authorize-host.js';
+import { NatsMcpSecretsStore } from './nats-mcp-secrets-store.js';
+import { MCP_AUTHORIZE_HOST, MCP_CONTROL_HOST, MCP_TOOL_SOURCE } from './remote-mcp.constants.js';
+import { RemoteMcpOAuth } from './remote-mcp-oauth.js';
 import { RemoteMcpLifecycle } from './remote-mcp-lifecycle.js';
 
 /**
@@ -20,6 +23,7 @@ export function remoteMcpProviders(
   connection: NatsConnection,
   logger: JsonLogger,
 ): Provider[] {
+  const oauth = new RemoteMcpOAuth(new NatsMcpSecretsStore(connection), parseRemoteMcpConfig(process.env).oauthRedirectUrl);
   return [
     {
       provide: MCP_TOOL_SOURCE,
@@ -36,14 +40,31 @@ export function remoteMcpProviders(
           transports: ['streamable-http', 'sse'],
         });
         logger.write('info', 'MCP remote servers configured', { servers: servers.map((server) => server.name) });
-        return startMcpToolSource({ servers, registry, log: (level, message, fields) => logger.write(level, message, fields) });
+        return startMcpToolSource({
+          servers,
+          registry,
+          log: (level, message, fields) => logger.write(level, message, fields),
+          // Bearer secrets and OAuth entries come from the orchestrator's encrypted store over NATS.
+          manager: { secrets: oauth.secrets, oauthProviderFor: oauth.providerFor },
+        });
       },
     },
     {
       provide: MCP_CONTROL_HOST,
       inject: [MCP_TOOL_SOURCE],
       useFactory: (source: McpToolSource) =>
-        new McpControlHost({ connection, target: source.manager, service: 'tool-worker', domain: 'orchestrator', instanceId: config.instanceId }),
+        new McpControlHost({
+          connection,
+          target: { start: (server) => source.manager.start(server), stop: (server) => source.manager.stop(server), list: () => oauth.withAuthorizationUrls(source.manager.list()) },
+          service: 'tool-worker',
+          domain: 'orchestrator',
+          instanceId: config.instanceId,
+        }),
+    },
+    {
+      provide: MCP_AUTHORIZE_HOST,
+      inject: [MCP_TOOL_SOURCE],
+      useFactory: (source: McpToolSource) => new McpAuthorizeHost(connection, source.manager, oauth, config.instanceId, logger),
     },
     RemoteMcpLifecycle,
   ];

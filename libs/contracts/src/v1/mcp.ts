@@ -43,6 +43,8 @@ export const McpServerStatusSchema = Type.Object({
   lastUsedAt: Type.Optional(Type.String({ description: 'ISO-8601' })),
   /** When the next automatic restart is due, if one is scheduled. */
   nextRestartAt: Type.Optional(Type.String({ description: 'ISO-8601' })),
+  /** A remote OAuth server waiting for a person: the URL to open, then finish with `mcp.authorize`. */
+  authorizationUrl: Type.Optional(Type.String()),
 });
 /** A server's status. */
 export type McpServerStatus = Static<typeof McpServerStatusSchema>;
