@@ -68,10 +68,24 @@ export function toMcpConnectError(
       },
     );
   }
+  const status = httpStatusOf(error);
+  if (status === 401 || status === 403) {
+    return new McpServerUnavailableError(
+      `MCP server "${context.server}" refused Talon's credentials (HTTP ${status}): check the bearer secret it names (secrets.set) or its OAuth authorization.`,
+      { details: { server: context.server, httpStatus: status }, cause: error },
+    );
+  }
   const message = error instanceof Error ? error.message : String(error);
   const tail = context.stderr.slice(-5).join(' | ');
   return new McpServerUnavailableError(
     `MCP server "${context.server}" could not be started: ${message}${tail ? ` (stderr: ${tail})` : ''}. Check its command or URL in the server definition.`,
     { retryable: true, details: { server: context.server, stderr: context.stderr.slice(-10) }, cause: error },
   );
+}
+
+/** The HTTP status the SDK's remote transports put on their errors (`StreamableHTTPError`, `SseError`). */
+function httpStatusOf(error: unknown): number | undefined {
+  if (!(error instanceof Error) || !/^(Streamable HTTP|SSE) error/.test(error.message)) return undefined;
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'number' ? code : undefined;
 }
