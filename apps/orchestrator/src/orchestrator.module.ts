@@ -14,6 +14,7 @@ import { NatsApiController } from './api/nats-api.controller.js';
 import { DATABASE, LOGGER, NATS_CONNECTION, NATS_REQUESTER, ORCHESTRATOR_CONFIG } from './config/orchestrator.constants.js';
 import type { OrchestratorConfig } from './config/orchestrator-config.js';
 import { mcpProviders } from './mcp/mcp.providers.js';
+import { McpOAuthCallbackController } from './mcp/mcp-oauth-callback.controller.js';
 import { DatabaseLifecycle } from './persistence/database.provider.js';
 import { SecretsApi } from './secrets/secrets-api.js';
 import { SKILLS_API_METHODS } from './skills/skills-api-methods.js';
@@ -33,7 +34,7 @@ export class OrchestratorModule {
     return {
       module: OrchestratorModule,
       // ChatHttpController before HttpApiController, whose catch-all route answers unknown paths.
-      controllers: [NatsApiController, ChatHttpController, HttpApiController, GrpcApiController],
+      controllers: [NatsApiController, ChatHttpController, McpOAuthCallbackController, HttpApiController, GrpcApiController],
       providers: [
         { provide: ORCHESTRATOR_CONFIG, useValue: config },
         { provide: NATS_CONNECTION, useValue: connection },

@@ -53,13 +53,15 @@ describe('remote MCP servers with bearer and OAuth credentials kept in the orche
     );
     [nats, database] = await Promise.all([startNatsTestServer(), createTestDatabase()]);
     const shared = { NATS_URL: nats.url, TALON_MCP_CONFIG: userConfig, TALON_STATE_DIR: join(base, 'state') };
+    const httpPort = await findFreePort();
     orchestrator = await startServiceProcess('orchestrator', {
       ...shared,
       DATABASE_URL: database.url,
-      TALON_HTTP_PORT: String(await findFreePort()),
+      TALON_HTTP_PORT: String(httpPort),
       TALON_GRPC_PORT: String(await findFreePort()),
     });
-    redirectBase = `http://127.0.0.1:${await findFreePort()}/mcp/oauth/callback`;
+    // The orchestrator's own callback page, as by default.
+    redirectBase = `http://127.0.0.1:${httpPort}/mcp/oauth/callback`;
     workerEnv = { ...shared, TALON_MCP_OAUTH_REDIRECT_URL: redirectBase };
     workers.push(await startServiceProcess('tool-worker', workerEnv));
     talon = await connectTalonApi(nats.url);
@@ -161,6 +163,28 @@ describe('remote MCP servers with bearer and OAuth credentials kept in the orche
       expect(JSON.stringify(service.logs)).not.toContain(accessToken);
       expect(JSON.stringify(service.logs)).not.toContain(code);
     }
+  });
+
+  it("finishes an authorization when the browser follows the redirect to the orchestrator's callback page", async () => {
+    // Signing out: the tokens are deleted, and the next start asks for a new authorization.
+    await talon.ok('secrets.delete', { name: 'mcp.oauth.signin.tokens' });
+    await talon.ok('mcp.stop', { server: 'signin' });
+    expect(await talon.call('mcp.start', { server: 'signin' })).toMatchObject({ ok: false, error: { code: 'POLICY_DENIED' } });
+    const authorizationUrl = new URL((await view('signin')).authorizationUrl!);
+    const forged = new URL(`${redirectBase}/signin`);
+    forged.searchParams.set('code', 'attacker-code');
+    forged.searchParams.set('state', 'attacker-state');
+    const refused = await fetch(forged);
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).toContain('does not match');
+    const denied = await fetch(`${redirectBase}/signin?error=access_denied`);
+    expect(denied.status).toBe(403);
+
+    const page = await fetch(authorizationUrl);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('MCP server "signin" is authorized (running, 1 tools)');
+    expect((await view('signin')).state).toBe('running');
+    expect((await talon.ok<ToolsCallReply>('tools.call', { tool: 'signin_whoami', params: {} })).text).toMatch(/authorized as client-/);
   });
 
   it('lets a new tool-worker sign in with the stored tokens, without another authorization', async () => {
