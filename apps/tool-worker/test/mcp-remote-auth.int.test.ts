@@ -63,7 +63,8 @@ describe('remote MCP servers with bearer and OAuth credentials kept in the orche
     // The orchestrator's own callback page, as by default.
     redirectBase = `http://127.0.0.1:${httpPort}/mcp/oauth/callback`;
     workerEnv = { ...shared, TALON_MCP_OAUTH_REDIRECT_URL: redirectBase };
-    workers.push(await startServiceProcess('tool-worker', workerEnv));
+    // Two replicas: each starts its own authorization; the person finishes one of them.
+    workers.push(...(await Promise.all([1, 2].map(() => startServiceProcess('tool-worker', workerEnv)))));
     talon = await connectTalonApi(nats.url);
   }, 120_000);
 
@@ -126,6 +127,10 @@ describe('remote MCP servers with bearer and OAuth credentials kept in the orche
     expect(authorizationUrl.searchParams.get('code_challenge_method')).toBe('S256');
     expect(authorizationUrl.searchParams.get('redirect_uri')).toBe(`${redirectBase}/signin`);
     expect(oauth.requests).toEqual(expect.arrayContaining(['GET /.well-known/oauth-protected-resource/mcp', 'GET /.well-known/oauth-authorization-server', 'POST /register']));
+    // Both replicas wait, each with its own PKCE verifier and state (and its own registration unless the
+    // other one's was stored before it looked).
+    expect(listed.instances.map((instance) => instance.state)).toEqual(['down', 'down']);
+    expect([1, 2]).toContain(oauth.requests.filter((request) => request === 'POST /register').length);
 
     // A person approves; the authorization server redirects to Talon's callback with a code and the state.
     const approval = await fetch(authorizationUrl, { redirect: 'manual' });
@@ -137,6 +142,8 @@ describe('remote MCP servers with bearer and OAuth credentials kept in the orche
 
     const authorized = await talon.ok<McpServerView>('mcp.authorize', { server: 'signin', code, state });
     expect(authorized).toMatchObject({ state: 'running', tools: ['whoami'] });
+    // The other replica signs in with the stored tokens.
+    expect(authorized.instances.map((instance) => instance.state)).toEqual(['running', 'running']);
     expect(authorized.authorizationUrl).toBeUndefined();
     const reply = await talon.ok<ToolsCallReply>('tools.call', { tool: 'signin_whoami', params: {} });
     expect(reply.text).toMatch(/authorized as client-/);
@@ -188,10 +195,11 @@ describe('remote MCP servers with bearer and OAuth credentials kept in the orche
   });
 
   it('lets a new tool-worker sign in with the stored tokens, without another authorization', async () => {
+    const registrations = oauth.requests.filter((request) => request === 'POST /register').length;
     workers.push(await startServiceProcess('tool-worker', workerEnv));
-    await waitUntil(async () => (await view('signin')).instances.filter((instance) => instance.state === 'running').length === 2, 20_000, 'signin running on both workers');
+    await waitUntil(async () => (await view('signin')).instances.filter((instance) => instance.state === 'running').length === 3, 20_000, 'signin running on three workers');
     expect((await view('signin')).authorizationUrl).toBeUndefined();
-    expect(oauth.requests.filter((request) => request === 'POST /register')).toHaveLength(1);
+    expect(oauth.requests.filter((request) => request === 'POST /register')).toHaveLength(registrations);
   }, 40_000);
 
   it('reports a server without OAuth metadata with a clear discovery error and sends no guessed requests', async () => {

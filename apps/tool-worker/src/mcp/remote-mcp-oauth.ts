@@ -4,6 +4,7 @@ import { TalonError } from '@talon/errors';
 import { McpAuthorizationRequiredError, SecretsStoreOAuthProvider, type McpManager, type McpSecretsStore, type McpServerDefinition } from '@talon/mcp';
 import { AuthorizationStateMismatchError } from './authorization-state-mismatch-error.js';
 import { NoPendingAuthorizationError } from './no-pending-authorization-error.js';
+import { ReplicaOAuthSecretsStore } from './replica-oauth-secrets-store.js';
 
 /**
  * OAuth for one tool-worker's remote MCP servers: one {@link SecretsStoreOAuthProvider} per server (tokens,
@@ -13,13 +14,16 @@ import { NoPendingAuthorizationError } from './no-pending-authorization-error.js
 export class RemoteMcpOAuth {
   private readonly providers = new Map<string, SecretsStoreOAuthProvider>();
   private readonly pending = new Map<string, URL>();
+  private readonly oauthSecrets: ReplicaOAuthSecretsStore;
 
   constructor(
     /** Where bearer secrets and OAuth entries are read and written (the orchestrator's store over NATS). */
     readonly secrets: McpSecretsStore,
     /** Talon's callback; each server gets `<redirectBase>/<server>` so the redirect names its server. */
     private readonly redirectBase: string,
-  ) {}
+  ) {
+    this.oauthSecrets = new ReplicaOAuthSecretsStore(secrets);
+  }
 
   /** The provider of an OAuth server (the same one on every reconnect, so the pending URL is kept). */
   readonly providerFor = (definition: McpServerDefinition): SecretsStoreOAuthProvider => {
@@ -28,7 +32,7 @@ export class RemoteMcpOAuth {
       const auth = definition.auth.type === 'oauth' ? definition.auth : undefined;
       provider = new SecretsStoreOAuthProvider({
         server: definition.name,
-        secrets: this.secrets,
+        secrets: this.oauthSecrets,
         redirectUrl: `${this.redirectBase.replace(/\/+$/, '')}/${definition.name}`,
         ...(auth?.clientName ? { clientName: auth.clientName } : {}),
         ...(auth?.scopes ? { scopes: auth.scopes } : {}),

@@ -1,0 +1,62 @@
+import type { McpSecretsStore } from '@talon/mcp';
+
+const OAUTH_KEY = /^mcp\/oauth\/([^/]+)\/([a-z]+)$/;
+/** Belong to one replica's pending authorization: never shared, lost with the process (as is the pending URL). */
+const LOCAL_ITEMS = new Set(['verifier', 'state']);
+
+/**
+ * The OAuth view of the shared MCP secrets store for one tool-worker replica. Every replica of a server
+ * without tokens starts its own authorization (its own registration, PKCE verifier and state), and all
+ * of them would overwrite each other's entries in the shared store; the person finishes only one. So
+ * the verifier and state stay in this process, and the client registration this replica used is kept
+ * here too until tokens exist: the replica that gets the tokens writes them together with its client,
+ * and a replica that then finds shared tokens drops its own registration and uses the shared one.
+ */
+export class ReplicaOAuthSecretsStore implements McpSecretsStore {
+  private readonly local = new Map<string, string>();
+  private readonly ownClient = new Map<string, string>();
+
+  constructor(private readonly shared: McpSecretsStore) {}
+
+  async get(name: string): Promise<string | undefined> {
+    const key = parse(name);
+    if (!key) return this.shared.get(name);
+    if (LOCAL_ITEMS.has(key.item)) return this.local.get(name);
+    if (key.item === 'client') return this.ownClient.get(key.server) ?? this.shared.get(name);
+    const value = await this.shared.get(name);
+    if (key.item === 'tokens' && value !== undefined) this.ownClient.delete(key.server);
+    return value;
+  }
+
+  async set(name: string, value: string): Promise<void> {
+    const key = parse(name);
+    if (!key) return this.shared.set(name, value);
+    if (LOCAL_ITEMS.has(key.item)) {
+      this.local.set(name, value);
+      return;
+    }
+    if (key.item === 'client') this.ownClient.set(key.server, value);
+    if (key.item === 'tokens') {
+      // The tokens were issued to this replica's client: share that registration with them.
+      const client = this.ownClient.get(key.server);
+      if (client !== undefined) await this.shared.set(`mcp/oauth/${key.server}/client`, client);
+      this.ownClient.delete(key.server);
+    }
+    await this.shared.set(name, value);
+  }
+
+  async delete(name: string): Promise<void> {
+    const key = parse(name);
+    if (key && LOCAL_ITEMS.has(key.item)) {
+      this.local.delete(name);
+      return;
+    }
+    if (key?.item === 'client') this.ownClient.delete(key.server);
+    await this.shared.delete(name);
+  }
+}
+
+function parse(name: string): { server: string; item: string } | undefined {
+  const match = OAUTH_KEY.exec(name);
+  return match ? { server: match[1] ?? '', item: match[2] ?? '' } : undefined;
+}
