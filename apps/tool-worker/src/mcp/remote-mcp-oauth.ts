@@ -27,6 +27,8 @@ export class RemoteMcpOAuth {
 
   /** The provider of an OAuth server (the same one on every reconnect, so the pending URL is kept). */
   readonly providerFor = (definition: McpServerDefinition): SecretsStoreOAuthProvider => {
+    // Called for every connect attempt: tokens are read afresh then (a sign-out counts from the next start).
+    this.oauthSecrets.refresh(definition.name);
     let provider = this.providers.get(definition.name);
     if (!provider) {
       const auth = definition.auth.type === 'oauth' ? definition.auth : undefined;

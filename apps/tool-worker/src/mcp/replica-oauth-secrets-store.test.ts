@@ -41,4 +41,20 @@ describe('ReplicaOAuthSecretsStore', () => {
     await store.delete('mcp/oauth/x/discovery');
     expect(await shared.get('mcp/oauth/x/discovery')).toBeUndefined();
   });
+
+  it('reuses tokens for a while instead of asking the orchestrator before every request', async () => {
+    const shared = new InMemoryMcpSecretsStore({ 'mcp/oauth/x/tokens': 'first' });
+    const store = new ReplicaOAuthSecretsStore(shared, 60_000);
+    expect(await store.get('mcp/oauth/x/tokens')).toBe('first');
+    await shared.set('mcp/oauth/x/tokens', 'refreshed elsewhere');
+    expect(await store.get('mcp/oauth/x/tokens')).toBe('first');
+    store.refresh('x');
+    expect(await store.get('mcp/oauth/x/tokens')).toBe('refreshed elsewhere');
+    await store.set('mcp/oauth/x/tokens', 'mine');
+    expect(await store.get('mcp/oauth/x/tokens')).toBe('mine');
+    await store.delete('mcp/oauth/x/tokens');
+    expect(await store.get('mcp/oauth/x/tokens')).toBeUndefined();
+    const fresh = new ReplicaOAuthSecretsStore(new InMemoryMcpSecretsStore({ 'mcp/oauth/x/tokens': 'v1' }), 0);
+    expect(await fresh.get('mcp/oauth/x/tokens')).toBe('v1');
+  });
 });

@@ -3,6 +3,8 @@ import type { McpSecretsStore } from '@talon/mcp';
 const OAUTH_KEY = /^mcp\/oauth\/([^/]+)\/([a-z]+)$/;
 /** Belong to one replica's pending authorization: never shared, lost with the process (as is the pending URL). */
 const LOCAL_ITEMS = new Set(['verifier', 'state']);
+/** How long tokens read from the shared store are reused. */
+export const DEFAULT_TOKENS_TTL_MS = 30_000;
 
 /**
  * The OAuth view of the shared MCP secrets store for one tool-worker replica. Every replica of a server
@@ -15,16 +17,38 @@ const LOCAL_ITEMS = new Set(['verifier', 'state']);
 export class ReplicaOAuthSecretsStore implements McpSecretsStore {
   private readonly local = new Map<string, string>();
   private readonly ownClient = new Map<string, string>();
+  private readonly tokens = new Map<string, { value: string; until: number }>();
 
-  constructor(private readonly shared: McpSecretsStore) {}
+  constructor(
+    private readonly shared: McpSecretsStore,
+    /**
+     * The SDK reads the tokens before every request; they are kept this long so a call does not wait for
+     * the orchestrator. Every connect reads them afresh (see {@link refresh}), so a sign-out
+     * (`secrets.delete`) counts from the next start; a running connection notices within this. Default 30 s.
+     */
+    private readonly tokensTtlMs = DEFAULT_TOKENS_TTL_MS,
+  ) {}
+
+  /** Forgets the reused tokens of a server, so the next read asks the shared store (called on every connect). */
+  refresh(server: string): void {
+    this.tokens.delete(server);
+  }
 
   async get(name: string): Promise<string | undefined> {
     const key = parse(name);
     if (!key) return this.shared.get(name);
     if (LOCAL_ITEMS.has(key.item)) return this.local.get(name);
     if (key.item === 'client') return this.ownClient.get(key.server) ?? this.shared.get(name);
+    if (key.item !== 'tokens') return this.shared.get(name);
+    const cached = this.tokens.get(key.server);
+    if (cached && cached.until > Date.now()) return cached.value;
     const value = await this.shared.get(name);
-    if (key.item === 'tokens' && value !== undefined) this.ownClient.delete(key.server);
+    if (value === undefined) {
+      this.tokens.delete(key.server);
+      return undefined;
+    }
+    this.ownClient.delete(key.server);
+    this.tokens.set(key.server, { value, until: Date.now() + this.tokensTtlMs });
     return value;
   }
 
@@ -41,6 +65,7 @@ export class ReplicaOAuthSecretsStore implements McpSecretsStore {
       const client = this.ownClient.get(key.server);
       if (client !== undefined) await this.shared.set(`mcp/oauth/${key.server}/client`, client);
       this.ownClient.delete(key.server);
+      this.tokens.delete(key.server);
     }
     await this.shared.set(name, value);
   }
@@ -52,6 +77,7 @@ export class ReplicaOAuthSecretsStore implements McpSecretsStore {
       return;
     }
     if (key?.item === 'client') this.ownClient.delete(key.server);
+    if (key?.item === 'tokens') this.tokens.delete(key.server);
     await this.shared.delete(name);
   }
 }
