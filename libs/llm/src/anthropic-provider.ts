@@ -4,11 +4,12 @@ import { toAnthropicRequest } from './anthropic-request-mapping.js';
 import { LlmConfigError } from './errors/llm-config-error.js';
 import { LlmProtocolError } from './errors/llm-protocol-error.js';
 import type { LlmCallOptions, LlmProvider } from './llm-provider.js';
-import { parseLlmRetryOptions, type LlmRetryOptions, type LlmRetryPolicy } from './llm-retry-policy.js';
+import { parseLlmRetryOptions, type LlmRetryPolicy } from './llm-retry-policy.js';
 import type { LlmRequest, LlmStreamEvent } from './llm-types.js';
 import { DEFAULT_LLM_IDLE_TIMEOUT_MS, DEFAULT_LLM_TIMEOUT_MS } from './openai-provider.js';
-import { retryingStream, type LlmRetryNotice } from './retrying-stream.js';
+import { retryingStream } from './retrying-stream.js';
 import { describeSdkFailure } from './sdk-failure.js';
+import type { LlmConnectionOptions } from './llm-connection-options.js';
 
 /** Anthropic's endpoint (the SDK appends `/v1/messages`). */
 export const DEFAULT_ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
@@ -16,19 +17,13 @@ export const DEFAULT_ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
 export const DEFAULT_ANTHROPIC_MAX_TOKENS = 4096;
 
 /** Settings of {@link AnthropicProvider}. */
-export interface AnthropicProviderOptions {
+export interface AnthropicProviderOptions extends LlmConnectionOptions {
   model: string;
   apiKey: string;
   /** Default {@link DEFAULT_ANTHROPIC_BASE_URL}, without `/v1`. */
   baseURL?: string;
   /** Default {@link DEFAULT_ANTHROPIC_MAX_TOKENS}. */
   maxTokens?: number;
-  retry?: LlmRetryOptions;
-  /** Default {@link DEFAULT_LLM_TIMEOUT_MS}. */
-  timeoutMs?: number;
-  /** A stream silent for this long counts as a failed connection. Default {@link DEFAULT_LLM_IDLE_TIMEOUT_MS}. */
-  idleTimeoutMs?: number;
-  onRetry?: (notice: LlmRetryNotice) => void;
 }
 
 /** The Messages API over the official `@anthropic-ai/sdk`, streaming with `tool_use` blocks. */

@@ -68,3 +68,4 @@ export {
   type ScriptedLlmConfig,
 } from './llm-config.js';
 export { createLlmProvider, type CreateLlmProviderOptions } from './llm-provider-factory.js';
+export type { LlmConnectionOptions } from './llm-connection-options.js';

@@ -2,12 +2,13 @@ import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from 'openai'
 import { LlmConfigError } from './errors/llm-config-error.js';
 import { LlmProtocolError } from './errors/llm-protocol-error.js';
 import type { LlmCallOptions, LlmProvider } from './llm-provider.js';
-import { parseLlmRetryOptions, type LlmRetryOptions, type LlmRetryPolicy } from './llm-retry-policy.js';
+import { parseLlmRetryOptions, type LlmRetryPolicy } from './llm-retry-policy.js';
 import type { LlmRequest, LlmStreamEvent } from './llm-types.js';
 import { toOpenAiRequest, type OpenAiMaxTokensField } from './openai-request-mapping.js';
 import { OpenAiStreamAssembler } from './openai-stream-assembler.js';
-import { retryingStream, type LlmRetryNotice } from './retrying-stream.js';
+import { retryingStream } from './retrying-stream.js';
 import { describeSdkFailure } from './sdk-failure.js';
+import type { LlmConnectionOptions } from './llm-connection-options.js';
 
 /** OpenAI's own endpoint; vLLM, Ollama and llama.cpp serve the same API under their own `/v1`. */
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
@@ -17,23 +18,16 @@ export const DEFAULT_LLM_TIMEOUT_MS = 120_000;
 export const DEFAULT_LLM_IDLE_TIMEOUT_MS = 120_000;
 
 /** Settings of {@link OpenAiProvider}. */
-export interface OpenAiProviderOptions {
+export interface OpenAiProviderOptions extends LlmConnectionOptions {
   model: string;
   /** Default {@link DEFAULT_OPENAI_BASE_URL}. Include the `/v1` path, as the SDK expects. */
   baseURL?: string;
   /** Optional for local servers; then no `Authorization` header is sent at all. */
   apiKey?: string;
-  retry?: LlmRetryOptions;
-  /** Default {@link DEFAULT_LLM_TIMEOUT_MS}. */
-  timeoutMs?: number;
-  /** A stream silent for this long counts as a failed connection. Default {@link DEFAULT_LLM_IDLE_TIMEOUT_MS}. */
-  idleTimeoutMs?: number;
   /** Default `max_completion_tokens` for api.openai.com (its newer models refuse the old name), else `max_tokens`. */
   maxTokensField?: OpenAiMaxTokensField;
   /** Sent when a request sets no `maxTokens`; by default the server decides. */
   defaultMaxTokens?: number;
-  /** Called before each retry (for logs). */
-  onRetry?: (notice: LlmRetryNotice) => void;
 }
 
 /** Chat completions over the official `openai` SDK, streaming with tool calls and usage. */
