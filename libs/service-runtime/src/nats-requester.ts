@@ -9,6 +9,11 @@ import { RequestTimeoutError } from './errors/request-timeout-error.js';
 /** Per-request options. */
 export interface RequestOptions {
   timeoutMs: number;
+  /**
+   * Send the deadline, call id and trace context as headers (default true). Tool calls carry their
+   * call id and timeout in the body, so the dispatcher leaves headers out unless it has a trace to pass on.
+   */
+  headers?: boolean;
   callId?: string;
   traceparent?: string;
 }
@@ -38,13 +43,16 @@ export class NatsRequester {
   }
 
   async requestEnvelope<T>(subject: string, payload: unknown, options: RequestOptions): Promise<Envelope<T>> {
-    const headers = natsHeaders();
-    headers.set(HEADERS.deadline, String(Date.now() + options.timeoutMs));
-    if (options.callId) headers.set(HEADERS.callId, options.callId);
-    if (options.traceparent) headers.set(HEADERS.traceparent, options.traceparent);
+    let headers;
+    if (options.headers !== false || options.traceparent) {
+      headers = natsHeaders();
+      headers.set(HEADERS.deadline, String(Date.now() + options.timeoutMs));
+      if (options.callId) headers.set(HEADERS.callId, options.callId);
+      if (options.traceparent) headers.set(HEADERS.traceparent, options.traceparent);
+    }
     let message;
     try {
-      message = await this.connection.request(subject, encodeJson(payload), { timeout: options.timeoutMs, headers });
+      message = await this.connection.request(subject, encodeJson(payload), { timeout: options.timeoutMs, ...(headers ? { headers } : {}) });
     } catch (error) {
       if (isNoResponders(error)) throw new NoRespondersError(subject);
       if (isTimeout(error)) throw new RequestTimeoutError(subject, options.timeoutMs);

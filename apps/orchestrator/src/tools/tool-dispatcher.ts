@@ -134,6 +134,7 @@ export class ToolDispatcher {
       const result = await this.options.requester.request<ToolCallResult>(subject, message, {
         timeoutMs: prepared.timeoutMs + this.marginMs,
         callId: prepared.callId,
+        headers: false,
       });
       onInstance(result.instanceId);
       return result.output;
