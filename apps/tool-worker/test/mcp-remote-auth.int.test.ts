@@ -4,7 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 
-import { mcpSecretsSubject, type Envelope, type McpServerView, type McpViewListReply, type ToolsCallReply } from '@talon/contracts';
+import {
+  mcpSecretsSubject,
+  type Envelope,
+  type McpServerView,
+  type McpViewListReply,
+  type ToolsCallReply,
+} from '@talon/contracts';
 import {
   connectTalonApi,
   createTestDatabase,
@@ -46,9 +52,27 @@ describe('remote MCP servers with bearer and OAuth credentials kept in the orche
     await writeFile(
       userConfig,
       JSON.stringify([
-        { name: 'secured', transport: { type: 'streamable-http', url: bearer.mcpUrl }, auth: { type: 'bearer', secret: 'secured-token' }, effects: ['network'], restart: once },
-        { name: 'signin', transport: { type: 'streamable-http', url: oauth.mcpUrl }, auth: { type: 'oauth', client_name: 'Talon test', scopes: ['tools'] }, effects: ['network'], restart: once },
-        { name: 'nometa', transport: { type: 'streamable-http', url: noMetadata.mcpUrl }, auth: { type: 'oauth' }, effects: ['network'], restart: once },
+        {
+          name: 'secured',
+          transport: { type: 'streamable-http', url: bearer.mcpUrl },
+          auth: { type: 'bearer', secret: 'secured-token' },
+          effects: ['network'],
+          restart: once,
+        },
+        {
+          name: 'signin',
+          transport: { type: 'streamable-http', url: oauth.mcpUrl },
+          auth: { type: 'oauth', client_name: 'Talon test', scopes: ['tools'] },
+          effects: ['network'],
+          restart: once,
+        },
+        {
+          name: 'nometa',
+          transport: { type: 'streamable-http', url: noMetadata.mcpUrl },
+          auth: { type: 'oauth' },
+          effects: ['network'],
+          restart: once,
+        },
       ]),
     );
     [nats, database] = await Promise.all([startNatsTestServer(), createTestDatabase()]);
@@ -77,21 +101,41 @@ describe('remote MCP servers with bearer and OAuth credentials kept in the orche
     await rm(base, { recursive: true, force: true });
   });
 
-  const view = async (name: string) => (await talon.ok<McpViewListReply>('mcp.list', {})).servers.find((entry) => entry.name === name)!;
+  const view = async (name: string) =>
+    (await talon.ok<McpViewListReply>('mcp.list', {})).servers.find((entry) => entry.name === name)!;
   const secretsRequest = async (operation: 'get' | 'set' | 'delete', payload: unknown) =>
-    (await talon.connection.request(mcpSecretsSubject(operation), JSON.stringify(payload), { timeout: 5_000 })).json<Envelope<{ value?: string }>>();
+    (
+      await talon.connection.request(mcpSecretsSubject(operation), JSON.stringify(payload), {
+        timeout: 5_000,
+      })
+    ).json<Envelope<{ value?: string }>>();
 
   it('refuses to start a bearer server whose secret is missing, and says which secret to set', async () => {
     const reply = await talon.call<McpServerView>('mcp.start', { server: 'secured' });
-    expect(reply).toMatchObject({ ok: false, error: { code: 'SCHEMA_VIOLATION', message: expect.stringContaining('"secured-token", which is not set') } });
-    expect(await view('secured')).toMatchObject({ state: 'down', lastError: expect.stringContaining('secured-token') });
+    expect(reply).toMatchObject({
+      ok: false,
+      error: {
+        code: 'SCHEMA_VIOLATION',
+        message: expect.stringContaining('"secured-token", which is not set'),
+      },
+    });
+    expect(await view('secured')).toMatchObject({
+      state: 'down',
+      lastError: expect.stringContaining('secured-token'),
+    });
     expect(bearer.authorizations).toEqual([]);
   });
 
   it('reports a wrong bearer secret as a failed start with the HTTP 401', async () => {
     await talon.ok('secrets.set', { name: 'secured-token', value: 'not-the-token' });
     const reply = await talon.call<McpServerView>('mcp.start', { server: 'secured' });
-    expect(reply).toMatchObject({ ok: false, error: { code: 'UNAVAILABLE', message: expect.stringContaining("refused Talon's credentials (HTTP 401): check the bearer secret") } });
+    expect(reply).toMatchObject({
+      ok: false,
+      error: {
+        code: 'UNAVAILABLE',
+        message: expect.stringContaining("refused Talon's credentials (HTTP 401): check the bearer secret"),
+      },
+    });
     expect(bearer.authorizations).toContain('Bearer not-the-token');
   });
 
@@ -102,31 +146,69 @@ describe('remote MCP servers with bearer and OAuth credentials kept in the orche
     const reply = await talon.ok<ToolsCallReply>('tools.call', { tool: 'secured_whoami', params: {} });
     expect(reply.text).toContain('authorized as bearer caller');
     expect(bearer.authorizations.at(-1)).toBe(`Bearer ${BEARER_TOKEN}`);
-    for (const service of [orchestrator, ...workers]) expect(JSON.stringify(service.logs)).not.toContain(BEARER_TOKEN);
+    for (const service of [orchestrator, ...workers])
+      expect(JSON.stringify(service.logs)).not.toContain(BEARER_TOKEN);
   });
 
   it('serves only the secrets MCP server definitions reference on talon.secrets.v1.mcp.*', async () => {
-    await talon.ok('secrets.set', { name: 'unrelated-api-key', value: 'sk-unrelated', hostPatterns: ['api.example.com'] });
-    expect(await secretsRequest('get', { name: 'unrelated-api-key' })).toMatchObject({ ok: false, error: { code: 'POLICY_DENIED' } });
-    expect(await secretsRequest('get', { name: 'mcp/oauth/secured/tokens' })).toMatchObject({ ok: false, error: { code: 'POLICY_DENIED' } });
-    expect(await secretsRequest('get', { name: 'mcp/oauth/signin/../../unrelated-api-key' })).toMatchObject({ ok: false, error: { code: 'POLICY_DENIED' } });
-    expect(await secretsRequest('set', { name: 'secured-token', value: 'overwritten' })).toMatchObject({ ok: false, error: { code: 'POLICY_DENIED' } });
-    expect(await secretsRequest('delete', { name: 'secured-token' })).toMatchObject({ ok: false, error: { code: 'POLICY_DENIED' } });
-    expect(await secretsRequest('get', { name: 'secured-token', extra: true })).toMatchObject({ ok: false, error: { code: 'SCHEMA_VIOLATION' } });
+    await talon.ok('secrets.set', {
+      name: 'unrelated-api-key',
+      value: 'sk-unrelated',
+      hostPatterns: ['api.example.com'],
+    });
+    expect(await secretsRequest('get', { name: 'unrelated-api-key' })).toMatchObject({
+      ok: false,
+      error: { code: 'POLICY_DENIED' },
+    });
+    expect(await secretsRequest('get', { name: 'mcp/oauth/secured/tokens' })).toMatchObject({
+      ok: false,
+      error: { code: 'POLICY_DENIED' },
+    });
+    expect(await secretsRequest('get', { name: 'mcp/oauth/signin/../../unrelated-api-key' })).toMatchObject({
+      ok: false,
+      error: { code: 'POLICY_DENIED' },
+    });
+    expect(await secretsRequest('set', { name: 'secured-token', value: 'overwritten' })).toMatchObject({
+      ok: false,
+      error: { code: 'POLICY_DENIED' },
+    });
+    expect(await secretsRequest('delete', { name: 'secured-token' })).toMatchObject({
+      ok: false,
+      error: { code: 'POLICY_DENIED' },
+    });
+    expect(await secretsRequest('get', { name: 'secured-token', extra: true })).toMatchObject({
+      ok: false,
+      error: { code: 'SCHEMA_VIOLATION' },
+    });
     // Inside the trust boundary a referenced bearer secret is readable: that is how a worker signs in.
-    expect(await secretsRequest('get', { name: 'secured-token' })).toEqual({ ok: true, data: { value: BEARER_TOKEN } });
-    expect(await secretsRequest('get', { name: 'mcp/oauth/signin/nothing' })).toMatchObject({ ok: false, error: { code: 'POLICY_DENIED' } });
+    expect(await secretsRequest('get', { name: 'secured-token' })).toEqual({
+      ok: true,
+      data: { value: BEARER_TOKEN },
+    });
+    expect(await secretsRequest('get', { name: 'mcp/oauth/signin/nothing' })).toMatchObject({
+      ok: false,
+      error: { code: 'POLICY_DENIED' },
+    });
   });
 
   it('runs OAuth discovery, dynamic registration and PKCE, then mcp.authorize stores encrypted tokens', async () => {
     const started = await talon.call<McpServerView>('mcp.start', { server: 'signin' });
-    expect(started).toMatchObject({ ok: false, error: { code: 'POLICY_DENIED', details: { authorizationUrl: expect.any(String) } } });
+    expect(started).toMatchObject({
+      ok: false,
+      error: { code: 'POLICY_DENIED', details: { authorizationUrl: expect.any(String) } },
+    });
     const listed = await view('signin');
     expect(listed).toMatchObject({ state: 'down', authorizationUrl: expect.stringContaining('/authorize?') });
     const authorizationUrl = new URL(listed.authorizationUrl!);
     expect(authorizationUrl.searchParams.get('code_challenge_method')).toBe('S256');
     expect(authorizationUrl.searchParams.get('redirect_uri')).toBe(`${redirectBase}/signin`);
-    expect(oauth.requests).toEqual(expect.arrayContaining(['GET /.well-known/oauth-protected-resource/mcp', 'GET /.well-known/oauth-authorization-server', 'POST /register']));
+    expect(oauth.requests).toEqual(
+      expect.arrayContaining([
+        'GET /.well-known/oauth-protected-resource/mcp',
+        'GET /.well-known/oauth-authorization-server',
+        'POST /register',
+      ]),
+    );
     // Both replicas wait, each with its own PKCE verifier and state (and its own registration unless the
     // other one's was stored before it looked).
     expect(listed.instances.map((instance) => instance.state)).toEqual(['down', 'down']);
@@ -137,7 +219,10 @@ describe('remote MCP servers with bearer and OAuth credentials kept in the orche
     const callback = new URL(approval.headers.get('location') ?? '');
     const code = callback.searchParams.get('code') ?? '';
     const state = callback.searchParams.get('state') ?? '';
-    expect(await talon.call('mcp.authorize', { server: 'signin', code, state: `${state}x` })).toMatchObject({ ok: false, error: { code: 'POLICY_DENIED', message: expect.stringContaining('state') } });
+    expect(await talon.call('mcp.authorize', { server: 'signin', code, state: `${state}x` })).toMatchObject({
+      ok: false,
+      error: { code: 'POLICY_DENIED', message: expect.stringContaining('state') },
+    });
     expect(oauth.requests).not.toContain('POST /token');
 
     const authorized = await talon.ok<McpServerView>('mcp.authorize', { server: 'signin', code, state });
@@ -148,17 +233,26 @@ describe('remote MCP servers with bearer and OAuth credentials kept in the orche
     const reply = await talon.ok<ToolsCallReply>('tools.call', { tool: 'signin_whoami', params: {} });
     expect(reply.text).toMatch(/authorized as client-/);
     // The code was used once: the same redirect cannot be replayed.
-    expect(await talon.call('mcp.authorize', { server: 'signin', code, state })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+    expect(await talon.call('mcp.authorize', { server: 'signin', code, state })).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_FOUND' },
+    });
 
     const accessToken = oauth.issuedTokens.at(-1)!;
     const db = new pg.Client({ connectionString: database.url });
     await db.connect();
     try {
-      const rows = (await db.query<{ name: string; sealed: string; host_patterns: unknown }>('SELECT name, sealed, host_patterns FROM secret ORDER BY name')).rows;
+      const rows = (
+        await db.query<{ name: string; sealed: string; host_patterns: unknown }>(
+          'SELECT name, sealed, host_patterns FROM secret ORDER BY name',
+        )
+      ).rows;
       const tokens = rows.find((row) => row.name === 'mcp.oauth.signin.tokens');
       expect(tokens).toBeDefined();
       expect(tokens!.host_patterns).toEqual([]);
-      expect(rows.map((row) => row.name)).toEqual(expect.arrayContaining(['mcp.oauth.signin.client', 'mcp.oauth.signin.tokens']));
+      expect(rows.map((row) => row.name)).toEqual(
+        expect.arrayContaining(['mcp.oauth.signin.client', 'mcp.oauth.signin.tokens']),
+      );
       for (const row of rows) {
         expect(row.sealed).not.toContain(accessToken);
         expect(row.sealed).not.toContain(BEARER_TOKEN);
@@ -176,7 +270,10 @@ describe('remote MCP servers with bearer and OAuth credentials kept in the orche
     // Signing out: the tokens are deleted, and the next start asks for a new authorization.
     await talon.ok('secrets.delete', { name: 'mcp.oauth.signin.tokens' });
     await talon.ok('mcp.stop', { server: 'signin' });
-    expect(await talon.call('mcp.start', { server: 'signin' })).toMatchObject({ ok: false, error: { code: 'POLICY_DENIED' } });
+    expect(await talon.call('mcp.start', { server: 'signin' })).toMatchObject({
+      ok: false,
+      error: { code: 'POLICY_DENIED' },
+    });
     const authorizationUrl = new URL((await view('signin')).authorizationUrl!);
     const forged = new URL(`${redirectBase}/signin`);
     forged.searchParams.set('code', 'attacker-code');
@@ -191,24 +288,42 @@ describe('remote MCP servers with bearer and OAuth credentials kept in the orche
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('MCP server "signin" is authorized (running, 1 tools)');
     expect((await view('signin')).state).toBe('running');
-    expect((await talon.ok<ToolsCallReply>('tools.call', { tool: 'signin_whoami', params: {} })).text).toMatch(/authorized as client-/);
+    expect(
+      (await talon.ok<ToolsCallReply>('tools.call', { tool: 'signin_whoami', params: {} })).text,
+    ).toMatch(/authorized as client-/);
   });
 
   it('lets a new tool-worker sign in with the stored tokens, without another authorization', async () => {
     const registrations = oauth.requests.filter((request) => request === 'POST /register').length;
     workers.push(await startServiceProcess('tool-worker', workerEnv));
-    await waitUntil(async () => (await view('signin')).instances.filter((instance) => instance.state === 'running').length === 3, 20_000, 'signin running on three workers');
+    await waitUntil(
+      async () =>
+        (await view('signin')).instances.filter((instance) => instance.state === 'running').length === 3,
+      20_000,
+      'signin running on three workers',
+    );
     expect((await view('signin')).authorizationUrl).toBeUndefined();
     expect(oauth.requests.filter((request) => request === 'POST /register')).toHaveLength(registrations);
   }, 40_000);
 
   it('reports a server without OAuth metadata with a clear discovery error and sends no guessed requests', async () => {
     const reply = await talon.call<McpServerView>('mcp.start', { server: 'nometa' });
-    expect(reply).toMatchObject({ ok: false, error: { code: 'UNAVAILABLE', message: expect.stringContaining('found no authorization server metadata') } });
+    expect(reply).toMatchObject({
+      ok: false,
+      error: {
+        code: 'UNAVAILABLE',
+        message: expect.stringContaining('found no authorization server metadata'),
+      },
+    });
     const listed = await view('nometa');
     expect(listed).toMatchObject({ state: 'down', lastError: expect.stringContaining('OAuth discovery') });
     expect(listed.authorizationUrl).toBeUndefined();
-    expect(noMetadata.requests.filter((request) => /\/(register|token|authorize)$/.test(request))).toEqual([]);
-    expect(await talon.call('mcp.authorize', { server: 'nometa', code: 'c', state: 's' })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+    expect(noMetadata.requests.filter((request) => /\/(register|token|authorize)$/.test(request))).toEqual(
+      [],
+    );
+    expect(await talon.call('mcp.authorize', { server: 'nometa', code: 'c', state: 's' })).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_FOUND' },
+    });
   });
 });

@@ -109,17 +109,11 @@ describe('remote MCP servers in every tool-worker, called through the orchestrat
     await rm(base, { recursive: true, force: true });
   });
 
-  const api = <T>(method: string, payload: unknown, timeout?: number) =>
-    talon.call<T>(method, payload, timeout);
-  const ok = <T>(method: string, payload: unknown) => talon.ok<T>(method, payload);
-  const waitFor = (check: () => Promise<boolean>, timeoutMs: number, what = 'condition') =>
-    waitUntil(check, timeoutMs, what);
-
   const view = async (name: string) =>
-    (await ok<McpViewListReply>('mcp.list', {})).servers.find((entry) => entry.name === name)!;
+    (await talon.ok<McpViewListReply>('mcp.list', {})).servers.find((entry) => entry.name === name)!;
 
   it('connects every replica to the remote servers and merges their states', async () => {
-    await waitFor(
+    await waitUntil(
       async () =>
         (await view('remote'))?.instances.filter((instance) => instance.state === 'running').length === 2,
       20_000,
@@ -130,12 +124,12 @@ describe('remote MCP servers in every tool-worker, called through the orchestrat
     expect(remote.instances.map((instance) => instance.instanceId).sort()).toEqual(
       workers.map((worker) => String(worker.logs.find((line) => line.msg === 'ready')?.instance)).sort(),
     );
-    await waitFor(async () => (await view('gone'))?.state === 'down', 10_000, 'gone marked down');
+    await waitUntil(async () => (await view('gone'))?.state === 'down', 10_000, 'gone marked down');
     expect((await view('gone')).lastError).toMatch(/gone/);
   });
 
   it('calls server-everything over streamable HTTP and SSE through the tool-workers', async () => {
-    const listed = await ok<ToolsListReply>('tools.list', {});
+    const listed = await talon.ok<ToolsListReply>('tools.list', {});
     const echo = listed.tools.find((tool) => tool.definition.name === 'remote_echo');
     expect(echo).toMatchObject({
       definition: { domain: 'orchestrator', source: 'mcp', displayName: 'remote.echo' },
@@ -143,7 +137,7 @@ describe('remote MCP servers in every tool-worker, called through the orchestrat
     expect(echo!.instances).toHaveLength(2);
     const seen = new Set<string>();
     for (let i = 0; i < 6; i++) {
-      const reply = await ok<ToolsCallReply>('tools.call', {
+      const reply = await talon.ok<ToolsCallReply>('tools.call', {
         tool: 'remote_echo',
         params: { message: `over http ${i}` },
       });
@@ -151,24 +145,27 @@ describe('remote MCP servers in every tool-worker, called through the orchestrat
       seen.add(reply.instanceId!);
     }
     expect(seen.size).toBeGreaterThanOrEqual(1);
-    const sse = await ok<ToolsCallReply>('mcp.call', { tool: 'legacy.get-sum', arguments: { a: 2, b: 3 } });
+    const sse = await talon.ok<ToolsCallReply>('mcp.call', {
+      tool: 'legacy.get-sum',
+      arguments: { a: 2, b: 3 },
+    });
     expect(sse.text).toContain('5');
-    expect(await api('tools.call', { tool: 'remote_get-sum', params: { a: 'two' } })).toMatchObject({
+    expect(await talon.call('tools.call', { tool: 'remote_get-sum', params: { a: 'two' } })).toMatchObject({
       ok: false,
       error: { code: 'SCHEMA_VIOLATION' },
     });
   });
 
   it('stops and starts a remote server on every replica and reports a failed start', async () => {
-    const stopped = await ok<McpServerView>('mcp.stop', { server: 'remote' });
+    const stopped = await talon.ok<McpServerView>('mcp.stop', { server: 'remote' });
     expect(stopped.instances).toHaveLength(2);
     for (const instance of stopped.instances) expect(instance.state).toBe('stopped');
-    const started = await ok<McpServerView>('mcp.start', { server: 'remote' });
+    const started = await talon.ok<McpServerView>('mcp.start', { server: 'remote' });
     expect(started.instances.map((instance) => instance.state)).toEqual(['running', 'running']);
     expect(started.toolCount).toBeGreaterThan(5);
-    const failed = await api('mcp.start', { server: 'gone' });
+    const failed = await talon.call('mcp.start', { server: 'gone' });
     expect(failed).toMatchObject({ ok: false, error: { code: 'UNAVAILABLE' } });
-    expect(await api('mcp.stop', { server: 'nowhere' })).toMatchObject({
+    expect(await talon.call('mcp.stop', { server: 'nowhere' })).toMatchObject({
       ok: false,
       error: { code: 'NOT_FOUND' },
     });
@@ -179,16 +176,16 @@ describe('remote MCP servers in every tool-worker, called through the orchestrat
     const exited = new Promise((resolve) => http.once('exit', resolve));
     http.kill('SIGTERM');
     await exited;
-    await waitFor(
+    await waitUntil(
       async () => (await view('remote')).instances.every((instance) => instance.state !== 'running'),
       10_000,
       'remote not running',
     );
-    expect(await api('tools.call', { tool: 'remote_echo', params: { message: 'while away' } })).toMatchObject(
-      { ok: false },
-    );
+    expect(
+      await talon.call('tools.call', { tool: 'remote_echo', params: { message: 'while away' } }),
+    ).toMatchObject({ ok: false });
     servers[0] = await startEverything('streamableHttp', httpPort);
-    await waitFor(
+    await waitUntil(
       async () => (await view('remote')).instances.every((instance) => instance.state === 'running'),
       20_000,
       'remote running again',
@@ -196,7 +193,7 @@ describe('remote MCP servers in every tool-worker, called through the orchestrat
       throw new Error(`${error.message}: ${JSON.stringify(await view('remote'))}`);
     });
     expect((await view('remote')).restarts).toBeGreaterThan(0);
-    const back = await ok<ToolsCallReply>('tools.call', {
+    const back = await talon.ok<ToolsCallReply>('tools.call', {
       tool: 'remote_echo',
       params: { message: 'back again' },
     });

@@ -46,20 +46,15 @@ describe('tools: catalog, dispatch and scaling over real NATS', () => {
     await database?.drop();
   });
 
-  const api = <T>(method: string, payload: unknown, timeout?: number) =>
-    talon.call<T>(method, payload, timeout);
-  const waitFor = (check: () => Promise<boolean>, timeoutMs: number, what = 'condition') =>
-    waitUntil(check, timeoutMs, what);
-
   const instancesOf = async (tool: string) => {
-    const reply = await api<ToolsListReply>('tools.list', {});
+    const reply = await talon.call<ToolsListReply>('tools.list', {});
     if (!reply.ok) throw new Error(reply.error.message);
     return reply.data.tools.find((entry) => entry.definition.name === tool)?.instances ?? [];
   };
 
   it('lists every worker’s tools once, with all three instances, plus tool_info', async () => {
-    await waitFor(async () => (await instancesOf('echo')).length === 3, 10_000);
-    const reply = await api<ToolsListReply>('tools.list', {});
+    await waitUntil(async () => (await instancesOf('echo')).length === 3, 10_000);
+    const reply = await talon.call<ToolsListReply>('tools.list', {});
     const tools = (reply as { data: ToolsListReply }).data.tools;
     expect(
       tools.filter((entry) => entry.location === 'remote').map((entry) => entry.definition.name),
@@ -67,7 +62,7 @@ describe('tools: catalog, dispatch and scaling over real NATS', () => {
     expect(tools.filter((entry) => entry.location === 'local').map((entry) => entry.definition.name)).toEqual(
       expect.arrayContaining(['tool_info', 'memory_search', 'secret_list', 'skill_list']),
     );
-    const info = await api<{ definition: { effects: string[] }; location: string }>('tools.info', {
+    const info = await talon.call<{ definition: { effects: string[] }; location: string }>('tools.info', {
       name: 'http',
     });
     expect(info).toMatchObject({
@@ -77,7 +72,7 @@ describe('tools: catalog, dispatch and scaling over real NATS', () => {
   });
 
   it('runs a call through the whole pipeline and audits it', async () => {
-    const reply = await api<ToolsCallReply>('tools.call', {
+    const reply = await talon.call<ToolsCallReply>('tools.call', {
       tool: 'echo',
       params: { message: 'token sk-proj-abcdefghijklmnopqrstuvwxyzABCDEF0123456789' },
     });
@@ -91,7 +86,7 @@ describe('tools: catalog, dispatch and scaling over real NATS', () => {
     await db.connect();
     const query = () =>
       db.query('SELECT tool, outcome, args_hash, call_id FROM audit_event WHERE call_id = $1', [data.callId]);
-    await waitFor(async () => (await query()).rows.length > 0, 10_000).catch(() => undefined);
+    await waitUntil(async () => (await query()).rows.length > 0, 10_000).catch(() => undefined);
     const rows = await query();
     await db.end();
     expect(orchestrator.logs.filter((line) => line.level === 'error')).toEqual([]);
@@ -106,27 +101,33 @@ describe('tools: catalog, dispatch and scaling over real NATS', () => {
   });
 
   it('gives each bad call its typed error', async () => {
-    expect(await api('tools.call', { tool: 'nope', params: {} })).toMatchObject({
+    expect(await talon.call('tools.call', { tool: 'nope', params: {} })).toMatchObject({
       ok: false,
       error: { code: 'UNKNOWN_TOOL' },
     });
-    expect(await api('tools.call', { tool: 'echo', params: { message: 5, extra: true } })).toMatchObject({
+    expect(
+      await talon.call('tools.call', { tool: 'echo', params: { message: 5, extra: true } }),
+    ).toMatchObject({
       ok: false,
       error: { code: 'SCHEMA_VIOLATION' },
     });
-    expect(await api('tools.call', { tool: 'echo', params: { message: 'x'.repeat(300_000) } })).toMatchObject(
-      { ok: false, error: { code: 'PAYLOAD_TOO_LARGE' } },
-    );
     expect(
-      await api('tools.call', { tool: 'echo', params: { message: 'slow', delayMs: 2000 }, timeoutMs: 200 }),
+      await talon.call('tools.call', { tool: 'echo', params: { message: 'x'.repeat(300_000) } }),
+    ).toMatchObject({ ok: false, error: { code: 'PAYLOAD_TOO_LARGE' } });
+    expect(
+      await talon.call('tools.call', {
+        tool: 'echo',
+        params: { message: 'slow', delayMs: 2000 },
+        timeoutMs: 200,
+      }),
     ).toMatchObject({ ok: false, error: { code: 'TIMEOUT' } });
     expect(
-      await api('tools.call', { tool: 'json', params: { operation: 'parse', text: '{"a":' } }),
+      await talon.call('tools.call', { tool: 'json', params: { operation: 'parse', text: '{"a":' } }),
     ).toMatchObject({ ok: false, error: { message: expect.stringContaining('position') } });
   });
 
   it('truncates oversized output for the model', async () => {
-    const reply = await api<ToolsCallReply>('tools.call', {
+    const reply = await talon.call<ToolsCallReply>('tools.call', {
       tool: 'json',
       params: { operation: 'parse', text: JSON.stringify('y'.repeat(100_000)) },
     });
@@ -138,7 +139,7 @@ describe('tools: catalog, dispatch and scaling over real NATS', () => {
   it('shares load across the three workers', async () => {
     const replies = await Promise.all(
       Array.from({ length: 60 }, (_, i) =>
-        api<ToolsCallReply>('tools.call', { tool: 'echo', params: { message: `m${i}`, delayMs: 20 } }),
+        talon.call<ToolsCallReply>('tools.call', { tool: 'echo', params: { message: `m${i}`, delayMs: 20 } }),
       ),
     );
     const perInstance = new Map<string, number>();
@@ -153,7 +154,7 @@ describe('tools: catalog, dispatch and scaling over real NATS', () => {
   it('a worker killed mid-call: idempotent calls retry elsewhere, no other call is lost', async () => {
     const victim = workers[0]!;
     const calls = Array.from({ length: 30 }, (_, i) =>
-      api<ToolsCallReply>(
+      talon.call<ToolsCallReply>(
         'tools.call',
         { tool: 'echo', params: { message: `k${i}`, delayMs: 400 }, timeoutMs: 1500 },
         15_000,
@@ -170,13 +171,13 @@ describe('tools: catalog, dispatch and scaling over real NATS', () => {
   });
 
   it('drops the dead worker from the catalog within its TTL', async () => {
-    const waited = await waitFor(async () => (await instancesOf('echo')).length === 2, 6_000);
+    const waited = await waitUntil(async () => (await instancesOf('echo')).length === 2, 6_000);
     expect(waited).toBeLessThan(6_000);
   });
 
   it('a new worker’s tools appear at once', async () => {
     workers.push(await startServiceProcess('tool-worker', env));
-    await waitFor(async () => (await instancesOf('echo')).length === 3, 3_000);
+    await waitUntil(async () => (await instancesOf('echo')).length === 3, 3_000);
   });
 
   it('SIGTERM drains in-flight calls before the worker exits', async () => {
@@ -184,7 +185,11 @@ describe('tools: catalog, dispatch and scaling over real NATS', () => {
     const instance = String(leaving.logs.find((line) => line.instance)?.instance);
     // Enough slow calls that some land on the leaving worker.
     const calls = Array.from({ length: 12 }, (_, i) =>
-      api<ToolsCallReply>('tools.call', { tool: 'echo', params: { message: `d${i}`, delayMs: 800 } }, 10_000),
+      talon.call<ToolsCallReply>(
+        'tools.call',
+        { tool: 'echo', params: { message: `d${i}`, delayMs: 800 } },
+        10_000,
+      ),
     );
     await sleep(200);
     const exit = leaving.stop('SIGTERM');

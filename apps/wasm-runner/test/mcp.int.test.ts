@@ -78,19 +78,13 @@ describe('stdio MCP servers in the wasm-runner, called through the orchestrator'
     await rm(base, { recursive: true, force: true });
   });
 
-  const api = <T>(method: string, payload: unknown, timeout?: number) =>
-    talon.call<T>(method, payload, timeout);
-  const ok = <T>(method: string, payload: unknown) => talon.ok<T>(method, payload);
-  const waitFor = (check: () => Promise<boolean>, timeoutMs: number, what = 'condition') =>
-    waitUntil(check, timeoutMs, what);
-
   const server = async (name: string) =>
-    (await ok<McpViewListReply>('mcp.list', {})).servers.find((entry) => entry.name === name)!;
+    (await talon.ok<McpViewListReply>('mcp.list', {})).servers.find((entry) => entry.name === name)!;
   const catalogNames = async () =>
-    (await ok<ToolsListReply>('tools.list', {})).tools.map((tool) => tool.definition.name);
+    (await talon.ok<ToolsListReply>('tools.list', {})).tools.map((tool) => tool.definition.name);
 
   it('lists the registry and user servers in the container domain, none started at boot', async () => {
-    const { servers } = await ok<McpViewListReply>('mcp.list', {});
+    const { servers } = await talon.ok<McpViewListReply>('mcp.list', {});
     expect(servers.map((entry) => entry.name)).toEqual(['everything', 'filesystem', 'hostile', 'memory']);
     for (const entry of servers)
       expect(entry).toMatchObject({ domain: 'container', transport: 'stdio', state: 'stopped' });
@@ -100,19 +94,19 @@ describe('stdio MCP servers in the wasm-runner, called through the orchestrator'
   });
 
   it('starts a server on the first mcp.call and then offers its tools in the catalog', async () => {
-    const reply = await ok<ToolsCallReply>('mcp.call', {
+    const reply = await talon.ok<ToolsCallReply>('mcp.call', {
       tool: 'everything.echo',
       arguments: { message: 'hello talon' },
     });
     expect(reply.tool).toBe('everything_echo');
     expect(reply.text).toContain('hello talon');
     expect(reply.instanceId).toBeDefined();
-    await waitFor(
+    await waitUntil(
       async () => (await catalogNames()).includes('everything_get-sum'),
       5_000,
       'everything tools in the catalog',
     );
-    const direct = await ok<ToolsCallReply>('tools.call', {
+    const direct = await talon.ok<ToolsCallReply>('tools.call', {
       tool: 'everything_get-sum',
       params: { a: 40, b: 2 },
     });
@@ -121,17 +115,20 @@ describe('stdio MCP servers in the wasm-runner, called through the orchestrator'
   });
 
   it('validates arguments against the server schema and reports unknown servers and tools', async () => {
-    const invalid = await api('tools.call', { tool: 'everything_get-sum', params: { a: 'forty', b: 2 } });
+    const invalid = await talon.call('tools.call', {
+      tool: 'everything_get-sum',
+      params: { a: 'forty', b: 2 },
+    });
     expect(invalid).toMatchObject({ ok: false, error: { code: 'SCHEMA_VIOLATION' } });
-    expect(await api('mcp.call', { tool: 'nowhere.echo', arguments: {} })).toMatchObject({
+    expect(await talon.call('mcp.call', { tool: 'nowhere.echo', arguments: {} })).toMatchObject({
       ok: false,
       error: { code: 'NOT_FOUND' },
     });
-    expect(await api('mcp.call', { tool: 'everything.no-such-tool', arguments: {} })).toMatchObject({
+    expect(await talon.call('mcp.call', { tool: 'everything.no-such-tool', arguments: {} })).toMatchObject({
       ok: false,
       error: { code: 'UNKNOWN_TOOL' },
     });
-    expect(await api('mcp.start', { server: 'bad name!' })).toMatchObject({
+    expect(await talon.call('mcp.start', { server: 'bad name!' })).toMatchObject({
       ok: false,
       error: { code: 'SCHEMA_VIOLATION' },
     });
@@ -139,18 +136,18 @@ describe('stdio MCP servers in the wasm-runner, called through the orchestrator'
 
   it('reads and writes the workspace with server-filesystem and refuses paths outside it', async () => {
     await writeFile(join(workspace, 'note.txt'), 'filesystem via talon\n');
-    const read = await ok<ToolsCallReply>('mcp.call', {
+    const read = await talon.ok<ToolsCallReply>('mcp.call', {
       tool: 'filesystem.read_text_file',
       arguments: { path: join(workspace, 'note.txt') },
     });
     expect(read.text).toContain('filesystem via talon');
-    await ok('tools.call', {
+    await talon.ok('tools.call', {
       tool: 'filesystem_write_file',
       params: { path: join(workspace, 'out.txt'), content: 'written through NATS' },
     });
     expect(await readFile(join(workspace, 'out.txt'), 'utf8')).toBe('written through NATS');
     expect(
-      await api('tools.call', { tool: 'filesystem_read_text_file', params: { path: '/etc/passwd' } }),
+      await talon.call('tools.call', { tool: 'filesystem_read_text_file', params: { path: '/etc/passwd' } }),
     ).toMatchObject({
       ok: false,
       error: { code: 'TOOL_FAILED' },
@@ -158,7 +155,7 @@ describe('stdio MCP servers in the wasm-runner, called through the orchestrator'
   });
 
   it('keeps a knowledge graph with server-memory through the mcp_call tool', async () => {
-    const created = await ok<ToolsCallReply>('tools.call', {
+    const created = await talon.ok<ToolsCallReply>('tools.call', {
       tool: 'mcp_call',
       params: {
         tool: 'memory.create_entities',
@@ -166,7 +163,7 @@ describe('stdio MCP servers in the wasm-runner, called through the orchestrator'
       },
     });
     expect(created.tool).toBe('mcp_call');
-    const found = await ok<ToolsCallReply>('tools.call', {
+    const found = await talon.ok<ToolsCallReply>('tools.call', {
       tool: 'memory_search_nodes',
       params: { query: 'Talon' },
     });
@@ -174,68 +171,77 @@ describe('stdio MCP servers in the wasm-runner, called through the orchestrator'
   });
 
   it('redacts a key planted in a hostile server’s output and times out a tool that never answers', async () => {
-    const leak = await ok<ToolsCallReply>('mcp.call', { tool: 'hostile.leak', arguments: {} });
+    const leak = await talon.ok<ToolsCallReply>('mcp.call', { tool: 'hostile.leak', arguments: {} });
     expect(leak.text).not.toContain(PLANTED_KEY);
     expect(JSON.stringify(leak.output)).not.toContain(PLANTED_KEY);
     expect(leak.redactions).toContain('openai_api_key');
     const started = Date.now();
-    const hang = await api('tools.call', { tool: 'hostile_hang', params: {} });
+    const hang = await talon.call('tools.call', { tool: 'hostile_hang', params: {} });
     expect(hang).toMatchObject({ ok: false, error: { code: 'TIMEOUT' } });
     expect(Date.now() - started).toBeLessThan(10_000);
-    const info = await ok<{ definition: { approval: string } }>('tools.info', { name: 'hostile_wipe' });
+    const info = await talon.ok<{ definition: { approval: string } }>('tools.info', { name: 'hostile_wipe' });
     expect(info.definition.approval).toBe('always');
   });
 
   it('reflects notifications/tools/list_changed in the orchestrator catalog', async () => {
     expect(await catalogNames()).not.toContain('hostile_extra');
-    await ok('tools.call', { tool: 'hostile_add_tool', params: {} });
-    await waitFor(
+    await talon.ok('tools.call', { tool: 'hostile_add_tool', params: {} });
+    await waitUntil(
       async () => (await catalogNames()).includes('hostile_extra'),
       5_000,
       'hostile_extra in the catalog',
     );
-    const extra = await ok<ToolsCallReply>('tools.call', { tool: 'hostile_extra', params: {} });
+    const extra = await talon.ok<ToolsCallReply>('tools.call', { tool: 'hostile_extra', params: {} });
     expect(extra.text).toContain('extra tool answered');
   });
 
   it('marks a crashed server with its stderr and restarts it', async () => {
     const before = (await server('hostile')).restarts;
-    const crash = await api('tools.call', { tool: 'hostile_crash', params: {} });
+    const crash = await talon.call('tools.call', { tool: 'hostile_crash', params: {} });
     expect(crash.ok).toBe(false);
-    await waitFor(async () => (await server('hostile')).restarts > before, 10_000, 'hostile restarted');
+    await waitUntil(async () => (await server('hostile')).restarts > before, 10_000, 'hostile restarted');
     const after = await server('hostile');
     expect(after.lastStderr.join('\n')).toContain('fatal: hostile crash requested');
     expect(after.lastError).toBeDefined();
-    await waitFor(async () => (await server('hostile')).state === 'running', 10_000, 'hostile running again');
+    await waitUntil(
+      async () => (await server('hostile')).state === 'running',
+      10_000,
+      'hostile running again',
+    );
     expect(
-      (await ok<ToolsCallReply>('tools.call', { tool: 'hostile_echo', params: { message: 'back' } })).text,
+      (await talon.ok<ToolsCallReply>('tools.call', { tool: 'hostile_echo', params: { message: 'back' } }))
+        .text,
     ).toContain('hostile echo: back');
   });
 
   it('starts and stops servers with mcp_start/mcp_stop and stops idle ones by itself', async () => {
-    const stopped = await ok<ToolsCallReply>('tools.call', {
+    const stopped = await talon.ok<ToolsCallReply>('tools.call', {
       tool: 'mcp_stop',
       params: { server: 'memory' },
     });
     expect((stopped.output as McpServerView).state).toBe('stopped');
     expect(await catalogNames()).toContain('memory_read_graph');
-    const started = await ok<McpServerView>('mcp.start', { server: 'memory' });
+    const started = await talon.ok<McpServerView>('mcp.start', { server: 'memory' });
     expect(started).toMatchObject({ state: 'running', domain: 'container' });
     expect(started.toolCount).toBeGreaterThan(3);
-    const listed = await ok<ToolsCallReply>('tools.call', { tool: 'mcp_list', params: {} });
+    const listed = await talon.ok<ToolsCallReply>('tools.call', { tool: 'mcp_list', params: {} });
     expect(listed.text).toContain('"memory"');
     // All four servers have run by now; the cap of three holds.
-    const running = (await ok<McpViewListReply>('mcp.list', {})).servers.filter(
+    const running = (await talon.ok<McpViewListReply>('mcp.list', {})).servers.filter(
       (entry) => entry.state === 'running',
     );
     expect(running.length).toBeLessThanOrEqual(3);
     expect(
-      (await ok<ToolsCallReply>('tools.call', { tool: 'everything_echo', params: { message: 'again' } }))
-        .text,
+      (
+        await talon.ok<ToolsCallReply>('tools.call', {
+          tool: 'everything_echo',
+          params: { message: 'again' },
+        })
+      ).text,
     ).toContain('again');
     expect((await server('everything')).state).toBe('running');
     const lastCall = Date.now();
-    await waitFor(
+    await waitUntil(
       async () => (await server('everything')).state === 'stopped',
       IDLE_MS + 5_000,
       'everything stopped when idle',
@@ -248,7 +254,7 @@ describe('stdio MCP servers in the wasm-runner, called through the orchestrator'
 
   it('remembers tool lists across a restart: tools are offered at once and no server starts at boot', async () => {
     await runner.stop();
-    await waitFor(
+    await waitUntil(
       async () => !(await catalogNames()).includes('everything_echo'),
       5_000,
       'everything tools withdrawn',
@@ -259,16 +265,20 @@ describe('stdio MCP servers in the wasm-runner, called through the orchestrator'
     >;
     expect(Object.keys(snapshot).sort()).toEqual(['everything', 'filesystem', 'hostile', 'memory']);
     runner = await startServiceProcess('wasm-runner', runnerEnv);
-    await waitFor(
+    await waitUntil(
       async () => (await catalogNames()).includes('everything_echo'),
       5_000,
       'remembered tools in the catalog',
     );
-    for (const entry of (await ok<McpViewListReply>('mcp.list', {})).servers)
+    for (const entry of (await talon.ok<McpViewListReply>('mcp.list', {})).servers)
       expect(entry.state).toBe('stopped');
     expect(
-      (await ok<ToolsCallReply>('tools.call', { tool: 'everything_echo', params: { message: 'cold start' } }))
-        .text,
+      (
+        await talon.ok<ToolsCallReply>('tools.call', {
+          tool: 'everything_echo',
+          params: { message: 'cold start' },
+        })
+      ).text,
     ).toContain('cold start');
   });
 });

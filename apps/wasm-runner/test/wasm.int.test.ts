@@ -155,7 +155,7 @@ describe('WebAssembly tools in the wasm-runner, through the orchestrator', () =>
     runner = await startServiceProcess('wasm-runner', runnerEnv);
     talon = await connectTalonApi(nats.url);
     client = talon.connection;
-    await waitFor(
+    await waitUntil(
       async () => (await catalogNames()).includes('tool_install'),
       10_000,
       'extension tools in the catalog',
@@ -168,12 +168,6 @@ describe('WebAssembly tools in the wasm-runner, through the orchestrator', () =>
     await Promise.all([nats?.stop(), database?.drop(), keyed?.close(), other?.close(), llm?.close()]);
     await rm(base, { recursive: true, force: true });
   });
-
-  const api = <T>(method: string, payload: unknown, timeout?: number) =>
-    talon.call<T>(method, payload, timeout);
-  const ok = <T>(method: string, payload: unknown) => talon.ok<T>(method, payload);
-  const waitFor = (check: () => Promise<boolean>, timeoutMs: number, what = 'condition') =>
-    waitUntil(check, timeoutMs, what);
 
   function hostProbeCapabilities(version = 'v1'): Record<string, unknown> {
     return {
@@ -199,9 +193,9 @@ describe('WebAssembly tools in the wasm-runner, through the orchestrator', () =>
   }
 
   const catalogNames = async () =>
-    (await ok<ToolsListReply>('tools.list', {})).tools.map((tool) => tool.definition.name);
+    (await talon.ok<ToolsListReply>('tools.list', {})).tools.map((tool) => tool.definition.name);
   const call = (tool: string, params: Record<string, unknown>) =>
-    api<ToolsCallReply>('tools.call', { tool, params });
+    talon.call<ToolsCallReply>('tools.call', { tool, params });
   const probeOutput = (reply: ToolsCallReply) => reply.output as { ok?: unknown; err?: string };
 
   /** Sends a call straight to the container domain, as the orchestrator's dispatcher does, with credential grants. */
@@ -233,17 +227,17 @@ describe('WebAssembly tools in the wasm-runner, through the orchestrator', () =>
   }
 
   it('searches the registry and installs with the right sha256; the tool is callable through tools.call at once', async () => {
-    const hits = await ok<{ results: { name: string }[] }>('tools.search', { query: 'test text-stats' });
+    const hits = await talon.ok<{ results: { name: string }[] }>('tools.search', { query: 'test text-stats' });
     expect(JSON.stringify(hits)).toContain('text-stats');
-    expect(await ok<{ tools: unknown[] }>('tools.installed', {})).toEqual({ tools: [] });
+    expect(await talon.ok<{ tools: unknown[] }>('tools.installed', {})).toEqual({ tools: [] });
     const started = Date.now();
-    const installed = await ok<{ installed: Summary[] }>('tools.install', { name: 'text-stats' });
+    const installed = await talon.ok<{ installed: Summary[] }>('tools.install', { name: 'text-stats' });
     expect(installed.installed[0]).toMatchObject({
       name: 'text-stats',
       version: '0.1.0',
       sha256: await sha256Of(builtComponent('text-stats')),
     });
-    await waitFor(
+    await waitUntil(
       async () => (await call('text-stats', { text: 'one two two' })).ok,
       CATALOG_BOUND_MS,
       'text-stats callable',
@@ -252,42 +246,42 @@ describe('WebAssembly tools in the wasm-runner, through the orchestrator', () =>
     const reply = await call('text-stats', { text: 'alpha beta beta\ngamma' });
     expect(reply.ok).toBe(true);
     expect(JSON.stringify((reply as { data: ToolsCallReply }).data.output)).toContain('"words":4');
-    const info = await ok<{ installed: Summary; upgradeAvailable: boolean }>('extensions.info', {
+    const info = await talon.ok<{ installed: Summary; upgradeAvailable: boolean }>('extensions.info', {
       name: 'text-stats',
     });
     expect(info).toMatchObject({ installed: { name: 'text-stats' }, upgradeAvailable: false });
-    expect(await api('tools.install', { name: 'text-stats' })).toMatchObject({
+    expect(await talon.call('tools.install', { name: 'text-stats' })).toMatchObject({
       ok: false,
       error: { code: 'NAME_CONFLICT' },
     });
   }, 60_000);
 
   it('refuses a wrong sha256, a wrong wit_version, a WASI import and a built-in name with typed errors', async () => {
-    expect(await api('tools.install', { name: 'bad-sha' })).toMatchObject({
+    expect(await talon.call('tools.install', { name: 'bad-sha' })).toMatchObject({
       ok: false,
       error: { code: 'INTEGRITY_MISMATCH' },
     });
-    expect(await api('tools.install', { name: 'bad-wit' })).toMatchObject({
+    expect(await talon.call('tools.install', { name: 'bad-wit' })).toMatchObject({
       ok: false,
       error: { code: 'INTEGRITY_MISMATCH', message: expect.stringContaining('0.9.0') },
     });
-    expect(await api('tools.install', { name: 'wasi-random' })).toMatchObject({
+    expect(await talon.call('tools.install', { name: 'wasi-random' })).toMatchObject({
       ok: false,
       error: { code: 'POLICY_DENIED', message: expect.stringContaining('wasi') },
     });
-    expect(await api('tools.install', { name: 'read_file' })).toMatchObject({
+    expect(await talon.call('tools.install', { name: 'read_file' })).toMatchObject({
       ok: false,
       error: { code: 'NAME_CONFLICT' },
     });
-    expect(await api('tools.install', { name: 'no-such-tool' })).toMatchObject({
+    expect(await talon.call('tools.install', { name: 'no-such-tool' })).toMatchObject({
       ok: false,
       error: { code: 'NOT_FOUND' },
     });
-    expect(await api('tools.install', { name: 'Bad Name' })).toMatchObject({
+    expect(await talon.call('tools.install', { name: 'Bad Name' })).toMatchObject({
       ok: false,
       error: { code: 'SCHEMA_VIOLATION' },
     });
-    const names = (await ok<{ tools: Summary[] }>('tools.installed', {})).tools.map((tool) => tool.name);
+    const names = (await talon.ok<{ tools: Summary[] }>('tools.installed', {})).tools.map((tool) => tool.name);
     expect(names).toEqual(['text-stats']);
     const catalog = await catalogNames();
     for (const refused of ['bad-sha', 'bad-wit', 'wasi-random']) expect(catalog).not.toContain(refused);
@@ -295,8 +289,12 @@ describe('WebAssembly tools in the wasm-runner, through the orchestrator', () =>
     await writeFile(join(workspace, 'docs', 'hello.md'), '# Hello\nworkspace text\n');
     expect(
       JSON.stringify(
-        (await ok<ToolsCallReply>('tools.call', { tool: 'read_file', params: { path: 'docs/hello.md' } }))
-          .output,
+        (
+          await talon.ok<ToolsCallReply>('tools.call', {
+            tool: 'read_file',
+            params: { path: 'docs/hello.md' },
+          })
+        ).output,
       ),
     ).toContain('workspace text');
   }, 60_000);
@@ -310,17 +308,17 @@ describe('WebAssembly tools in the wasm-runner, through the orchestrator', () =>
       capabilities: join(REPO_ROOT, 'tools-src/text-stats/text-stats.capabilities.json'),
     });
     const search = async () =>
-      JSON.stringify(await ok('tools.search', { query: 'late-stats' })).includes('"late-stats"');
-    expect(await waitFor(search, CATALOG_BOUND_MS, 'late-stats in search')).toBeLessThan(CATALOG_BOUND_MS);
-    expect(await ok('extensions.info', { name: 'late-stats' })).toMatchObject({
+      JSON.stringify(await talon.ok('tools.search', { query: 'late-stats' })).includes('"late-stats"');
+    expect(await waitUntil(search, CATALOG_BOUND_MS, 'late-stats in search')).toBeLessThan(CATALOG_BOUND_MS);
+    expect(await talon.ok('extensions.info', { name: 'late-stats' })).toMatchObject({
       registry: { name: 'late-stats' },
       upgradeAvailable: false,
     });
   }, 30_000);
 
   it('stops an infinite loop at its timeout through the full stack, and the next call succeeds', async () => {
-    await ok('tools.install', { name: 'probe' });
-    await waitFor(
+    await talon.ok('tools.install', { name: 'probe' });
+    await waitUntil(
       async () => (await catalogNames()).includes('probe'),
       CATALOG_BOUND_MS,
       'probe in the catalog',
@@ -334,25 +332,25 @@ describe('WebAssembly tools in the wasm-runner, through the orchestrator', () =>
   }, 30_000);
 
   it('reads the workspace through workspace-read under the allowed prefix only', async () => {
-    await ok('tools.install', { name: 'host-probe' });
-    await waitFor(
+    await talon.ok('tools.install', { name: 'host-probe' });
+    await waitUntil(
       async () => (await catalogNames()).includes('host-probe'),
       CATALOG_BOUND_MS,
       'host-probe in the catalog',
     );
     await writeFile(join(workspace, 'docs', 'notes.md'), 'read by a component\n');
     await writeFile(join(workspace, 'private.txt'), 'not for components\n');
-    const read = await ok<ToolsCallReply>('tools.call', {
+    const read = await talon.ok<ToolsCallReply>('tools.call', {
       tool: 'host-probe',
       params: { op: 'read', path: 'docs/notes.md' },
     });
     expect(probeOutput(read).ok).toContain('read by a component');
-    const outside = await ok<ToolsCallReply>('tools.call', {
+    const outside = await talon.ok<ToolsCallReply>('tools.call', {
       tool: 'host-probe',
       params: { op: 'read', path: 'private.txt' },
     });
     expect(probeOutput(outside).err).toMatch(/^denied/);
-    const escape = await ok<ToolsCallReply>('tools.call', {
+    const escape = await talon.ok<ToolsCallReply>('tools.call', {
       tool: 'host-probe',
       params: { op: 'read', path: 'docs/../../etc/passwd' },
     });
@@ -382,7 +380,7 @@ describe('WebAssembly tools in the wasm-runner, through the orchestrator', () =>
     });
     expect(JSON.stringify(denied)).toContain('denied');
     expect(
-      await ok<ToolsCallReply>('tools.call', {
+      await talon.ok<ToolsCallReply>('tools.call', {
         tool: 'host-probe',
         params: { op: 'secret', name: 'probe_key' },
       }),
@@ -392,24 +390,24 @@ describe('WebAssembly tools in the wasm-runner, through the orchestrator', () =>
   it("grants a model's call only the stored secrets the tool declares, and only its declared host receives one", async () => {
     const stored = 'stored-probe-key-7Hq2LmN4pR8sT1vW';
     const undeclared = 'undeclared-key-3Jk9QwE5rT7yU2iO';
-    await ok('secrets.set', {
+    await talon.ok('secrets.set', {
       name: 'probe_key',
       value: stored,
       hostPatterns: ['127.0.0.1', 'localhost'],
       location: { kind: 'header', name: 'X-Probe-Key' },
     });
-    await ok('secrets.set', {
+    await talon.ok('secrets.set', {
       name: 'other_key',
       value: undeclared,
       hostPatterns: ['127.0.0.1', 'localhost'],
       location: { kind: 'header', name: 'X-Probe-Key' },
     });
-    const sessionId = (await ok<{ id: string }>('sessions.create', { title: 'wasm credentials' })).id;
+    const sessionId = (await talon.ok<{ id: string }>('sessions.create', { title: 'wasm credentials' })).id;
     const approvals = client.subscribe(`talon.events.v1.session.${sessionId}`, {
       callback: (_error, message) => {
         const event = message.json<ChatEvent & { approvalId?: string }>();
         if (event.type === 'approval_requested')
-          void api('approvals.resolve', { id: event.approvalId, decision: 'approve' });
+          void talon.call('approvals.resolve', { id: event.approvalId, decision: 'approve' });
       },
     });
     const keyedBefore = keyed.requests.length;
@@ -423,7 +421,7 @@ describe('WebAssembly tools in the wasm-runner, through the orchestrator', () =>
       },
       { text: 'Both fetched.' },
     );
-    const reply = await ok<ChatSendReply>('chat.send', { sessionId, message: 'fetch both' });
+    const reply = await talon.ok<ChatSendReply>('chat.send', { sessionId, message: 'fetch both' });
     approvals.unsubscribe();
     expect(reply.content).toBe('Both fetched.');
     expect(keyed.requests.slice(keyedBefore).map((request) => request.headers['x-probe-key'])).toEqual([
@@ -440,7 +438,7 @@ describe('WebAssembly tools in the wasm-runner, through the orchestrator', () =>
     expect(JSON.stringify(toolMessages)).not.toContain(undeclared);
 
     // The operator's host patterns for the secret no longer cover the tool's declared host: no grant.
-    await ok('secrets.set', {
+    await talon.ok('secrets.set', {
       name: 'probe_key',
       value: stored,
       hostPatterns: ['api.example.com'],
@@ -450,7 +448,7 @@ describe('WebAssembly tools in the wasm-runner, through the orchestrator', () =>
       callback: (_error, message) => {
         const event = message.json<ChatEvent & { approvalId?: string }>();
         if (event.type === 'approval_requested')
-          void api('approvals.resolve', { id: event.approvalId, decision: 'approve' });
+          void talon.call('approvals.resolve', { id: event.approvalId, decision: 'approve' });
       },
     });
     const before = keyed.requests.length;
@@ -462,7 +460,7 @@ describe('WebAssembly tools in the wasm-runner, through the orchestrator', () =>
       },
       { text: 'Fetched.' },
     );
-    expect(await ok<ChatSendReply>('chat.send', { sessionId, message: 'fetch again' })).toMatchObject({
+    expect(await talon.ok<ChatSendReply>('chat.send', { sessionId, message: 'fetch again' })).toMatchObject({
       content: 'Fetched.',
     });
     narrowed.unsubscribe();
@@ -472,12 +470,12 @@ describe('WebAssembly tools in the wasm-runner, through the orchestrator', () =>
   }, 60_000);
 
   it('invokes an aliased tool back through the orchestrator (tool-invoke)', async () => {
-    const reply = await ok<ToolsCallReply>('tools.call', {
+    const reply = await talon.ok<ToolsCallReply>('tools.call', {
       tool: 'host-probe',
       params: { op: 'invoke', alias: 'stats', params: { text: 'a b c d e' } },
     });
     expect(JSON.parse(probeOutput(reply).ok as string)).toMatchObject({ words: 5, lines: 1 });
-    const unknown = await ok<ToolsCallReply>('tools.call', {
+    const unknown = await talon.ok<ToolsCallReply>('tools.call', {
       tool: 'host-probe',
       params: { op: 'invoke', alias: 'nope', params: {} },
     });
@@ -487,7 +485,7 @@ describe('WebAssembly tools in the wasm-runner, through the orchestrator', () =>
   it('upgrades while a call is in flight: the call finishes, new calls run the new version', async () => {
     const v2 = await variantOf(builtComponent('host-probe'), join(base, 'host-probe-v2.wasm'), 'v2');
     const inFlight = call('host-probe', { op: 'http', url: `http://127.0.0.1:${keyed.port}/slow` });
-    await waitFor(
+    await waitUntil(
       async () => keyed.requests.some((request) => request.path === '/slow'),
       5_000,
       'the slow request',
@@ -499,29 +497,29 @@ describe('WebAssembly tools in the wasm-runner, through the orchestrator', () =>
       capabilities: hostProbeCapabilities('v2'),
       version: '0.2.0',
     });
-    const upgraded = await ok<{ installed?: Summary; version?: string }>('tools.upgrade', {
+    const upgraded = await talon.ok<{ installed?: Summary; version?: string }>('tools.upgrade', {
       name: 'host-probe',
     });
     expect(JSON.stringify(upgraded)).toContain('0.2.0');
     const finished = await inFlight;
     expect(finished.ok).toBe(true);
     expect(JSON.stringify((finished as { data: ToolsCallReply }).data.output)).toContain('/slow');
-    await waitFor(
+    await waitUntil(
       async () =>
-        (await ok<ToolsListReply>('tools.list', {})).tools.find(
+        (await talon.ok<ToolsListReply>('tools.list', {})).tools.find(
           (tool) => tool.definition.name === 'host-probe',
         )?.definition.timeoutMs === 6000,
       CATALOG_BOUND_MS,
       'the v2 definition',
     );
-    const info = await ok<{ installed: Summary }>('extensions.info', { name: 'host-probe' });
+    const info = await talon.ok<{ installed: Summary }>('extensions.info', { name: 'host-probe' });
     expect(info.installed).toMatchObject({ version: '0.2.0', sha256: await sha256Of(v2) });
     expect((await call('host-probe', { op: 'now' })).ok).toBe(true);
   }, 60_000);
 
   it('removes a tool: it leaves the catalog and calls answer UNKNOWN_TOOL', async () => {
-    await ok('tools.remove', { name: 'text-stats' });
-    const elapsed = await waitFor(
+    await talon.ok('tools.remove', { name: 'text-stats' });
+    const elapsed = await waitUntil(
       async () => (await call('text-stats', { text: 'x' })).ok === false,
       CATALOG_BOUND_MS,
       'text-stats gone',
@@ -531,7 +529,7 @@ describe('WebAssembly tools in the wasm-runner, through the orchestrator', () =>
       ok: false,
       error: { code: 'UNKNOWN_TOOL' },
     });
-    expect(await api('tools.remove', { name: 'text-stats' })).toMatchObject({
+    expect(await talon.call('tools.remove', { name: 'text-stats' })).toMatchObject({
       ok: false,
       error: { code: 'NOT_FOUND' },
     });
@@ -550,18 +548,22 @@ describe('WebAssembly tools in the wasm-runner, through the orchestrator', () =>
       10_000,
     );
     expect(refused).toMatchObject({ code: 'NAME_CONFLICT' });
-    await waitFor(async () => (await call('probe', { mode: 'y' })).ok, 10_000, 'probe after the restart');
-    const names = (await ok<{ tools: Summary[] }>('tools.installed', {})).tools.map(
+    await waitUntil(async () => (await call('probe', { mode: 'y' })).ok, 10_000, 'probe after the restart');
+    const names = (await talon.ok<{ tools: Summary[] }>('tools.installed', {})).tools.map(
       (tool) => `${tool.name}@${tool.version}`,
     );
     expect(names).toEqual(expect.arrayContaining(['host-probe@0.2.0', 'probe@0.1.0']));
     expect(
       JSON.stringify(
-        (await ok<ToolsCallReply>('tools.call', { tool: 'read_file', params: { path: 'docs/notes.md' } }))
-          .output,
+        (
+          await talon.ok<ToolsCallReply>('tools.call', {
+            tool: 'read_file',
+            params: { path: 'docs/notes.md' },
+          })
+        ).output,
       ),
     ).toContain('read by a component');
-    const read = await ok<ToolsCallReply>('tools.call', {
+    const read = await talon.ok<ToolsCallReply>('tools.call', {
       tool: 'host-probe',
       params: { op: 'read', path: 'docs/notes.md' },
     });

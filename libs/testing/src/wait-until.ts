@@ -2,7 +2,7 @@
 export async function waitUntil(
   check: () => boolean | Promise<boolean>,
   timeoutMs: number,
-  what: string,
+  what = 'condition',
   intervalMs = 50,
 ): Promise<number> {
   const started = Date.now();

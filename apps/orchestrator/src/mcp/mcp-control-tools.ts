@@ -1,6 +1,7 @@
 import { DEFAULT_MCP_EFFECTS } from '@talon/mcp';
 import type { ToolDefinition, ToolEffect } from '@talon/contracts';
 import type { Tool } from '@talon/tool-runtime';
+import { controlPlaneToolDefinition } from '../tools/control-plane-tool-definition.js';
 import type { McpControlClient } from './mcp-control-client.js';
 import type { McpToolCaller } from './mcp-tool-caller.js';
 
@@ -11,8 +12,9 @@ const SERVER_PARAMETERS = {
   additionalProperties: false,
 };
 
+/** MCP control tools ask no approval of their own and are never retried. */
 function definition(name: string, description: string, parameters: Record<string, unknown>, effects: ToolEffect[], timeoutMs: number): ToolDefinition {
-  return { name, description, parameters, effects, approval: 'never', timeoutMs, domain: 'orchestrator', source: 'builtin', sensitiveParams: [], idempotent: false };
+  return controlPlaneToolDefinition({ name, description, parameters, effects, approval: 'never', timeoutMs, idempotent: false });
 }
 
 /**

@@ -1,26 +1,11 @@
-import type { ToolDefinition } from '@talon/contracts';
 import { ERROR_CODES } from '@talon/contracts';
 import { TalonError } from '@talon/errors';
 import type { PrismaClient } from '@talon/persistence';
 import type { Tool } from '@talon/tool-runtime';
+import { controlPlaneToolDefinition } from '../tools/control-plane-tool-definition.js';
 import { normalizeMemoryPath } from './memory-path.js';
 
 const MAX_CONTENT_CHARS = 256 * 1024;
-
-function definition(name: string, description: string, parameters: Record<string, unknown>, readOnly: boolean): ToolDefinition {
-  return {
-    name,
-    description,
-    parameters: { type: 'object', additionalProperties: false, ...parameters },
-    effects: [],
-    approval: 'never',
-    timeoutMs: 10_000,
-    domain: 'orchestrator',
-    source: 'builtin',
-    sensitiveParams: [],
-    idempotent: readOnly,
-  };
-}
 
 const pathParam = { type: 'string', minLength: 1, maxLength: 512, description: 'e.g. notes/2026-11-30.md' };
 
@@ -30,31 +15,71 @@ const pathParam = { type: 'string', minLength: 1, maxLength: 512, description: '
  */
 export function createMemoryTools(prisma: PrismaClient): Tool[] {
   const write: Tool<{ path: string; content: string }> = {
-    definition: definition('memory_write', 'Writes (creates or replaces) a document in the memory workspace.', {
-      properties: { path: pathParam, content: { type: 'string', maxLength: MAX_CONTENT_CHARS } },
-      required: ['path', 'content'],
-    }, false),
+    definition: controlPlaneToolDefinition({
+      name: 'memory_write',
+      description: 'Writes (creates or replaces) a document in the memory workspace.',
+      parameters: {
+        properties: { path: pathParam, content: { type: 'string', maxLength: MAX_CONTENT_CHARS } },
+        required: ['path', 'content'],
+      },
+      effects: [],
+      approval: 'never',
+      idempotent: false,
+    }),
     async execute({ path, content }) {
       const normalized = normalizeMemoryPath(path);
-      const existing = await prisma.memoryDocument.findUnique({ where: { path: normalized }, select: { path: true } });
-      await prisma.memoryDocument.upsert({ where: { path: normalized }, create: { path: normalized, content }, update: { content } });
+      const existing = await prisma.memoryDocument.findUnique({
+        where: { path: normalized },
+        select: { path: true },
+      });
+      await prisma.memoryDocument.upsert({
+        where: { path: normalized },
+        create: { path: normalized, content },
+        update: { content },
+      });
       return { path: normalized, bytes: Buffer.byteLength(content), created: !existing };
     },
   };
   const read: Tool<{ path: string }> = {
-    definition: definition('memory_read', 'Reads one document of the memory workspace.', { properties: { path: pathParam }, required: ['path'] }, true),
+    definition: controlPlaneToolDefinition({
+      name: 'memory_read',
+      description: 'Reads one document of the memory workspace.',
+      parameters: { properties: { path: pathParam }, required: ['path'] },
+      effects: [],
+      approval: 'never',
+      idempotent: true,
+    }),
     async execute({ path }) {
       const normalized = normalizeMemoryPath(path);
-      const document = await prisma.memoryDocument.findUnique({ where: { path: normalized }, select: { path: true, content: true, updatedAt: true } });
-      if (!document) throw new TalonError(ERROR_CODES.NOT_FOUND, `No memory document at "${normalized}"; memory_tree lists what exists.`, { details: { path: normalized } });
+      const document = await prisma.memoryDocument.findUnique({
+        where: { path: normalized },
+        select: { path: true, content: true, updatedAt: true },
+      });
+      if (!document)
+        throw new TalonError(
+          ERROR_CODES.NOT_FOUND,
+          `No memory document at "${normalized}"; memory_tree lists what exists.`,
+          { details: { path: normalized } },
+        );
       return { path: document.path, content: document.content, updatedAt: document.updatedAt.toISOString() };
     },
   };
   const search: Tool<{ query: string; limit?: number }> = {
-    definition: definition('memory_search', 'Full-text search over the memory workspace; returns the best matching documents with a snippet.', {
-      properties: { query: { type: 'string', minLength: 1, maxLength: 500 }, limit: { type: 'integer', minimum: 1, maximum: 50, default: 10 } },
-      required: ['query'],
-    }, true),
+    definition: controlPlaneToolDefinition({
+      name: 'memory_search',
+      description:
+        'Full-text search over the memory workspace; returns the best matching documents with a snippet.',
+      parameters: {
+        properties: {
+          query: { type: 'string', minLength: 1, maxLength: 500 },
+          limit: { type: 'integer', minimum: 1, maximum: 50, default: 10 },
+        },
+        required: ['query'],
+      },
+      effects: [],
+      approval: 'never',
+      idempotent: true,
+    }),
     async execute({ query, limit = 10 }) {
       const rows = await prisma.$queryRaw<Array<{ path: string; rank: number; snippet: string }>>`
         SELECT path, ts_rank(search, q)::float8 AS rank,
@@ -63,13 +88,27 @@ export function createMemoryTools(prisma: PrismaClient): Tool[] {
         WHERE search @@ q
         ORDER BY rank DESC, path
         LIMIT ${limit}`;
-      return { query, results: rows.map((row) => ({ path: row.path, rank: Math.round(row.rank * 1e4) / 1e4, snippet: row.snippet })) };
+      return {
+        query,
+        results: rows.map((row) => ({
+          path: row.path,
+          rank: Math.round(row.rank * 1e4) / 1e4,
+          snippet: row.snippet,
+        })),
+      };
     },
   };
   const tree: Tool<{ prefix?: string }> = {
-    definition: definition('memory_tree', 'Lists the documents of the memory workspace, optionally under a folder.', {
-      properties: { prefix: { type: 'string', maxLength: 512, description: 'folder, e.g. notes' } },
-    }, true),
+    definition: controlPlaneToolDefinition({
+      name: 'memory_tree',
+      description: 'Lists the documents of the memory workspace, optionally under a folder.',
+      parameters: {
+        properties: { prefix: { type: 'string', maxLength: 512, description: 'folder, e.g. notes' } },
+      },
+      effects: [],
+      approval: 'never',
+      idempotent: true,
+    }),
     async execute({ prefix }) {
       const folder = prefix ? `${normalizeMemoryPath(prefix)}/` : '';
       const rows = await prisma.memoryDocument.findMany({
@@ -78,7 +117,11 @@ export function createMemoryTools(prisma: PrismaClient): Tool[] {
         orderBy: { path: 'asc' },
         take: 1000,
       });
-      return { prefix: folder, documents: rows.map((row) => ({ path: row.path, updatedAt: row.updatedAt.toISOString() })), truncated: rows.length === 1000 };
+      return {
+        prefix: folder,
+        documents: rows.map((row) => ({ path: row.path, updatedAt: row.updatedAt.toISOString() })),
+        truncated: rows.length === 1000,
+      };
     },
   };
   return [write, read, search, tree] as unknown as Tool[];

@@ -1,10 +1,6 @@
-import type { ToolDefinition } from '@talon/contracts';
+import { controlPlaneToolDefinition } from '../tools/control-plane-tool-definition.js';
 import type { Tool } from '@talon/tool-runtime';
 import type { SecretStore } from './secret-store.js';
-
-function definition(name: string, description: string, parameters: Record<string, unknown>, effects: ToolDefinition['effects'], approval: ToolDefinition['approval']): ToolDefinition {
-  return { name, description, parameters: { type: 'object', additionalProperties: false, ...parameters }, effects, approval, timeoutMs: 10_000, domain: 'orchestrator', source: 'builtin', sensitiveParams: [], idempotent: approval === 'never' };
-}
 
 /**
  * `secret_list` and `secret_delete` for the model: names and injection rules only. There is no
@@ -12,13 +8,29 @@ function definition(name: string, description: string, parameters: Record<string
  */
 export function createSecretTools(store: SecretStore): Tool[] {
   const list: Tool<Record<string, never>> = {
-    definition: definition('secret_list', 'Lists stored secrets by name with the hosts they may be sent to; values are never shown.', { properties: {} }, [], 'never'),
+    definition: controlPlaneToolDefinition({
+      name: 'secret_list',
+      description: 'Lists stored secrets by name with the hosts they may be sent to; values are never shown.',
+      parameters: { properties: {} },
+      effects: [],
+      approval: 'never',
+    }),
     async execute() {
       return { secrets: await store.list() };
     },
   };
   const remove: Tool<{ name: string }> = {
-    definition: definition('secret_delete', 'Deletes a stored secret by name.', { properties: { name: { type: 'string', minLength: 1, maxLength: 128 } }, required: ['name'] }, ['use_secret', 'modify_extension'], 'always'),
+    definition: controlPlaneToolDefinition({
+      name: 'secret_delete',
+      description: 'Deletes a stored secret by name.',
+      parameters: {
+        properties: { name: { type: 'string', minLength: 1, maxLength: 128 } },
+        required: ['name'],
+      },
+      effects: ['use_secret', 'modify_extension'],
+      approval: 'always',
+      idempotent: false,
+    }),
     async execute({ name }) {
       return { name, deleted: await store.delete(name) };
     },

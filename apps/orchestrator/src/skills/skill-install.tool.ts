@@ -2,7 +2,7 @@ import { ERROR_CODES, type SkillInstallSource } from '@talon/contracts';
 import { TalonError } from '@talon/errors';
 import type { Tool } from '@talon/tool-runtime';
 import { DEFAULT_SKILL_INSTALL_TIMEOUT_MS, type SkillServiceClient } from './skill-service-client.js';
-import { skillToolDefinition } from './skill-tool-definition.js';
+import { controlPlaneToolDefinition } from '../tools/control-plane-tool-definition.js';
 
 interface SkillInstallParams {
   registry?: string;
@@ -29,7 +29,7 @@ function sourceOf(params: SkillInstallParams): SkillInstallSource {
 /** `skill_install`: adds an Installed skill (suggestions only, read-only tools while active). Always asks first. */
 export function createSkillInstallTool(skills: SkillServiceClient): Tool<SkillInstallParams> {
   return {
-    definition: skillToolDefinition({
+    definition: controlPlaneToolDefinition({
       name: 'skill_install',
       description:
         'Installs a skill as INSTALLED from a registry entry name, an http(s) URL or a local path; the sha256 is checked when known. ' +

@@ -1,7 +1,7 @@
 import type { SkillTrust } from '@talon/contracts';
 import type { Tool } from '@talon/tool-runtime';
 import type { SkillServiceClient } from './skill-service-client.js';
-import { skillToolDefinition } from './skill-tool-definition.js';
+import { controlPlaneToolDefinition } from '../tools/control-plane-tool-definition.js';
 
 interface SkillListParams {
   trust?: SkillTrust;
@@ -11,7 +11,7 @@ interface SkillListParams {
 /** `skill_list`: the discovered skills in a compact form for the model (no paths, no bodies). */
 export function createSkillListTool(skills: SkillServiceClient): Tool<SkillListParams> {
   return {
-    definition: skillToolDefinition({
+    definition: controlPlaneToolDefinition({
       name: 'skill_list',
       description: 'Lists the available skills: name, version, description, trust (TRUSTED or INSTALLED), whether each can be used here and its /commands.',
       parameters: {

@@ -1,11 +1,11 @@
 import type { Tool } from '@talon/tool-runtime';
 import type { SkillServiceClient } from './skill-service-client.js';
-import { skillToolDefinition } from './skill-tool-definition.js';
+import { controlPlaneToolDefinition } from '../tools/control-plane-tool-definition.js';
 
 /** `skill_remove`: deletes an installed skill (workspace and user skills are never touched). Always asks first. */
 export function createSkillRemoveTool(skills: SkillServiceClient): Tool<{ name: string }> {
   return {
-    definition: skillToolDefinition({
+    definition: controlPlaneToolDefinition({
       name: 'skill_remove',
       description: 'Removes an INSTALLED skill by name; answers removed: false when no installed skill has that name.',
       parameters: {

@@ -1,6 +1,6 @@
 import type { Tool } from '@talon/tool-runtime';
 import type { SkillServiceClient } from './skill-service-client.js';
-import { skillToolDefinition } from './skill-tool-definition.js';
+import { controlPlaneToolDefinition } from '../tools/control-plane-tool-definition.js';
 
 interface SkillSearchParams {
   query: string;
@@ -10,7 +10,7 @@ interface SkillSearchParams {
 /** `skill_search`: skills ranked for a query, best first, with the reasons of each score. */
 export function createSkillSearchTool(skills: SkillServiceClient): Tool<SkillSearchParams> {
   return {
-    definition: skillToolDefinition({
+    definition: controlPlaneToolDefinition({
       name: 'skill_search',
       description: 'Searches the available skills by name, keywords, tags and description; returns the best matches with scores and reasons.',
       parameters: {

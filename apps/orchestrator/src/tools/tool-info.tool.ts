@@ -1,24 +1,18 @@
-import type { ToolDefinition } from '@talon/contracts';
 import { UnknownToolError, type Tool, type ToolCatalog } from '@talon/tool-runtime';
 import { toCatalogTool } from './catalog-view.js';
+import { controlPlaneToolDefinition } from './control-plane-tool-definition.js';
 
-const DEFINITION: ToolDefinition = {
+const DEFINITION = controlPlaneToolDefinition({
   name: 'tool_info',
   description: 'Describes one tool of the live catalog: its parameters (JSON Schema), effects, approval, timeout and the instances that run it.',
   parameters: {
-    type: 'object',
     properties: { name: { type: 'string', minLength: 1, maxLength: 128, description: 'the tool name, e.g. "http"' } },
     required: ['name'],
-    additionalProperties: false,
   },
   effects: [],
   approval: 'never',
   timeoutMs: 2000,
-  domain: 'orchestrator',
-  source: 'builtin',
-  sensitiveParams: [],
-  idempotent: true,
-};
+});
 
 /** `tool_info` as a tool the model can call; runs in the orchestrator over its own catalog. */
 export function createToolInfoTool(catalog: ToolCatalog): Tool<{ name: string }> {
