@@ -11,3 +11,4 @@ export * from './v1/mcp-control.js';
 export * from './v1/mcp-auth.js';
 export * from './v1/sessions.js';
 export * from './v1/wasm-tools.js';
+export * from './v1/auth.js';

@@ -28,18 +28,21 @@ export class ChatApi implements OnModuleInit {
   onModuleInit(): void {
     this.router.register({
       name: 'chat.send',
+      scope: 'agent',
       description: 'Sends one user message and runs the turn. Events stream on talon.events.v1.session.<id> (SSE and gRPC stream them too); the reply says how the turn ended.',
       request: ChatSendRequestSchema,
       handle: (request: ChatSendRequest) => this.chat.send(request.sessionId, request.message),
     });
     this.router.register({
       name: 'approvals.list',
+      scope: 'agent',
       description: 'Pending approvals, oldest first, of one session or of all.',
       request: ApprovalsListRequestSchema,
       handle: async (request: ApprovalsListRequest) => ({ approvals: await this.approvals.listPending(request.sessionId) }),
     });
     this.router.register({
       name: 'approvals.resolve',
+      scope: 'agent',
       description: 'Approves, denies, or approves a tool for the rest of the session (approve_always); the waiting turn resumes.',
       request: ApprovalsResolveRequestSchema,
       handle: async (request: ApprovalsResolveRequest, context: ApiCallContext) => {
@@ -54,6 +57,7 @@ export class ChatApi implements OnModuleInit {
     });
     this.router.register({
       name: 'audit.verify',
+      scope: 'read',
       description: 'Walks the hash-chained audit log and names the first edited or deleted row.',
       request: EmptyRequestSchema,
       handle: () => this.audit.verify(),

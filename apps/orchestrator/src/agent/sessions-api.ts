@@ -42,6 +42,7 @@ export class SessionsApi implements OnModuleInit {
     const messages = new PrismaSessionStore(prisma);
     this.router.register({
       name: 'sessions.create',
+      scope: 'agent',
       description: 'Creates a chat session. `autonomous: true` means no person is attached: calls that need asking are denied.',
       request: SessionsCreateRequestSchema,
       handle: async (request: SessionsCreateRequest): Promise<Session> =>
@@ -49,6 +50,7 @@ export class SessionsApi implements OnModuleInit {
     });
     this.router.register({
       name: 'sessions.get',
+      scope: 'agent',
       description: 'One session, with its messages when includeMessages is true.',
       request: SessionsGetRequestSchema,
       handle: async (request: SessionsGetRequest): Promise<SessionDetail> => {
@@ -65,6 +67,7 @@ export class SessionsApi implements OnModuleInit {
     });
     this.router.register({
       name: 'sessions.list',
+      scope: 'agent',
       description: 'Sessions, most recently active first.',
       request: SessionsListRequestSchema,
       handle: async (request: SessionsListRequest): Promise<{ sessions: Session[] }> => {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { UnknownMethodError, validatePayload } from '@talon/service-runtime';
+import type { ApiScope } from '@talon/contracts';
 import type { ApiCallContext, ApiMethod } from './api-method.js';
 
 /**
@@ -15,8 +16,9 @@ export class ApiRouter {
     this.methods.set(method.name, method as ApiMethod);
   }
 
-  list(): Array<{ name: string; description: string }> {
-    return [...this.methods.values()].map(({ name, description }) => ({ name, description }));
+  /** Every method with the scope it needs (`by-request` when the request decides, as for `tools.call`). */
+  list(): Array<{ name: string; description: string; scope: ApiScope | 'by-request' }> {
+    return [...this.methods.values()].map(({ name, description, scope }) => ({ name, description, scope: typeof scope === 'function' ? 'by-request' : scope }));
   }
 
   async call(name: string, payload: unknown, context: ApiCallContext): Promise<unknown> {

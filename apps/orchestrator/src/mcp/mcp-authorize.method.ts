@@ -12,6 +12,7 @@ import { MCP_AUTHORIZATION_CLIENT } from './mcp.constants.js';
 export class McpAuthorizeMethod implements ApiMethod<McpAuthorizeRequest, McpServerView>, OnModuleInit {
   readonly name = 'mcp.authorize';
   readonly description = "Finishes a remote MCP server's OAuth authorization with the code and state from the redirect, then starts the server.";
+  readonly scope = 'operator' as const;
   readonly request = McpAuthorizeRequestSchema;
 
   constructor(

@@ -10,6 +10,7 @@ import { MCP_TOOL_CALLER } from './mcp.constants.js';
 export class McpCallMethod implements ApiMethod<McpCallRequest, ToolsCallReply>, OnModuleInit {
   readonly name = 'mcp.call';
   readonly description = 'Calls an MCP tool by `server.tool` through the full tool pipeline (starts its server if needed).';
+  readonly scope = 'operator' as const;
   readonly request = McpCallRequestSchema;
 
   constructor(

@@ -10,6 +10,7 @@ import { MCP_CONTROL_CLIENT } from './mcp.constants.js';
 export class McpListMethod implements ApiMethod<EmptyRequest, McpViewListReply>, OnModuleInit {
   readonly name = 'mcp.list';
   readonly description = 'Lists MCP servers of every wasm-runner and tool-worker: state, tools, last error, restarts.';
+  readonly scope = 'read' as const;
   readonly request = EmptyRequestSchema;
 
   constructor(

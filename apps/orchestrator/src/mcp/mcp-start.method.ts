@@ -10,6 +10,7 @@ import { MCP_CONTROL_CLIENT } from './mcp.constants.js';
 export class McpStartMethod implements ApiMethod<McpServerRequest, McpServerView>, OnModuleInit {
   readonly name = 'mcp.start';
   readonly description = 'Starts a configured MCP server (stdio: wasm-runner; remote: every tool-worker) and lists its tools.';
+  readonly scope = 'operator' as const;
   readonly request = McpServerRequestSchema;
 
   constructor(

@@ -18,6 +18,7 @@ export class SecretsApi implements OnModuleInit {
   onModuleInit(): void {
     this.router.register({
       name: 'secrets.set',
+      scope: 'operator',
       description: 'Stores a secret encrypted at rest, with the host patterns it may be sent to. Not available to models.',
       request: SecretsSetRequestSchema,
       handle: async (request: SecretsSetRequest, context: ApiCallContext) => {
@@ -28,12 +29,14 @@ export class SecretsApi implements OnModuleInit {
     });
     this.router.register({
       name: 'secrets.list',
+      scope: 'operator',
       description: 'Secret names and where they may be sent; never values.',
       request: EmptyRequestSchema,
       handle: async () => ({ secrets: await this.secrets.list() }),
     });
     this.router.register({
       name: 'secrets.delete',
+      scope: 'operator',
       description: 'Deletes a secret.',
       request: SecretsDeleteRequestSchema,
       handle: async (request: SecretsDeleteRequest, context: ApiCallContext) => {

@@ -10,6 +10,7 @@ import { SKILL_SERVICE_CLIENT } from './skills.constants.js';
 export class SkillsInstallMethod implements ApiMethod<SkillInstallRequest, SkillInstallResult>, OnModuleInit {
   readonly name = 'skills.install';
   readonly description = 'Installs a skill from a registry entry, a URL or a path, sha256-checked, into the installed directory as Installed.';
+  readonly scope = 'operator' as const;
   readonly request = SkillInstallRequestSchema;
 
   constructor(

@@ -10,6 +10,7 @@ import { SKILL_SERVICE_CLIENT } from './skills.constants.js';
 export class SkillsListMethod implements ApiMethod<SkillListRequest, SkillListResult>, OnModuleInit {
   readonly name = 'skills.list';
   readonly description = 'Lists the discovered skills (workspace, user, installed) with trust, gating and triggers, plus refused and shadowed files.';
+  readonly scope = 'read' as const;
   readonly request = SkillListRequestSchema;
 
   constructor(

@@ -10,6 +10,7 @@ import { SKILL_SERVICE_CLIENT } from './skills.constants.js';
 export class SkillsRemoveMethod implements ApiMethod<SkillRemoveRequest, SkillRemoveResult>, OnModuleInit {
   readonly name = 'skills.remove';
   readonly description = 'Removes an installed skill; workspace and user skills are never touched.';
+  readonly scope = 'operator' as const;
   readonly request = SkillRemoveRequestSchema;
 
   constructor(

@@ -10,6 +10,7 @@ import { SKILL_SERVICE_CLIENT } from './skills.constants.js';
 export class SkillsSearchMethod implements ApiMethod<SkillSearchRequest, SkillSearchResult>, OnModuleInit {
   readonly name = 'skills.search';
   readonly description = 'Ranks skills for a query by name, keywords, tags and description.';
+  readonly scope = 'read' as const;
   readonly request = SkillSearchRequestSchema;
 
   constructor(

@@ -10,6 +10,7 @@ import { SKILL_SERVICE_CLIENT } from './skills.constants.js';
 export class SkillsSelectMethod implements ApiMethod<SelectRequest, SelectResult>, OnModuleInit {
   readonly name = 'skills.select';
   readonly description = 'Selects the skills that apply to a message (keywords, tags, patterns, similarity, /mentions) with scores, reasons and injection text.';
+  readonly scope = 'read' as const;
   readonly request = SelectRequestSchema;
 
   constructor(

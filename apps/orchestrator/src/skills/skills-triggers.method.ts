@@ -10,6 +10,7 @@ import { SKILL_SERVICE_CLIENT } from './skills.constants.js';
 export class SkillsTriggersMethod implements ApiMethod<EmptyRequest, SkillTriggerTable>, OnModuleInit {
   readonly name = 'skills.triggers';
   readonly description = 'Lists the command, schedule, webhook and manual triggers of the eligible skills.';
+  readonly scope = 'read' as const;
   readonly request = EmptyRequestSchema;
 
   constructor(

@@ -10,6 +10,7 @@ import { NATS_REQUESTER } from '../config/orchestrator.constants.js';
 export class SystemPingMethod implements ApiMethod<SystemPingRequest, SystemPingReply>, OnModuleInit {
   readonly name = 'system.ping';
   readonly description = 'Sends a no-op request to one instance of a service (default tool-worker) and returns which instance answered.';
+  readonly scope = 'read' as const;
   readonly request = SystemPingRequestSchema;
 
   constructor(

@@ -12,6 +12,7 @@ import type { OrchestratorConfig } from '../config/orchestrator-config.js';
 export class SystemStatusMethod implements ApiMethod<SystemStatusRequest, SystemStatus>, OnModuleInit {
   readonly name = 'system.status';
   readonly description = 'Asks every service over NATS and reports its instances, version and latency.';
+  readonly scope = 'read' as const;
   readonly request = SystemStatusRequestSchema;
 
   constructor(

@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
-import { ToolsCallRequestSchema, type ToolsCallReply, type ToolsCallRequest } from '@talon/contracts';
+import { ToolsCallRequestSchema, type ApiScope, type ToolsCallReply, type ToolsCallRequest } from '@talon/contracts';
 import { ApiRouter } from '../api/api-router.js';
 import type { ApiCallContext, ApiMethod } from '../api/api-method.js';
 import { ERROR_CODES } from '@talon/contracts';
@@ -14,6 +14,8 @@ export class ToolsCallMethod implements ApiMethod<ToolsCallRequest, ToolsCallRep
   readonly name = 'tools.call';
   readonly description = 'Runs one tool through the full pipeline (validation, dispatch, output safety, audit); with policy "agent" the session\'s policy and approvals apply too.';
   readonly request = ToolsCallRequestSchema;
+  /** An operator call skips approvals, so it needs `operator`; under the agent policy `agent` suffices. */
+  readonly scope = (request: ToolsCallRequest): ApiScope => (request.policy === 'agent' ? 'agent' : 'operator');
 
   constructor(
     private readonly router: ApiRouter,

@@ -11,6 +11,7 @@ import { toCatalogTool } from './catalog-view.js';
 export class ToolsInfoMethod implements ApiMethod<ToolsInfoRequest, CatalogTool>, OnModuleInit {
   readonly name = 'tools.info';
   readonly description = 'Describes one tool: parameters, effects, approval, timeout and the instances that run it.';
+  readonly scope = 'read' as const;
   readonly request = ToolsInfoRequestSchema;
 
   constructor(

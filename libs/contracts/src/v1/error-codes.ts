@@ -9,6 +9,12 @@ export const ERROR_CODES = {
   SCHEMA_VIOLATION: 'SCHEMA_VIOLATION',
   /** The payload exceeded the service's size limit. */
   PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  /** The call carried no token, or a token that is unknown, revoked or expired. Send `Authorization: Bearer <token>` (HTTP), `authorization` metadata (gRPC) or a `talon-token` header (NATS). */
+  UNAUTHENTICATED: 'UNAUTHENTICATED',
+  /** The token is valid but its scope does not cover the method; `details` names the scope needed. */
+  FORBIDDEN: 'FORBIDDEN',
+  /** An HTTP request body was not `application/json`. */
+  UNSUPPORTED_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
   /** No such API method. */
   UNKNOWN_METHOD: 'UNKNOWN_METHOD',
   /** No such tool in the live catalog. */
@@ -51,6 +57,9 @@ export const HTTP_STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   MALFORMED_JSON: 400,
   SCHEMA_VIOLATION: 400,
   PAYLOAD_TOO_LARGE: 413,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  UNSUPPORTED_MEDIA_TYPE: 415,
   UNKNOWN_METHOD: 404,
   UNKNOWN_TOOL: 404,
   NOT_FOUND: 404,
@@ -74,6 +83,9 @@ export const GRPC_STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   MALFORMED_JSON: 3,
   SCHEMA_VIOLATION: 3,
   PAYLOAD_TOO_LARGE: 8,
+  UNAUTHENTICATED: 16,
+  FORBIDDEN: 7,
+  UNSUPPORTED_MEDIA_TYPE: 3,
   UNKNOWN_METHOD: 12,
   UNKNOWN_TOOL: 5,
   NOT_FOUND: 5,
