@@ -29,7 +29,11 @@ export default {
   // Integration suites start real processes on a 2-core machine; unit tests finish far below this.
   testTimeout: 60000,
   projects: [
-    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/*/src/**/*.test.ts', '<rootDir>/test/unit/**/*.test.ts'] },
+    {
+      ...shared,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/{apps,libs}/*/src/**/*.test.ts', '<rootDir>/test/unit/**/*.test.ts'],
+    },
     {
       ...shared,
       displayName: 'integration',

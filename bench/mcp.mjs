@@ -27,7 +27,11 @@ const orchestrator = await testing.startServiceProcess(
   },
   { waitReady: false },
 );
-const runner = await testing.startServiceProcess('wasm-runner', { ...quiet, TALON_STATE_DIR: state, TALON_MCP_IDLE_MS: '0' }, { waitReady: false });
+const runner = await testing.startServiceProcess(
+  'wasm-runner',
+  { ...quiet, TALON_STATE_DIR: state, TALON_MCP_IDLE_MS: '0' },
+  { waitReady: false },
+);
 // A tool-worker's built-in echo takes the same two NATS hops without MCP: it shows what the hops cost.
 const worker = await testing.startServiceProcess('tool-worker', quiet, { waitReady: false });
 await Promise.all([ready(orchestrator), ready(runner), ready(worker)]);
@@ -51,12 +55,15 @@ for (let attempt = 0; ; attempt++) {
 }
 
 const client = new Client({ name: 'bench', version: '1.0.0' });
-await client.connect(new StdioClientTransport({ command: process.execPath, args: [everything, 'stdio'], stderr: 'ignore' }));
+await client.connect(
+  new StdioClientTransport({ command: process.execPath, args: [everything, 'stdio'], stderr: 'ignore' }),
+);
 
 const callPayload = encode({ tool: 'everything_echo', params: { message: 'bench' } });
 const viaTalon = async () => {
   const reply = (await nc.request('talon.api.v1.tools.call', callPayload, { timeout: 10_000 })).json();
-  if (!reply.ok || !reply.data.text.includes('bench')) throw new Error(`talon echo failed: ${JSON.stringify(reply)}`);
+  if (!reply.ok || !reply.data.text.includes('bench'))
+    throw new Error(`talon echo failed: ${JSON.stringify(reply)}`);
 };
 const direct = async () => {
   const result = await client.callTool({ name: 'echo', arguments: { message: 'bench' } });

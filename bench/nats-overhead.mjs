@@ -7,11 +7,23 @@ import { printTable, summarize, timeSequential } from './support/stats.mjs';
 
 const COUNT = Number(process.env.BENCH_COUNT ?? 3000);
 const nats = await testing.startNatsTestServer();
-const env = { NATS_URL: nats.url, TALON_HTTP_PORT: String(await testing.findFreePort()), TALON_GRPC_PORT: String(await testing.findFreePort()), LOG_LEVEL: 'warn' };
+const env = {
+  NATS_URL: nats.url,
+  TALON_HTTP_PORT: String(await testing.findFreePort()),
+  TALON_GRPC_PORT: String(await testing.findFreePort()),
+  LOG_LEVEL: 'warn',
+};
 const orchestrator = await testing.startServiceProcess('orchestrator', { ...env, LOG_LEVEL: 'info' });
 const worker = await testing.startServiceProcess('tool-worker', { ...env, LOG_LEVEL: 'info' });
-const responder = await startScript(join(REPO_ROOT, 'bench/support/raw-responder.mjs'), [nats.url, 'bench.raw.responder']);
-const relay = await startScript(join(REPO_ROOT, 'bench/support/raw-relay.mjs'), [nats.url, 'bench.raw.relay', 'bench.raw.responder']);
+const responder = await startScript(join(REPO_ROOT, 'bench/support/raw-responder.mjs'), [
+  nats.url,
+  'bench.raw.responder',
+]);
+const relay = await startScript(join(REPO_ROOT, 'bench/support/raw-relay.mjs'), [
+  nats.url,
+  'bench.raw.relay',
+  'bench.raw.responder',
+]);
 const nc = await connect({ servers: nats.url });
 
 const talonPayload = new TextEncoder().encode('{"service":"tool-worker"}');

@@ -26,11 +26,48 @@ const random = mulberry32(42);
 const pick = (list) => list[Math.floor(random() * list.length)];
 const sample = (list, n) => Array.from({ length: n }, () => pick(list));
 
-const REAL_WORDS = 'deploy release review incident outage database migration schema index query cache latency throughput backup restore kubernetes docker container image registry pipeline build test coverage lint format refactor security audit secret token certificate proxy gateway router endpoint webhook queue stream topic consumer producer metric alert dashboard trace span log search invoice payment refund customer ticket support email calendar meeting report chart budget forecast translate summary document spreadsheet python javascript typescript rust golang terraform ansible helm nginx postgres redis kafka'.split(' ');
-const SYLLABLES = ['ka', 'lo', 'mi', 'ren', 'tor', 'vex', 'zu', 'pra', 'nel', 'quo', 'sit', 'bar', 'dun', 'fex', 'gli', 'hom'];
+const REAL_WORDS =
+  'deploy release review incident outage database migration schema index query cache latency throughput backup restore kubernetes docker container image registry pipeline build test coverage lint format refactor security audit secret token certificate proxy gateway router endpoint webhook queue stream topic consumer producer metric alert dashboard trace span log search invoice payment refund customer ticket support email calendar meeting report chart budget forecast translate summary document spreadsheet python javascript typescript rust golang terraform ansible helm nginx postgres redis kafka'.split(
+    ' ',
+  );
+const SYLLABLES = [
+  'ka',
+  'lo',
+  'mi',
+  'ren',
+  'tor',
+  'vex',
+  'zu',
+  'pra',
+  'nel',
+  'quo',
+  'sit',
+  'bar',
+  'dun',
+  'fex',
+  'gli',
+  'hom',
+];
 const SYNTH = Array.from({ length: 3000 }, () => sample(SYLLABLES, 2 + Math.floor(random() * 3)).join(''));
 const VOCAB = [...REAL_WORDS, ...SYNTH];
-const CJK = ['部署', '发布', '审查', '故障', '数据库', '迁移', '缓存', '监控', '告警', '报表', '翻译', '写作', '润色', '测试', '安全', '日志'];
+const CJK = [
+  '部署',
+  '发布',
+  '审查',
+  '故障',
+  '数据库',
+  '迁移',
+  '缓存',
+  '监控',
+  '告警',
+  '报表',
+  '翻译',
+  '写作',
+  '润色',
+  '测试',
+  '安全',
+  '日志',
+];
 
 function generateSkill(index) {
   const name = `skill-${index}`;
@@ -59,13 +96,23 @@ function generateSkill(index) {
   ].join('\n');
   const result = parseSkillText(yaml, { path: `/bench/${name}/SKILL.md` });
   if (!result.ok) throw new Error(`${name}: ${result.rejection.reason} ${result.rejection.message}`);
-  return { ...result.skill, trust: random() < 0.2 ? 'INSTALLED' : 'TRUSTED', source: 'workspace', resources: { scripts: [], references: [], assets: [] }, gating: { eligible: true, reasons: [] } };
+  return {
+    ...result.skill,
+    trust: random() < 0.2 ? 'INSTALLED' : 'TRUSTED',
+    source: 'workspace',
+    resources: { scripts: [], references: [], assets: [] },
+    gating: { eligible: true, reasons: [] },
+  };
 }
 
 // Typical messages: short requests, Chinese, mentions, no match (TF-IDF tier), a long pasted log and a long
 // prose message, each with a realistic share of words that are somebody's keyword.
-const PROSE = 'so yesterday afternoon we spent quite a while going back and forth about what exactly happened during the night and why nobody noticed earlier although honestly the notes are incomplete and people remember different things about the order of events which makes it hard to write anything definitive right now';
-const randomIdentifier = () => Array.from({ length: 6 + Math.floor(random() * 6) }, () => String.fromCharCode(97 + Math.floor(random() * 26))).join('');
+const PROSE =
+  'so yesterday afternoon we spent quite a while going back and forth about what exactly happened during the night and why nobody noticed earlier although honestly the notes are incomplete and people remember different things about the order of events which makes it hard to write anything definitive right now';
+const randomIdentifier = () =>
+  Array.from({ length: 6 + Math.floor(random() * 6) }, () =>
+    String.fromCharCode(97 + Math.floor(random() * 26)),
+  ).join('');
 const MESSAGES = [
   'Please deploy the payment service to production and watch the latency dashboard.',
   'Can you review this pull request? It changes the database migration and the cache index.',
@@ -148,7 +195,9 @@ for (const size of SIZES) {
 }
 if (schedstatFd !== undefined) closeSync(schedstatFd);
 
-console.log('skills   build ms   p50 ms   p99 ms   wall p50   wall p99   preempted   mean active   worst p50   worst p99   worst matched');
+console.log(
+  'skills   build ms   p50 ms   p99 ms   wall p50   wall p99   preempted   mean active   worst p50   worst p99   worst matched',
+);
 for (const row of rows) {
   console.log(
     `${String(row.skills).padStart(6)} ${String(row.buildMs).padStart(10)} ${String(row.p50).padStart(8)} ${String(row.p99).padStart(8)} ${String(row.wallP50).padStart(10)} ${String(row.wallP99).padStart(10)} ${String(row.preemptedShare).padStart(11)} ${String(row.meanActive).padStart(13)} ${String(row.worstP50).padStart(11)} ${String(row.worstP99).padStart(11)} ${String(row.worstMatched).padStart(15)}`,
@@ -161,8 +210,24 @@ const result = {
   messages: MESSAGES.length,
   measure: 'onCpu = wall time minus run-queue wait (ms per message); wall figures alongside',
   loadAverage: (await import('node:os')).loadavg()[0],
-  sizes: Object.fromEntries(rows.map((row) => [row.skills, { p50: row.p50, p99: row.p99, wallP50: row.wallP50, wallP99: row.wallP99, preemptedShare: row.preemptedShare, buildMs: row.buildMs, worstCase: { p50: row.worstP50, p99: row.worstP99, skillsMatched: row.worstMatched } }])),
-  growth1kTo10k: { p50: Math.round((at(10_000).p50 / at(1_000).p50) * 100) / 100, p99: Math.round((at(10_000).p99 / at(1_000).p99) * 100) / 100 },
+  sizes: Object.fromEntries(
+    rows.map((row) => [
+      row.skills,
+      {
+        p50: row.p50,
+        p99: row.p99,
+        wallP50: row.wallP50,
+        wallP99: row.wallP99,
+        preemptedShare: row.preemptedShare,
+        buildMs: row.buildMs,
+        worstCase: { p50: row.worstP50, p99: row.worstP99, skillsMatched: row.worstMatched },
+      },
+    ]),
+  ),
+  growth1kTo10k: {
+    p50: Math.round((at(10_000).p50 / at(1_000).p50) * 100) / 100,
+    p99: Math.round((at(10_000).p99 / at(1_000).p99) * 100) / 100,
+  },
   targetP99MsAt10k: 5,
   meetsTarget: at(10_000).p99 < 5,
 };

@@ -9,9 +9,16 @@ import { printTable, summarize, timeSequential } from './support/stats.mjs';
 
 const COUNT = Number(process.env.BENCH_COUNT ?? 3000);
 const nats = await testing.startNatsTestServer();
-const worker = await testing.startServiceProcess('tool-worker', { NATS_URL: nats.url, LOG_LEVEL: 'warn' }, { waitReady: false });
+const worker = await testing.startServiceProcess(
+  'tool-worker',
+  { NATS_URL: nats.url, LOG_LEVEL: 'warn' },
+  { waitReady: false },
+);
 await worker.waitForLog(() => true).catch(() => undefined);
-const responder = await startScript(join(REPO_ROOT, 'bench/support/raw-responder.mjs'), [nats.url, 'bench.raw.echo']);
+const responder = await startScript(join(REPO_ROOT, 'bench/support/raw-responder.mjs'), [
+  nats.url,
+  'bench.raw.echo',
+]);
 const talon = await createInProcessDispatcher(nats.url);
 await talon.waitForInstances('echo', 1);
 const raw = await connect({ servers: nats.url });

@@ -14,7 +14,13 @@ const rows = [];
 
 async function measure(workerCount) {
   while (workers.length < workerCount) {
-    workers.push(await testing.startServiceProcess('tool-worker', { NATS_URL: nats.url, LOG_LEVEL: 'warn', TOOL_WORKER_CONCURRENCY: '4' }, { waitReady: false }));
+    workers.push(
+      await testing.startServiceProcess(
+        'tool-worker',
+        { NATS_URL: nats.url, LOG_LEVEL: 'warn', TOOL_WORKER_CONCURRENCY: '4' },
+        { waitReady: false },
+      ),
+    );
   }
   await talon.waitForInstances('echo', workerCount);
   let next = 0;
@@ -26,7 +32,11 @@ async function measure(workerCount) {
       while (next < CALLS) {
         next++;
         try {
-          await talon.dispatcher.call({ tool: 'echo', params: { message: 'x', delayMs: 20 }, timeoutMs: 30000 });
+          await talon.dispatcher.call({
+            tool: 'echo',
+            params: { message: 'x', delayMs: 20 },
+            timeoutMs: 30000,
+          });
           ok++;
         } catch (error) {
           failures[error.code ?? 'ERROR'] = (failures[error.code ?? 'ERROR'] ?? 0) + 1;
@@ -35,7 +45,15 @@ async function measure(workerCount) {
     }),
   );
   const seconds = (performance.now() - started) / 1000;
-  const row = { workers: workerCount, calls: CALLS, ok, failed: CALLS - ok, seconds: Math.round(seconds * 100) / 100, throughput: Math.round(ok / seconds), failures };
+  const row = {
+    workers: workerCount,
+    calls: CALLS,
+    ok,
+    failed: CALLS - ok,
+    seconds: Math.round(seconds * 100) / 100,
+    throughput: Math.round(ok / seconds),
+    failures,
+  };
   rows.push(row);
 }
 

@@ -16,13 +16,24 @@ const script = join(stateDir, 'script.json');
 const calls = [0, 1, 2].map((i) => ({ id: `call_${i}`, name: 'echo', arguments: { message: `m${i}` } }));
 await writeFile(
   script,
-  JSON.stringify({ model: 'bench', loop: true, steps: [{ name: 'three echoes', reply: { toolCalls: calls } }, { name: 'answer', reply: { text: 'done' } }] }),
+  JSON.stringify({
+    model: 'bench',
+    loop: true,
+    steps: [
+      { name: 'three echoes', reply: { toolCalls: calls } },
+      { name: 'answer', reply: { text: 'done' } },
+    ],
+  }),
 );
 const nats = await testing.startNatsTestServer();
 const database = await testing.createTestDatabase('talon_bench');
 const base = { NATS_URL: nats.url, TALON_STATE_DIR: stateDir, LOG_LEVEL: 'warn' };
 const worker = await testing.startServiceProcess('tool-worker', { ...base, LOG_LEVEL: 'info' });
-const skills = await testing.startServiceProcess('skill-service', { ...base, LOG_LEVEL: 'info', SKILLS_WORKSPACE_DIR: join(stateDir, 'skills') });
+const skills = await testing.startServiceProcess('skill-service', {
+  ...base,
+  LOG_LEVEL: 'info',
+  SKILLS_WORKSPACE_DIR: join(stateDir, 'skills'),
+});
 const orchestrator = await testing.startServiceProcess('orchestrator', {
   ...base,
   LOG_LEVEL: 'info',
@@ -35,7 +46,9 @@ const orchestrator = await testing.startServiceProcess('orchestrator', {
 });
 const nc = await connect({ servers: nats.url });
 const api = async (method, payload) => {
-  const reply = (await nc.request(`talon.api.v1.${method}`, JSON.stringify(payload), { timeout: 30000 })).json();
+  const reply = (
+    await nc.request(`talon.api.v1.${method}`, JSON.stringify(payload), { timeout: 30000 })
+  ).json();
   if (!reply.ok) throw new Error(`${method}: ${reply.error.code} ${reply.error.message}`);
   return reply.data;
 };
@@ -49,7 +62,8 @@ for (let i = 0; i < TURNS + 30; i++) {
   let started = performance.now();
   const reply = await api('chat.send', { sessionId: id, message: 'echo three things' });
   const turn = performance.now() - started;
-  if (reply.reason !== 'final_answer') throw new Error(`turn ended with ${reply.reason}: ${JSON.stringify(reply.error)}`);
+  if (reply.reason !== 'final_answer')
+    throw new Error(`turn ended with ${reply.reason}: ${JSON.stringify(reply.error)}`);
   started = performance.now();
   await Promise.all(calls.map((call) => api('tools.call', { tool: 'echo', params: call.arguments })));
   const direct = performance.now() - started;

@@ -23,7 +23,10 @@ const TEXT = { text: 'the quick brown fox jumps over the lazy dog\nthe end' };
 const round = (value) => Math.round(value * 1000) / 1000;
 const ratio = (a, b) => Math.round((a / b) * 100) / 100;
 
-execFileSync(process.execPath, [join(REPO_ROOT, 'tools-src/build.mjs'), '--quiet'], { cwd: REPO_ROOT, stdio: 'inherit' });
+execFileSync(process.execPath, [join(REPO_ROOT, 'tools-src/build.mjs'), '--quiet'], {
+  cwd: REPO_ROOT,
+  stdio: 'inherit',
+});
 const component = (path) => join(REPO_ROOT, path);
 const TEXT_STATS = component('tools-src/text-stats/build/text-stats.wasm');
 const PROBE = component('tools-src/wat/build/probe.wasm');
@@ -39,29 +42,58 @@ const registryDir = join(base, 'registry');
 mkdirSync(join(registryDir, 'tools'), { recursive: true });
 mkdirSync(join(base, 'no-mcp'));
 function entry(name, artifact, capabilities) {
-  const file = { name, display_name: name, version: '0.1.0', wit_version: '0.1.0', description: `bench ${name}`, keywords: [], source: 'tools-src', artifact: { url: artifact, sha256: sha(artifact) }, capabilities, auth: { required: false, secrets: [], summary: 'none' }, tags: [] };
+  const file = {
+    name,
+    display_name: name,
+    version: '0.1.0',
+    wit_version: '0.1.0',
+    description: `bench ${name}`,
+    keywords: [],
+    source: 'tools-src',
+    artifact: { url: artifact, sha256: sha(artifact) },
+    capabilities,
+    auth: { required: false, secrets: [], summary: 'none' },
+    tags: [],
+  };
   writeFileSync(join(registryDir, 'tools', `${name}.json`), JSON.stringify(file));
 }
 entry('text-stats', TEXT_STATS, component('tools-src/text-stats/text-stats.capabilities.json'));
 entry('probe', PROBE, { effects: [], limits: { memory_mb: 4, timeout_ms: 5000, max_concurrency: 2 } });
-entry('host-probe', HOST_PROBE, { effects: ['network'], http: { allowlist: [{ host: `127.0.0.1:${http.address().port}`, path_prefix: '/', methods: ['GET'] }] }, limits: { memory_mb: 128, timeout_ms: 5000, max_concurrency: 2 } });
+entry('host-probe', HOST_PROBE, {
+  effects: ['network'],
+  http: { allowlist: [{ host: `127.0.0.1:${http.address().port}`, path_prefix: '/', methods: ['GET'] }] },
+  limits: { memory_mb: 128, timeout_ms: 5000, max_concurrency: 2 },
+});
 
 const nats = await testing.startNatsTestServer();
 const database = await testing.createTestDatabase();
-const orchestrator = await testing.startServiceProcess('orchestrator', {
-  NATS_URL: nats.url,
-  DATABASE_URL: database.url,
-  LOG_LEVEL: 'warn',
-  TALON_HTTP_PORT: String(await testing.findFreePort()),
-  TALON_GRPC_PORT: String(await testing.findFreePort()),
-}, { waitReady: false });
+const orchestrator = await testing.startServiceProcess(
+  'orchestrator',
+  {
+    NATS_URL: nats.url,
+    DATABASE_URL: database.url,
+    LOG_LEVEL: 'warn',
+    TALON_HTTP_PORT: String(await testing.findFreePort()),
+    TALON_GRPC_PORT: String(await testing.findFreePort()),
+  },
+  { waitReady: false },
+);
 await orchestrator.waitForLog(() => true).catch(() => undefined);
 const client = await connect({ servers: nats.url });
 const stateDir = join(base, 'state');
-const runnerEnv = { NATS_URL: nats.url, LOG_LEVEL: 'warn', TALON_STATE_DIR: stateDir, TALON_TOOL_REGISTRY_DIR: registryDir, TALON_MCP_REGISTRY_DIR: join(base, 'no-mcp'), TALON_SSRF_ALLOWLIST: '127.0.0.1/32' };
+const runnerEnv = {
+  NATS_URL: nats.url,
+  LOG_LEVEL: 'warn',
+  TALON_STATE_DIR: stateDir,
+  TALON_TOOL_REGISTRY_DIR: registryDir,
+  TALON_MCP_REGISTRY_DIR: join(base, 'no-mcp'),
+  TALON_SSRF_ALLOWLIST: '127.0.0.1/32',
+};
 
 async function api(method, payload) {
-  const reply = (await client.request(`talon.api.v1.${method}`, JSON.stringify(payload), { timeout: 120_000 })).json();
+  const reply = (
+    await client.request(`talon.api.v1.${method}`, JSON.stringify(payload), { timeout: 120_000 })
+  ).json();
   if (!reply.ok) throw new Error(`${method}: ${reply.error.code} ${reply.error.message}`);
   return reply.data;
 }
@@ -84,9 +116,14 @@ async function coldStart(emptyCache) {
   const started = performance.now();
   await api('tools.install', { name: 'text-stats' });
   for (;;) {
-    const reply = (await client.request('talon.api.v1.tools.call', JSON.stringify({ tool: 'text-stats', params: TEXT }), { timeout: 30_000 })).json();
+    const reply = (
+      await client.request('talon.api.v1.tools.call', JSON.stringify({ tool: 'text-stats', params: TEXT }), {
+        timeout: 30_000,
+      })
+    ).json();
     if (reply.ok) break;
-    if (reply.error.code !== 'UNKNOWN_TOOL') throw new Error(`first call: ${reply.error.code} ${reply.error.message}`);
+    if (reply.error.code !== 'UNKNOWN_TOOL')
+      throw new Error(`first call: ${reply.error.code} ${reply.error.message}`);
   }
   const elapsed = performance.now() - started;
   return { elapsed, runner };
@@ -121,7 +158,9 @@ const directColdWarmMs = performance.now() - started;
 const directProbe = await instantiateDirect(join(directDir, 'b'), readFileSync(PROBE), 4);
 
 const callTool = (tool, params) => async () => {
-  const reply = (await client.request('talon.api.v1.tools.call', JSON.stringify({ tool, params }), { timeout: 10_000 })).json();
+  const reply = (
+    await client.request('talon.api.v1.tools.call', JSON.stringify({ tool, params }), { timeout: 10_000 })
+  ).json();
   if (!reply.ok) throw new Error(`${tool}: ${reply.error.code}`);
 };
 const textJson = JSON.stringify(TEXT);
@@ -131,34 +170,98 @@ await inProcess.waitForInstances('text-stats', 1);
 const workerCall = (tool, params) => {
   const payload = JSON.stringify({ callId: 'bench', tool, params, timeoutMs: 5000 });
   return async () => {
-    const reply = (await client.request('talon.tools.v1.call.container', payload, { timeout: 10_000 })).json();
+    const reply = (
+      await client.request('talon.tools.v1.call.container', payload, { timeout: 10_000 })
+    ).json();
     if (!reply.ok) throw new Error(`${tool}: ${reply.error.code}`);
   };
 };
 const results = {
   textOnRunner: summarize(await timeSequential(workerCall('text-stats', TEXT), COUNT, 200)),
   probeOnRunner: summarize(await timeSequential(workerCall('probe', { x: 1 }), COUNT, 200)),
-  probeViaDispatcher: summarize(await timeSequential(() => inProcess.dispatcher.call({ tool: 'probe', params: { x: 1 } }), COUNT, 200)),
-  textViaDispatcher: summarize(await timeSequential(() => inProcess.dispatcher.call({ tool: 'text-stats', params: TEXT }), COUNT, 200)),
+  probeViaDispatcher: summarize(
+    await timeSequential(() => inProcess.dispatcher.call({ tool: 'probe', params: { x: 1 } }), COUNT, 200),
+  ),
+  textViaDispatcher: summarize(
+    await timeSequential(() => inProcess.dispatcher.call({ tool: 'text-stats', params: TEXT }), COUNT, 200),
+  ),
   textViaTalon: summarize(await timeSequential(callTool('text-stats', TEXT), COUNT, 200)),
-  textDirect: summarize(await timeSequential(async () => directText.execute({ params: textJson }), COUNT, 200)),
+  textDirect: summarize(
+    await timeSequential(async () => directText.execute({ params: textJson }), COUNT, 200),
+  ),
   probeViaTalon: summarize(await timeSequential(callTool('probe', { x: 1 }), COUNT, 200)),
-  probeDirect: summarize(await timeSequential(async () => directProbe.execute({ params: '{"x":1}' }), COUNT, 200)),
-  httpViaTalon: summarize(await timeSequential(callTool('host-probe', { op: 'http', url: httpUrl }), Math.min(COUNT, 500), 50)),
-  httpDirect: summarize(await timeSequential(async () => (await fetch(httpUrl)).text(), Math.min(COUNT, 500), 50)),
+  probeDirect: summarize(
+    await timeSequential(async () => directProbe.execute({ params: '{"x":1}' }), COUNT, 200),
+  ),
+  httpViaTalon: summarize(
+    await timeSequential(callTool('host-probe', { op: 'http', url: httpUrl }), Math.min(COUNT, 500), 50),
+  ),
+  httpDirect: summarize(
+    await timeSequential(async () => (await fetch(httpUrl)).text(), Math.min(COUNT, 500), 50),
+  ),
 };
-const cold = { emptyCache: summarize(coldEmpty), warmCache: summarize(coldWarm), directEmptyCacheMs: round(directColdEmptyMs), directWarmCacheMs: round(directColdWarmMs) };
+const cold = {
+  emptyCache: summarize(coldEmpty),
+  warmCache: summarize(coldWarm),
+  directEmptyCacheMs: round(directColdEmptyMs),
+  directWarmCacheMs: round(directColdWarmMs),
+};
 
 printTable([
-  { path: 'cold start, empty cache (install + first tools.call)', p50: cold.emptyCache.p50, p99: cold.emptyCache.p99, direct: cold.directEmptyCacheMs },
-  { path: 'cold start, warm cache (install + first tools.call)', p50: cold.warmCache.p50, p99: cold.warmCache.p99, direct: cold.directWarmCacheMs },
-  { path: 'warm text-stats via tools.call', p50: results.textViaTalon.p50, p99: results.textViaTalon.p99, direct: results.textDirect.p50 },
-  { path: 'warm text-stats via dispatcher (1 NATS hop)', p50: results.textViaDispatcher.p50, p99: results.textViaDispatcher.p99, direct: results.textDirect.p50 },
-  { path: 'warm text-stats, call sent straight to the runner', p50: results.textOnRunner.p50, p99: results.textOnRunner.p99, direct: results.textDirect.p50 },
-  { path: 'warm WAT probe, call sent straight to the runner', p50: results.probeOnRunner.p50, p99: results.probeOnRunner.p99, direct: results.probeDirect.p50 },
-  { path: 'warm WAT probe via dispatcher (1 NATS hop)', p50: results.probeViaDispatcher.p50, p99: results.probeViaDispatcher.p99, direct: results.probeDirect.p50 },
-  { path: 'warm WAT probe via tools.call', p50: results.probeViaTalon.p50, p99: results.probeViaTalon.p99, direct: results.probeDirect.p50 },
-  { path: 'host http-request via tools.call', p50: results.httpViaTalon.p50, p99: results.httpViaTalon.p99, direct: results.httpDirect.p50 },
+  {
+    path: 'cold start, empty cache (install + first tools.call)',
+    p50: cold.emptyCache.p50,
+    p99: cold.emptyCache.p99,
+    direct: cold.directEmptyCacheMs,
+  },
+  {
+    path: 'cold start, warm cache (install + first tools.call)',
+    p50: cold.warmCache.p50,
+    p99: cold.warmCache.p99,
+    direct: cold.directWarmCacheMs,
+  },
+  {
+    path: 'warm text-stats via tools.call',
+    p50: results.textViaTalon.p50,
+    p99: results.textViaTalon.p99,
+    direct: results.textDirect.p50,
+  },
+  {
+    path: 'warm text-stats via dispatcher (1 NATS hop)',
+    p50: results.textViaDispatcher.p50,
+    p99: results.textViaDispatcher.p99,
+    direct: results.textDirect.p50,
+  },
+  {
+    path: 'warm text-stats, call sent straight to the runner',
+    p50: results.textOnRunner.p50,
+    p99: results.textOnRunner.p99,
+    direct: results.textDirect.p50,
+  },
+  {
+    path: 'warm WAT probe, call sent straight to the runner',
+    p50: results.probeOnRunner.p50,
+    p99: results.probeOnRunner.p99,
+    direct: results.probeDirect.p50,
+  },
+  {
+    path: 'warm WAT probe via dispatcher (1 NATS hop)',
+    p50: results.probeViaDispatcher.p50,
+    p99: results.probeViaDispatcher.p99,
+    direct: results.probeDirect.p50,
+  },
+  {
+    path: 'warm WAT probe via tools.call',
+    p50: results.probeViaTalon.p50,
+    p99: results.probeViaTalon.p99,
+    direct: results.probeDirect.p50,
+  },
+  {
+    path: 'host http-request via tools.call',
+    p50: results.httpViaTalon.p50,
+    p99: results.httpViaTalon.p99,
+    direct: results.httpDirect.p50,
+  },
 ]);
 
 await inProcess.close();
@@ -175,16 +278,42 @@ console.log(
     calls: COUNT,
     coldStartMs: cold,
     warmExecuteMs: {
-      textStatsViaDispatcher: { talon: results.textViaDispatcher, direct: results.textDirect, ratioP50: ratio(results.textViaDispatcher.p50, results.textDirect.p50) },
+      textStatsViaDispatcher: {
+        talon: results.textViaDispatcher,
+        direct: results.textDirect,
+        ratioP50: ratio(results.textViaDispatcher.p50, results.textDirect.p50),
+      },
       textStatsStraightToRunner: results.textOnRunner,
       watProbeStraightToRunner: results.probeOnRunner,
       watProbeViaDispatcher: results.probeViaDispatcher,
-      textStats: { talon: results.textViaTalon, direct: results.textDirect, ratioP50: ratio(results.textViaTalon.p50, results.textDirect.p50), ratioP99: ratio(results.textViaTalon.p99, results.textDirect.p99) },
-      watProbe: { talon: results.probeViaTalon, direct: results.probeDirect, ratioP50: ratio(results.probeViaTalon.p50, results.probeDirect.p50), ratioP99: ratio(results.probeViaTalon.p99, results.probeDirect.p99) },
+      textStats: {
+        talon: results.textViaTalon,
+        direct: results.textDirect,
+        ratioP50: ratio(results.textViaTalon.p50, results.textDirect.p50),
+        ratioP99: ratio(results.textViaTalon.p99, results.textDirect.p99),
+      },
+      watProbe: {
+        talon: results.probeViaTalon,
+        direct: results.probeDirect,
+        ratioP50: ratio(results.probeViaTalon.p50, results.probeDirect.p50),
+        ratioP99: ratio(results.probeViaTalon.p99, results.probeDirect.p99),
+      },
     },
-    hostHttpRequestMs: { talon: results.httpViaTalon, directFetch: results.httpDirect, ratioP50: ratio(results.httpViaTalon.p50, results.httpDirect.p50), ratioP99: ratio(results.httpViaTalon.p99, results.httpDirect.p99) },
-    coldStartRatios: { emptyCache: ratio(cold.emptyCache.p50, cold.directEmptyCacheMs), warmCache: ratio(cold.warmCache.p50, cold.directWarmCacheMs) },
+    hostHttpRequestMs: {
+      talon: results.httpViaTalon,
+      directFetch: results.httpDirect,
+      ratioP50: ratio(results.httpViaTalon.p50, results.httpDirect.p50),
+      ratioP99: ratio(results.httpViaTalon.p99, results.httpDirect.p99),
+    },
+    coldStartRatios: {
+      emptyCache: ratio(cold.emptyCache.p50, cold.directEmptyCacheMs),
+      warmCache: ratio(cold.warmCache.p50, cold.directWarmCacheMs),
+    },
     targets: { warmExecuteP50Ms: 1, coldStartWarmCacheMs: 500 },
-    meetsTargets: { warmExecuteApi: results.textViaTalon.p50 < 1, warmExecuteDispatcher: results.textViaDispatcher.p50 < 1, coldStartWarmCache: cold.warmCache.p50 < 500 },
+    meetsTargets: {
+      warmExecuteApi: results.textViaTalon.p50 < 1,
+      warmExecuteDispatcher: results.textViaDispatcher.p50 < 1,
+      coldStartWarmCache: cold.warmCache.p50 < 500,
+    },
   }),
 );

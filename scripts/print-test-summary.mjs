@@ -3,7 +3,9 @@
 import { readFileSync } from 'node:fs';
 
 const results = JSON.parse(readFileSync(process.argv[2], 'utf8'));
-const brokenSuites = results.testResults.filter((suite) => suite.status === 'failed' && suite.assertionResults.every((test) => test.status !== 'failed')).length;
+const brokenSuites = results.testResults.filter(
+  (suite) => suite.status === 'failed' && suite.assertionResults.every((test) => test.status !== 'failed'),
+).length;
 const passed = results.numPassedTests;
 const failed = results.numFailedTests + brokenSuites;
 const skipped = results.numPendingTests + results.numTodoTests;

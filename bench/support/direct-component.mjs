@@ -16,6 +16,13 @@ export async function instantiateDirect(cacheDir, bytes, memoryMb) {
   const modules = await compiler.loadModules(compiled, memoryMb);
   const { instantiate } = await import(compiled.entryUrl);
   return instantiate((name) => modules[name], {
-    'talon:tool/host': { log: () => undefined, nowMillis: () => BigInt(Date.now()), secretExists: () => false, httpRequest: DENY, workspaceRead: DENY, toolInvoke: DENY },
+    'talon:tool/host': {
+      log: () => undefined,
+      nowMillis: () => BigInt(Date.now()),
+      secretExists: () => false,
+      httpRequest: DENY,
+      workspaceRead: DENY,
+      toolInvoke: DENY,
+    },
   });
 }

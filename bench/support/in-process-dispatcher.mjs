@@ -17,7 +17,11 @@ export async function createInProcessDispatcher(natsUrl) {
   const logger = new JsonLogger({ service: 'orchestrator', instanceId: 'bench' }, 'error');
   const sync = new CatalogSync(connection, catalog, logger);
   await sync.start();
-  const dispatcher = new ToolDispatcher({ catalog, requester: new NatsRequester(connection), safety: createOutputSafety() });
+  const dispatcher = new ToolDispatcher({
+    catalog,
+    requester: new NatsRequester(connection),
+    safety: createOutputSafety(),
+  });
   return {
     connection,
     catalog,
@@ -25,7 +29,8 @@ export async function createInProcessDispatcher(natsUrl) {
     async waitForInstances(tool, count, timeoutMs = 15000) {
       const started = Date.now();
       while ((catalog.get(tool)?.instances.size ?? 0) !== count) {
-        if (Date.now() - started > timeoutMs) throw new Error(`${tool}: ${count} instances not seen in ${timeoutMs} ms`);
+        if (Date.now() - started > timeoutMs)
+          throw new Error(`${tool}: ${count} instances not seen in ${timeoutMs} ms`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     },

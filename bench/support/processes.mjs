@@ -9,7 +9,10 @@ export const testing = await import(join(REPO_ROOT, 'libs/testing/dist/index.js'
 /** Starts a node script and resolves when it prints `ready`. */
 export function startScript(script, args) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [script, ...args], {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     child.stdout.on('data', (chunk) => {
       if (chunk.toString().includes('ready')) resolve(child);
     });

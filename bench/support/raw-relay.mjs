@@ -8,7 +8,12 @@ nc.subscribe(subject, {
   callback: (_error, message) => {
     nc.request(target, message.data, { timeout: 5000 }).then(
       (reply) => message.respond(reply.data),
-      (error) => message.respond(new TextEncoder().encode(JSON.stringify({ ok: false, error: { code: 'INTERNAL', message: String(error) } }))),
+      (error) =>
+        message.respond(
+          new TextEncoder().encode(
+            JSON.stringify({ ok: false, error: { code: 'INTERNAL', message: String(error) } }),
+          ),
+        ),
     );
   },
 });

@@ -11,7 +11,12 @@ export function percentile(values, q) {
 export function summarize(samplesMs) {
   const round = (value) => Math.round(value * 1000) / 1000;
   const mean = samplesMs.reduce((sum, value) => sum + value, 0) / samplesMs.length;
-  return { n: samplesMs.length, p50: round(percentile(samplesMs, 0.5)), p99: round(percentile(samplesMs, 0.99)), mean: round(mean) };
+  return {
+    n: samplesMs.length,
+    p50: round(percentile(samplesMs, 0.5)),
+    p99: round(percentile(samplesMs, 0.99)),
+    mean: round(mean),
+  };
 }
 
 /** Times `fn` sequentially `count` times after `warmup` untimed runs; returns samples in ms. */
@@ -29,7 +34,9 @@ export async function timeSequential(fn, count, warmup = Math.min(200, count)) {
 /** Prints rows of objects as an aligned table. */
 export function printTable(rows) {
   const columns = Object.keys(rows[0]);
-  const widths = columns.map((column) => Math.max(column.length, ...rows.map((row) => String(row[column]).length)));
+  const widths = columns.map((column) =>
+    Math.max(column.length, ...rows.map((row) => String(row[column]).length)),
+  );
   const line = (cells) => cells.map((cell, i) => String(cell).padEnd(widths[i])).join('  ');
   console.log(line(columns));
   for (const row of rows) console.log(line(columns.map((column) => row[column])));

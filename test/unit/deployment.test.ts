@@ -4,14 +4,30 @@ import { parse } from 'yaml';
 
 // No Docker engine runs here, so the compose file and Dockerfile are checked by reading them.
 const compose = parse(readFileSync('docker-compose.yml', 'utf8')) as {
-  services: Record<string, { build?: { args?: Record<string, string> }; environment?: Record<string, string>; deploy?: { replicas?: number }; command?: string[]; volumes?: string[] }>;
+  services: Record<
+    string,
+    {
+      build?: { args?: Record<string, string> };
+      environment?: Record<string, string>;
+      deploy?: { replicas?: number };
+      command?: string[];
+      volumes?: string[];
+    }
+  >;
   volumes: Record<string, unknown>;
 };
 const dockerfile = readFileSync('Dockerfile', 'utf8');
 
 describe('docker-compose.yml', () => {
   it('runs NATS with JetStream on a volume, PostgreSQL, and the four services', () => {
-    expect(Object.keys(compose.services).sort()).toEqual(['nats', 'orchestrator', 'postgres', 'skill-service', 'tool-worker', 'wasm-runner']);
+    expect(Object.keys(compose.services).sort()).toEqual([
+      'nats',
+      'orchestrator',
+      'postgres',
+      'skill-service',
+      'tool-worker',
+      'wasm-runner',
+    ]);
     expect(compose.services.nats!.command).toContain('-js');
     expect(compose.services.nats!.volumes).toContain('nats-data:/data');
     expect(compose.volumes).toHaveProperty('postgres-data');
@@ -22,7 +38,9 @@ describe('docker-compose.yml', () => {
       expect(compose.services[name]!.build?.args?.APP).toBe(name);
       expect(compose.services[name]!.environment?.NATS_URL).toBe('nats://nats:4222');
     }
-    expect(compose.services.orchestrator!.environment?.DATABASE_URL).toMatch(/^postgres:\/\/.+@postgres:5432\//);
+    expect(compose.services.orchestrator!.environment?.DATABASE_URL).toMatch(
+      /^postgres:\/\/.+@postgres:5432\//,
+    );
   });
 
   it('scales tool-workers', () => {

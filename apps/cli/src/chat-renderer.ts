@@ -26,7 +26,9 @@ export function renderChatEvent(event: ChatEvent): string | undefined {
       return `${DIM}approval ${event.approved ? 'granted' : 'refused'} (${event.decision})${RESET}\n`;
     case 'skills_selected': {
       const skills = (event.skills as Array<{ name: string; trust: string }> | undefined) ?? [];
-      return skills.length ? `${DIM}skills: ${skills.map((skill) => `${skill.name} (${skill.trust.toLowerCase()})`).join(', ')}${RESET}\n` : undefined;
+      return skills.length
+        ? `${DIM}skills: ${skills.map((skill) => `${skill.name} (${skill.trust.toLowerCase()})`).join(', ')}${RESET}\n`
+        : undefined;
     }
     case 'error':
       return `${RED}error: ${brief((event.error as { message?: string } | undefined)?.message ?? event.message ?? event, 400)}${RESET}\n`;

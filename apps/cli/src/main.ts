@@ -21,7 +21,10 @@ const commands: Record<string, () => Promise<number>> = {
   status: () => statusCommand(print),
   chat: () => chatCommand(print),
   secret: () => secretCommand(process.argv.slice(3), print),
-  mcp: () => (process.argv[3] === 'serve' ? mcpServeCommand((line) => process.stderr.write(line + '\n')) : commands.help!()),
+  mcp: () =>
+    process.argv[3] === 'serve'
+      ? mcpServeCommand((line) => process.stderr.write(line + '\n'))
+      : commands.help!(),
   help: async () => {
     print(USAGE);
     return 0;

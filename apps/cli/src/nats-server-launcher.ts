@@ -3,7 +3,12 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 
-const SEARCH_PATH = [...(process.env.PATH ?? '').split(':'), '/usr/sbin', '/usr/local/sbin', '/usr/local/bin'];
+const SEARCH_PATH = [
+  ...(process.env.PATH ?? '').split(':'),
+  '/usr/sbin',
+  '/usr/local/sbin',
+  '/usr/local/bin',
+];
 
 /** Whether something accepts TCP connections at host:port. */
 export function isListening(host: string, port: number, timeoutMs = 500): Promise<boolean> {
@@ -31,15 +36,25 @@ export function installNatsServer(print: (line: string) => void): boolean {
   if (!isDebian || !isRoot) return false;
   print('nats-server is not installed; installing the Debian package (apt-get install nats-server)…');
   const update = spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
-  const install = spawnSync('apt-get', ['install', '-y', '-qq', 'nats-server'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  const install = spawnSync('apt-get', ['install', '-y', '-qq', 'nats-server'], {
+    stdio: 'inherit',
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
   return update.status === 0 && install.status === 0;
 }
 
 /** Starts nats-server with JetStream and its store under `stateDir`; resolves once it accepts connections. */
-export async function launchNatsServer(binary: string, host: string, port: number, stateDir: string): Promise<ChildProcess> {
+export async function launchNatsServer(
+  binary: string,
+  host: string,
+  port: number,
+  stateDir: string,
+): Promise<ChildProcess> {
   const storeDir = join(stateDir, 'nats');
   mkdirSync(storeDir, { recursive: true });
-  const child = spawn(binary, ['-a', host, '-p', String(port), '-js', '-sd', storeDir], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(binary, ['-a', host, '-p', String(port), '-js', '-sd', storeDir], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   for (let attempt = 0; attempt < 100; attempt++) {

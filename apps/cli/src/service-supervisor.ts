@@ -43,23 +43,40 @@ export class ServiceSupervisor {
           entry = undefined;
         }
         if (entry?.msg === 'ready') resolve();
-        if (entry && (entry.level === 'debug' || entry.context === 'RouterExplorer' || entry.context === 'InstanceLoader')) return;
-        const text = entry ? `${entry.level === 'error' ? '\x1b[31m' : ''}${String(entry.msg)}\x1b[0m${this.extra(entry)}` : line;
+        if (
+          entry &&
+          (entry.level === 'debug' ||
+            entry.context === 'RouterExplorer' ||
+            entry.context === 'InstanceLoader')
+        )
+          return;
+        const text = entry
+          ? `${entry.level === 'error' ? '\x1b[31m' : ''}${String(entry.msg)}\x1b[0m${this.extra(entry)}`
+          : line;
         this.print(`${color}${name.padEnd(13)}\x1b[0m ${text}`);
       });
-      createInterface({ input: child.stderr! }).on('line', (line) => this.print(`${color}${name.padEnd(13)}\x1b[0m ${line}`));
+      createInterface({ input: child.stderr! }).on('line', (line) =>
+        this.print(`${color}${name.padEnd(13)}\x1b[0m ${line}`),
+      );
       void exited.then((code) => reject(new Error(`${name} exited with code ${code} before it was ready`)));
     });
   }
 
   private extra(entry: Record<string, unknown>): string {
-    const rest = Object.entries(entry).filter(([key]) => !['time', 'level', 'service', 'instance', 'msg', 'context'].includes(key));
-    return rest.length ? ` \x1b[2m${rest.map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`).join(' ')}\x1b[0m` : '';
+    const rest = Object.entries(entry).filter(
+      ([key]) => !['time', 'level', 'service', 'instance', 'msg', 'context'].includes(key),
+    );
+    return rest.length
+      ? ` \x1b[2m${rest.map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`).join(' ')}\x1b[0m`
+      : '';
   }
 
   async stopAll(): Promise<void> {
     for (const service of this.services) if (service.child.exitCode === null) service.child.kill('SIGTERM');
-    const deadline = setTimeout(() => this.services.forEach((service) => service.child.kill('SIGKILL')), 15_000);
+    const deadline = setTimeout(
+      () => this.services.forEach((service) => service.child.kill('SIGKILL')),
+      15_000,
+    );
     await Promise.all(this.services.map((service) => service.exited));
     clearTimeout(deadline);
   }

@@ -10,7 +10,9 @@ export class Spinner {
     this.stop();
     if (!this.out.isTTY) return;
     this.timer = setInterval(() => {
-      this.out.write(`\r\x1b[2m${Spinner.FRAMES[this.frame++ % Spinner.FRAMES.length]} ${label}\x1b[0m\x1b[K`);
+      this.out.write(
+        `\r\x1b[2m${Spinner.FRAMES[this.frame++ % Spinner.FRAMES.length]} ${label}\x1b[0m\x1b[K`,
+      );
     }, 80);
   }
 

@@ -18,7 +18,12 @@ export function formatStatusTable(status: SystemStatus): string {
     }
   }
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  const lines = rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd());
+  const lines = rows.map((row) =>
+    row
+      .map((cell, column) => cell.padEnd(widths[column]!))
+      .join('  ')
+      .trimEnd(),
+  );
   lines.push('', `checked ${status.checkedAt} in ${status.waitedMs} ms`);
   return lines.join('\n');
 }

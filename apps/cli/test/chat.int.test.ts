@@ -4,11 +4,25 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import pty from '@lydell/node-pty';
-import { createTestDatabase, findFreePort, REPO_ROOT, startNatsTestServer, startServiceProcess, type NatsTestServer, type ServiceProcess, type TestDatabase } from '@talon/testing';
+import {
+  createTestDatabase,
+  findFreePort,
+  REPO_ROOT,
+  startNatsTestServer,
+  startServiceProcess,
+  type NatsTestServer,
+  type ServiceProcess,
+  type TestDatabase,
+} from '@talon/testing';
 
 // ANSI colour and cursor sequences removed, so assertions read what a person sees.
 const ESCAPE = String.fromCharCode(27);
-const plain = (text: string) => text.split(ESCAPE).map((part, index) => (index === 0 ? part : part.replace(/^\[[0-9;]*[A-Za-z]/, ''))).join('').replace(/\r/g, '');
+const plain = (text: string) =>
+  text
+    .split(ESCAPE)
+    .map((part, index) => (index === 0 ? part : part.replace(/^\[[0-9;]*[A-Za-z]/, '')))
+    .join('')
+    .replace(/\r/g, '');
 
 const SCRIPT = {
   model: 'scripted-chat-demo',
@@ -16,7 +30,12 @@ const SCRIPT = {
     {
       name: 'asks to write the note',
       expect: { lastUserMessageContains: 'note' },
-      reply: { text: 'Writing the note now.', toolCalls: [{ id: 'call_write_1', name: 'write_file', arguments: { path: 'note.md', content: 'from the pty' } }] },
+      reply: {
+        text: 'Writing the note now.',
+        toolCalls: [
+          { id: 'call_write_1', name: 'write_file', arguments: { path: 'note.md', content: 'from the pty' } },
+        ],
+      },
     },
     {
       name: 'reports the write',
@@ -37,7 +56,11 @@ describe('talon chat in a real pseudo-terminal', () => {
     stateDir = await mkdtemp(join(tmpdir(), 'talon-chat-'));
     const script = join(stateDir, 'script.json');
     await writeFile(script, JSON.stringify(SCRIPT));
-    const base = { NATS_URL: nats.url, TALON_STATE_DIR: stateDir, TALON_WORKSPACE_DIR: join(stateDir, 'workspace') };
+    const base = {
+      NATS_URL: nats.url,
+      TALON_STATE_DIR: stateDir,
+      TALON_WORKSPACE_DIR: join(stateDir, 'workspace'),
+    };
     services.push(
       ...(await Promise.all([
         startServiceProcess('wasm-runner', base),
@@ -107,7 +130,11 @@ describe('talon chat in a real pseudo-terminal', () => {
 
   it('talon secret sets a value from stdin, lists names only, and deletes', () => {
     const cli = (args: string[], input?: string) =>
-      spawnSync(process.execPath, [join(REPO_ROOT, 'apps/cli/dist/main.js'), 'secret', ...args], { input, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', NATS_URL: nats.url } });
+      spawnSync(process.execPath, [join(REPO_ROOT, 'apps/cli/dist/main.js'), 'secret', ...args], {
+        input,
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH ?? '', NATS_URL: nats.url },
+      });
     const set = cli(['set', 'GITHUB_TOKEN', '--host', 'api.github.com'], 'ghp_cliValue1234567890abcdef\n');
     expect(set.status).toBe(0);
     expect(set.stdout).toContain('stored GITHUB_TOKEN (sent only to: api.github.com)');

@@ -11,7 +11,13 @@ import { ApiRouter } from './api/api-router.js';
 import { GrpcApiController } from './api/grpc-api.controller.js';
 import { HttpApiController } from './api/http-api.controller.js';
 import { NatsApiController } from './api/nats-api.controller.js';
-import { DATABASE, LOGGER, NATS_CONNECTION, NATS_REQUESTER, ORCHESTRATOR_CONFIG } from './config/orchestrator.constants.js';
+import {
+  DATABASE,
+  LOGGER,
+  NATS_CONNECTION,
+  NATS_REQUESTER,
+  ORCHESTRATOR_CONFIG,
+} from './config/orchestrator.constants.js';
 import type { OrchestratorConfig } from './config/orchestrator-config.js';
 import { mcpProviders } from './mcp/mcp.providers.js';
 import { McpOAuthCallbackController } from './mcp/mcp-oauth-callback.controller.js';
@@ -30,11 +36,22 @@ import { WasmToolsApi } from './tools/wasm-tools-api.js';
 /** Wires the orchestrator: API surfaces, the router and the methods behind it. */
 @Module({})
 export class OrchestratorModule {
-  static register(config: OrchestratorConfig, connection: NatsConnection, logger: JsonLogger, database: Database): DynamicModule {
+  static register(
+    config: OrchestratorConfig,
+    connection: NatsConnection,
+    logger: JsonLogger,
+    database: Database,
+  ): DynamicModule {
     return {
       module: OrchestratorModule,
       // ChatHttpController before HttpApiController, whose catch-all route answers unknown paths.
-      controllers: [NatsApiController, ChatHttpController, McpOAuthCallbackController, HttpApiController, GrpcApiController],
+      controllers: [
+        NatsApiController,
+        ChatHttpController,
+        McpOAuthCallbackController,
+        HttpApiController,
+        GrpcApiController,
+      ],
       providers: [
         { provide: ORCHESTRATOR_CONFIG, useValue: config },
         { provide: NATS_CONNECTION, useValue: connection },

@@ -9,13 +9,30 @@ import grpc from '@grpc/grpc-js';
 import protoLoader from '@grpc/proto-loader';
 import { TALON_PROTO_PATH } from '@talon/contracts';
 import type { ChatEvent, ChatSendReply, Envelope } from '@talon/contracts';
-import { createTestDatabase, findFreePort, startNatsTestServer, startServiceProcess, type NatsTestServer, type ServiceProcess, type TestDatabase } from '@talon/testing';
+import {
+  createTestDatabase,
+  findFreePort,
+  startNatsTestServer,
+  startServiceProcess,
+  type NatsTestServer,
+  type ServiceProcess,
+  type TestDatabase,
+} from '@talon/testing';
 import { startOpenAiCompatibleServer, type LlmTestServer } from '../../../libs/llm/test/support/index.js';
 
 /** Records every event published for a session. */
-function recordEvents(client: NatsConnection, sessionId: string): { events: ChatEvent[]; subscription: Subscription; waitFor(type: string, count?: number): Promise<ChatEvent> } {
+function recordEvents(
+  client: NatsConnection,
+  sessionId: string,
+): {
+  events: ChatEvent[];
+  subscription: Subscription;
+  waitFor(type: string, count?: number): Promise<ChatEvent>;
+} {
   const events: ChatEvent[] = [];
-  const subscription = client.subscribe(`talon.events.v1.session.${sessionId}`, { callback: (_error, message) => void events.push(message.json<ChatEvent>()) });
+  const subscription = client.subscribe(`talon.events.v1.session.${sessionId}`, {
+    callback: (_error, message) => void events.push(message.json<ChatEvent>()),
+  });
   return {
     events,
     subscription,
@@ -24,7 +41,10 @@ function recordEvents(client: NatsConnection, sessionId: string): { events: Chat
       for (;;) {
         const matching = events.filter((event) => event.type === type);
         if (matching.length >= count) return matching[count - 1]!;
-        if (Date.now() - started > 20_000) throw new Error(`event ${type} #${count} not seen; got ${events.map((event) => event.type).join(', ')}`);
+        if (Date.now() - started > 20_000)
+          throw new Error(
+            `event ${type} #${count} not seen; got ${events.map((event) => event.type).join(', ')}`,
+          );
         await sleep(25);
       }
     },
@@ -64,7 +84,11 @@ describe('agent loop through the orchestrator (OpenAI protocol)', () => {
   let orchestratorEnv: Record<string, string>;
 
   beforeAll(async () => {
-    [nats, database, llm] = await Promise.all([startNatsTestServer(), createTestDatabase(), startOpenAiCompatibleServer()]);
+    [nats, database, llm] = await Promise.all([
+      startNatsTestServer(),
+      createTestDatabase(),
+      startOpenAiCompatibleServer(),
+    ]);
     stateDir = await mkdtemp(join(tmpdir(), 'talon-agent-'));
     workspaceDir = join(stateDir, 'workspace');
     await mkdir(join(stateDir, 'skills', 'release-notes'), { recursive: true });
@@ -81,7 +105,12 @@ describe('agent loop through the orchestrator (OpenAI protocol)', () => {
     const base = { NATS_URL: nats.url, TALON_STATE_DIR: stateDir };
     services.push(
       ...(await Promise.all([
-        startServiceProcess('skill-service', { ...base, SKILLS_WORKSPACE_DIR: join(stateDir, 'skills'), SKILLS_DIR: join(stateDir, 'user-skills'), SKILLS_INSTALLED_DIR: join(stateDir, 'installed') }),
+        startServiceProcess('skill-service', {
+          ...base,
+          SKILLS_WORKSPACE_DIR: join(stateDir, 'skills'),
+          SKILLS_DIR: join(stateDir, 'user-skills'),
+          SKILLS_INSTALLED_DIR: join(stateDir, 'installed'),
+        }),
         startServiceProcess('tool-worker', { ...base, TALON_SSRF_ALLOWLIST: `127.0.0.1/32@${targetPort}` }),
       ])),
     );
@@ -104,39 +133,85 @@ describe('agent loop through the orchestrator (OpenAI protocol)', () => {
   afterAll(async () => {
     await client?.close();
     await Promise.all([orchestrator, ...services].map((service) => service?.kill()));
-    await Promise.all([nats?.stop(), database?.drop(), llm?.close(), new Promise((resolve) => target?.close(resolve))]);
+    await Promise.all([
+      nats?.stop(),
+      database?.drop(),
+      llm?.close(),
+      new Promise((resolve) => target?.close(resolve)),
+    ]);
     await rm(stateDir, { recursive: true, force: true });
   });
 
   async function api<T>(method: string, payload: unknown, timeout = 30_000): Promise<T> {
-    const reply = (await client.request(`talon.api.v1.${method}`, JSON.stringify(payload), { timeout })).json<Envelope<T>>();
+    const reply = (await client.request(`talon.api.v1.${method}`, JSON.stringify(payload), { timeout })).json<
+      Envelope<T>
+    >();
     if (!reply.ok) throw Object.assign(new Error(reply.error.message), reply.error);
     return reply.data;
   }
 
   const newSession = async () => (await api<{ id: string }>('sessions.create', { title: 'test' })).id;
-  const toolNamesOf = (request: { body: Record<string, unknown> }) => ((request.body.tools as Array<{ function: { name: string } }>) ?? []).map((tool) => tool.function.name).sort();
-  const systemOf = (request: { body: Record<string, unknown> }) => String((request.body.messages as Array<{ role: string; content: string }>)[0]!.content);
+  const toolNamesOf = (request: { body: Record<string, unknown> }) =>
+    ((request.body.tools as Array<{ function: { name: string } }>) ?? [])
+      .map((tool) => tool.function.name)
+      .sort();
+  const systemOf = (request: { body: Record<string, unknown> }) =>
+    String((request.body.messages as Array<{ role: string; content: string }>)[0]!.content);
 
   it('runs a full turn with two tool calls, streams its events and persists every message', async () => {
     const sessionId = await newSession();
     const recorder = recordEvents(client, sessionId);
     llm.enqueue(
-      { text: ['Let me ', 'check.'], toolCalls: [{ name: 'echo', arguments: { message: 'ping' } }, { name: 'time', arguments: { operation: 'now', zone: 'UTC' } }] },
+      {
+        text: ['Let me ', 'check.'],
+        toolCalls: [
+          { name: 'echo', arguments: { message: 'ping' } },
+          { name: 'time', arguments: { operation: 'now', zone: 'UTC' } },
+        ],
+      },
       { text: ['Both tools answered: ', 'ping.'] },
     );
-    const reply = await api<ChatSendReply>('chat.send', { sessionId, message: 'Please echo ping and tell me the time.' });
-    expect(reply).toMatchObject({ reason: 'final_answer', content: 'Both tools answered: ping.', iterations: 2 });
+    const reply = await api<ChatSendReply>('chat.send', {
+      sessionId,
+      message: 'Please echo ping and tell me the time.',
+    });
+    expect(reply).toMatchObject({
+      reason: 'final_answer',
+      content: 'Both tools answered: ping.',
+      iterations: 2,
+    });
     await recorder.waitFor('turn_finished');
     const types = recorder.events.map((event) => event.type);
     expect(types.filter((type) => type === 'tool_call_finished')).toHaveLength(2);
-    expect(types).toEqual(expect.arrayContaining(['turn_started', 'text_delta', 'tool_call_started', 'message', 'usage', 'turn_finished']));
-    const second = llm.requests.at(-1)!.body.messages as Array<{ role: string; content: string; tool_call_id?: string }>;
+    expect(types).toEqual(
+      expect.arrayContaining([
+        'turn_started',
+        'text_delta',
+        'tool_call_started',
+        'message',
+        'usage',
+        'turn_finished',
+      ]),
+    );
+    const second = llm.requests.at(-1)!.body.messages as Array<{
+      role: string;
+      content: string;
+      tool_call_id?: string;
+    }>;
     const toolResults = second.filter((message) => message.role === 'tool');
     expect(toolResults).toHaveLength(2);
     expect(toolResults[0]!.content).toMatch(/^<tool_output name="echo"/);
-    const session = await api<{ messages: Array<{ role: string }> }>('sessions.get', { id: sessionId, includeMessages: true });
-    expect(session.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'tool', 'assistant']);
+    const session = await api<{ messages: Array<{ role: string }> }>('sessions.get', {
+      id: sessionId,
+      includeMessages: true,
+    });
+    expect(session.messages.map((message) => message.role)).toEqual([
+      'user',
+      'assistant',
+      'tool',
+      'tool',
+      'assistant',
+    ]);
     await recorder.subscription.unsubscribe();
   });
 
@@ -149,14 +224,19 @@ describe('agent loop through the orchestrator (OpenAI protocol)', () => {
     expect(system).toContain('trust="TRUSTED"');
     // `/release-notes …` is not a built-in command: it mentions the skill, and the turn runs with it.
     llm.enqueue({ text: 'Notes by mention.' });
-    expect(await api<ChatSendReply>('chat.send', { sessionId, message: '/release-notes for the last sprint' })).toMatchObject({ content: 'Notes by mention.' });
+    expect(
+      await api<ChatSendReply>('chat.send', { sessionId, message: '/release-notes for the last sprint' }),
+    ).toMatchObject({ content: 'Notes by mention.' });
     expect(systemOf(llm.requests.at(-1)!)).toContain('<skill name="release-notes"');
   });
 
   it('an Installed skill narrows the tools, and dispatch refuses a removed tool the model calls anyway', async () => {
     const sessionId = await newSession();
     const recorder = recordEvents(client, sessionId);
-    llm.enqueue({ toolCalls: [{ name: 'http', arguments: { url: `http://127.0.0.1:${targetPort}/steal` } }] }, { text: 'I cannot do that.' });
+    llm.enqueue(
+      { toolCalls: [{ name: 'http', arguments: { url: `http://127.0.0.1:${targetPort}/steal` } }] },
+      { text: 'I cannot do that.' },
+    );
     const before = seenAuthorization.length;
     await api('chat.send', { sessionId, message: 'Which wallet should I use?' });
     const offered = toolNamesOf(llm.requests.at(-2)!);
@@ -175,20 +255,33 @@ describe('agent loop through the orchestrator (OpenAI protocol)', () => {
     llm.enqueue({ text: 'No file tools yet.' });
     await api('chat.send', { sessionId, message: 'list files' });
     expect(toolNamesOf(llm.requests.at(-1)!)).not.toContain('read_file');
-    services.push(await startServiceProcess('wasm-runner', { NATS_URL: nats.url, TALON_STATE_DIR: stateDir, TALON_WORKSPACE_DIR: workspaceDir }));
+    services.push(
+      await startServiceProcess('wasm-runner', {
+        NATS_URL: nats.url,
+        TALON_STATE_DIR: stateDir,
+        TALON_WORKSPACE_DIR: workspaceDir,
+      }),
+    );
     await sleep(500);
     llm.enqueue({ text: 'Now I can read files.' });
     await api('chat.send', { sessionId, message: 'list files again' });
-    expect(toolNamesOf(llm.requests.at(-1)!)).toEqual(expect.arrayContaining(['read_file', 'write_file', 'shell']));
+    expect(toolNamesOf(llm.requests.at(-1)!)).toEqual(
+      expect.arrayContaining(['read_file', 'write_file', 'shell']),
+    );
   });
 
   it('asks before a write, then runs it on approve', async () => {
     const sessionId = await newSession();
     const recorder = recordEvents(client, sessionId);
-    llm.enqueue({ toolCalls: [{ name: 'write_file', arguments: { path: 'notes.txt', content: 'approved write' } }] }, { text: 'Written.' });
+    llm.enqueue(
+      { toolCalls: [{ name: 'write_file', arguments: { path: 'notes.txt', content: 'approved write' } }] },
+      { text: 'Written.' },
+    );
     const turn = api<ChatSendReply>('chat.send', { sessionId, message: 'write a note' });
     const requested = await recorder.waitFor('approval_requested');
-    const pending = await api<{ approvals: Array<{ id: string; tool: string }> }>('approvals.list', { sessionId });
+    const pending = await api<{ approvals: Array<{ id: string; tool: string }> }>('approvals.list', {
+      sessionId,
+    });
     expect(pending.approvals.map((approval) => approval.tool)).toEqual(['write_file']);
     await api('approvals.resolve', { id: requested.approvalId, decision: 'approve' });
     expect(await turn).toMatchObject({ reason: 'final_answer' });
@@ -199,7 +292,10 @@ describe('agent loop through the orchestrator (OpenAI protocol)', () => {
   it('asks, and a deny keeps the tool from running', async () => {
     const sessionId = await newSession();
     const recorder = recordEvents(client, sessionId);
-    llm.enqueue({ toolCalls: [{ name: 'write_file', arguments: { path: 'denied.txt', content: 'no' } }] }, { text: 'Understood.' });
+    llm.enqueue(
+      { toolCalls: [{ name: 'write_file', arguments: { path: 'denied.txt', content: 'no' } }] },
+      { text: 'Understood.' },
+    );
     const turn = api<ChatSendReply>('chat.send', { sessionId, message: 'write another note' });
     const requested = await recorder.waitFor('approval_requested');
     await api('approvals.resolve', { id: requested.approvalId, decision: 'deny' });
@@ -210,34 +306,60 @@ describe('agent loop through the orchestrator (OpenAI protocol)', () => {
   });
 
   it('approve-always sticks for the session, including for http calls that carry a credential', async () => {
-    await api('secrets.set', { name: 'TARGET_TOKEN', value: 'tok_live_abcdef1234567890', hostPatterns: [`127.0.0.1:${targetPort}`] });
+    await api('secrets.set', {
+      name: 'TARGET_TOKEN',
+      value: 'tok_live_abcdef1234567890',
+      hostPatterns: [`127.0.0.1:${targetPort}`],
+    });
     const listed = await api<{ secrets: Array<Record<string, unknown>> }>('secrets.list', {});
     expect(JSON.stringify(listed)).not.toContain('tok_live_abcdef1234567890');
     const sessionId = await newSession();
     const recorder = recordEvents(client, sessionId);
     const url = `http://127.0.0.1:${targetPort}/api`;
-    llm.enqueue({ toolCalls: [{ name: 'http', arguments: { url, method: 'POST', json: { a: 1 } } }] }, { text: 'Posted once.' });
+    llm.enqueue(
+      { toolCalls: [{ name: 'http', arguments: { url, method: 'POST', json: { a: 1 } } }] },
+      { text: 'Posted once.' },
+    );
     const first = api<ChatSendReply>('chat.send', { sessionId, message: 'post it' });
     const requested = await recorder.waitFor('approval_requested');
     await api('approvals.resolve', { id: requested.approvalId, decision: 'approve_always' });
     await first;
-    llm.enqueue({ toolCalls: [{ name: 'http', arguments: { url, method: 'POST', json: { a: 2 } } }] }, { text: 'Posted twice.' });
-    expect(await api<ChatSendReply>('chat.send', { sessionId, message: 'post it again' })).toMatchObject({ content: 'Posted twice.' });
+    llm.enqueue(
+      { toolCalls: [{ name: 'http', arguments: { url, method: 'POST', json: { a: 2 } } }] },
+      { text: 'Posted twice.' },
+    );
+    expect(await api<ChatSendReply>('chat.send', { sessionId, message: 'post it again' })).toMatchObject({
+      content: 'Posted twice.',
+    });
     expect(recorder.events.filter((event) => event.type === 'approval_requested')).toHaveLength(1);
-    expect(seenAuthorization.slice(-2)).toEqual(['Bearer tok_live_abcdef1234567890', 'Bearer tok_live_abcdef1234567890']);
-    const toolResult = (llm.requests.at(-1)!.body.messages as Array<{ role: string; content: string }>).filter((message) => message.role === 'tool').at(-1)!;
+    expect(seenAuthorization.slice(-2)).toEqual([
+      'Bearer tok_live_abcdef1234567890',
+      'Bearer tok_live_abcdef1234567890',
+    ]);
+    const toolResult = (llm.requests.at(-1)!.body.messages as Array<{ role: string; content: string }>)
+      .filter((message) => message.role === 'tool')
+      .at(-1)!;
     expect(toolResult.content).not.toContain('tok_live_abcdef1234567890');
     await recorder.subscription.unsubscribe();
   });
 
   it('a pending approval that times out counts as denied', async () => {
     await orchestrator.stop();
-    orchestrator = await startServiceProcess('orchestrator', { ...orchestratorEnv, TALON_APPROVAL_TIMEOUT_MS: '1500' });
+    orchestrator = await startServiceProcess('orchestrator', {
+      ...orchestratorEnv,
+      TALON_APPROVAL_TIMEOUT_MS: '1500',
+    });
     const sessionId = await newSession();
     const recorder = recordEvents(client, sessionId);
-    llm.enqueue({ toolCalls: [{ name: 'write_file', arguments: { path: 'late.txt', content: 'late' } }] }, { text: 'Timed out.' });
+    llm.enqueue(
+      { toolCalls: [{ name: 'write_file', arguments: { path: 'late.txt', content: 'late' } }] },
+      { text: 'Timed out.' },
+    );
     await api('chat.send', { sessionId, message: 'write late' });
-    expect(await recorder.waitFor('approval_resolved')).toMatchObject({ approved: false, decision: 'expire' });
+    expect(await recorder.waitFor('approval_resolved')).toMatchObject({
+      approved: false,
+      decision: 'expire',
+    });
     await expect(readFile(join(workspaceDir, 'late.txt'))).rejects.toMatchObject({ code: 'ENOENT' });
     await recorder.subscription.unsubscribe();
     await orchestrator.stop();
@@ -247,7 +369,10 @@ describe('agent loop through the orchestrator (OpenAI protocol)', () => {
   it('a turn waiting for approval resumes after the orchestrator restarts, and no message is lost', async () => {
     const sessionId = await newSession();
     const recorder = recordEvents(client, sessionId);
-    llm.enqueue({ toolCalls: [{ name: 'write_file', arguments: { path: 'restart.txt', content: 'survived' } }] }, { text: 'Done after restart.' });
+    llm.enqueue(
+      { toolCalls: [{ name: 'write_file', arguments: { path: 'restart.txt', content: 'survived' } }] },
+      { text: 'Done after restart.' },
+    );
     void api('chat.send', { sessionId, message: 'write across a restart' }, 60_000).catch(() => undefined);
     const requested = await recorder.waitFor('approval_requested');
     await orchestrator.kill();
@@ -255,8 +380,16 @@ describe('agent loop through the orchestrator (OpenAI protocol)', () => {
     await api('approvals.resolve', { id: requested.approvalId, decision: 'approve' });
     await recorder.waitFor('turn_finished');
     expect(await readFile(join(workspaceDir, 'restart.txt'), 'utf8')).toBe('survived');
-    const session = await api<{ messages: Array<{ role: string }> }>('sessions.get', { id: sessionId, includeMessages: true });
-    expect(session.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+    const session = await api<{ messages: Array<{ role: string }> }>('sessions.get', {
+      id: sessionId,
+      includeMessages: true,
+    });
+    expect(session.messages.map((message) => message.role)).toEqual([
+      'user',
+      'assistant',
+      'tool',
+      'assistant',
+    ]);
     await recorder.subscription.unsubscribe();
   });
 
@@ -268,43 +401,78 @@ describe('agent loop through the orchestrator (OpenAI protocol)', () => {
     await db.connect();
     const { rows } = await db.query('SELECT id FROM audit_event ORDER BY id LIMIT 3');
     await db.query("UPDATE audit_event SET outcome = 'tampered' WHERE id = $1", [rows[1].id]);
-    expect(await api('audit.verify', {})).toMatchObject({ ok: false, firstBreak: { id: String(rows[1].id), reason: 'edited' } });
+    expect(await api('audit.verify', {})).toMatchObject({
+      ok: false,
+      firstBreak: { id: String(rows[1].id), reason: 'edited' },
+    });
     await db.query('DELETE FROM audit_event WHERE id = $1', [rows[1].id]);
-    expect(await api('audit.verify', {})).toMatchObject({ ok: false, firstBreak: { id: String(rows[2].id), reason: 'deleted_before' } });
+    expect(await api('audit.verify', {})).toMatchObject({
+      ok: false,
+      firstBreak: { id: String(rows[2].id), reason: 'deleted_before' },
+    });
     await db.end();
   });
 
   it('tools.call with the agent policy answers APPROVAL_REQUIRED, then runs the same call once approved', async () => {
     const sessionId = await newSession();
-    const call = { tool: 'write_file', params: { path: 'gated.txt', content: 'gated' }, sessionId, policy: 'agent' };
-    const first = await api('tools.call', call).catch((error: { code: string; details: { approvalId: string } }) => error);
+    const call = {
+      tool: 'write_file',
+      params: { path: 'gated.txt', content: 'gated' },
+      sessionId,
+      policy: 'agent',
+    };
+    const first = await api('tools.call', call).catch(
+      (error: { code: string; details: { approvalId: string } }) => error,
+    );
     expect(first).toMatchObject({ code: 'APPROVAL_REQUIRED', details: { approvalId: expect.any(String) } });
     const again = await api('tools.call', call).catch((error: { details: { approvalId: string } }) => error);
-    expect((again as { details: { approvalId: string } }).details.approvalId).toBe((first as { details: { approvalId: string } }).details.approvalId);
-    await api('approvals.resolve', { id: (first as { details: { approvalId: string } }).details.approvalId, decision: 'approve' });
+    expect((again as { details: { approvalId: string } }).details.approvalId).toBe(
+      (first as { details: { approvalId: string } }).details.approvalId,
+    );
+    await api('approvals.resolve', {
+      id: (first as { details: { approvalId: string } }).details.approvalId,
+      decision: 'approve',
+    });
     expect(await api('tools.call', call)).toMatchObject({ tool: 'write_file' });
     expect(await readFile(join(workspaceDir, 'gated.txt'), 'utf8')).toBe('gated');
-    const other = await api('tools.call', { ...call, params: { path: 'other.txt', content: 'x' } }).catch((error) => error);
+    const other = await api('tools.call', { ...call, params: { path: 'other.txt', content: 'x' } }).catch(
+      (error) => error,
+    );
     expect(other).toMatchObject({ code: 'APPROVAL_REQUIRED' });
-    await expect(api('tools.call', { tool: 'echo', params: { message: 'free' }, sessionId, policy: 'agent' })).resolves.toMatchObject({ output: 'free' });
-    await expect(api('tools.call', { tool: 'echo', params: { message: 'x' }, policy: 'agent' })).rejects.toMatchObject({ code: 'SCHEMA_VIOLATION' });
+    await expect(
+      api('tools.call', { tool: 'echo', params: { message: 'free' }, sessionId, policy: 'agent' }),
+    ).resolves.toMatchObject({ output: 'free' });
+    await expect(
+      api('tools.call', { tool: 'echo', params: { message: 'x' }, policy: 'agent' }),
+    ).rejects.toMatchObject({ code: 'SCHEMA_VIOLATION' });
   });
 
   it('streams a turn over HTTP server-sent events', async () => {
     const sessionId = await newSession();
     llm.enqueue({ text: ['Streamed ', 'over SSE.'] });
-    const response = await fetch(`http://127.0.0.1:${orchestratorEnv.TALON_HTTP_PORT}/v1/sessions/${sessionId}/messages`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ message: 'hello over http' }),
-    });
+    const response = await fetch(
+      `http://127.0.0.1:${orchestratorEnv.TALON_HTTP_PORT}/v1/sessions/${sessionId}/messages`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ message: 'hello over http' }),
+      },
+    );
     expect(response.headers.get('content-type')).toContain('text/event-stream');
     const text = await response.text();
-    const events = text.split('\n\n').filter(Boolean).map((block) => block.split('\n')[0]!.replace('event: ', ''));
-    expect(events).toEqual(expect.arrayContaining(['turn_started', 'text_delta', 'message', 'turn_finished']));
+    const events = text
+      .split('\n\n')
+      .filter(Boolean)
+      .map((block) => block.split('\n')[0]!.replace('event: ', ''));
+    expect(events).toEqual(
+      expect.arrayContaining(['turn_started', 'text_delta', 'message', 'turn_finished']),
+    );
     expect(events.at(-1)).toBe('result');
     expect(text).toContain('"content":"Streamed over SSE."');
-    const bad = await fetch(`http://127.0.0.1:${orchestratorEnv.TALON_HTTP_PORT}/v1/sessions/${sessionId}/messages`, { method: 'POST', body: '{"message":' });
+    const bad = await fetch(
+      `http://127.0.0.1:${orchestratorEnv.TALON_HTTP_PORT}/v1/sessions/${sessionId}/messages`,
+      { method: 'POST', body: '{"message":' },
+    );
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ ok: false, error: { code: 'MALFORMED_JSON' } });
   });
@@ -313,25 +481,41 @@ describe('agent loop through the orchestrator (OpenAI protocol)', () => {
     const sessionId = await newSession();
     llm.enqueue({ text: ['Streamed ', 'over gRPC.'] });
     const definition = protoLoader.loadSync(TALON_PROTO_PATH, { keepCase: true, defaults: true });
-    const proto = grpc.loadPackageDefinition(definition) as unknown as { talon: { v1: { Talon: grpc.ServiceClientConstructor } } };
-    const grpcClient = new proto.talon.v1.Talon(`127.0.0.1:${orchestratorEnv.TALON_GRPC_PORT}`, grpc.credentials.createInsecure()) as unknown as {
+    const proto = grpc.loadPackageDefinition(definition) as unknown as {
+      talon: { v1: { Talon: grpc.ServiceClientConstructor } };
+    };
+    const grpcClient = new proto.talon.v1.Talon(
+      `127.0.0.1:${orchestratorEnv.TALON_GRPC_PORT}`,
+      grpc.credentials.createInsecure(),
+    ) as unknown as {
       Chat(request: object): NodeJS.ReadableStream;
       close(): void;
     };
     const stream = grpcClient.Chat({ session_id: sessionId, message: 'hello over grpc' });
     const events: Array<{ type: string; event_json: string }> = [];
-    for await (const event of stream as AsyncIterable<{ type: string; event_json: string }>) events.push(event);
+    for await (const event of stream as AsyncIterable<{ type: string; event_json: string }>)
+      events.push(event);
     grpcClient.close();
-    expect(events.map((event) => event.type)).toEqual(expect.arrayContaining(['turn_started', 'text_delta', 'message', 'turn_finished', 'result']));
-    expect(JSON.parse(events.at(-1)!.event_json)).toMatchObject({ type: 'result', content: 'Streamed over gRPC.' });
+    expect(events.map((event) => event.type)).toEqual(
+      expect.arrayContaining(['turn_started', 'text_delta', 'message', 'turn_finished', 'result']),
+    );
+    expect(JSON.parse(events.at(-1)!.event_json)).toMatchObject({
+      type: 'result',
+      content: 'Streamed over gRPC.',
+    });
   });
 
   it('works without a model through slash commands', async () => {
     const sessionId = await newSession();
     const tools = await api<ChatSendReply>('chat.send', { sessionId, message: '/tools' });
     expect(JSON.stringify(tools.command)).toContain('"echo"');
-    const call = await api<ChatSendReply>('chat.send', { sessionId, message: '/call echo {"message":"slash"}' });
+    const call = await api<ChatSendReply>('chat.send', {
+      sessionId,
+      message: '/call echo {"message":"slash"}',
+    });
     expect(call.command).toMatchObject({ ok: true, tool: 'echo' });
-    await expect(api('chat.send', { sessionId, message: '/frobnicate' })).rejects.toMatchObject({ code: 'UNKNOWN_METHOD' });
+    await expect(api('chat.send', { sessionId, message: '/frobnicate' })).rejects.toMatchObject({
+      code: 'UNKNOWN_METHOD',
+    });
   });
 });

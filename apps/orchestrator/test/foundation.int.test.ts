@@ -6,7 +6,13 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import grpc from '@grpc/grpc-js';
 import protoLoader from '@grpc/proto-loader';
 import { TALON_PROTO_PATH, type Envelope, type SystemStatus } from '@talon/contracts';
-import { findFreePort, startNatsTestServer, startServiceProcess, type NatsTestServer, type ServiceProcess } from '@talon/testing';
+import {
+  findFreePort,
+  startNatsTestServer,
+  startServiceProcess,
+  type NatsTestServer,
+  type ServiceProcess,
+} from '@talon/testing';
 
 const encoder = new TextEncoder();
 
@@ -24,17 +30,30 @@ describe('foundation: four services on NATS, three API surfaces', () => {
     const httpPort = await findFreePort();
     const grpcPort = await findFreePort();
     stateDir = await mkdtemp(join(tmpdir(), 'talon-foundation-'));
-    const env = { NATS_URL: nats.url, TALON_STATE_DIR: stateDir, TALON_HTTP_PORT: String(httpPort), TALON_GRPC_PORT: String(grpcPort), TALON_MAX_PAYLOAD_BYTES: '65536' };
+    const env = {
+      NATS_URL: nats.url,
+      TALON_STATE_DIR: stateDir,
+      TALON_HTTP_PORT: String(httpPort),
+      TALON_GRPC_PORT: String(grpcPort),
+      TALON_MAX_PAYLOAD_BYTES: '65536',
+    };
     const started = await Promise.all(
-      (['orchestrator', 'tool-worker', 'skill-service', 'wasm-runner'] as const).map((name) => startServiceProcess(name, env)),
+      (['orchestrator', 'tool-worker', 'skill-service', 'wasm-runner'] as const).map((name) =>
+        startServiceProcess(name, env),
+      ),
     );
     for (const service of started) services[service.name] = service;
     extraWorker = await startServiceProcess('tool-worker', env);
     client = await connect({ servers: nats.url });
     httpUrl = `http://127.0.0.1:${httpPort}`;
     const definition = protoLoader.loadSync(TALON_PROTO_PATH, { keepCase: true, defaults: true });
-    const proto = grpc.loadPackageDefinition(definition) as unknown as { talon: { v1: { Talon: grpc.ServiceClientConstructor } } };
-    grpcClient = new proto.talon.v1.Talon(`127.0.0.1:${grpcPort}`, grpc.credentials.createInsecure()) as never;
+    const proto = grpc.loadPackageDefinition(definition) as unknown as {
+      talon: { v1: { Talon: grpc.ServiceClientConstructor } };
+    };
+    grpcClient = new proto.talon.v1.Talon(
+      `127.0.0.1:${grpcPort}`,
+      grpc.credentials.createInsecure(),
+    ) as never;
   }, 60_000);
 
   afterAll(async () => {
@@ -53,7 +72,9 @@ describe('foundation: four services on NATS, three API surfaces', () => {
 
   function grpcUnary<T>(method: string, request: object): Promise<T> {
     return new Promise((resolve, reject) =>
-      grpcClient[method](request, (error: Error | null, reply: T) => (error ? reject(error) : resolve(reply))),
+      grpcClient[method](request, (error: Error | null, reply: T) =>
+        error ? reject(error) : resolve(reply),
+      ),
     );
   }
 
@@ -83,9 +104,14 @@ describe('foundation: four services on NATS, three API surfaces', () => {
   it('reports the same over HTTP and gRPC', async () => {
     const http = (await (await fetch(`${httpUrl}/v1/system/status`)).json()) as Envelope<SystemStatus>;
     expect(http.ok && http.data.services.every((service) => service.state === 'up')).toBe(true);
-    const typed = await grpcUnary<{ services: Array<{ service: string; state: string; instances: unknown[] }> }>('GetSystemStatus', {});
+    const typed = await grpcUnary<{
+      services: Array<{ service: string; state: string; instances: unknown[] }>;
+    }>('GetSystemStatus', {});
     expect(typed.services.map((service) => service.state)).toEqual(['up', 'up', 'up', 'up']);
-    const generic = await grpcUnary<{ ok: boolean; data_json: string }>('Call', { method: 'system.status', payload_json: '' });
+    const generic = await grpcUnary<{ ok: boolean; data_json: string }>('Call', {
+      method: 'system.status',
+      payload_json: '',
+    });
     expect(generic.ok).toBe(true);
     expect((JSON.parse(generic.data_json) as SystemStatus).services).toHaveLength(4);
   });
@@ -105,17 +131,24 @@ describe('foundation: four services on NATS, three API surfaces', () => {
     const malformed = await natsCall('system.status', '{"timeoutMs": ');
     expect(malformed).toMatchObject({ ok: false, error: { code: 'MALFORMED_JSON' } });
     const wrongType = await natsCall('system.status', '{"timeoutMs": "soon"}');
-    expect(wrongType).toMatchObject({ ok: false, error: { code: 'SCHEMA_VIOLATION', details: { violations: [{ path: '/timeoutMs' }] } } });
+    expect(wrongType).toMatchObject({
+      ok: false,
+      error: { code: 'SCHEMA_VIOLATION', details: { violations: [{ path: '/timeoutMs' }] } },
+    });
     const unknown = await natsCall('system.explode');
     expect(unknown).toMatchObject({ ok: false, error: { code: 'UNKNOWN_METHOD' } });
     const oversized = await natsCall('system.status', JSON.stringify({ padding: 'x'.repeat(70_000) }));
-    expect(oversized).toMatchObject({ ok: false, error: { code: 'PAYLOAD_TOO_LARGE', details: { limit: 65536 } } });
+    expect(oversized).toMatchObject({
+      ok: false,
+      error: { code: 'PAYLOAD_TOO_LARGE', details: { limit: 65536 } },
+    });
     const notUtf8 = await natsCall('system.status', new Uint8Array([0xff, 0xfe, 0x7b]));
     expect(notUtf8).toMatchObject({ ok: false, error: { code: 'MALFORMED_JSON' } });
   });
 
   it('answers bad input on HTTP with the typed envelope and a matching status', async () => {
-    const post = (path: string, body: string) => fetch(`${httpUrl}${path}`, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
+    const post = (path: string, body: string) =>
+      fetch(`${httpUrl}${path}`, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
     const malformed = await post('/v1/rpc/system.status', '{nope');
     expect(malformed.status).toBe(400);
     expect(await malformed.json()).toMatchObject({ ok: false, error: { code: 'MALFORMED_JSON' } });
@@ -134,11 +167,20 @@ describe('foundation: four services on NATS, three API surfaces', () => {
   });
 
   it('answers bad input on gRPC with the typed envelope', async () => {
-    const malformed = await grpcUnary<{ ok: boolean; error: { code: string } }>('Call', { method: 'system.status', payload_json: '{x' });
+    const malformed = await grpcUnary<{ ok: boolean; error: { code: string } }>('Call', {
+      method: 'system.status',
+      payload_json: '{x',
+    });
     expect(malformed).toMatchObject({ ok: false, error: { code: 'MALFORMED_JSON' } });
-    const wrongType = await grpcUnary<{ ok: boolean; error: { code: string } }>('Call', { method: 'system.status', payload_json: '{"timeoutMs":"x"}' });
+    const wrongType = await grpcUnary<{ ok: boolean; error: { code: string } }>('Call', {
+      method: 'system.status',
+      payload_json: '{"timeoutMs":"x"}',
+    });
     expect(wrongType).toMatchObject({ ok: false, error: { code: 'SCHEMA_VIOLATION' } });
-    const unknown = await grpcUnary<{ ok: boolean; error: { code: string } }>('Call', { method: 'nope.nope', payload_json: '{}' });
+    const unknown = await grpcUnary<{ ok: boolean; error: { code: string } }>('Call', {
+      method: 'nope.nope',
+      payload_json: '{}',
+    });
     expect(unknown).toMatchObject({ ok: false, error: { code: 'UNKNOWN_METHOD' } });
     const oversized = await grpcUnary<{ ok: boolean; error: { code: string } }>('Call', {
       method: 'system.status',
@@ -149,11 +191,14 @@ describe('foundation: four services on NATS, three API surfaces', () => {
 
   it('streams status over SSE', async () => {
     const controller = new AbortController();
-    const response = await fetch(`${httpUrl}/v1/system/status/stream?intervalMs=250`, { signal: controller.signal });
+    const response = await fetch(`${httpUrl}/v1/system/status/stream?intervalMs=250`, {
+      signal: controller.signal,
+    });
     expect(response.headers.get('content-type')).toContain('text/event-stream');
     const reader = response.body!.getReader();
     let text = '';
-    while ((text.match(/\n\n/g) ?? []).length < 2) text += new TextDecoder().decode((await reader.read()).value);
+    while ((text.match(/\n\n/g) ?? []).length < 2)
+      text += new TextDecoder().decode((await reader.read()).value);
     controller.abort();
     const events = text.split('\n\n').filter((block) => block.includes('data:'));
     expect(events.length).toBeGreaterThanOrEqual(2);
@@ -168,7 +213,10 @@ describe('foundation: four services on NATS, three API surfaces', () => {
     const reply = await natsCall<SystemStatus>('system.status', '{"timeoutMs": 400}');
     expect(Date.now() - started).toBeLessThan(2000);
     const status = (reply as { data: SystemStatus }).data;
-    expect(status.services.find((service) => service.service === 'skill-service')).toMatchObject({ state: 'down', instances: [] });
+    expect(status.services.find((service) => service.service === 'skill-service')).toMatchObject({
+      state: 'down',
+      instances: [],
+    });
     expect(status.services.find((service) => service.service === 'orchestrator')!.state).toBe('up');
     const ping = await natsCall('system.ping', '{"service":"skill-service","timeoutMs":500}');
     expect(ping).toMatchObject({ ok: false, error: { code: 'NO_RESPONDERS' } });

@@ -24,10 +24,22 @@ describe('MCP secrets served from the encrypted store (McpSecretsResponder over 
     database = await openDatabase({ kind: 'postgres', url: testDatabase.url });
     store = new SecretStore(database.prisma, new SecretCipher(randomBytes(32)));
     const scope = new McpCredentialScope([
-      parseMcpServerConfig({ name: 'github', transport: { type: 'streamable-http', url: 'https://mcp.example.com/mcp' }, auth: { type: 'bearer', secret: 'github-token' } }),
-      parseMcpServerConfig({ name: 'linear', transport: { type: 'sse', url: 'https://linear.example.com/sse' }, auth: { type: 'oauth' } }),
+      parseMcpServerConfig({
+        name: 'github',
+        transport: { type: 'streamable-http', url: 'https://mcp.example.com/mcp' },
+        auth: { type: 'bearer', secret: 'github-token' },
+      }),
+      parseMcpServerConfig({
+        name: 'linear',
+        transport: { type: 'sse', url: 'https://linear.example.com/sse' },
+        auth: { type: 'oauth' },
+      }),
     ]);
-    const logger = new JsonLogger({ service: 'orchestrator', instanceId: 'test' }, 'debug', (line) => void logLines.push(line));
+    const logger = new JsonLogger(
+      { service: 'orchestrator', instanceId: 'test' },
+      'debug',
+      (line) => void logLines.push(line),
+    );
     // `answer` is what the NATS subscription calls; the subjects themselves are covered by the tool-worker suite.
     responder = new McpSecretsResponder(undefined as never, store, scope, logger);
   }, 60_000);
@@ -41,12 +53,18 @@ describe('MCP secrets served from the encrypted store (McpSecretsResponder over 
     responder.answer(operation, new TextEncoder().encode(JSON.stringify(payload)));
 
   it('writes OAuth entries encrypted under reserved names that no tool can be granted', async () => {
-    expect(await ask('set', { name: 'mcp/oauth/linear/tokens', value: TOKENS })).toEqual({ ok: true, data: {} });
+    expect(await ask('set', { name: 'mcp/oauth/linear/tokens', value: TOKENS })).toEqual({
+      ok: true,
+      data: {},
+    });
     const row = await database.prisma.secret.findUnique({ where: { name: 'mcp.oauth.linear.tokens' } });
     expect(row?.sealed).toBeDefined();
     expect(row!.sealed).not.toContain('at-very-secret-access-token');
     expect(row!.hostPatterns).toEqual([]);
-    expect(await ask('get', { name: 'mcp/oauth/linear/tokens' })).toEqual({ ok: true, data: { value: TOKENS } });
+    expect(await ask('get', { name: 'mcp/oauth/linear/tokens' })).toEqual({
+      ok: true,
+      data: { value: TOKENS },
+    });
     expect(await store.grantsForNames(['mcp.oauth.linear.tokens'])).toEqual([]);
     expect(await store.grantsForUrl('https://linear.example.com/sse')).toEqual([]);
     expect(await ask('delete', { name: 'mcp/oauth/linear/tokens' })).toEqual({ ok: true, data: {} });
@@ -56,7 +74,10 @@ describe('MCP secrets served from the encrypted store (McpSecretsResponder over 
   it('reads a referenced bearer secret, and refuses every other name and any write to it', async () => {
     await store.set('github-token', 'ghp_referenced');
     await store.set('openai-key', 'sk-not-for-mcp');
-    expect(await ask('get', { name: 'github-token' })).toEqual({ ok: true, data: { value: 'ghp_referenced' } });
+    expect(await ask('get', { name: 'github-token' })).toEqual({
+      ok: true,
+      data: { value: 'ghp_referenced' },
+    });
     for (const [operation, payload] of [
       ['get', { name: 'openai-key' }],
       ['set', { name: 'github-token', value: 'replaced' }],
@@ -65,9 +86,18 @@ describe('MCP secrets served from the encrypted store (McpSecretsResponder over 
       ['get', { name: 'mcp/oauth/github/tokens' }],
     ] as const)
       expect(await ask(operation, payload)).toMatchObject({ ok: false, error: { code: 'POLICY_DENIED' } });
-    expect(await ask('get', { name: 'github-token', value: 'x', extra: 1 })).toMatchObject({ ok: false, error: { code: 'SCHEMA_VIOLATION' } });
-    expect(await ask('set', { name: 'mcp/oauth/linear/client' })).toMatchObject({ ok: false, error: { code: 'SCHEMA_VIOLATION' } });
-    expect(await responder.answer('get', new TextEncoder().encode('{not json'))).toMatchObject({ ok: false, error: { code: 'MALFORMED_JSON' } });
+    expect(await ask('get', { name: 'github-token', value: 'x', extra: 1 })).toMatchObject({
+      ok: false,
+      error: { code: 'SCHEMA_VIOLATION' },
+    });
+    expect(await ask('set', { name: 'mcp/oauth/linear/client' })).toMatchObject({
+      ok: false,
+      error: { code: 'SCHEMA_VIOLATION' },
+    });
+    expect(await responder.answer('get', new TextEncoder().encode('{not json'))).toMatchObject({
+      ok: false,
+      error: { code: 'MALFORMED_JSON' },
+    });
     expect(await store.valueOf('github-token')).toBe('ghp_referenced');
   });
 
@@ -75,6 +105,7 @@ describe('MCP secrets served from the encrypted store (McpSecretsResponder over 
     const logs = logLines.join('\n');
     expect(logs).toContain('mcp/oauth/linear/tokens');
     expect(logs).toContain('openai-key');
-    for (const value of ['at-very-secret-access-token', 'ghp_referenced', 'sk-not-for-mcp', 'replaced']) expect(logs).not.toContain(value);
+    for (const value of ['at-very-secret-access-token', 'ghp_referenced', 'sk-not-for-mcp', 'replaced'])
+      expect(logs).not.toContain(value);
   });
 });

@@ -27,7 +27,11 @@ const CLI = join(REPO_ROOT, 'apps/cli/dist/main.js');
 const PLANTED_KEY = 'sk-proj-abcdefghijklmnopqrstuvwxyzABCDEF0123456789';
 const textOf = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
 
-async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+async function waitFor(
+  check: () => boolean | Promise<boolean>,
+  timeoutMs: number,
+  what: string,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`${what} not seen in ${timeoutMs} ms`);
@@ -65,7 +69,9 @@ describe('Talon as an MCP server: /mcp on the orchestrator and `talon mcp serve`
 
   afterAll(async () => {
     await Promise.all(clients.map((client) => client.close().catch(() => undefined)));
-    await Promise.all([orchestrator, worker, runner].map((service) => service?.stop().catch(() => undefined)));
+    await Promise.all(
+      [orchestrator, worker, runner].map((service) => service?.stop().catch(() => undefined)),
+    );
     await nats?.stop();
     await database?.drop();
     await rm(base, { recursive: true, force: true });
@@ -83,7 +89,10 @@ describe('Talon as an MCP server: /mcp on the orchestrator and `talon mcp serve`
     expect((result as CallToolResult).isError).toBe(true);
     const approvalId = /approval id: ([0-9a-f-]{36})/.exec(textOf(result))?.[1];
     expect(approvalId).toBeDefined();
-    const resolved = await fetch(`http://127.0.0.1:${httpPort}/v1/rpc/approvals.resolve`, { method: 'POST', body: JSON.stringify({ id: approvalId, decision: 'approve' }) });
+    const resolved = await fetch(`http://127.0.0.1:${httpPort}/v1/rpc/approvals.resolve`, {
+      method: 'POST',
+      body: JSON.stringify({ id: approvalId, decision: 'approve' }),
+    });
     expect(resolved.status).toBe(200);
   }
 
@@ -92,7 +101,9 @@ describe('Talon as an MCP server: /mcp on the orchestrator and `talon mcp serve`
   it('serves the live catalog at /mcp and runs calls through the dispatcher', async () => {
     const client = await httpClient();
     await waitFor(async () => (await names(client)).includes('echo'), 10_000, 'echo in the catalog');
-    expect(await names(client)).toEqual(expect.arrayContaining(['echo', 'mcp_call', 'mcp_list', 'read_file', 'tool_info']));
+    expect(await names(client)).toEqual(
+      expect.arrayContaining(['echo', 'mcp_call', 'mcp_list', 'read_file', 'tool_info']),
+    );
     const echo = await client.callTool({ name: 'echo', arguments: { message: 'through talon' } });
     expect(echo.isError).toBeFalsy();
     expect(textOf(echo)).toMatch(/^<tool_output name="echo" call_id="[^"]+">/);
@@ -116,7 +127,10 @@ describe('Talon as an MCP server: /mcp on the orchestrator and `talon mcp serve`
       notified++;
     });
     expect(await names(client)).not.toContain('everything_echo');
-    const call = { name: 'mcp_call', arguments: { tool: 'everything.echo', arguments: { message: 'nested' } } };
+    const call = {
+      name: 'mcp_call',
+      arguments: { tool: 'everything.echo', arguments: { message: 'nested' } },
+    };
     // An MCP client is an agent: mcp_call (external_write) needs a person's approval first.
     const asked = await client.callTool(call);
     expect(asked.isError).toBe(true);
@@ -128,8 +142,12 @@ describe('Talon as an MCP server: /mcp on the orchestrator and `talon mcp serve`
   });
 
   it('leaves the Nest HTTP API working next to /mcp', async () => {
-    const methods = (await (await fetch(`http://127.0.0.1:${httpPort}/v1/methods`)).json()) as { data: { name: string }[] };
-    expect(methods.data.map((method) => method.name)).toEqual(expect.arrayContaining(['mcp.call', 'mcp.list', 'mcp.start', 'mcp.stop']));
+    const methods = (await (await fetch(`http://127.0.0.1:${httpPort}/v1/methods`)).json()) as {
+      data: { name: string }[];
+    };
+    expect(methods.data.map((method) => method.name)).toEqual(
+      expect.arrayContaining(['mcp.call', 'mcp.list', 'mcp.start', 'mcp.stop']),
+    );
     const stray = await fetch(`http://127.0.0.1:${httpPort}/mcp/other`, { method: 'POST', body: '{}' });
     expect(stray.status).toBe(404);
     const noSession = await fetch(url, { method: 'GET' });
@@ -137,9 +155,24 @@ describe('Talon as an MCP server: /mcp on the orchestrator and `talon mcp serve`
     // DNS rebinding: a request naming another host is refused before any MCP handling.
     const { request } = await import('node:http');
     const status = await new Promise<number>((resolve, reject) => {
-      const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
+      const body = JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+      });
       const outgoing = request(
-        { host: '127.0.0.1', port: httpPort, path: '/mcp', method: 'POST', headers: { host: `evil.example:${httpPort}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' } },
+        {
+          host: '127.0.0.1',
+          port: httpPort,
+          path: '/mcp',
+          method: 'POST',
+          headers: {
+            host: `evil.example:${httpPort}`,
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+          },
+        },
         (response) => {
           response.resume();
           resolve(response.statusCode ?? 0);
@@ -152,12 +185,26 @@ describe('Talon as an MCP server: /mcp on the orchestrator and `talon mcp serve`
   });
 
   it('is usable by @modelcontextprotocol/inspector-cli', async () => {
-    const list = await run(process.execPath, [INSPECTOR_CLI, '--cli', url, '--method', 'tools/list'], INSPECTOR_OPTIONS);
+    const list = await run(
+      process.execPath,
+      [INSPECTOR_CLI, '--cli', url, '--method', 'tools/list'],
+      INSPECTOR_OPTIONS,
+    );
     const listed = JSON.parse(list.stdout.slice(list.stdout.indexOf('{'))) as { tools: { name: string }[] };
     expect(listed.tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['echo', 'mcp_list']));
     const call = await run(
       process.execPath,
-      [INSPECTOR_CLI, '--cli', url, '--method', 'tools/call', '--tool-name', 'echo', '--tool-arg', 'message=from-inspector'],
+      [
+        INSPECTOR_CLI,
+        '--cli',
+        url,
+        '--method',
+        'tools/call',
+        '--tool-name',
+        'echo',
+        '--tool-arg',
+        'message=from-inspector',
+      ],
       INSPECTOR_OPTIONS,
     );
     expect(call.stdout).toContain('from-inspector');
@@ -165,7 +212,12 @@ describe('Talon as an MCP server: /mcp on the orchestrator and `talon mcp serve`
 
   it('serves the same catalog over stdio with `talon mcp serve`', async () => {
     const client = new Client({ name: 'talon-stdio-test', version: '1.0.0' });
-    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', 'serve'], env: { NATS_URL: nats.url }, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'mcp', 'serve'],
+      env: { NATS_URL: nats.url },
+      stderr: 'pipe',
+    });
     await client.connect(transport);
     clients.push(client);
     expect(await names(client)).toEqual(expect.arrayContaining(['echo', 'mcp_list', 'everything_echo']));
@@ -192,7 +244,9 @@ describe('Talon as an MCP server: /mcp on the orchestrator and `talon mcp serve`
 
   it('`talon mcp serve` explains when NATS is not reachable', async () => {
     const port = await findFreePort();
-    const failed = await run(process.execPath, [CLI, 'mcp', 'serve'], { env: { ...process.env, NATS_URL: `nats://127.0.0.1:${port}` } }).catch((error: { code: number; stderr: string; stdout: string }) => error);
+    const failed = await run(process.execPath, [CLI, 'mcp', 'serve'], {
+      env: { ...process.env, NATS_URL: `nats://127.0.0.1:${port}` },
+    }).catch((error: { code: number; stderr: string; stdout: string }) => error);
     expect(failed).toMatchObject({ code: 1, stdout: '' });
     expect((failed as { stderr: string }).stderr).toContain('Cannot reach NATS');
   });

@@ -5,13 +5,30 @@ import { join } from 'node:path';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import type { ToolDefinition } from '@talon/contracts';
 import { NatsRequester } from '@talon/service-runtime';
-import { startNatsTestServer, startServiceProcess, type NatsTestServer, type ServiceProcess } from '@talon/testing';
+import {
+  startNatsTestServer,
+  startServiceProcess,
+  type NatsTestServer,
+  type ServiceProcess,
+} from '@talon/testing';
 import { SkillServiceClient } from '../src/skills/skill-service-client.js';
 
-const SKILL = '---\nname: sql-tuning\nversion: 2.0.0\ndescription: Tunes slow SQL queries.\nactivation:\n  keywords: [slow query, explain plan]\n---\n# SQL tuning\n';
+const SKILL =
+  '---\nname: sql-tuning\nversion: 2.0.0\ndescription: Tunes slow SQL queries.\nactivation:\n  keywords: [slow query, explain plan]\n---\n# SQL tuning\n';
 
 function tool(name: string, effects: ToolDefinition['effects']): ToolDefinition {
-  return { name, description: name, parameters: { type: 'object' }, effects, approval: 'never', timeoutMs: 1000, domain: 'orchestrator', source: 'builtin', sensitiveParams: [], idempotent: true };
+  return {
+    name,
+    description: name,
+    parameters: { type: 'object' },
+    effects,
+    approval: 'never',
+    timeoutMs: 1000,
+    domain: 'orchestrator',
+    source: 'builtin',
+    sensitiveParams: [],
+    idempotent: true,
+  };
 }
 
 describe('SkillServiceClient against a running skill-service', () => {
@@ -46,7 +63,10 @@ describe('SkillServiceClient against a running skill-service', () => {
   it('selects, then attenuates with what it selected (the agent loop’s two calls)', async () => {
     const selected = await client.select('this slow query needs an explain plan', { maxActive: 1 });
     expect(selected.active.map((skill) => [skill.name, skill.trust])).toEqual([['sql-tuning', 'INSTALLED']]);
-    const attenuated = await client.attenuate(selected.active, [tool('memory_read', []), tool('http', ['network'])]);
+    const attenuated = await client.attenuate(selected.active, [
+      tool('memory_read', []),
+      tool('http', ['network']),
+    ]);
     expect(attenuated.kept.map((kept) => kept.name)).toEqual(['memory_read']);
     expect(attenuated.ceiling).toMatchObject({ mode: 'read_only', causedBy: ['sql-tuning'] });
     expect((await client.attenuate([], [tool('http', ['network'])])).ceiling.mode).toBe('all');
@@ -55,7 +75,11 @@ describe('SkillServiceClient against a running skill-service', () => {
   it('reads the list, the triggers and the report', async () => {
     expect((await client.list()).skills.map((skill) => skill.name)).toEqual(['sql-tuning']);
     expect((await client.triggers()).commands).toEqual([]);
-    expect((await client.report()).dirs.map((dir) => [dir.source, dir.exists])).toEqual([['workspace', false], ['user', false], ['installed', true]]);
+    expect((await client.report()).dirs.map((dir) => [dir.source, dir.exists])).toEqual([
+      ['workspace', false],
+      ['user', false],
+      ['installed', true],
+    ]);
   });
 
   it('stops waiting when the caller aborts, and refuses to start when already aborted', async () => {

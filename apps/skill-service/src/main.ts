@@ -4,4 +4,7 @@ import { parseSkillServiceConfig } from './skill-service-config.js';
 import { SkillServiceModule } from './skill-service.module.js';
 
 const config = parseSkillServiceConfig();
-await bootstrapService({ config, module: (_connection, logger) => SkillServiceModule.register(config, logger) });
+await bootstrapService({
+  config,
+  module: (_connection, logger) => SkillServiceModule.register(config, logger),
+});

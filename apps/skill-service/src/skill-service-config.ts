@@ -1,6 +1,11 @@
 import { resolve } from 'node:path';
 import type { AllowlistEntry } from '@talon/safety';
-import { parseServiceConfig, parseSsrfAllowlist, readPositiveInt, type ServiceConfig } from '@talon/service-runtime';
+import {
+  parseServiceConfig,
+  parseSsrfAllowlist,
+  readPositiveInt,
+  type ServiceConfig,
+} from '@talon/service-runtime';
 import { DEFAULT_WATCH_DEBOUNCE_MS, parseSkillsConfig, type SkillsConfig } from '@talon/skills';
 
 /** skill-service settings, read and validated once at start. */
@@ -17,11 +22,17 @@ export interface SkillServiceConfig extends ServiceConfig {
   watchDebounceMs: number;
 }
 
-export function parseSkillServiceConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): SkillServiceConfig {
+export function parseSkillServiceConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  cwd = process.cwd(),
+): SkillServiceConfig {
   const stateDir = resolve(cwd, env.TALON_STATE_DIR || '.talon/state');
   return {
     ...parseServiceConfig('skill-service', env),
-    skills: parseSkillsConfig({ ...env, SKILLS_INSTALLED_DIR: env.SKILLS_INSTALLED_DIR || resolve(stateDir, 'skills') }, cwd),
+    skills: parseSkillsConfig(
+      { ...env, SKILLS_INSTALLED_DIR: env.SKILLS_INSTALLED_DIR || resolve(stateDir, 'skills') },
+      cwd,
+    ),
     ssrfAllowlist: parseSsrfAllowlist(env.TALON_SSRF_ALLOWLIST),
     watchDebounceMs: readPositiveInt(env, 'SKILLS_WATCH_DEBOUNCE_MS', DEFAULT_WATCH_DEBOUNCE_MS),
   };

@@ -38,22 +38,30 @@ export class SkillServiceController {
 
   @MessagePattern(SUBJECTS.skills('attenuate'))
   attenuate(@Payload() payload: unknown): AttenuateResult {
-    return this.catalog.attenuate(validatePayload(AttenuateRequestSchema, payload, 'The payload of skills.attenuate'));
+    return this.catalog.attenuate(
+      validatePayload(AttenuateRequestSchema, payload, 'The payload of skills.attenuate'),
+    );
   }
 
   @MessagePattern(SUBJECTS.skills('search'))
   search(@Payload() payload: unknown): SkillSearchResult {
-    return this.catalog.search(validatePayload(SkillSearchRequestSchema, payload, 'The payload of skills.search'));
+    return this.catalog.search(
+      validatePayload(SkillSearchRequestSchema, payload, 'The payload of skills.search'),
+    );
   }
 
   @MessagePattern(SUBJECTS.skills('install'))
   install(@Payload() payload: unknown): Promise<SkillInstallResult> {
-    return this.catalog.install(validatePayload(SkillInstallRequestSchema, payload, 'The payload of skills.install'));
+    return this.catalog.install(
+      validatePayload(SkillInstallRequestSchema, payload, 'The payload of skills.install'),
+    );
   }
 
   @MessagePattern(SUBJECTS.skills('remove'))
   remove(@Payload() payload: unknown): Promise<SkillRemoveResult> {
-    return this.catalog.remove(validatePayload(SkillRemoveRequestSchema, payload, 'The payload of skills.remove'));
+    return this.catalog.remove(
+      validatePayload(SkillRemoveRequestSchema, payload, 'The payload of skills.remove'),
+    );
   }
 
   @MessagePattern(SUBJECTS.skills('triggers'))

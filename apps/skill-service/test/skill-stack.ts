@@ -34,7 +34,12 @@ export interface SkillStack {
 }
 
 /** The text of a small SKILL.md. */
-export function skillText(name: string, description: string, extra = '', body = `# ${name}\n\nSteps for ${name}.\n`): string {
+export function skillText(
+  name: string,
+  description: string,
+  extra = '',
+  body = `# ${name}\n\nSteps for ${name}.\n`,
+): string {
   return `---\nname: ${name}\nversion: 1.0.0\ndescription: ${description}\n${extra}---\n${body}`;
 }
 
@@ -52,9 +57,16 @@ export async function waitFor(predicate: () => Promise<boolean>, timeoutMs: numb
 export type SeedSkills = (stack: Pick<SkillStack, 'dirs' | 'writeSkill'>) => Promise<void>;
 
 /** Starts NATS, a PostgreSQL test database, the skill-service and the orchestrator. */
-export async function startSkillStack(seed: SeedSkills, extraEnv: Record<string, string> = {}): Promise<SkillStack> {
+export async function startSkillStack(
+  seed: SeedSkills,
+  extraEnv: Record<string, string> = {},
+): Promise<SkillStack> {
   const root = await mkdtemp(join(tmpdir(), 'talon-skills-'));
-  const dirs = { workspace: join(root, 'workspace'), user: join(root, 'user'), installed: join(root, 'installed') };
+  const dirs = {
+    workspace: join(root, 'workspace'),
+    user: join(root, 'user'),
+    installed: join(root, 'installed'),
+  };
   await Promise.all(Object.values(dirs).map((dir) => mkdir(dir, { recursive: true })));
   const writeSkill = async (dir: string, name: string, text: string) => {
     const file = join(dir, name, 'SKILL.md');
@@ -108,7 +120,8 @@ export async function startSkillStack(seed: SeedSkills, extraEnv: Record<string,
       skillService,
       httpUrl: `http://127.0.0.1:${httpPort}`,
       api: (method, payload, timeoutMs = 10_000) => request(`talon.api.v1.${method}`, payload, timeoutMs),
-      skills: (method, payload, timeoutMs = 10_000) => request(`talon.skills.v1.${method}`, payload, timeoutMs),
+      skills: (method, payload, timeoutMs = 10_000) =>
+        request(`talon.skills.v1.${method}`, payload, timeoutMs),
       writeSkill,
       stop,
     };

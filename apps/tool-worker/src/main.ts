@@ -4,4 +4,7 @@ import { parseToolWorkerConfig } from './tool-worker-config.js';
 import { ToolWorkerModule } from './tool-worker.module.js';
 
 const config = parseToolWorkerConfig();
-await bootstrapService({ config, module: (connection, logger) => ToolWorkerModule.register(config, connection, logger) });
+await bootstrapService({
+  config,
+  module: (connection, logger) => ToolWorkerModule.register(config, connection, logger),
+});

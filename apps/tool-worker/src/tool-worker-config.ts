@@ -1,4 +1,9 @@
-import { parseServiceConfig, parseSsrfAllowlist, readPositiveInt, type ServiceConfig } from '@talon/service-runtime';
+import {
+  parseServiceConfig,
+  parseSsrfAllowlist,
+  readPositiveInt,
+  type ServiceConfig,
+} from '@talon/service-runtime';
 import { DEFAULT_TOOL_CONCURRENCY } from '@talon/service-runtime';
 import type { AllowlistEntry } from '@talon/safety';
 

@@ -19,6 +19,13 @@ export class ToolWorkerModule {
       logger,
       concurrency: config.concurrency,
     });
-    return { module: ToolWorkerModule, controllers: [toolCallControllerFor('orchestrator')], providers: [{ provide: TOOL_HOST, useValue: host }, ...remoteMcpProviders(config, registry, connection, logger)] };
+    return {
+      module: ToolWorkerModule,
+      controllers: [toolCallControllerFor('orchestrator')],
+      providers: [
+        { provide: TOOL_HOST, useValue: host },
+        ...remoteMcpProviders(config, registry, connection, logger),
+      ],
+    };
   }
 }

@@ -6,5 +6,6 @@ import type { WasmRunnerConfig } from './wasm-runner-config.js';
 /** Registers shell and the file tools, confined to the workspace root (created if missing). */
 export function registerDevTools(registry: ToolRegistry, config: WasmRunnerConfig): void {
   mkdirSync(config.workspaceDir, { recursive: true });
-  for (const tool of createDevTools({ root: config.workspaceDir })) registry.register(tool as unknown as Tool);
+  for (const tool of createDevTools({ root: config.workspaceDir }))
+    registry.register(tool as unknown as Tool);
 }

@@ -1,5 +1,10 @@
 import { resolve } from 'node:path';
-import { parseServiceConfig, readPositiveInt, DEFAULT_TOOL_CONCURRENCY, type ServiceConfig } from '@talon/service-runtime';
+import {
+  parseServiceConfig,
+  readPositiveInt,
+  DEFAULT_TOOL_CONCURRENCY,
+  type ServiceConfig,
+} from '@talon/service-runtime';
 
 /** wasm-runner settings, read and validated once at start. */
 export interface WasmRunnerConfig extends ServiceConfig {
@@ -11,7 +16,10 @@ export interface WasmRunnerConfig extends ServiceConfig {
   concurrency: number;
 }
 
-export function parseWasmRunnerConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): WasmRunnerConfig {
+export function parseWasmRunnerConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  cwd = process.cwd(),
+): WasmRunnerConfig {
   const stateDir = resolve(cwd, env.TALON_STATE_DIR || '.talon/state');
   return {
     ...parseServiceConfig('wasm-runner', env),

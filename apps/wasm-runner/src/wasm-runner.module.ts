@@ -17,7 +17,15 @@ export class WasmRunnerModule {
   static register(config: WasmRunnerConfig, connection: NatsConnection, logger: JsonLogger): DynamicModule {
     const registry = new ToolRegistry();
     registerDevTools(registry, config);
-    const host = new ToolHost({ connection, registry, service: 'wasm-runner', domain: 'container', instanceId: config.instanceId, logger, concurrency: config.concurrency });
+    const host = new ToolHost({
+      connection,
+      registry,
+      service: 'wasm-runner',
+      domain: 'container',
+      instanceId: config.instanceId,
+      logger,
+      concurrency: config.concurrency,
+    });
     return {
       module: WasmRunnerModule,
       controllers: [toolCallControllerFor('container')],

@@ -227,7 +227,9 @@ describe('WebAssembly tools in the wasm-runner, through the orchestrator', () =>
   }
 
   it('searches the registry and installs with the right sha256; the tool is callable through tools.call at once', async () => {
-    const hits = await talon.ok<{ results: { name: string }[] }>('tools.search', { query: 'test text-stats' });
+    const hits = await talon.ok<{ results: { name: string }[] }>('tools.search', {
+      query: 'test text-stats',
+    });
     expect(JSON.stringify(hits)).toContain('text-stats');
     expect(await talon.ok<{ tools: unknown[] }>('tools.installed', {})).toEqual({ tools: [] });
     const started = Date.now();
@@ -281,7 +283,9 @@ describe('WebAssembly tools in the wasm-runner, through the orchestrator', () =>
       ok: false,
       error: { code: 'SCHEMA_VIOLATION' },
     });
-    const names = (await talon.ok<{ tools: Summary[] }>('tools.installed', {})).tools.map((tool) => tool.name);
+    const names = (await talon.ok<{ tools: Summary[] }>('tools.installed', {})).tools.map(
+      (tool) => tool.name,
+    );
     expect(names).toEqual(['text-stats']);
     const catalog = await catalogNames();
     for (const refused of ['bad-sha', 'bad-wit', 'wasi-random']) expect(catalog).not.toContain(refused);

@@ -5,7 +5,9 @@ import type { AgentEvent, AgentEventListener } from './agent-events.js';
  * that pull (gRPC server streams, SSE writers): `for await (const event of streamAgentEvents((emit) =>
  * runner.run({ ...input, onEvent: emit })))`. Ends after the run settles; rethrows if it rejected.
  */
-export async function* streamAgentEvents(start: (emit: AgentEventListener) => Promise<unknown>): AsyncGenerator<AgentEvent> {
+export async function* streamAgentEvents(
+  start: (emit: AgentEventListener) => Promise<unknown>,
+): AsyncGenerator<AgentEvent> {
   const queue: AgentEvent[] = [];
   let wake: (() => void) | undefined;
   let done = false;

@@ -8,11 +8,24 @@ import { SessionBusyError } from './errors/session-busy-error.js';
 import { callModel } from './model-call.js';
 import { PolicyEngine } from './policy-engine.js';
 import { buildSystemPrompt } from './system-prompt-builder.js';
-import { errorContent, ToolCallExecutor, type ToolCallOutcome, type ToolCallScope } from './tool-call-executor.js';
+import {
+  errorContent,
+  ToolCallExecutor,
+  type ToolCallOutcome,
+  type ToolCallScope,
+} from './tool-call-executor.js';
 import { ceilingFromAttenuation, type TurnCeiling } from './turn-ceiling.js';
 import { findInterruptedTurn } from './turn-history.js';
 import { TurnClock } from './turn-clock.js';
-import { DEFAULT_MAX_ITERATIONS, type DirectToolCallInput, type ResumeInput, type TurnInput, type TurnResult, type TurnRunnerDeps, type TurnRunnerOptions } from './turn-options.js';
+import {
+  DEFAULT_MAX_ITERATIONS,
+  type DirectToolCallInput,
+  type ResumeInput,
+  type TurnInput,
+  type TurnResult,
+  type TurnRunnerDeps,
+  type TurnRunnerOptions,
+} from './turn-options.js';
 
 interface TurnState {
   readonly sessionId: string;
@@ -46,7 +59,8 @@ export class TurnRunner {
     private readonly options: TurnRunnerOptions = {},
   ) {
     this.maxIterations = options.maxIterations ?? DEFAULT_MAX_ITERATIONS;
-    if (!Number.isInteger(this.maxIterations) || this.maxIterations < 1) throw new AgentConfigError(`maxIterations must be a positive integer (got ${options.maxIterations})`);
+    if (!Number.isInteger(this.maxIterations) || this.maxIterations < 1)
+      throw new AgentConfigError(`maxIterations must be a positive integer (got ${options.maxIterations})`);
     this.executor = new ToolCallExecutor({ ...deps, policy: deps.policy ?? new PolicyEngine() });
   }
 
@@ -89,19 +103,21 @@ export class TurnRunner {
     if (interrupted === undefined) return undefined;
     const state = this.startState({ ...input, sessionId }, interrupted.turnId);
     state.iterations = interrupted.iterations;
-    return this.exclusive(sessionId, () => this.drive(state, true, async () => {
-      for (const stored of log) state.messages.push(stored.message);
-      await this.prepare(state, interrupted.userMessage, input.signal);
-      if (interrupted.pendingCalls.length === 0) return;
-      state.open = [...interrupted.pendingCalls];
-      const ceiling = await this.visibleTools(state);
-      const scope = { ...state.scope, ceiling: ceiling.ceiling };
-      for (const call of interrupted.pendingCalls) {
-        const approval = await this.deps.approvals.findByCall(sessionId, call.id);
-        const outcome = await state.clock.inTools(() => this.executor.resume(call, approval, scope));
-        await this.appendResult(state, outcome);
-      }
-    }));
+    return this.exclusive(sessionId, () =>
+      this.drive(state, true, async () => {
+        for (const stored of log) state.messages.push(stored.message);
+        await this.prepare(state, interrupted.userMessage, input.signal);
+        if (interrupted.pendingCalls.length === 0) return;
+        state.open = [...interrupted.pendingCalls];
+        const ceiling = await this.visibleTools(state);
+        const scope = { ...state.scope, ceiling: ceiling.ceiling };
+        for (const call of interrupted.pendingCalls) {
+          const approval = await this.deps.approvals.findByCall(sessionId, call.id);
+          const outcome = await state.clock.inTools(() => this.executor.resume(call, approval, scope));
+          await this.appendResult(state, outcome);
+        }
+      }),
+    );
   }
 
   private async exclusive<T>(sessionId: string, work: () => Promise<T>): Promise<T> {
@@ -128,7 +144,10 @@ export class TurnRunner {
       signal: input.signal,
       emit: guardListener(input.onEvent),
     };
-    const [outcome] = await this.executor.runBatch([{ id: callId, name: input.tool, arguments: input.params }], scope);
+    const [outcome] = await this.executor.runBatch(
+      [{ id: callId, name: input.tool, arguments: input.params }],
+      scope,
+    );
     return outcome!;
   }
 
@@ -138,7 +157,14 @@ export class TurnRunner {
       sessionId: input.sessionId,
       turnId,
       messages: [{ role: 'system', content: '' }],
-      scope: { sessionId: input.sessionId, turnId, actor: input.actor ?? 'model', autonomous: input.autonomous ?? false, signal: input.signal, emit },
+      scope: {
+        sessionId: input.sessionId,
+        turnId,
+        actor: input.actor ?? 'model',
+        autonomous: input.autonomous ?? false,
+        signal: input.signal,
+        emit,
+      },
       activeSkills: [],
       skillsToAnnounce: false,
       clock: new TurnClock(),
@@ -162,18 +188,43 @@ export class TurnRunner {
       reason = content === undefined ? 'iteration_cap' : 'final_answer';
     } catch (thrown) {
       reason = signal?.aborted ? 'aborted' : 'error';
-      error = reason === 'aborted'
-        ? { code: 'ABORTED', message: 'The turn was stopped before it finished.' }
-        : TalonError.isInstance(thrown) ? { code: thrown.code, message: thrown.message } : { code: 'INTERNAL', message: 'The turn failed with an unexpected error; see the orchestrator log.' };
+      error =
+        reason === 'aborted'
+          ? { code: 'ABORTED', message: 'The turn was stopped before it finished.' }
+          : TalonError.isInstance(thrown)
+            ? { code: thrown.code, message: thrown.message }
+            : {
+                code: 'INTERNAL',
+                message: 'The turn failed with an unexpected error; see the orchestrator log.',
+              };
       scope.emit({ type: 'error', sessionId, turnId, ...error, fatal: true });
       // Close the calls left without a result, so the history stays valid for the next turn.
       await this.closeOpenCalls(state, error).catch(() => undefined);
     }
     const usage = { ...state.usage };
     scope.emit({ type: 'usage', sessionId, turnId, scope: 'turn', usage });
-    const detail = reason === 'iteration_cap' ? `Stopped after ${this.maxIterations} model calls without a final answer; send another message to continue.` : undefined;
-    scope.emit({ type: 'turn_finished', sessionId, turnId, reason, iterations: state.iterations, ...(detail ? { detail } : {}) });
-    return { sessionId, turnId, reason, iterations: state.iterations, usage, timings: state.clock.finish(), ...(content === undefined ? {} : { content }), ...(error ? { error } : {}) };
+    const detail =
+      reason === 'iteration_cap'
+        ? `Stopped after ${this.maxIterations} model calls without a final answer; send another message to continue.`
+        : undefined;
+    scope.emit({
+      type: 'turn_finished',
+      sessionId,
+      turnId,
+      reason,
+      iterations: state.iterations,
+      ...(detail ? { detail } : {}),
+    });
+    return {
+      sessionId,
+      turnId,
+      reason,
+      iterations: state.iterations,
+      usage,
+      timings: state.clock.finish(),
+      ...(content === undefined ? {} : { content }),
+      ...(error ? { error } : {}),
+    };
   }
 
   /**
@@ -181,7 +232,11 @@ export class TurnRunner {
    * fails here degrades the turn to no skills (no skill, so nothing to narrow); a failing attenuation
    * later fails the turn instead, so a ceiling is never silently lost.
    */
-  private async prepare(state: TurnState, userMessage: string, signal: AbortSignal | undefined): Promise<void> {
+  private async prepare(
+    state: TurnState,
+    userMessage: string,
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
     let blocks: string[] = [];
     if (this.deps.skills !== undefined) {
       try {
@@ -191,12 +246,25 @@ export class TurnRunner {
       } catch (error) {
         if (signal?.aborted) throw error;
         const code = TalonError.isInstance(error) ? error.code : 'INTERNAL';
-        state.scope.emit({ type: 'error', sessionId: state.sessionId, turnId: state.turnId, code, message: 'Skill selection failed; answering without skills.', fatal: false });
+        state.scope.emit({
+          type: 'error',
+          sessionId: state.sessionId,
+          turnId: state.turnId,
+          code,
+          message: 'Skill selection failed; answering without skills.',
+          fatal: false,
+        });
       }
       state.skillsToAnnounce = true;
     }
     const workspace = this.options.workspacePrompt;
-    state.messages[0] = { role: 'system', content: buildSystemPrompt({ workspacePrompt: typeof workspace === 'function' ? workspace() : workspace, skillBlocks: blocks }) };
+    state.messages[0] = {
+      role: 'system',
+      content: buildSystemPrompt({
+        workspacePrompt: typeof workspace === 'function' ? workspace() : workspace,
+        skillBlocks: blocks,
+      }),
+    };
   }
 
   /** The loop proper; returns the final text, or `undefined` at the iteration cap. */
@@ -223,7 +291,12 @@ export class TurnRunner {
         scope.emit({ type: 'usage', sessionId, turnId, scope: 'call', usage: reply.usage });
       }
       const calls = reply.toolCalls.map((entry) => entry.call);
-      await this.append(state, calls.length > 0 ? { role: 'assistant', content: reply.text, toolCalls: calls } : { role: 'assistant', content: reply.text });
+      await this.append(
+        state,
+        calls.length > 0
+          ? { role: 'assistant', content: reply.text, toolCalls: calls }
+          : { role: 'assistant', content: reply.text },
+      );
       if (calls.length === 0) {
         scope.emit({ type: 'message', sessionId, turnId, content: reply.text });
         return reply.text;
@@ -243,14 +316,27 @@ export class TurnRunner {
   }
 
   /** The catalog as of now, attenuated by the turn's skills; the first call also announces the skills. */
-  private async visibleTools(state: TurnState): Promise<{ tools: readonly ToolDefinition[]; ceiling?: TurnCeiling }> {
+  private async visibleTools(
+    state: TurnState,
+  ): Promise<{ tools: readonly ToolDefinition[]; ceiling?: TurnCeiling }> {
     const catalog = this.deps.tools.list();
-    let visible: { tools: readonly ToolDefinition[]; ceiling?: TurnCeiling; removed: readonly { name: string; reason: string }[] };
+    let visible: {
+      tools: readonly ToolDefinition[];
+      ceiling?: TurnCeiling;
+      removed: readonly { name: string; reason: string }[];
+    };
     // With no active skill there is nothing to narrow: skip the round trip to the skill service.
-    if (this.deps.skills === undefined || state.activeSkills.length === 0) visible = { tools: catalog, removed: [] };
+    if (this.deps.skills === undefined || state.activeSkills.length === 0)
+      visible = { tools: catalog, removed: [] };
     else {
-      const attenuated = await this.deps.skills.attenuate(state.activeSkills, catalog, { signal: state.scope.signal });
-      visible = { tools: attenuated.kept, ceiling: ceilingFromAttenuation(attenuated), removed: attenuated.removed };
+      const attenuated = await this.deps.skills.attenuate(state.activeSkills, catalog, {
+        signal: state.scope.signal,
+      });
+      visible = {
+        tools: attenuated.kept,
+        ceiling: ceilingFromAttenuation(attenuated),
+        removed: attenuated.removed,
+      };
     }
     if (state.skillsToAnnounce) {
       state.skillsToAnnounce = false;
@@ -258,7 +344,12 @@ export class TurnRunner {
         type: 'skills_selected',
         sessionId: state.sessionId,
         turnId: state.turnId,
-        skills: state.activeSkills.map((skill) => ({ name: skill.name, trust: skill.trust, score: skill.score, reasons: skill.reasons })),
+        skills: state.activeSkills.map((skill) => ({
+          name: skill.name,
+          trust: skill.trust,
+          score: skill.score,
+          reasons: skill.reasons,
+        })),
         removedTools: visible.removed,
       });
     }
@@ -267,18 +358,46 @@ export class TurnRunner {
 
   private malformedOutcome(state: TurnState, call: LlmToolCall, problem: string): ToolCallOutcome {
     const message = `The arguments of "${call.name}" were not a JSON object: ${problem}. Call it again with valid JSON arguments.`;
-    state.scope.emit({ type: 'tool_call_finished', sessionId: state.sessionId, turnId: state.turnId, callId: call.id, tool: call.name, ok: false, code: 'SCHEMA_VIOLATION', message, durationMs: 0 });
-    return { callId: call.id, tool: call.name, ok: false, code: 'SCHEMA_VIOLATION', content: errorContent('SCHEMA_VIOLATION', message) };
+    state.scope.emit({
+      type: 'tool_call_finished',
+      sessionId: state.sessionId,
+      turnId: state.turnId,
+      callId: call.id,
+      tool: call.name,
+      ok: false,
+      code: 'SCHEMA_VIOLATION',
+      message,
+      durationMs: 0,
+    });
+    return {
+      callId: call.id,
+      tool: call.name,
+      ok: false,
+      code: 'SCHEMA_VIOLATION',
+      content: errorContent('SCHEMA_VIOLATION', message),
+    };
   }
 
   private async closeOpenCalls(state: TurnState, error: { code: string; message: string }): Promise<void> {
     for (const call of state.open.slice()) {
-      await this.appendResult(state, { callId: call.id, tool: call.name, ok: false, code: error.code, content: errorContent(error.code, `not run: ${error.message}`) });
+      await this.appendResult(state, {
+        callId: call.id,
+        tool: call.name,
+        ok: false,
+        code: error.code,
+        content: errorContent(error.code, `not run: ${error.message}`),
+      });
     }
   }
 
   private async appendResult(state: TurnState, outcome: ToolCallOutcome): Promise<void> {
-    await this.append(state, { role: 'tool', toolCallId: outcome.callId, toolName: outcome.tool, content: outcome.content, ...(outcome.ok ? {} : { isError: true }) });
+    await this.append(state, {
+      role: 'tool',
+      toolCallId: outcome.callId,
+      toolName: outcome.tool,
+      content: outcome.content,
+      ...(outcome.ok ? {} : { isError: true }),
+    });
     const index = state.open.findIndex((call) => call.id === outcome.callId);
     if (index >= 0) state.open.splice(index, 1);
   }
@@ -289,7 +408,13 @@ export class TurnRunner {
       for (const outcome of outcomes) await this.appendResult(state, outcome);
       return;
     }
-    const messages: LlmMessage[] = outcomes.map((outcome) => ({ role: 'tool', toolCallId: outcome.callId, toolName: outcome.tool, content: outcome.content, ...(outcome.ok ? {} : { isError: true }) }));
+    const messages: LlmMessage[] = outcomes.map((outcome) => ({
+      role: 'tool',
+      toolCallId: outcome.callId,
+      toolName: outcome.tool,
+      content: outcome.content,
+      ...(outcome.ok ? {} : { isError: true }),
+    }));
     await this.deps.sessions.appendMany(state.sessionId, state.turnId, messages);
     state.messages.push(...messages);
     const done = new Set(outcomes.map((outcome) => outcome.callId));

@@ -9,7 +9,13 @@ import { InMemoryGrantStore } from './in-memory-grant-store.js';
 import { PolicyEngine } from './policy-engine.js';
 import type { ToolDefinition } from '@talon/contracts';
 
-const ask = (sessionId: string, callId = 'call_1', tool = 'write_file') => ({ sessionId, callId, tool, params: { path: 'a.txt' }, reason: 'effect write_filesystem asks' });
+const ask = (sessionId: string, callId = 'call_1', tool = 'write_file') => ({
+  sessionId,
+  callId,
+  tool,
+  params: { path: 'a.txt' },
+  reason: 'effect write_filesystem asks',
+});
 
 function setup(options: ConstructorParameters<typeof ApprovalQueue>[2] = {}) {
   const store = new InMemoryApprovalStore();
@@ -37,7 +43,9 @@ describe('ApprovalQueue', () => {
     const waiting = queue.waitFor(record.id);
     await queue.resolve(record.id, 'deny', 'person:ana');
     expect((await waiting).status).toBe('denied');
-    await expect(queue.resolve(record.id, 'approve', 'person:bob')).rejects.toBeInstanceOf(ApprovalAlreadyResolvedError);
+    await expect(queue.resolve(record.id, 'approve', 'person:bob')).rejects.toBeInstanceOf(
+      ApprovalAlreadyResolvedError,
+    );
     await expect(queue.resolve('nope', 'approve', 'x')).rejects.toBeInstanceOf(ApprovalNotFoundError);
     await expect(queue.waitFor('nope')).rejects.toBeInstanceOf(ApprovalNotFoundError);
   });
@@ -50,20 +58,33 @@ describe('ApprovalQueue', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(30);
     expect(settled).toMatchObject({ status: 'expired', decision: 'expire', resolvedBy: 'system:timeout' });
     expect((await store.get(record.id))!.status).toBe('expired');
-    await expect(queue.resolve(record.id, 'approve', 'late')).rejects.toBeInstanceOf(ApprovalAlreadyResolvedError);
+    await expect(queue.resolve(record.id, 'approve', 'late')).rejects.toBeInstanceOf(
+      ApprovalAlreadyResolvedError,
+    );
   });
 
   it('approve_always adds an allow grant for that tool in that session only', async () => {
     const { queue, grants } = setup();
     const policy = new PolicyEngine();
     const http: ToolDefinition = {
-      name: 'http', description: '', parameters: {}, effects: ['network', 'use_secret'], approval: 'unless_auto_approved',
-      timeoutMs: 1000, domain: 'orchestrator', source: 'builtin', sensitiveParams: ['headers.*'], idempotent: false,
+      name: 'http',
+      description: '',
+      parameters: {},
+      effects: ['network', 'use_secret'],
+      approval: 'unless_auto_approved',
+      timeoutMs: 1000,
+      domain: 'orchestrator',
+      source: 'builtin',
+      sensitiveParams: ['headers.*'],
+      idempotent: false,
     };
     expect(policy.decide({ tool: http, grants: await grants.get('s1') }).action).toBe('ask');
     const record = await queue.request(ask('s1', 'c1', 'http'));
     await queue.resolve(record.id, 'approve_always', 'person:ana');
-    expect(policy.decide({ tool: http, grants: await grants.get('s1') })).toMatchObject({ action: 'allow', source: 'tool_grant' });
+    expect(policy.decide({ tool: http, grants: await grants.get('s1') })).toMatchObject({
+      action: 'allow',
+      source: 'tool_grant',
+    });
     expect(policy.decide({ tool: http, grants: await grants.get('s2') }).action).toBe('ask');
   });
 

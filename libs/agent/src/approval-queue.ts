@@ -64,7 +64,10 @@ export class ApprovalQueue {
     options: ApprovalQueueOptions = {},
   ) {
     this.timeoutMs = positive(options.timeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS, 'timeoutMs');
-    this.maxPendingPerSession = positive(options.maxPendingPerSession ?? DEFAULT_MAX_PENDING_APPROVALS, 'maxPendingPerSession');
+    this.maxPendingPerSession = positive(
+      options.maxPendingPerSession ?? DEFAULT_MAX_PENDING_APPROVALS,
+      'maxPendingPerSession',
+    );
     this.pollIntervalMs = options.pollIntervalMs ?? DEFAULT_APPROVAL_POLL_MS;
     if (!(this.pollIntervalMs >= 0)) throw new AgentConfigError('pollIntervalMs must be 0 or more');
     this.now = options.now ?? Date.now;
@@ -105,7 +108,8 @@ export class ApprovalQueue {
     if (!outcome.changed) throw new ApprovalAlreadyResolvedError(outcome.record);
     try {
       // The grant goes in before the waiter wakes, so the next call of the same batch already sees it.
-      if (decision === 'approve_always') await this.grants.setToolGrant(current.sessionId, current.tool, 'allow');
+      if (decision === 'approve_always')
+        await this.grants.setToolGrant(current.sessionId, current.tool, 'allow');
     } finally {
       this.wake(outcome.record);
     }
@@ -141,9 +145,12 @@ export class ApprovalQueue {
       };
       signal?.addEventListener('abort', onAbort, { once: true });
       this.addWaiter(id, waiter);
-      const expiry = setTimeout(() => {
-        if (this.now() >= record.expiresAt) void this.expire(id).catch(reject);
-      }, Math.min(MAX_TIMER_MS, Math.max(0, record.expiresAt - this.now())));
+      const expiry = setTimeout(
+        () => {
+          if (this.now() >= record.expiresAt) void this.expire(id).catch(reject);
+        },
+        Math.min(MAX_TIMER_MS, Math.max(0, record.expiresAt - this.now())),
+      );
     });
   }
 
@@ -226,6 +233,7 @@ export class ApprovalQueue {
 }
 
 function positive(value: number, field: string): number {
-  if (!Number.isFinite(value) || value <= 0) throw new AgentConfigError(`${field} must be a positive number (got ${value})`, { field });
+  if (!Number.isFinite(value) || value <= 0)
+    throw new AgentConfigError(`${field} must be a positive number (got ${value})`, { field });
   return value;
 }

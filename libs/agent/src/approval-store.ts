@@ -1,12 +1,22 @@
 /** How a person (or the clock) settles an approval. `expire` is the timeout, recorded as expired. */
-export const APPROVAL_DECISIONS = { approve: 'approve', deny: 'deny', approveAlways: 'approve_always', expire: 'expire' } as const;
+export const APPROVAL_DECISIONS = {
+  approve: 'approve',
+  deny: 'deny',
+  approveAlways: 'approve_always',
+  expire: 'expire',
+} as const;
 /** One of {@link APPROVAL_DECISIONS}. */
 export type ApprovalDecision = (typeof APPROVAL_DECISIONS)[keyof typeof APPROVAL_DECISIONS];
 /** What a person may answer (the clock alone expires). */
 export type PersonApprovalDecision = Exclude<ApprovalDecision, 'expire'>;
 
 /** The state of an approval. */
-export const APPROVAL_STATUSES = { pending: 'pending', approved: 'approved', denied: 'denied', expired: 'expired' } as const;
+export const APPROVAL_STATUSES = {
+  pending: 'pending',
+  approved: 'approved',
+  denied: 'denied',
+  expired: 'expired',
+} as const;
 /** One of {@link APPROVAL_STATUSES}. */
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[keyof typeof APPROVAL_STATUSES];
 
@@ -49,7 +59,12 @@ export interface ApprovalStore {
   /** Pending approvals, oldest first, of one session or of all. */
   listPending(sessionId?: string): Promise<readonly ApprovalRecord[]>;
   /** `undefined` when no approval has that id. */
-  resolve(id: string, decision: ApprovalDecision, resolvedBy: string, resolvedAt: number): Promise<ApprovalResolveOutcome | undefined>;
+  resolve(
+    id: string,
+    decision: ApprovalDecision,
+    resolvedBy: string,
+    resolvedAt: number,
+  ): Promise<ApprovalResolveOutcome | undefined>;
   countPending(sessionId: string): Promise<number>;
   /** The latest approval asked for this tool call, whatever its status (a resumed turn looks it up). */
   findByCall(sessionId: string, callId: string): Promise<ApprovalRecord | undefined>;

@@ -1,4 +1,10 @@
-import { statusOfDecision, type ApprovalDecision, type ApprovalRecord, type ApprovalResolveOutcome, type ApprovalStore } from './approval-store.js';
+import {
+  statusOfDecision,
+  type ApprovalDecision,
+  type ApprovalRecord,
+  type ApprovalResolveOutcome,
+  type ApprovalStore,
+} from './approval-store.js';
 
 /** An {@link ApprovalStore} in process memory, for tests; share one instance to simulate a restart. */
 export class InMemoryApprovalStore implements ApprovalStore {
@@ -14,14 +20,27 @@ export class InMemoryApprovalStore implements ApprovalStore {
   }
 
   async listPending(sessionId?: string): Promise<readonly ApprovalRecord[]> {
-    return [...this.records.values()].filter((record) => record.status === 'pending' && (sessionId === undefined || record.sessionId === sessionId));
+    return [...this.records.values()].filter(
+      (record) => record.status === 'pending' && (sessionId === undefined || record.sessionId === sessionId),
+    );
   }
 
-  async resolve(id: string, decision: ApprovalDecision, resolvedBy: string, resolvedAt: number): Promise<ApprovalResolveOutcome | undefined> {
+  async resolve(
+    id: string,
+    decision: ApprovalDecision,
+    resolvedBy: string,
+    resolvedAt: number,
+  ): Promise<ApprovalResolveOutcome | undefined> {
     const record = this.records.get(id);
     if (record === undefined) return undefined;
     if (record.status !== 'pending') return { record, changed: false };
-    const resolved: ApprovalRecord = { ...record, status: statusOfDecision(decision), decision, resolvedBy, resolvedAt };
+    const resolved: ApprovalRecord = {
+      ...record,
+      status: statusOfDecision(decision),
+      decision,
+      resolvedBy,
+      resolvedAt,
+    };
     this.records.set(id, resolved);
     return { record: resolved, changed: true };
   }
@@ -33,12 +52,19 @@ export class InMemoryApprovalStore implements ApprovalStore {
   async findByCall(sessionId: string, callId: string): Promise<ApprovalRecord | undefined> {
     let latest: ApprovalRecord | undefined;
     for (const record of this.records.values()) {
-      if (record.sessionId === sessionId && record.callId === callId && (latest === undefined || record.createdAt >= latest.createdAt)) latest = record;
+      if (
+        record.sessionId === sessionId &&
+        record.callId === callId &&
+        (latest === undefined || record.createdAt >= latest.createdAt)
+      )
+        latest = record;
     }
     return latest;
   }
 
   async listExpired(now: number): Promise<readonly ApprovalRecord[]> {
-    return [...this.records.values()].filter((record) => record.status === 'pending' && record.expiresAt <= now);
+    return [...this.records.values()].filter(
+      (record) => record.status === 'pending' && record.expiresAt <= now,
+    );
   }
 }

@@ -72,7 +72,13 @@ export {
 export { streamAgentEvents } from './agent-event-stream.js';
 export { buildSystemPrompt, SAFETY_PREAMBLE, type SystemPromptParts } from './system-prompt-builder.js';
 // Slash commands (work with no model configured).
-export { parseSlashCommand, isSlashCommand, slashCommandHelp, SLASH_COMMAND_USAGE, type SlashCommand } from './slash-commands.js';
+export {
+  parseSlashCommand,
+  isSlashCommand,
+  slashCommandHelp,
+  SLASH_COMMAND_USAGE,
+  type SlashCommand,
+} from './slash-commands.js';
 // Secrets at rest.
 export { SecretCipher, parseSecretsKey } from './secret-cipher.js';
 export { loadOrCreateSecretsKeyFile, SECRETS_KEY_ENV } from './secrets-key-file.js';

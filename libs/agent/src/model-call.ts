@@ -1,7 +1,9 @@
 import type { LlmMessage, LlmProvider, LlmToolCall, LlmToolDefinition, LlmUsage } from '@talon/llm';
 
 /** A tool call as the model made it: parsed, or malformed with the problem to report back. */
-export type ModelToolCall = { readonly call: LlmToolCall; readonly malformed?: undefined } | { readonly call: LlmToolCall; readonly malformed: string };
+export type ModelToolCall =
+  | { readonly call: LlmToolCall; readonly malformed?: undefined }
+  | { readonly call: LlmToolCall; readonly malformed: string };
 
 /** What one model call produced. */
 export interface ModelReply {
@@ -50,7 +52,10 @@ export async function callModel(request: ModelCallRequest): Promise<ModelReply> 
         toolCalls.push({ call: event.toolCall });
         break;
       case 'tool_call_malformed':
-        toolCalls.push({ call: { id: event.id, name: event.name, arguments: NO_ARGUMENTS }, malformed: event.message });
+        toolCalls.push({
+          call: { id: event.id, name: event.name, arguments: NO_ARGUMENTS },
+          malformed: event.message,
+        });
         break;
       case 'usage':
         usage = event.usage;

@@ -1,4 +1,9 @@
-import { TOOL_EFFECTS, type ApprovalRequirement, type ToolDefinition, type ToolEffect } from '@talon/contracts';
+import {
+  TOOL_EFFECTS,
+  type ApprovalRequirement,
+  type ToolDefinition,
+  type ToolEffect,
+} from '@talon/contracts';
 import { AgentConfigError } from './errors/agent-config-error.js';
 import { NO_GRANTS, POLICY_ACTIONS, type PolicyAction, type SessionGrants } from './session-grants.js';
 import type { TurnCeiling } from './turn-ceiling.js';
@@ -89,7 +94,8 @@ export class PolicyEngine {
   constructor(config: PolicyConfig = {}) {
     const defaults = { ...DEFAULT_EFFECT_ACTIONS };
     for (const [effect, action] of Object.entries(config.effectDefaults ?? {})) {
-      if (!(TOOL_EFFECTS as readonly string[]).includes(effect)) throw new AgentConfigError(`effectDefaults names an unknown effect "${effect}"`, { effect });
+      if (!(TOOL_EFFECTS as readonly string[]).includes(effect))
+        throw new AgentConfigError(`effectDefaults names an unknown effect "${effect}"`, { effect });
       defaults[effect as ToolEffect] = checkAction(action, `effectDefaults.${effect}`);
     }
     this.effectDefaults = defaults;
@@ -102,7 +108,12 @@ export class PolicyEngine {
     const name = tool.name;
     if (input.ceiling !== undefined && !input.ceiling.visible.has(name)) {
       const why = input.ceiling.removed.get(name);
-      return deny('ceiling', why === undefined ? `"${name}" is not among the tools offered this turn` : `removed by skill attenuation: ${why}`);
+      return deny(
+        'ceiling',
+        why === undefined
+          ? `"${name}" is not among the tools offered this turn`
+          : `removed by skill attenuation: ${why}`,
+      );
     }
     const session = input.grants ?? NO_GRANTS;
     const toolGrant = session.byTool?.[name] ?? this.configGrants.byTool?.[name];
@@ -111,33 +122,54 @@ export class PolicyEngine {
     let everyEffectGranted = tool.effects.length > 0;
     for (const effect of tool.effects) {
       const granted = session.byEffect?.[effect] ?? this.configGrants.byEffect?.[effect];
-      if (granted === 'deny') return deny('effect_grant', `a grant denies the effect "${effect}" of "${name}"`);
+      if (granted === 'deny')
+        return deny('effect_grant', `a grant denies the effect "${effect}" of "${name}"`);
       if (granted !== 'allow') everyEffectGranted = false;
       const action = granted ?? this.effectDefaults[effect];
-      if (strictestEffect === undefined || RANK[action] > RANK[strictestEffect.action]) strictestEffect = { effect, action, granted: granted !== undefined };
+      if (strictestEffect === undefined || RANK[action] > RANK[strictestEffect.action])
+        strictestEffect = { effect, action, granted: granted !== undefined };
     }
 
     let base: PolicyDecision;
-    if (toolGrant !== undefined) base = { action: toolGrant, source: 'tool_grant', reason: `a grant sets "${name}" to ${toolGrant}` };
-    else if (strictestEffect === undefined) base = { action: this.noEffectAction, source: 'default', reason: `"${name}" declares no effect` };
-    else base = {
-      action: strictestEffect.action,
-      source: strictestEffect.granted ? 'effect_grant' : 'default',
-      reason: `effect "${strictestEffect.effect}" is ${strictestEffect.action} by ${strictestEffect.granted ? 'grant' : 'default'}`,
-    };
+    if (toolGrant !== undefined)
+      base = { action: toolGrant, source: 'tool_grant', reason: `a grant sets "${name}" to ${toolGrant}` };
+    else if (strictestEffect === undefined)
+      base = { action: this.noEffectAction, source: 'default', reason: `"${name}" declares no effect` };
+    else
+      base = {
+        action: strictestEffect.action,
+        source: strictestEffect.granted ? 'effect_grant' : 'default',
+        reason: `effect "${strictestEffect.effect}" is ${strictestEffect.action} by ${strictestEffect.granted ? 'grant' : 'default'}`,
+      };
 
     let decision = base;
     const requirement = input.requirement ?? tool.approval;
     if (requirement === 'always' && decision.action === 'allow') {
-      decision = { action: 'ask', source: 'requirement', reason: `"${name}" requires approval for every call` };
-    } else if (requirement === 'unless_auto_approved' && decision.action === 'allow' && toolGrant !== 'allow' && !everyEffectGranted) {
-      decision = { action: 'ask', source: 'requirement', reason: `"${name}" requires approval unless a grant allows it` };
+      decision = {
+        action: 'ask',
+        source: 'requirement',
+        reason: `"${name}" requires approval for every call`,
+      };
+    } else if (
+      requirement === 'unless_auto_approved' &&
+      decision.action === 'allow' &&
+      toolGrant !== 'allow' &&
+      !everyEffectGranted
+    ) {
+      decision = {
+        action: 'ask',
+        source: 'requirement',
+        reason: `"${name}" requires approval unless a grant allows it`,
+      };
     }
     if (decision.action === 'ask' && input.callApproved === true) {
       return { action: 'allow', source: 'call_approval', reason: `this call of "${name}" was approved` };
     }
     if (decision.action === 'ask' && input.autonomous === true) {
-      return deny('autonomous', `${decision.reason}, and no person is attached to approve it (autonomous run); pre-approve it with a grant`);
+      return deny(
+        'autonomous',
+        `${decision.reason}, and no person is attached to approve it (autonomous run); pre-approve it with a grant`,
+      );
     }
     return decision;
   }

@@ -44,7 +44,9 @@ describe('SecretCipher', () => {
     expect(() => cipher.decrypt('TOKEN', parts.join('.'))).toThrow(SecretCorruptError);
     expect(() => cipher.decrypt('OTHER', stored)).toThrow(/authentication failed/);
     expect(() => cipher.decrypt('TOKEN', 'plain-text')).toThrow(/talon1 format/);
-    expect(() => cipher.decrypt('TOKEN', stored.replace(/\.([^.]+)\.([^.]+)$/, '.AA.$2'))).toThrow(SecretCorruptError);
+    expect(() => cipher.decrypt('TOKEN', stored.replace(/\.([^.]+)\.([^.]+)$/, '.AA.$2'))).toThrow(
+      SecretCorruptError,
+    );
   });
 });
 
@@ -55,7 +57,12 @@ describe('parseSecretsKey', () => {
     expect(parseSecretsKey(` ${key.toString('base64')}\n`)).toEqual(key);
     expect(parseSecretsKey(key.toString('base64url'))).toEqual(key);
   });
-  it.each([[''], ['correct horse battery staple'], [randomBytes(16).toString('base64')], [randomBytes(31).toString('hex')]])('refuses %j', (value) => {
+  it.each([
+    [''],
+    ['correct horse battery staple'],
+    [randomBytes(16).toString('base64')],
+    [randomBytes(31).toString('hex')],
+  ])('refuses %j', (value) => {
     expect(() => parseSecretsKey(value)).toThrow(SecretsKeyInvalidError);
   });
   it('says how to make a key', () => {

@@ -36,7 +36,8 @@ export class SecretCipher {
   private readonly key: Buffer;
 
   constructor(key: Buffer) {
-    if (key.length !== KEY_BYTES) throw new SecretsKeyInvalidError(`the key has ${key.length} bytes, not ${KEY_BYTES}`);
+    if (key.length !== KEY_BYTES)
+      throw new SecretsKeyInvalidError(`the key has ${key.length} bytes, not ${KEY_BYTES}`);
     this.key = Buffer.from(key);
     this.keyId = createHash('sha256').update('talon-secrets-key-id').update(key).digest('hex').slice(0, 8);
   }
@@ -51,23 +52,33 @@ export class SecretCipher {
     const cipher = createCipheriv('aes-256-gcm', this.key, iv, { authTagLength: TAG_BYTES });
     cipher.setAAD(additionalData(name));
     const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-    return [FORMAT, this.keyId, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), body.toString('base64url')].join('.');
+    return [
+      FORMAT,
+      this.keyId,
+      iv.toString('base64url'),
+      cipher.getAuthTag().toString('base64url'),
+      body.toString('base64url'),
+    ].join('.');
   }
 
   /** Throws {@link SecretKeyMismatchError} for another key, {@link SecretCorruptError} for altered data. */
   decrypt(name: string, stored: string): string {
     const parts = stored.split('.');
-    if (parts.length !== 5 || parts[0] !== FORMAT) throw new SecretCorruptError(name, 'the stored value is not in the talon1 format');
+    if (parts.length !== 5 || parts[0] !== FORMAT)
+      throw new SecretCorruptError(name, 'the stored value is not in the talon1 format');
     const [, keyId, ivText, tagText, bodyText] = parts as [string, string, string, string, string];
     if (keyId !== this.keyId) throw new SecretKeyMismatchError(name, keyId, this.keyId);
     const iv = Buffer.from(ivText, 'base64url');
     const tag = Buffer.from(tagText, 'base64url');
-    if (iv.length !== IV_BYTES || tag.length !== TAG_BYTES) throw new SecretCorruptError(name, 'the IV or tag has the wrong length');
+    if (iv.length !== IV_BYTES || tag.length !== TAG_BYTES)
+      throw new SecretCorruptError(name, 'the IV or tag has the wrong length');
     const decipher = createDecipheriv('aes-256-gcm', this.key, iv, { authTagLength: TAG_BYTES });
     decipher.setAAD(additionalData(name));
     decipher.setAuthTag(tag);
     try {
-      return Buffer.concat([decipher.update(Buffer.from(bodyText, 'base64url')), decipher.final()]).toString('utf8');
+      return Buffer.concat([decipher.update(Buffer.from(bodyText, 'base64url')), decipher.final()]).toString(
+        'utf8',
+      );
     } catch (error) {
       throw new SecretCorruptError(name, 'authentication failed (altered data or another name)', error);
     }

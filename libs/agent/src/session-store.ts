@@ -22,7 +22,11 @@ export interface SessionStore {
    * Appends several messages at once, in order, atomically (all or none). Optional: stores that can
    * write a batch in one transaction make a turn's tool results cost one commit instead of one each.
    */
-  appendMany?(sessionId: string, turnId: string, messages: readonly LlmMessage[]): Promise<readonly StoredMessage[]>;
+  appendMany?(
+    sessionId: string,
+    turnId: string,
+    messages: readonly LlmMessage[],
+  ): Promise<readonly StoredMessage[]>;
   /** All messages of the session in sequence order (empty for an unknown session). */
   load(sessionId: string): Promise<readonly StoredMessage[]>;
 }

@@ -6,5 +6,9 @@ import type { ActiveSkill, AttenuateResult, SelectResult, ToolDefinition } from 
  */
 export interface SkillAdvisor {
   select(message: string, options?: { signal?: AbortSignal }): Promise<SelectResult>;
-  attenuate(activeSkills: readonly ActiveSkill[], tools: readonly ToolDefinition[], options?: { signal?: AbortSignal }): Promise<AttenuateResult>;
+  attenuate(
+    activeSkills: readonly ActiveSkill[],
+    tools: readonly ToolDefinition[],
+    options?: { signal?: AbortSignal },
+  ): Promise<AttenuateResult>;
 }

@@ -7,9 +7,17 @@ describe('parseSlashCommand', () => {
     expect(parseSlashCommand('/tools')).toEqual({ kind: 'tools' });
     expect(parseSlashCommand('  /skills  ')).toEqual({ kind: 'skills' });
     expect(parseSlashCommand('/HELP')).toEqual({ kind: 'help' });
-    expect(parseSlashCommand('/call echo {"text": "hi there"}')).toEqual({ kind: 'call', tool: 'echo', params: { text: 'hi there' } });
+    expect(parseSlashCommand('/call echo {"text": "hi there"}')).toEqual({
+      kind: 'call',
+      tool: 'echo',
+      params: { text: 'hi there' },
+    });
     expect(parseSlashCommand('/call time')).toEqual({ kind: 'call', tool: 'time', params: {} });
-    expect(parseSlashCommand('/skill ward-round summarise\nbed 4 and 5')).toEqual({ kind: 'skill', name: 'ward-round', message: 'summarise\nbed 4 and 5' });
+    expect(parseSlashCommand('/skill ward-round summarise\nbed 4 and 5')).toEqual({
+      kind: 'skill',
+      name: 'ward-round',
+      message: 'summarise\nbed 4 and 5',
+    });
   });
 
   it('leaves chat text alone', () => {

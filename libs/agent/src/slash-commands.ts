@@ -41,13 +41,18 @@ export function parseSlashCommand(input: string): SlashCommand | undefined {
     case 'tools':
     case 'skills':
     case 'help':
-      if (rest !== '') throw new SlashCommandError(`/${name} takes no arguments. Usage: ${SLASH_COMMAND_USAGE[name]}`, name);
+      if (rest !== '')
+        throw new SlashCommandError(`/${name} takes no arguments. Usage: ${SLASH_COMMAND_USAGE[name]}`, name);
       return { kind: name };
     case 'call':
       return parseCall(rest);
     case 'skill': {
       const skill = /^(\S+)\s+([\s\S]+)$/.exec(rest);
-      if (skill === null) throw new SlashCommandError(`/skill needs a skill name and a message. Usage: ${SLASH_COMMAND_USAGE.skill}`, name);
+      if (skill === null)
+        throw new SlashCommandError(
+          `/skill needs a skill name and a message. Usage: ${SLASH_COMMAND_USAGE.skill}`,
+          name,
+        );
       return { kind: 'skill', name: skill[1]!, message: skill[2]!.trim() };
     }
     default:
@@ -57,7 +62,8 @@ export function parseSlashCommand(input: string): SlashCommand | undefined {
 
 function parseCall(rest: string): SlashCommand {
   const parts = /^(\S+)\s*([\s\S]*)$/.exec(rest);
-  if (parts === null) throw new SlashCommandError(`/call needs a tool name. Usage: ${SLASH_COMMAND_USAGE.call}`, 'call');
+  if (parts === null)
+    throw new SlashCommandError(`/call needs a tool name. Usage: ${SLASH_COMMAND_USAGE.call}`, 'call');
   const tool = parts[1]!;
   const json = parts[2]!.trim();
   if (json === '') return { kind: 'call', tool, params: {} };
@@ -65,10 +71,16 @@ function parseCall(rest: string): SlashCommand {
   try {
     params = JSON.parse(json);
   } catch (error) {
-    throw new SlashCommandError(`The params of /call ${tool} are not valid JSON (${(error as Error).message}). Usage: ${SLASH_COMMAND_USAGE.call}`, 'call');
+    throw new SlashCommandError(
+      `The params of /call ${tool} are not valid JSON (${(error as Error).message}). Usage: ${SLASH_COMMAND_USAGE.call}`,
+      'call',
+    );
   }
   if (params === null || typeof params !== 'object' || Array.isArray(params)) {
-    throw new SlashCommandError(`The params of /call ${tool} must be a JSON object like {"text":"hi"}.`, 'call');
+    throw new SlashCommandError(
+      `The params of /call ${tool} must be a JSON object like {"text":"hi"}.`,
+      'call',
+    );
   }
   return { kind: 'call', tool, params: params as Record<string, unknown> };
 }

@@ -57,7 +57,9 @@ export class ToolCallExecutor {
     let grants = await this.deps.grants.get(scope.sessionId);
     const decisions = calls.map((call) => this.decide(call, catalog.get(call.name), grants, scope, false));
     if (!decisions.some((decision) => decision?.action === 'ask')) {
-      return Promise.all(calls.map((call, index) => this.settle(call, catalog.get(call.name), decisions[index], scope)));
+      return Promise.all(
+        calls.map((call, index) => this.settle(call, catalog.get(call.name), decisions[index], scope)),
+      );
     }
     const outcomes: ToolCallOutcome[] = [];
     for (const [index, call] of calls.entries()) {
@@ -69,7 +71,11 @@ export class ToolCallExecutor {
         grants = await this.deps.grants.get(scope.sessionId);
         decision = this.decide(call, definition, grants, scope, false);
       }
-      outcomes.push(decision?.action === 'ask' ? await this.askThenRun(call, definition!, decision, scope) : await this.settle(call, definition, decision, scope));
+      outcomes.push(
+        decision?.action === 'ask'
+          ? await this.askThenRun(call, definition!, decision, scope)
+          : await this.settle(call, definition, decision, scope),
+      );
     }
     return outcomes;
   }
@@ -78,14 +84,24 @@ export class ToolCallExecutor {
    * Finishes a call whose approval was requested before a restart: waits for the stored decision,
    * then runs or refuses. Without an approval the call goes through the policy afresh.
    */
-  async resume(call: LlmToolCall, approval: ApprovalRecord | undefined, scope: ToolCallScope): Promise<ToolCallOutcome> {
+  async resume(
+    call: LlmToolCall,
+    approval: ApprovalRecord | undefined,
+    scope: ToolCallScope,
+  ): Promise<ToolCallOutcome> {
     if (approval === undefined) return (await this.runBatch([call], scope))[0]!;
     const definition = this.deps.tools.list().find((tool) => tool.name === call.name);
     if (approval.status === 'pending') this.announce(approval, scope);
     return this.awaitDecision(call, definition, approval, scope);
   }
 
-  private decide(call: LlmToolCall, definition: ToolDefinition | undefined, grants: SessionGrants, scope: ToolCallScope, callApproved: boolean): PolicyDecision | undefined {
+  private decide(
+    call: LlmToolCall,
+    definition: ToolDefinition | undefined,
+    grants: SessionGrants,
+    scope: ToolCallScope,
+    callApproved: boolean,
+  ): PolicyDecision | undefined {
     if (definition === undefined) return undefined;
     return this.deps.policy.decide({
       tool: definition,
@@ -97,15 +113,37 @@ export class ToolCallExecutor {
     });
   }
 
-  private async settle(call: LlmToolCall, definition: ToolDefinition | undefined, decision: PolicyDecision | undefined, scope: ToolCallScope): Promise<ToolCallOutcome> {
+  private async settle(
+    call: LlmToolCall,
+    definition: ToolDefinition | undefined,
+    decision: PolicyDecision | undefined,
+    scope: ToolCallScope,
+  ): Promise<ToolCallOutcome> {
     if (definition === undefined || decision === undefined) {
-      return this.refuse(call, scope, ERROR_CODES.UNKNOWN_TOOL, `No tool named "${call.name}" is available; call one of the tools offered.`);
+      return this.refuse(
+        call,
+        scope,
+        ERROR_CODES.UNKNOWN_TOOL,
+        `No tool named "${call.name}" is available; call one of the tools offered.`,
+      );
     }
-    if (decision.action === 'deny') return this.refuse(call, scope, ERROR_CODES.POLICY_DENIED, `Refused by policy: ${decision.reason}.`, decision);
+    if (decision.action === 'deny')
+      return this.refuse(
+        call,
+        scope,
+        ERROR_CODES.POLICY_DENIED,
+        `Refused by policy: ${decision.reason}.`,
+        decision,
+      );
     return this.invoke(call, scope, decision);
   }
 
-  private async askThenRun(call: LlmToolCall, definition: ToolDefinition, decision: PolicyDecision, scope: ToolCallScope): Promise<ToolCallOutcome> {
+  private async askThenRun(
+    call: LlmToolCall,
+    definition: ToolDefinition,
+    decision: PolicyDecision,
+    scope: ToolCallScope,
+  ): Promise<ToolCallOutcome> {
     let approval: ApprovalRecord;
     try {
       approval = await this.deps.approvals.request({
@@ -139,7 +177,12 @@ export class ToolCallExecutor {
     });
   }
 
-  private async awaitDecision(call: LlmToolCall, definition: ToolDefinition | undefined, approval: ApprovalRecord, scope: ToolCallScope): Promise<ToolCallOutcome> {
+  private async awaitDecision(
+    call: LlmToolCall,
+    definition: ToolDefinition | undefined,
+    approval: ApprovalRecord,
+    scope: ToolCallScope,
+  ): Promise<ToolCallOutcome> {
     const settled = await this.deps.approvals.waitFor(approval.id, { signal: scope.signal });
     const approved = settled.status === 'approved';
     scope.emit({
@@ -153,33 +196,87 @@ export class ToolCallExecutor {
       ...(settled.resolvedBy === undefined ? {} : { resolvedBy: settled.resolvedBy }),
     });
     if (!approved) {
-      const why = settled.status === 'expired' ? 'no decision arrived before the approval expired' : `denied by ${settled.resolvedBy ?? 'a person'}`;
-      return this.refuse(call, scope, ERROR_CODES.POLICY_DENIED, `The call was not approved: ${why}. Do not retry it unless asked.`);
+      const why =
+        settled.status === 'expired'
+          ? 'no decision arrived before the approval expired'
+          : `denied by ${settled.resolvedBy ?? 'a person'}`;
+      return this.refuse(
+        call,
+        scope,
+        ERROR_CODES.POLICY_DENIED,
+        `The call was not approved: ${why}. Do not retry it unless asked.`,
+      );
     }
     // Re-check with the approval in hand: a deny grant or the ceiling still wins over a person's yes.
     const grants = await this.deps.grants.get(scope.sessionId);
     return this.settle(call, definition, this.decide(call, definition, grants, scope, true), scope);
   }
 
-  private async invoke(call: LlmToolCall, scope: ToolCallScope, decision: PolicyDecision): Promise<ToolCallOutcome> {
+  private async invoke(
+    call: LlmToolCall,
+    scope: ToolCallScope,
+    decision: PolicyDecision,
+  ): Promise<ToolCallOutcome> {
     const { sessionId, turnId } = scope;
-    scope.emit({ type: 'tool_call_started', sessionId, turnId, callId: call.id, tool: call.name, params: call.arguments });
+    scope.emit({
+      type: 'tool_call_started',
+      sessionId,
+      turnId,
+      callId: call.id,
+      tool: call.name,
+      params: call.arguments,
+    });
     const started = performance.now();
     const policy = { action: decision.action, reason: decision.reason };
     try {
-      const reply = await this.deps.caller.call({ tool: call.name, params: call.arguments, sessionId, callId: call.id, actor: scope.actor, signal: scope.signal });
-      scope.emit({ type: 'tool_call_finished', sessionId, turnId, callId: call.id, tool: call.name, ok: true, durationMs: performance.now() - started, policy });
+      const reply = await this.deps.caller.call({
+        tool: call.name,
+        params: call.arguments,
+        sessionId,
+        callId: call.id,
+        actor: scope.actor,
+        signal: scope.signal,
+      });
+      scope.emit({
+        type: 'tool_call_finished',
+        sessionId,
+        turnId,
+        callId: call.id,
+        tool: call.name,
+        ok: true,
+        durationMs: performance.now() - started,
+        policy,
+      });
       return { callId: call.id, tool: call.name, ok: true, content: reply.text, reply };
     } catch (error) {
       if (scope.signal?.aborted) throw scope.signal.reason;
       const code = TalonError.isInstance(error) ? error.code : ERROR_CODES.INTERNAL;
-      const message = TalonError.isInstance(error) ? error.message : 'The tool failed with an unexpected error.';
-      scope.emit({ type: 'tool_call_finished', sessionId, turnId, callId: call.id, tool: call.name, ok: false, code, message, durationMs: performance.now() - started, policy });
+      const message = TalonError.isInstance(error)
+        ? error.message
+        : 'The tool failed with an unexpected error.';
+      scope.emit({
+        type: 'tool_call_finished',
+        sessionId,
+        turnId,
+        callId: call.id,
+        tool: call.name,
+        ok: false,
+        code,
+        message,
+        durationMs: performance.now() - started,
+        policy,
+      });
       return { callId: call.id, tool: call.name, ok: false, code, content: errorContent(code, message) };
     }
   }
 
-  private refuse(call: LlmToolCall, scope: ToolCallScope, code: string, message: string, decision?: PolicyDecision): ToolCallOutcome {
+  private refuse(
+    call: LlmToolCall,
+    scope: ToolCallScope,
+    code: string,
+    message: string,
+    decision?: PolicyDecision,
+  ): ToolCallOutcome {
     scope.emit({
       type: 'tool_call_finished',
       sessionId: scope.sessionId,

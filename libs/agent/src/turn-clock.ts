@@ -33,6 +33,11 @@ export class TurnClock {
 
   finish(): TurnTimings {
     const totalMs = performance.now() - this.started;
-    return { totalMs, modelMs: this.modelMs, toolMs: this.toolMs, overheadMs: Math.max(0, totalMs - this.modelMs - this.toolMs) };
+    return {
+      totalMs,
+      modelMs: this.modelMs,
+      toolMs: this.toolMs,
+      overheadMs: Math.max(0, totalMs - this.modelMs - this.toolMs),
+    };
   }
 }

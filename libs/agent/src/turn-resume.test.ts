@@ -1,6 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import { ScriptedProvider } from '@talon/llm';
-import { buildRunner, MutableToolSource, RecordingToolCaller, toolDef, typesOf } from '../test/support/agent-fixtures.js';
+import {
+  buildRunner,
+  MutableToolSource,
+  RecordingToolCaller,
+  toolDef,
+  typesOf,
+} from '../test/support/agent-fixtures.js';
 import { ApprovalQueue } from './approval-queue.js';
 import { InMemoryApprovalStore } from './in-memory-approval-store.js';
 import { InMemoryGrantStore } from './in-memory-grant-store.js';
@@ -26,13 +32,31 @@ async function crashedWhileWaiting() {
   });
   await sessions.append('s1', 'turn-1', { role: 'tool', toolCallId: 'e0', content: 'echo: done before' });
   const before = new ApprovalQueue(approvalStore, grants, { pollIntervalMs: 0 });
-  const approval = await before.request({ sessionId: 's1', turnId: 'turn-1', callId: 'w1', tool: 'write_file', params: { text: 'a' }, reason: 'write asks' });
+  const approval = await before.request({
+    sessionId: 's1',
+    turnId: 'turn-1',
+    callId: 'w1',
+    tool: 'write_file',
+    params: { text: 'a' },
+    reason: 'write asks',
+  });
   return { sessions, approvalStore, grants, approval };
 }
 
 const FINISH = () =>
   new ScriptedProvider({
-    steps: [{ expect: { toolResults: [{ callId: 'e0', contains: 'done before' }, { callId: 'w1', contains: 'write_file:' }, { callId: 'e1', contains: 'after' }] }, reply: { text: 'All done.' } }],
+    steps: [
+      {
+        expect: {
+          toolResults: [
+            { callId: 'e0', contains: 'done before' },
+            { callId: 'w1', contains: 'write_file:' },
+            { callId: 'e1', contains: 'after' },
+          ],
+        },
+        reply: { text: 'All done.' },
+      },
+    ],
   });
 
 describe('TurnRunner.resumeTurn', () => {
@@ -47,14 +71,30 @@ describe('TurnRunner.resumeTurn', () => {
   it('resumes after a restart once the pending approval is resolved, then finishes the turn', async () => {
     const crashed = await crashedWhileWaiting();
     const caller = new RecordingToolCaller();
-    const t = buildRunner({ provider: FINISH(), tools: TOOLS(), caller, sessions: crashed.sessions, approvalStore: crashed.approvalStore, grants: crashed.grants });
+    const t = buildRunner({
+      provider: FINISH(),
+      tools: TOOLS(),
+      caller,
+      sessions: crashed.sessions,
+      approvalStore: crashed.approvalStore,
+      grants: crashed.grants,
+    });
     const resumed = t.runner.resumeTurn('s1', { onEvent: t.onEvent });
     setTimeout(() => void t.approvals.resolve(crashed.approval.id, 'approve', 'person:ana'), 20);
     const result = await resumed;
-    expect(result).toMatchObject({ turnId: 'turn-1', reason: 'final_answer', content: 'All done.', iterations: 2 });
+    expect(result).toMatchObject({
+      turnId: 'turn-1',
+      reason: 'final_answer',
+      content: 'All done.',
+      iterations: 2,
+    });
     expect(caller.calls.map((entry) => entry.call.callId)).toEqual(['w1', 'e1']);
     expect(t.events[0]).toMatchObject({ type: 'turn_started', resumed: true, turnId: 'turn-1' });
-    expect(typesOf(t.events).slice(0, 3)).toEqual(['turn_started', 'approval_requested', 'approval_resolved']);
+    expect(typesOf(t.events).slice(0, 3)).toEqual([
+      'turn_started',
+      'approval_requested',
+      'approval_resolved',
+    ]);
     expect(t.events[1]).toMatchObject({ approvalId: crashed.approval.id, callId: 'w1', tool: 'write_file' });
     const roles = (await crashed.sessions.load('s1')).map((stored) => stored.message.role);
     expect(roles).toEqual(['user', 'assistant', 'tool', 'tool', 'tool', 'assistant']);
@@ -63,9 +103,26 @@ describe('TurnRunner.resumeTurn', () => {
 
   it('uses a decision taken while the orchestrator was down, and a deny reaches the model', async () => {
     const crashed = await crashedWhileWaiting();
-    await new ApprovalQueue(crashed.approvalStore, crashed.grants, { pollIntervalMs: 0 }).resolve(crashed.approval.id, 'deny', 'person:bob');
-    const provider = new ScriptedProvider({ steps: [{ expect: { toolResults: [{ callId: 'w1', contains: 'denied by person:bob' }] }, reply: { text: 'Not written.' } }] });
-    const t = buildRunner({ provider, tools: TOOLS(), sessions: crashed.sessions, approvalStore: crashed.approvalStore, grants: crashed.grants });
+    await new ApprovalQueue(crashed.approvalStore, crashed.grants, { pollIntervalMs: 0 }).resolve(
+      crashed.approval.id,
+      'deny',
+      'person:bob',
+    );
+    const provider = new ScriptedProvider({
+      steps: [
+        {
+          expect: { toolResults: [{ callId: 'w1', contains: 'denied by person:bob' }] },
+          reply: { text: 'Not written.' },
+        },
+      ],
+    });
+    const t = buildRunner({
+      provider,
+      tools: TOOLS(),
+      sessions: crashed.sessions,
+      approvalStore: crashed.approvalStore,
+      grants: crashed.grants,
+    });
     const result = await t.runner.resumeTurn('s1');
     expect(result).toMatchObject({ reason: 'final_answer', content: 'Not written.' });
     expect(t.caller.calls.map((entry) => entry.call.tool)).toEqual(['echo']);
@@ -74,9 +131,15 @@ describe('TurnRunner.resumeTurn', () => {
   it('resumes a turn cut off after the tool results, before the next model call', async () => {
     const sessions = new InMemorySessionStore();
     await sessions.append('s1', 't9', { role: 'user', content: 'hi' });
-    await sessions.append('s1', 't9', { role: 'assistant', content: '', toolCalls: [{ id: 'e0', name: 'echo', arguments: {} }] });
+    await sessions.append('s1', 't9', {
+      role: 'assistant',
+      content: '',
+      toolCalls: [{ id: 'e0', name: 'echo', arguments: {} }],
+    });
     await sessions.append('s1', 't9', { role: 'tool', toolCallId: 'e0', content: 'echo: {}' });
-    const provider = new ScriptedProvider({ steps: [{ expect: { toolResults: [{ callId: 'e0', contains: 'echo' }] }, reply: { text: 'Hello.' } }] });
+    const provider = new ScriptedProvider({
+      steps: [{ expect: { toolResults: [{ callId: 'e0', contains: 'echo' }] }, reply: { text: 'Hello.' } }],
+    });
     const t = buildRunner({ provider, sessions });
     expect(await t.runner.resumeTurn('s1')).toMatchObject({ turnId: 't9', content: 'Hello.' });
     expect(t.caller.calls).toHaveLength(0);

@@ -5,8 +5,22 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import type { ToolsCallReply } from '@talon/contracts';
-import { ScriptedProvider, type LlmCallOptions, type LlmProvider, type LlmRequest, type LlmStreamEvent } from '@talon/llm';
-import { ApprovalQueue, InMemoryApprovalStore, InMemoryGrantStore, InMemorySessionStore, TurnRunner, type AgentToolCall, type ToolCaller } from '../src/index.js';
+import {
+  ScriptedProvider,
+  type LlmCallOptions,
+  type LlmProvider,
+  type LlmRequest,
+  type LlmStreamEvent,
+} from '@talon/llm';
+import {
+  ApprovalQueue,
+  InMemoryApprovalStore,
+  InMemoryGrantStore,
+  InMemorySessionStore,
+  TurnRunner,
+  type AgentToolCall,
+  type ToolCaller,
+} from '../src/index.js';
 import { MutableToolSource, toolDef } from './support/agent-fixtures.js';
 
 class TimedProvider implements LlmProvider {
@@ -37,7 +51,16 @@ class NoopCaller implements ToolCaller {
   ms = 0;
   async call(call: AgentToolCall): Promise<ToolsCallReply> {
     const at = performance.now();
-    const reply = { callId: call.callId, tool: call.tool, output: null, text: '<tool_output>ok</tool_output>', truncated: false, redactions: [], durationMs: 0, attempts: 1 };
+    const reply = {
+      callId: call.callId,
+      tool: call.tool,
+      output: null,
+      text: '<tool_output>ok</tool_output>',
+      truncated: false,
+      redactions: [],
+      durationMs: 0,
+      attempts: 1,
+    };
     this.ms += performance.now() - at;
     return reply;
   }
@@ -52,7 +75,12 @@ async function measure(turns: number, sameSession: boolean) {
     new ScriptedProvider({
       loop: true,
       steps: [
-        { reply: { text: 'Calling three.', toolCalls: [1, 2, 3].map((n) => ({ name: 'echo', arguments: { text: `t${n}` } })) } },
+        {
+          reply: {
+            text: 'Calling three.',
+            toolCalls: [1, 2, 3].map((n) => ({ name: 'echo', arguments: { text: `t${n}` } })),
+          },
+        },
         { reply: { text: 'All three answered.' } },
       ],
     }),
@@ -73,7 +101,11 @@ async function measure(turns: number, sameSession: boolean) {
     const modelBefore = provider.ms;
     const toolsBefore = caller.ms;
     const started = performance.now();
-    const result = await runner.run({ sessionId: sameSession ? 'bench' : `bench-${turn}`, message: 'echo three times', onEvent: () => undefined });
+    const result = await runner.run({
+      sessionId: sameSession ? 'bench' : `bench-${turn}`,
+      message: 'echo three times',
+      onEvent: () => undefined,
+    });
     const total = performance.now() - started;
     if (result.reason !== 'final_answer') throw new Error(`turn ended with ${result.reason}`);
     totals.push(total * 1000);
@@ -82,7 +114,13 @@ async function measure(turns: number, sameSession: boolean) {
   overheads.sort((a, b) => a - b);
   totals.sort((a, b) => a - b);
   const round = (value: number) => Math.round(value);
-  return { turns, overheadP50Us: round(percentile(overheads, 50)), overheadP99Us: round(percentile(overheads, 99)), turnP50Us: round(percentile(totals, 50)), turnP99Us: round(percentile(totals, 99)) };
+  return {
+    turns,
+    overheadP50Us: round(percentile(overheads, 50)),
+    overheadP99Us: round(percentile(overheads, 99)),
+    turnP50Us: round(percentile(totals, 50)),
+    turnP99Us: round(percentile(totals, 99)),
+  };
 }
 
 describe('turn overhead (scripted model, three no-op tool calls per turn)', () => {
@@ -90,7 +128,9 @@ describe('turn overhead (scripted model, three no-op tool calls per turn)', () =
     await measure(300, false); // warm-up
     const fresh = await measure(2000, false);
     const growing = await measure(500, true);
-    console.log(JSON.stringify({ bench: 'agent-turn-overhead', freshSession: fresh, growingSession: growing }));
+    console.log(
+      JSON.stringify({ bench: 'agent-turn-overhead', freshSession: fresh, growingSession: growing }),
+    );
     expect(fresh.overheadP50Us).toBeLessThan(10_000);
     expect(growing.overheadP50Us).toBeLessThan(10_000);
   });

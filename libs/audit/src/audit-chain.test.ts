@@ -40,16 +40,26 @@ describe('audit chain', () => {
   it('names an edited row', () => {
     const rows = chain(5);
     rows[2] = { ...rows[2]!, outcome: 'denied' };
-    expect(verifyAuditChain(rows)).toMatchObject({ ok: false, checked: 2, firstBreak: { id: '3', reason: 'edited' } });
+    expect(verifyAuditChain(rows)).toMatchObject({
+      ok: false,
+      checked: 2,
+      firstBreak: { id: '3', reason: 'edited' },
+    });
   });
 
   it('names the row after a deleted one', () => {
     const rows = chain(5);
     rows.splice(1, 1);
-    expect(verifyAuditChain(rows)).toMatchObject({ ok: false, firstBreak: { id: '3', reason: 'deleted_before' } });
+    expect(verifyAuditChain(rows)).toMatchObject({
+      ok: false,
+      firstBreak: { id: '3', reason: 'deleted_before' },
+    });
   });
 
   it('sees deleted first rows', () => {
-    expect(verifyAuditChain(chain(3).slice(1))).toMatchObject({ ok: false, firstBreak: { id: '2', reason: 'bad_genesis' } });
+    expect(verifyAuditChain(chain(3).slice(1))).toMatchObject({
+      ok: false,
+      firstBreak: { id: '2', reason: 'bad_genesis' },
+    });
   });
 });

@@ -47,8 +47,16 @@ export function verifyAuditChain(records: Iterable<ChainedAuditRecord>): AuditVe
     const expectedPrev = previous ? previous.hash : GENESIS_HASH;
     if (record.prevHash !== expectedPrev) {
       const firstBreak: AuditChainBreak = previous
-        ? { id, reason: 'deleted_before', message: `Row ${id} links to a hash that is not row ${String(previous.id)}'s: a row between them was deleted or row ${String(previous.id)} was edited.` }
-        : { id, reason: 'bad_genesis', message: `Row ${id} is the first row but does not start the chain: earlier rows were deleted.` };
+        ? {
+            id,
+            reason: 'deleted_before',
+            message: `Row ${id} links to a hash that is not row ${String(previous.id)}'s: a row between them was deleted or row ${String(previous.id)} was edited.`,
+          }
+        : {
+            id,
+            reason: 'bad_genesis',
+            message: `Row ${id} is the first row but does not start the chain: earlier rows were deleted.`,
+          };
       return { ok: false, checked, headHash: previous?.hash ?? GENESIS_HASH, firstBreak };
     }
     if (computeAuditHash(record.prevHash, record) !== record.hash) {
@@ -56,7 +64,11 @@ export function verifyAuditChain(records: Iterable<ChainedAuditRecord>): AuditVe
         ok: false,
         checked,
         headHash: previous?.hash ?? GENESIS_HASH,
-        firstBreak: { id, reason: 'edited', message: `Row ${id} was edited after it was written: its content no longer matches its hash.` },
+        firstBreak: {
+          id,
+          reason: 'edited',
+          message: `Row ${id} was edited after it was written: its content no longer matches its hash.`,
+        },
       };
     }
     previous = record;

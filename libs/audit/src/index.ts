@@ -1,2 +1,7 @@
 export { GENESIS_HASH, type AuditRecord, type ChainedAuditRecord } from './audit-record.js';
-export { computeAuditHash, verifyAuditChain, type AuditChainBreak, type AuditVerification } from './audit-chain.js';
+export {
+  computeAuditHash,
+  verifyAuditChain,
+  type AuditChainBreak,
+  type AuditVerification,
+} from './audit-chain.js';

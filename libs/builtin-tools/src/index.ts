@@ -28,7 +28,29 @@ export { InvalidTimeError } from './errors/invalid-time-error.js';
 export { JsonParseError, type JsonErrorPosition } from './errors/json-parse-error.js';
 export { JsonPathError } from './errors/json-path-error.js';
 export { InvalidJsonSchemaError } from './errors/invalid-json-schema-error.js';
-export { HttpTool, createHttpTool, HTTP_TOOL_METHODS, DEFAULT_HTTP_TOOL_MAX_BODY_CHARS, type HttpToolMethod, type HttpToolParams, type HttpToolOutput, type HttpToolOptions } from './http-tool.js';
-export { WebFetchTool, createWebFetchTool, DEFAULT_WEB_FETCH_MAX_CHARS, MAX_WEB_FETCH_MAX_CHARS, type WebFetchParams, type WebFetchOutput } from './web-fetch-tool.js';
-export { parseNetworkToolOptions, DEFAULT_NETWORK_TOOL_MAX_RESPONSE_BYTES, DEFAULT_NETWORK_TOOL_TIMEOUT_MS, type NetworkToolOptions, type NetworkToolConfig } from './network-tool-options.js';
+export {
+  HttpTool,
+  createHttpTool,
+  HTTP_TOOL_METHODS,
+  DEFAULT_HTTP_TOOL_MAX_BODY_CHARS,
+  type HttpToolMethod,
+  type HttpToolParams,
+  type HttpToolOutput,
+  type HttpToolOptions,
+} from './http-tool.js';
+export {
+  WebFetchTool,
+  createWebFetchTool,
+  DEFAULT_WEB_FETCH_MAX_CHARS,
+  MAX_WEB_FETCH_MAX_CHARS,
+  type WebFetchParams,
+  type WebFetchOutput,
+} from './web-fetch-tool.js';
+export {
+  parseNetworkToolOptions,
+  DEFAULT_NETWORK_TOOL_MAX_RESPONSE_BYTES,
+  DEFAULT_NETWORK_TOOL_TIMEOUT_MS,
+  type NetworkToolOptions,
+  type NetworkToolConfig,
+} from './network-tool-options.js';
 export { htmlToText, type ReadablePage } from './html-to-text.js';

@@ -89,7 +89,12 @@ describe('apply_patch', () => {
     const tool = createApplyPatchTool({ root: fixture.root });
     const error = await tool.execute({ patch: broken }, fixture.context).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(PatchRejectedError);
-    expect((error as PatchRejectedError).details).toEqual({ reason: 'hunk_mismatch', file: 'src/b.txt', hunk: 1, header: '@@ -1,3 +1,3 @@' });
+    expect((error as PatchRejectedError).details).toEqual({
+      reason: 'hunk_mismatch',
+      file: 'src/b.txt',
+      hunk: 1,
+      header: '@@ -1,3 +1,3 @@',
+    });
     expect((error as PatchRejectedError).message).toContain('src/b.txt');
     expect(snapshot()).toEqual(before);
   });
@@ -99,22 +104,32 @@ describe('apply_patch', () => {
     const broken = MULTI_FILE_PATCH.replace(' line 21\n+inserted', ' line 21 changed\n+inserted');
     const tool = createApplyPatchTool({ root: fixture.root });
     const error = await tool.execute({ patch: broken }, fixture.context).catch((caught: unknown) => caught);
-    expect((error as PatchRejectedError).details).toMatchObject({ file: 'src/a.txt', hunk: 2, header: '@@ -20,3 +20,4 @@' });
+    expect((error as PatchRejectedError).details).toMatchObject({
+      file: 'src/a.txt',
+      hunk: 2,
+      header: '@@ -20,3 +20,4 @@',
+    });
     expect(snapshot()).toEqual(before);
   });
 
   it('refuses to create a file that exists and to change one that does not', async () => {
     const tool = createApplyPatchTool({ root: fixture.root });
     const create = '--- /dev/null\n+++ b/src/b.txt\n@@ -0,0 +1 @@\n+x\n';
-    await expect(tool.execute({ patch: create }, fixture.context)).rejects.toMatchObject({ details: { reason: 'file_exists', file: 'src/b.txt' } });
+    await expect(tool.execute({ patch: create }, fixture.context)).rejects.toMatchObject({
+      details: { reason: 'file_exists', file: 'src/b.txt' },
+    });
     const modify = '--- a/nope.txt\n+++ b/nope.txt\n@@ -1 +1 @@\n-a\n+b\n';
-    await expect(tool.execute({ patch: modify }, fixture.context)).rejects.toMatchObject({ details: { reason: 'file_missing', file: 'nope.txt' } });
+    await expect(tool.execute({ patch: modify }, fixture.context)).rejects.toMatchObject({
+      details: { reason: 'file_missing', file: 'nope.txt' },
+    });
   });
 
   it('refuses a deletion that does not remove every line', async () => {
     const tool = createApplyPatchTool({ root: fixture.root });
     const partial = '--- a/old.txt\n+++ /dev/null\n@@ -1,1 +0,0 @@\n-remove me\n';
-    await expect(tool.execute({ patch: partial }, fixture.context)).rejects.toBeInstanceOf(PatchRejectedError);
+    await expect(tool.execute({ patch: partial }, fixture.context)).rejects.toBeInstanceOf(
+      PatchRejectedError,
+    );
     expect(readFileSync(join(fixture.root, 'old.txt'), 'utf8')).toBe('remove me\nand me\n');
   });
 
@@ -130,7 +145,10 @@ describe('apply_patch', () => {
     writeFileSync(join(after, 'docs/readme.md'), '# Hi\n');
     let patch = '';
     try {
-      execFileSync('git', ['diff', '--no-index', '--no-renames', 'before', 'after'], { cwd: fixture.base, encoding: 'utf8' });
+      execFileSync('git', ['diff', '--no-index', '--no-renames', 'before', 'after'], {
+        cwd: fixture.base,
+        encoding: 'utf8',
+      });
     } catch (error) {
       patch = (error as { stdout: string }).stdout; // exit code 1: differences found
     }
@@ -138,7 +156,12 @@ describe('apply_patch', () => {
     patch = patch.replaceAll('a/before/', 'a/').replaceAll('b/after/', 'b/');
     const tool = createApplyPatchTool({ root: fixture.root });
     const result = await tool.execute({ patch }, fixture.context);
-    expect(result.files.map((file) => `${file.operation}:${file.path}`).sort()).toEqual(['create:docs/readme.md', 'create:renamed.txt', 'delete:old.txt', 'modify:src/a.txt']);
+    expect(result.files.map((file) => `${file.operation}:${file.path}`).sort()).toEqual([
+      'create:docs/readme.md',
+      'create:renamed.txt',
+      'delete:old.txt',
+      'modify:src/a.txt',
+    ]);
     for (const name of ['src/a.txt', 'src/b.txt', 'renamed.txt', 'docs/readme.md']) {
       expect(readFileSync(join(fixture.root, name), 'utf8')).toBe(readFileSync(join(after, name), 'utf8'));
     }
@@ -182,36 +205,52 @@ describe('apply_patch', () => {
 
   it('applies a plain `diff -u x.orig x` to the file that exists, like patch(1)', async () => {
     const tool = createApplyPatchTool({ root: fixture.root });
-    const patch = '--- src/b.txt.orig\t2026-01-01 00:00:00\n+++ src/b.txt\t2026-01-01 00:00:01\n@@ -1,3 +1,3 @@\n alpha\n-beta\n+bravo\n gamma\n';
-    expect((await tool.execute({ patch }, fixture.context)).files).toEqual([{ path: 'src/b.txt', operation: 'modify', hunks: 1 }]);
+    const patch =
+      '--- src/b.txt.orig\t2026-01-01 00:00:00\n+++ src/b.txt\t2026-01-01 00:00:01\n@@ -1,3 +1,3 @@\n alpha\n-beta\n+bravo\n gamma\n';
+    expect((await tool.execute({ patch }, fixture.context)).files).toEqual([
+      { path: 'src/b.txt', operation: 'modify', hunks: 1 },
+    ]);
     expect(readFileSync(join(fixture.root, 'src/b.txt'), 'utf8')).toBe('alpha\nbravo\ngamma\n');
   });
 
   it('applies two sections on the same file in order', async () => {
     const tool = createApplyPatchTool({ root: fixture.root });
-    const patch = '--- a/src/b.txt\n+++ b/src/b.txt\n@@ -1,3 +1,3 @@\n alpha\n-beta\n+b2\n gamma\n--- a/src/b.txt\n+++ b/src/b.txt\n@@ -1,3 +1,3 @@\n alpha\n-b2\n+b3\n gamma\n';
+    const patch =
+      '--- a/src/b.txt\n+++ b/src/b.txt\n@@ -1,3 +1,3 @@\n alpha\n-beta\n+b2\n gamma\n--- a/src/b.txt\n+++ b/src/b.txt\n@@ -1,3 +1,3 @@\n alpha\n-b2\n+b3\n gamma\n';
     await tool.execute({ patch }, fixture.context);
     expect(readFileSync(join(fixture.root, 'src/b.txt'), 'utf8')).toBe('alpha\nb3\ngamma\n');
   });
 
   it('rejects text that is not a patch, and patches above the cap', async () => {
     const tool = createApplyPatchTool({ root: fixture.root, caps: { maxPatchBytes: 100 } });
-    await expect(tool.execute({ patch: 'hello, this is not a diff' }, fixture.context)).rejects.toMatchObject({ details: { reason: 'no_files' } });
-    await expect(tool.execute({ patch: '@@ -1 +1 @@\n-a\n+b\n' }, fixture.context)).rejects.toMatchObject({ details: { reason: 'malformed' } });
-    await expect(tool.execute({ patch: MULTI_FILE_PATCH }, fixture.context)).rejects.toBeInstanceOf(WorkspaceLimitExceededError);
+    await expect(tool.execute({ patch: 'hello, this is not a diff' }, fixture.context)).rejects.toMatchObject(
+      { details: { reason: 'no_files' } },
+    );
+    await expect(tool.execute({ patch: '@@ -1 +1 @@\n-a\n+b\n' }, fixture.context)).rejects.toMatchObject({
+      details: { reason: 'malformed' },
+    });
+    await expect(tool.execute({ patch: MULTI_FILE_PATCH }, fixture.context)).rejects.toBeInstanceOf(
+      WorkspaceLimitExceededError,
+    );
   });
 
   it('refuses to patch a binary file', async () => {
     writeFileSync(join(fixture.root, 'blob.bin'), Buffer.from([0, 1, 2, 10]));
     const tool = createApplyPatchTool({ root: fixture.root });
     const patch = '--- a/blob.bin\n+++ b/blob.bin\n@@ -1 +1 @@\n-x\n+y\n';
-    await expect(tool.execute({ patch }, fixture.context)).rejects.toMatchObject({ details: { reason: 'not_a_text_file' } });
+    await expect(tool.execute({ patch }, fixture.context)).rejects.toMatchObject({
+      details: { reason: 'not_a_text_file' },
+    });
   });
 
   it('leaves no temporary file behind after success or failure', async () => {
     const tool = createApplyPatchTool({ root: fixture.root });
     await tool.execute({ patch: MULTI_FILE_PATCH }, fixture.context);
     await tool.execute({ patch: MULTI_FILE_PATCH }, fixture.context).catch(() => undefined);
-    expect(readdirSync(fixture.root, { recursive: true }).map(String).filter((name) => name.includes('.talon-'))).toEqual([]);
+    expect(
+      readdirSync(fixture.root, { recursive: true })
+        .map(String)
+        .filter((name) => name.includes('.talon-')),
+    ).toEqual([]);
   });
 });

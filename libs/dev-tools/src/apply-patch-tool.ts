@@ -1,7 +1,13 @@
 import { unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Tool, ToolContext } from '@talon/tool-runtime';
-import { commitStagedFile, createDirectoriesInside, discardStagedFile, stageFile, type StagedFile } from './atomic-file-writer.js';
+import {
+  commitStagedFile,
+  createDirectoriesInside,
+  discardStagedFile,
+  stageFile,
+  type StagedFile,
+} from './atomic-file-writer.js';
 import { buildPatchPlan, type PatchedFileSummary } from './patch-plan-builder.js';
 import { ToolParamReader } from './tool-param-reader.js';
 import { WorkspaceLimitExceededError } from './workspace-limit-exceeded-error.js';
@@ -34,7 +40,13 @@ export function createApplyPatchTool(options: WorkspaceOptions): Tool<ApplyPatch
         'All hunks must apply exactly, otherwise nothing is changed and the failing file and hunk are reported.',
       parameters: {
         type: 'object',
-        properties: { patch: { type: 'string', minLength: 1, description: `Unified diff, at most ${caps.maxPatchBytes} bytes.` } },
+        properties: {
+          patch: {
+            type: 'string',
+            minLength: 1,
+            description: `Unified diff, at most ${caps.maxPatchBytes} bytes.`,
+          },
+        },
         required: ['patch'],
         additionalProperties: false,
       },
@@ -49,7 +61,8 @@ export function createApplyPatchTool(options: WorkspaceOptions): Tool<ApplyPatch
     async execute(params: ApplyPatchParams, _context: ToolContext): Promise<ApplyPatchOutput> {
       const patch = new ToolParamReader('apply_patch', params).string('patch');
       const patchBytes = Buffer.byteLength(patch);
-      if (patchBytes > caps.maxPatchBytes) throw new WorkspaceLimitExceededError('patch size in bytes', caps.maxPatchBytes, patchBytes);
+      if (patchBytes > caps.maxPatchBytes)
+        throw new WorkspaceLimitExceededError('patch size in bytes', caps.maxPatchBytes, patchBytes);
       const plan = await buildPatchPlan(workspace, patch, caps.maxWriteBytes);
       const writes = [...plan.changes.values()].filter((change) => change.content !== null);
       const deletions = [...plan.changes.values()].filter((change) => change.content === null);

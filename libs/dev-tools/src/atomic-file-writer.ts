@@ -19,8 +19,15 @@ const TEMP_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | c
  * Writes `content` to a fresh temporary file in the target's directory (O_EXCL | O_NOFOLLOW, so
  * nothing pre-placed there is followed) and fsyncs it. The target is untouched until `commit`.
  */
-export async function stageFile(workspace: WorkspaceRoot, target: string, content: string | Uint8Array): Promise<StagedFile> {
-  const temp = join(dirname(target), `.${basename(target).slice(0, 200)}.talon-${randomBytes(6).toString('hex')}.tmp`);
+export async function stageFile(
+  workspace: WorkspaceRoot,
+  target: string,
+  content: string | Uint8Array,
+): Promise<StagedFile> {
+  const temp = join(
+    dirname(target),
+    `.${basename(target).slice(0, 200)}.talon-${randomBytes(6).toString('hex')}.tmp`,
+  );
   const mode = await existingMode(target);
   const handle = await open(temp, TEMP_FLAGS, mode);
   try {
@@ -50,7 +57,10 @@ export async function commitStagedFile(workspace: WorkspaceRoot, staged: StagedF
   const parent = dirname(staged.target);
   if ((await realpath(parent)) !== parent || !workspace.contains(parent)) {
     await discardStagedFile(staged);
-    throw new PathOutsideWorkspaceError(workspace.relativeOf(staged.target), PATH_REFUSAL_REASONS.SYMLINK_ESCAPE);
+    throw new PathOutsideWorkspaceError(
+      workspace.relativeOf(staged.target),
+      PATH_REFUSAL_REASONS.SYMLINK_ESCAPE,
+    );
   }
   await rename(staged.temp, staged.target);
   await syncDirectory(parent);
@@ -62,7 +72,11 @@ export async function discardStagedFile(staged: StagedFile): Promise<void> {
 }
 
 /** Stages and commits in one step; the temporary file is removed if anything fails. */
-export async function writeFileAtomically(workspace: WorkspaceRoot, target: string, content: string | Uint8Array): Promise<void> {
+export async function writeFileAtomically(
+  workspace: WorkspaceRoot,
+  target: string,
+  content: string | Uint8Array,
+): Promise<void> {
   const staged = await stageFile(workspace, target, content);
   try {
     await commitStagedFile(workspace, staged);
@@ -77,7 +91,8 @@ export async function writeFileAtomically(workspace: WorkspaceRoot, target: stri
  * after each step that what exists is a real directory inside the root and not a link.
  */
 export async function createDirectoriesInside(workspace: WorkspaceRoot, directory: string): Promise<void> {
-  if (!workspace.contains(directory)) throw new PathOutsideWorkspaceError(directory, PATH_REFUSAL_REASONS.PARENT_TRAVERSAL);
+  if (!workspace.contains(directory))
+    throw new PathOutsideWorkspaceError(directory, PATH_REFUSAL_REASONS.PARENT_TRAVERSAL);
   const missing: string[] = [];
   let current = directory;
   while (current !== workspace.root) {
@@ -94,7 +109,8 @@ export async function createDirectoriesInside(workspace: WorkspaceRoot, director
       await mkdir(path, 0o755);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOTDIR') throw new WorkspaceEntryTypeError(workspace.relativeOf(dirname(path)), 'directory', 'file');
+      if (code === 'ENOTDIR')
+        throw new WorkspaceEntryTypeError(workspace.relativeOf(dirname(path)), 'directory', 'file');
       if (code !== 'EEXIST') throw error;
     }
     const stats = await lstat(path);

@@ -16,21 +16,33 @@ afterEach(() => fixture.cleanup());
 describe('createDevTools', () => {
   it('returns the seven container-domain built-ins with valid definitions and JSON Schemas', () => {
     const tools = createDevTools({ root: fixture.root });
-    expect(tools.map((tool) => tool.definition.name)).toEqual(['shell', 'read_file', 'write_file', 'list_dir', 'glob', 'grep', 'apply_patch']);
+    expect(tools.map((tool) => tool.definition.name)).toEqual([
+      'shell',
+      'read_file',
+      'write_file',
+      'list_dir',
+      'glob',
+      'grep',
+      'apply_patch',
+    ]);
     const ajv = new Ajv({ strict: true });
     for (const tool of tools) {
       expect(Value.Check(ToolDefinitionSchema, tool.definition)).toBe(true);
       expect(tool.definition).toMatchObject({ domain: 'container', source: 'builtin' });
       expect(() => ajv.compile(tool.definition.parameters)).not.toThrow();
     }
-    const readOnly = tools.filter((tool) => tool.definition.approval === 'never').map((tool) => tool.definition.name);
+    const readOnly = tools
+      .filter((tool) => tool.definition.approval === 'never')
+      .map((tool) => tool.definition.name);
     expect(readOnly).toEqual(['read_file', 'list_dir', 'glob', 'grep']);
   });
 
   it('refuses invalid options with a readable typed error', () => {
     expect(() => createDevTools({ root: 'relative/path' })).toThrow(/absolute path/);
     expect(() => createDevTools({ root: '/no/such/talon/root' })).toThrow(/does not exist/);
-    expect(() => createDevTools({ root: fixture.root, caps: { maxReadBytes: -1 } })).toThrow(/positive integer/);
+    expect(() => createDevTools({ root: fixture.root, caps: { maxReadBytes: -1 } })).toThrow(
+      /positive integer/,
+    );
     expect(() => createDevTools({ root: fixture.root, caps: { nope: 1 } as never })).toThrow(/unknown cap/);
     try {
       createDevTools({ root: '/no/such/talon/root' });

@@ -37,10 +37,13 @@ export function skippedDirectoriesFor(pattern: string | undefined): string[] {
 /** Refuses a glob pattern that names something outside the base (absolute, `..`, NUL). */
 export function assertConfinedPattern(pattern: string): void {
   if (pattern.includes('\0')) throw new PathOutsideWorkspaceError(pattern, PATH_REFUSAL_REASONS.NUL_BYTE);
-  if (pattern.startsWith('/')) throw new PathOutsideWorkspaceError(pattern, PATH_REFUSAL_REASONS.ABSOLUTE_OUTSIDE);
-  if (pattern.startsWith('~')) throw new PathOutsideWorkspaceError(pattern, PATH_REFUSAL_REASONS.HOME_EXPANSION);
+  if (pattern.startsWith('/'))
+    throw new PathOutsideWorkspaceError(pattern, PATH_REFUSAL_REASONS.ABSOLUTE_OUTSIDE);
+  if (pattern.startsWith('~'))
+    throw new PathOutsideWorkspaceError(pattern, PATH_REFUSAL_REASONS.HOME_EXPANSION);
   if (pattern.includes('\\')) throw new PathOutsideWorkspaceError(pattern, PATH_REFUSAL_REASONS.BACKSLASH);
-  if (pattern.split('/').includes('..')) throw new PathOutsideWorkspaceError(pattern, PATH_REFUSAL_REASONS.PARENT_TRAVERSAL);
+  if (pattern.split('/').includes('..'))
+    throw new PathOutsideWorkspaceError(pattern, PATH_REFUSAL_REASONS.PARENT_TRAVERSAL);
 }
 
 /**
@@ -84,10 +87,15 @@ export function createGlobTool(options: WorkspaceOptions): Tool<GlobParams, Glob
       assertConfinedPattern(pattern);
       const base = await workspace.resolve(userPath);
       if (!base.exists) throw new WorkspaceEntryNotFoundError(base.relative);
-      if (!(await lstat(base.absolute)).isDirectory()) throw new WorkspaceEntryTypeError(base.relative, 'directory', 'file');
+      if (!(await lstat(base.absolute)).isDirectory())
+        throw new WorkspaceEntryTypeError(base.relative, 'directory', 'file');
       const isMatch = picomatch(pattern, { dot });
       const prefix = base.relative === '.' ? '' : `${base.relative}/`;
-      const walker = new WorkspaceWalker(workspace, { maxDepth: Number.MAX_SAFE_INTEGER, maxEntries: caps.maxWalkEntries, skipDirectories: skippedDirectoriesFor(pattern) });
+      const walker = new WorkspaceWalker(workspace, {
+        maxDepth: Number.MAX_SAFE_INTEGER,
+        maxEntries: caps.maxWalkEntries,
+        skipDirectories: skippedDirectoriesFor(pattern),
+      });
       const matches: string[] = [];
       let truncated = false;
       for await (const entry of walker.walk(base.absolute)) {

@@ -63,7 +63,8 @@ export function createGrepTool(options: WorkspaceOptions): Tool<GrepParams, Grep
   return {
     definition: {
       name: 'grep',
-      description: 'Search workspace files for a regular expression (JavaScript syntax) or, with fixedString, a literal string. Returns matching lines with line numbers. "include" filters files by glob.',
+      description:
+        'Search workspace files for a regular expression (JavaScript syntax) or, with fixedString, a literal string. Returns matching lines with line numbers. "include" filters files by glob.',
       parameters: {
         type: 'object',
         properties: {
@@ -91,7 +92,12 @@ export function createGrepTool(options: WorkspaceOptions): Tool<GrepParams, Grep
       const userPath = reader.optionalString('path', '.');
       const include = reader.optionalString('include', '**', 1000);
       const maxMatches = reader.optionalInteger('maxMatches', 1, caps.maxGrepMatches) ?? caps.maxGrepMatches;
-      const regex = regexOf(pattern, reader.optionalBoolean('fixedString', false), reader.optionalBoolean('ignoreCase', false), caps.maxGrepPatternLength);
+      const regex = regexOf(
+        pattern,
+        reader.optionalBoolean('fixedString', false),
+        reader.optionalBoolean('ignoreCase', false),
+        caps.maxGrepPatternLength,
+      );
       assertConfinedPattern(include);
       const target = await workspace.resolve(userPath);
       if (!target.exists) throw new WorkspaceEntryNotFoundError(target.relative);
@@ -105,7 +111,11 @@ export function createGrepTool(options: WorkspaceOptions): Tool<GrepParams, Grep
         }
         const isIncluded = picomatch(include, { dot: true });
         const prefix = target.relative === '.' ? '' : `${target.relative}/`;
-        const walker = new WorkspaceWalker(workspace, { maxDepth: Number.MAX_SAFE_INTEGER, maxEntries: caps.maxWalkEntries, skipDirectories: skippedDirectoriesFor(include) });
+        const walker = new WorkspaceWalker(workspace, {
+          maxDepth: Number.MAX_SAFE_INTEGER,
+          maxEntries: caps.maxWalkEntries,
+          skipDirectories: skippedDirectoriesFor(include),
+        });
         for await (const entry of walker.walk(target.absolute)) {
           if (entry.type !== 'file' || !isIncluded(entry.relative.slice(prefix.length))) continue;
           if (!(await search.searchFile(entry.absolute, entry.relative))) break;
@@ -170,7 +180,12 @@ class GrepSearch {
   /** Matches the queued files, then reports. */
   async output(walkStoppedEarly: boolean): Promise<GrepOutput> {
     await this.flush();
-    return { matches: this.matches, truncated: this.stopped || walkStoppedEarly, filesSearched: this.filesSearched, skipped: this.skipped };
+    return {
+      matches: this.matches,
+      truncated: this.stopped || walkStoppedEarly,
+      filesSearched: this.filesSearched,
+      skipped: this.skipped,
+    };
   }
 
   private async flush(): Promise<void> {

@@ -81,10 +81,16 @@ export class IsolatedLineMatcher {
    * Matches each text in order, stopping once `limit` matches were found in total. Returns one
    * outcome per text searched (fewer than `texts` when the limit was reached first).
    */
-  async matchAll(texts: readonly string[], limit: number, perTextTimeoutMs: number): Promise<LineMatchOutcome[]> {
+  async matchAll(
+    texts: readonly string[],
+    limit: number,
+    perTextTimeoutMs: number,
+  ): Promise<LineMatchOutcome[]> {
     const outcomes: LineMatchOutcome[] = [];
     if (isLinearPattern(this.regex.source)) {
-      matchTexts(this.regex, texts, limit, this.maxLineChars, this.returnedChars, (_position, matches) => outcomes.push({ kind: 'matched', matches }));
+      matchTexts(this.regex, texts, limit, this.maxLineChars, this.returnedChars, (_position, matches) =>
+        outcomes.push({ kind: 'matched', matches }),
+      );
       return outcomes;
     }
     let remaining = limit;
@@ -111,7 +117,11 @@ export class IsolatedLineMatcher {
     await worker?.terminate();
   }
 
-  private runBatch(texts: readonly string[], limit: number, perTextTimeoutMs: number): Promise<LineMatchOutcome[]> {
+  private runBatch(
+    texts: readonly string[],
+    limit: number,
+    perTextTimeoutMs: number,
+  ): Promise<LineMatchOutcome[]> {
     const worker = this.currentWorker();
     const id = this.nextId++;
     const outcomes: LineMatchOutcome[] = [];
@@ -153,7 +163,12 @@ export class IsolatedLineMatcher {
   private currentWorker(): Worker {
     this.worker ??= new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { source: this.regex.source, flags: this.regex.flags, maxLineChars: this.maxLineChars, returnedChars: this.returnedChars },
+      workerData: {
+        source: this.regex.source,
+        flags: this.regex.flags,
+        maxLineChars: this.maxLineChars,
+        returnedChars: this.returnedChars,
+      },
       resourceLimits: { maxOldGenerationSizeMb: 256 },
     });
     return this.worker;

@@ -37,11 +37,18 @@ export function createListDirTool(options: WorkspaceOptions): Tool<ListDirParams
   return {
     definition: {
       name: 'list_dir',
-      description: 'List the entries of a workspace directory with their type and size; depth > 1 descends into subdirectories. Symlinks are shown, not followed.',
+      description:
+        'List the entries of a workspace directory with their type and size; depth > 1 descends into subdirectories. Symlinks are shown, not followed.',
       parameters: {
         type: 'object',
         properties: {
-          path: { type: 'string', minLength: 1, maxLength: 4096, default: '.', description: 'Directory relative to the workspace root.' },
+          path: {
+            type: 'string',
+            minLength: 1,
+            maxLength: 4096,
+            default: '.',
+            description: 'Directory relative to the workspace root.',
+          },
           depth: { type: 'integer', minimum: 1, maximum: caps.maxListDepth, default: 1 },
           maxEntries: { type: 'integer', minimum: 1, maximum: caps.maxListEntries },
         },
@@ -68,7 +75,8 @@ export function createListDirTool(options: WorkspaceOptions): Tool<ListDirParams
       const entries: ListedEntry[] = [];
       for await (const entry of walker.walk(directory.absolute)) {
         const listed: ListedEntry = { path: entry.relative, type: entry.type };
-        if (entry.type === 'file') listed.size = (await lstat(entry.absolute).catch(() => undefined))?.size ?? 0;
+        if (entry.type === 'file')
+          listed.size = (await lstat(entry.absolute).catch(() => undefined))?.size ?? 0;
         if (entry.type === 'symlink') listed.linkTarget = await readlink(entry.absolute).catch(() => '');
         entries.push(listed);
       }

@@ -35,15 +35,28 @@ interface FileState {
  * Verifies every hunk of every file of a unified diff against the current files, in memory, and
  * returns the resulting contents. Any hunk that does not apply exactly rejects the whole patch.
  */
-export async function buildPatchPlan(workspace: WorkspaceRoot, patchText: string, maxFileBytes: number): Promise<PatchPlan> {
+export async function buildPatchPlan(
+  workspace: WorkspaceRoot,
+  patchText: string,
+  maxFileBytes: number,
+): Promise<PatchPlan> {
   let indexes: StructuredPatch[];
   try {
     indexes = parsePatch(patchText);
   } catch (error) {
-    throw new PatchRejectedError(PATCH_REJECTION_REASONS.MALFORMED, `the patch cannot be parsed (${(error as Error).message})`);
+    throw new PatchRejectedError(
+      PATCH_REJECTION_REASONS.MALFORMED,
+      `the patch cannot be parsed (${(error as Error).message})`,
+    );
   }
-  indexes = indexes.filter((index) => index.oldFileName !== undefined || index.newFileName !== undefined || index.hunks.length > 0);
-  if (indexes.length === 0) throw new PatchRejectedError(PATCH_REJECTION_REASONS.NO_FILES, 'the patch names no file (it needs ---/+++ headers)');
+  indexes = indexes.filter(
+    (index) => index.oldFileName !== undefined || index.newFileName !== undefined || index.hunks.length > 0,
+  );
+  if (indexes.length === 0)
+    throw new PatchRejectedError(
+      PATCH_REJECTION_REASONS.NO_FILES,
+      'the patch names no file (it needs ---/+++ headers)',
+    );
   const states = new Map<string, FileState>();
   const load = async (userPath: string): Promise<FileState> => {
     const path = await workspace.resolveForWrite(userPath);
@@ -58,14 +71,31 @@ export async function buildPatchPlan(workspace: WorkspaceRoot, patchText: string
   for (const index of indexes) {
     const [oldName, newName] = namesOf(index);
     if (oldName === undefined || newName === undefined) {
-      throw new PatchRejectedError(PATCH_REJECTION_REASONS.MALFORMED, 'a file section lacks its --- or +++ header');
+      throw new PatchRejectedError(
+        PATCH_REJECTION_REASONS.MALFORMED,
+        'a file section lacks its --- or +++ header',
+      );
     }
     const shownName = newName === DEV_NULL ? oldName : newName;
-    if (index.isBinary) throw new PatchRejectedError(PATCH_REJECTION_REASONS.NOT_A_TEXT_FILE, 'binary patches are not supported', { file: shownName });
-    if (index.isCopy) throw new PatchRejectedError(PATCH_REJECTION_REASONS.MALFORMED, 'copies are not supported; send the new file as a creation', { file: shownName });
+    if (index.isBinary)
+      throw new PatchRejectedError(
+        PATCH_REJECTION_REASONS.NOT_A_TEXT_FILE,
+        'binary patches are not supported',
+        { file: shownName },
+      );
+    if (index.isCopy)
+      throw new PatchRejectedError(
+        PATCH_REJECTION_REASONS.MALFORMED,
+        'copies are not supported; send the new file as a creation',
+        { file: shownName },
+      );
     const creates = oldName === DEV_NULL || index.isCreate === true;
     const deletes = newName === DEV_NULL || index.isDelete === true;
-    if (creates && deletes) throw new PatchRejectedError(PATCH_REJECTION_REASONS.MALFORMED, 'a file section both creates and deletes');
+    if (creates && deletes)
+      throw new PatchRejectedError(
+        PATCH_REJECTION_REASONS.MALFORMED,
+        'a file section both creates and deletes',
+      );
     let operation: PatchOperation;
     let source: FileState | undefined;
     let target: FileState | undefined;
@@ -87,17 +117,33 @@ export async function buildPatchPlan(workspace: WorkspaceRoot, patchText: string
     }
     const display = (target ?? source)!.path.relative;
     if (operation === 'create' && target!.content !== null) {
-      throw new PatchRejectedError(PATCH_REJECTION_REASONS.FILE_EXISTS, 'the patch creates a file that already exists', { file: display });
+      throw new PatchRejectedError(
+        PATCH_REJECTION_REASONS.FILE_EXISTS,
+        'the patch creates a file that already exists',
+        { file: display },
+      );
     }
     if (source && source.content === null) {
-      throw new PatchRejectedError(PATCH_REJECTION_REASONS.FILE_MISSING, 'the patch changes a file that does not exist', { file: source.path.relative });
+      throw new PatchRejectedError(
+        PATCH_REJECTION_REASONS.FILE_MISSING,
+        'the patch changes a file that does not exist',
+        { file: source.path.relative },
+      );
     }
     if (operation === 'rename' && target!.content !== null && target !== source) {
-      throw new PatchRejectedError(PATCH_REJECTION_REASONS.FILE_EXISTS, 'the patch renames onto a file that already exists', { file: display });
+      throw new PatchRejectedError(
+        PATCH_REJECTION_REASONS.FILE_EXISTS,
+        'the patch renames onto a file that already exists',
+        { file: display },
+      );
     }
     const result = applyAllHunks(source?.content ?? '', index, display);
     if (operation === 'delete' && result !== '') {
-      throw new PatchRejectedError(PATCH_REJECTION_REASONS.HUNK_MISMATCH, 'a deletion must remove every line of the file', { file: display });
+      throw new PatchRejectedError(
+        PATCH_REJECTION_REASONS.HUNK_MISMATCH,
+        'a deletion must remove every line of the file',
+        { file: display },
+      );
     }
     if (source && source !== target) source.content = null;
     if (target) target.content = result;
@@ -119,21 +165,29 @@ function applyAllHunks(source: string, index: StructuredPatch, file: string): st
   for (let count = 1; count <= index.hunks.length; count += 1) {
     if (applyPatch(source, { ...index, hunks: index.hunks.slice(0, count) }) === false) {
       const hunk = index.hunks[count - 1]!;
-      throw new PatchRejectedError(PATCH_REJECTION_REASONS.HUNK_MISMATCH, 'its context or removed lines do not match the file', {
-        file,
-        hunk: count,
-        header: `@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`,
-      });
+      throw new PatchRejectedError(
+        PATCH_REJECTION_REASONS.HUNK_MISMATCH,
+        'its context or removed lines do not match the file',
+        {
+          file,
+          hunk: count,
+          header: `@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`,
+        },
+      );
     }
   }
-  throw new PatchRejectedError(PATCH_REJECTION_REASONS.HUNK_MISMATCH, 'the hunks do not apply together', { file });
+  throw new PatchRejectedError(PATCH_REJECTION_REASONS.HUNK_MISMATCH, 'the hunks do not apply together', {
+    file,
+  });
 }
 
 /** Old and new names with git's `a/` and `b/` prefixes removed. */
 function namesOf(index: StructuredPatch): [string | undefined, string | undefined] {
   let oldName = index.oldFileName?.trim();
   let newName = index.newFileName?.trim();
-  const gitStyle = (oldName === DEV_NULL || oldName?.startsWith('a/')) && (newName === DEV_NULL || newName?.startsWith('b/'));
+  const gitStyle =
+    (oldName === DEV_NULL || oldName?.startsWith('a/')) &&
+    (newName === DEV_NULL || newName?.startsWith('b/'));
   if (gitStyle) {
     if (oldName !== DEV_NULL) oldName = oldName!.slice(2);
     if (newName !== DEV_NULL) newName = newName!.slice(2);
@@ -141,13 +195,20 @@ function namesOf(index: StructuredPatch): [string | undefined, string | undefine
   return [oldName, newName];
 }
 
-async function readText(workspace: WorkspaceRoot, path: WorkspacePath, maxFileBytes: number): Promise<string> {
+async function readText(
+  workspace: WorkspaceRoot,
+  path: WorkspacePath,
+  maxFileBytes: number,
+): Promise<string> {
   const { handle, stats } = await openRegularFile(workspace, path.absolute, path.relative);
   try {
-    if (stats.size > maxFileBytes) throw new WorkspaceLimitExceededError(`size in bytes of ${path.relative}`, maxFileBytes, stats.size);
+    if (stats.size > maxFileBytes)
+      throw new WorkspaceLimitExceededError(`size in bytes of ${path.relative}`, maxFileBytes, stats.size);
     const bytes = await handle.readFile();
     if (looksBinary(bytes.subarray(0, BINARY_SAMPLE_BYTES))) {
-      throw new PatchRejectedError(PATCH_REJECTION_REASONS.NOT_A_TEXT_FILE, 'the file is binary', { file: path.relative });
+      throw new PatchRejectedError(PATCH_REJECTION_REASONS.NOT_A_TEXT_FILE, 'the file is binary', {
+        file: path.relative,
+      });
     }
     return bytes.toString('utf8');
   } finally {

@@ -23,7 +23,12 @@ export interface PatchRejectionLocation {
 /** A patch that cannot be applied as a whole. No file was changed. */
 export class PatchRejectedError extends TalonError {
   constructor(reason: PatchRejectionReason, explanation: string, location: PatchRejectionLocation = {}) {
-    const where = [location.file, location.hunk === undefined ? undefined : `hunk ${location.hunk} ${location.header ?? ''}`.trim()].filter(Boolean).join(', ');
+    const where = [
+      location.file,
+      location.hunk === undefined ? undefined : `hunk ${location.hunk} ${location.header ?? ''}`.trim(),
+    ]
+      .filter(Boolean)
+      .join(', ');
     super(
       ERROR_CODES.TOOL_FAILED,
       `Patch rejected${where ? ` at ${where}` : ''}: ${explanation}. No file was changed; read the file again and rebuild the patch.`,

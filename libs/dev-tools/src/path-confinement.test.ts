@@ -89,14 +89,20 @@ describe('every dev tool stays inside the workspace', () => {
   });
 
   it('glob and grep over the whole root never report what lies behind links out', async () => {
-    const globbed = (await tools.get('glob')!.execute({ pattern: '**/*', dot: true }, fixture.context)) as { matches: string[] };
+    const globbed = (await tools.get('glob')!.execute({ pattern: '**/*', dot: true }, fixture.context)) as {
+      matches: string[];
+    };
     expect(globbed.matches).toEqual(['inside.txt']);
-    const grepped = (await tools.get('grep')!.execute({ pattern: 'SECRET|root' }, fixture.context)) as { matches: unknown[] };
+    const grepped = (await tools.get('grep')!.execute({ pattern: 'SECRET|root' }, fixture.context)) as {
+      matches: unknown[];
+    };
     expect(grepped.matches).toEqual([]);
   });
 
   it('list_dir shows links as links without following them', async () => {
-    const listed = (await tools.get('list_dir')!.execute({ depth: 3 }, fixture.context)) as { entries: { path: string; type: string }[] };
+    const listed = (await tools.get('list_dir')!.execute({ depth: 3 }, fixture.context)) as {
+      entries: { path: string; type: string }[];
+    };
     expect(listed.entries.map((entry) => `${entry.path}:${entry.type}`)).toEqual([
       'chain:directory',
       'chain/hop:symlink',

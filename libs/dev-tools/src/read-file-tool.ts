@@ -41,7 +41,12 @@ export function createReadFileTool(options: WorkspaceOptions): Tool<ReadFilePara
       parameters: {
         type: 'object',
         properties: {
-          path: { type: 'string', minLength: 1, maxLength: 4096, description: 'Path relative to the workspace root.' },
+          path: {
+            type: 'string',
+            minLength: 1,
+            maxLength: 4096,
+            description: 'Path relative to the workspace root.',
+          },
           startLine: { type: 'integer', minimum: 1 },
           endLine: { type: 'integer', minimum: 1 },
           maxBytes: { type: 'integer', minimum: 1, maximum: caps.maxReadBytes },
@@ -80,7 +85,11 @@ export function createReadFileTool(options: WorkspaceOptions): Tool<ReadFilePara
           const content = new TextDecoder().decode(buffer.subarray(0, bytesRead), { stream: true });
           return { ...base, content, binary: false, truncated: stats.size > maxBytes };
         }
-        return { ...base, binary: false, ...(await readLineRange(handle, startLine ?? 1, endLine ?? Number.MAX_SAFE_INTEGER, maxBytes)) };
+        return {
+          ...base,
+          binary: false,
+          ...(await readLineRange(handle, startLine ?? 1, endLine ?? Number.MAX_SAFE_INTEGER, maxBytes)),
+        };
       } finally {
         await handle.close();
       }

@@ -7,7 +7,8 @@ import { UnsafePatternError } from './unsafe-pattern-error.js';
  */
 export function assertSafeRegex(pattern: string, maxLength: number): void {
   if (pattern.length === 0) throw new UnsafePatternError(pattern, 'empty pattern');
-  if (pattern.length > maxLength) throw new UnsafePatternError(pattern, `longer than ${maxLength} characters`);
+  if (pattern.length > maxLength)
+    throw new UnsafePatternError(pattern, `longer than ${maxLength} characters`);
   if (/\\[1-9]|\\k</.test(pattern)) throw new UnsafePatternError(pattern, 'backreference');
   // For each open group: whether it contains a quantifier or an alternation.
   const groups: { risky: boolean }[] = [];

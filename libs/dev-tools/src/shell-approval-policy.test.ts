@@ -69,6 +69,8 @@ describe('decideShellApproval', () => {
   });
 
   it('explains why approval is needed in terms of the unwrapped program', () => {
-    expect(decideShellApproval(parseShellCommand("env sh -c 'rm -rf x'")).reasons).toEqual(['rm is not a read-only program']);
+    expect(decideShellApproval(parseShellCommand("env sh -c 'rm -rf x'")).reasons).toEqual([
+      'rm is not a read-only program',
+    ]);
   });
 });

@@ -2,13 +2,34 @@ import type { ApprovalRequirement } from '@talon/contracts';
 import type { ParsedShellCommand, ShellProgram } from './shell-command-parser.js';
 
 /** Programs that only read, run without approval when their arguments stay inside the workspace. */
-export const READ_ONLY_PROGRAMS: readonly string[] = ['ls', 'cat', 'pwd', 'echo', 'grep', 'wc', 'head', 'tail', 'find', 'git'];
+export const READ_ONLY_PROGRAMS: readonly string[] = [
+  'ls',
+  'cat',
+  'pwd',
+  'echo',
+  'grep',
+  'wc',
+  'head',
+  'tail',
+  'find',
+  'git',
+];
 
 /** git subcommands that only read. */
 export const READ_ONLY_GIT_SUBCOMMANDS: readonly string[] = ['status', 'log', 'diff'];
 
 // find actions that run programs or write and delete files.
-const FIND_WRITING_ACTIONS = new Set(['-exec', '-execdir', '-ok', '-okdir', '-delete', '-fprint', '-fprint0', '-fprintf', '-fls']);
+const FIND_WRITING_ACTIONS = new Set([
+  '-exec',
+  '-execdir',
+  '-ok',
+  '-okdir',
+  '-delete',
+  '-fprint',
+  '-fprint0',
+  '-fprintf',
+  '-fls',
+]);
 // git options that write files or run external programs even under a read-only subcommand.
 const GIT_WRITING_OPTIONS = /^--(output|ext-diff|textconv|exec-path)(=|$)/;
 // Redirections that only discard or duplicate output.
@@ -44,19 +65,25 @@ function programReasons(program: ShellProgram): string[] {
   if (program.argsFromInput) reasons.push(`${name} receives arguments from xargs`);
   for (const redirect of program.redirects) {
     const writes = redirect.operator.includes('>');
-    if (redirect.dynamic || (writes && !HARMLESS_REDIRECT_TARGETS.has(redirect.target)) || (!writes && leavesWorkspace(redirect.target))) {
+    if (
+      redirect.dynamic ||
+      (writes && !HARMLESS_REDIRECT_TARGETS.has(redirect.target)) ||
+      (!writes && leavesWorkspace(redirect.target))
+    ) {
       reasons.push(`${name} redirects ${redirect.operator} ${redirect.target}`);
     }
   }
   const args = program.argv.slice(1);
   const outside = args.find(leavesWorkspace);
-  if (outside !== undefined) reasons.push(`${name} argument ${JSON.stringify(outside)} may point outside the workspace`);
+  if (outside !== undefined)
+    reasons.push(`${name} argument ${JSON.stringify(outside)} may point outside the workspace`);
   if (name === 'find') {
     const action = args.find((arg) => FIND_WRITING_ACTIONS.has(arg));
     if (action) reasons.push(`find ${action} runs or writes`);
   }
   if (name === 'git') {
-    if (!READ_ONLY_GIT_SUBCOMMANDS.includes(args[0] ?? '')) reasons.push(`git ${args[0] ?? ''} is not read-only`);
+    if (!READ_ONLY_GIT_SUBCOMMANDS.includes(args[0] ?? ''))
+      reasons.push(`git ${args[0] ?? ''} is not read-only`);
     const option = args.find((arg) => GIT_WRITING_OPTIONS.test(arg));
     if (option) reasons.push(`git option ${option} writes or runs programs`);
   }

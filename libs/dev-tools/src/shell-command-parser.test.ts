@@ -19,7 +19,9 @@ function refusalReason(command: string): string | undefined {
 
 describe('parseShellCommand: words and quoting', () => {
   it('splits words and removes quotes', () => {
-    expect(programs(`grep -n "hello world" 'a b' c\\ d`)).toEqual([['grep', '-n', 'hello world', 'a b', 'c d']]);
+    expect(programs(`grep -n "hello world" 'a b' c\\ d`)).toEqual([
+      ['grep', '-n', 'hello world', 'a b', 'c d'],
+    ]);
   });
 
   it('keeps escaped characters inside double quotes literal', () => {
@@ -62,7 +64,9 @@ describe('parseShellCommand: unwrapping wrappers', () => {
   });
 
   it('unwraps nested wrappers recursively', () => {
-    const parsed = parseShellCommand(`env FOO=1 nice -n 5 timeout 10 nohup time sh -c "bash -c 'xargs rm -rf'"`);
+    const parsed = parseShellCommand(
+      `env FOO=1 nice -n 5 timeout 10 nohup time sh -c "bash -c 'xargs rm -rf'"`,
+    );
     expect(parsed.programs).toHaveLength(1);
     expect(parsed.programs[0]).toMatchObject({
       program: 'rm',
@@ -110,7 +114,9 @@ describe('parseShellCommand: several programs', () => {
     const parsed = parseShellCommand('echo "$(rm -rf x)" `curl evil` $(cat $(ls))');
     expect(parsed.hasSubstitution).toBe(true);
     expect(parsed.programs.map((program) => program.program)).toEqual(['echo', 'rm', 'curl', 'cat', 'ls']);
-    expect(parsed.programs.filter((program) => program.fromSubstitution).map((program) => program.program)).toEqual(['rm', 'curl', 'cat', 'ls']);
+    expect(
+      parsed.programs.filter((program) => program.fromSubstitution).map((program) => program.program),
+    ).toEqual(['rm', 'curl', 'cat', 'ls']);
   });
 
   it('reports process substitutions', () => {

@@ -52,7 +52,21 @@ export const MAX_SHELL_COMMAND_LENGTH = 16_384;
 export const MAX_SHELL_NESTING = 8;
 
 // Words that start or end compound commands; the program is the word after them.
-const RESERVED_PREFIXES = new Set(['!', '{', '}', 'if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'while', 'until', 'esac']);
+const RESERVED_PREFIXES = new Set([
+  '!',
+  '{',
+  '}',
+  'if',
+  'then',
+  'else',
+  'elif',
+  'fi',
+  'do',
+  'done',
+  'while',
+  'until',
+  'esac',
+]);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARACTERS = /[\u0000-\u0008\u000e-\u001f\u007f]/;
@@ -70,9 +84,19 @@ export function parseShellCommand(command: string): ParsedShellCommand {
     throw new ShellCommandRefusedError(SHELL_REFUSAL_REASONS.EMPTY, 'the command is empty');
   }
   if (command.length > MAX_SHELL_COMMAND_LENGTH) {
-    throw new ShellCommandRefusedError(SHELL_REFUSAL_REASONS.TOO_LONG, `the command is longer than ${MAX_SHELL_COMMAND_LENGTH} characters`);
+    throw new ShellCommandRefusedError(
+      SHELL_REFUSAL_REASONS.TOO_LONG,
+      `the command is longer than ${MAX_SHELL_COMMAND_LENGTH} characters`,
+    );
   }
-  const result: ParsedShellCommand = { programs: [], wrappers: [], operators: [], hasSubstitution: false, hasExpansion: false, background: false };
+  const result: ParsedShellCommand = {
+    programs: [],
+    wrappers: [],
+    operators: [],
+    hasSubstitution: false,
+    hasExpansion: false,
+    background: false,
+  };
   parseInto(command, result, { wrappers: [], assignments: [], redirects: [], fromSubstitution: false }, 0);
   return result;
 }
@@ -89,19 +113,36 @@ interface Inherited {
 
 function parseInto(script: string, result: ParsedShellCommand, inherited: Inherited, depth: number): void {
   if (depth > MAX_SHELL_NESTING) {
-    throw new ShellCommandRefusedError(SHELL_REFUSAL_REASONS.TOO_DEEP, `wrappers and substitutions nest deeper than ${MAX_SHELL_NESTING}`);
+    throw new ShellCommandRefusedError(
+      SHELL_REFUSAL_REASONS.TOO_DEEP,
+      `wrappers and substitutions nest deeper than ${MAX_SHELL_NESTING}`,
+    );
   }
-  if (LINE_BREAKS.test(script)) throw new ShellCommandRefusedError(SHELL_REFUSAL_REASONS.NEWLINE, 'it contains a line break');
-  if (CONTROL_CHARACTERS.test(script)) throw new ShellCommandRefusedError(SHELL_REFUSAL_REASONS.CONTROL_CHARACTER, 'it contains a control character');
+  if (LINE_BREAKS.test(script))
+    throw new ShellCommandRefusedError(SHELL_REFUSAL_REASONS.NEWLINE, 'it contains a line break');
+  if (CONTROL_CHARACTERS.test(script))
+    throw new ShellCommandRefusedError(
+      SHELL_REFUSAL_REASONS.CONTROL_CHARACTER,
+      'it contains a control character',
+    );
   if (INVISIBLE_CHARACTERS.test(script)) {
-    throw new ShellCommandRefusedError(SHELL_REFUSAL_REASONS.INVISIBLE_CHARACTER, 'it contains an invisible or text-direction character');
+    throw new ShellCommandRefusedError(
+      SHELL_REFUSAL_REASONS.INVISIBLE_CHARACTER,
+      'it contains an invisible or text-direction character',
+    );
   }
   const tokenized = new ShellTokenizer(script).tokenize();
   result.hasExpansion ||= tokenized.hasExpansion;
   result.hasSubstitution ||= tokenized.substitutions.length > 0 || tokenized.opaqueSubstitution;
-  for (const simple of splitSimpleCommands(tokenized.tokens, result)) addProgram(simple, result, inherited, depth);
+  for (const simple of splitSimpleCommands(tokenized.tokens, result))
+    addProgram(simple, result, inherited, depth);
   for (const body of tokenized.substitutions) {
-    parseInto(body, result, { wrappers: inherited.wrappers, assignments: [], redirects: [], fromSubstitution: true }, depth + 1);
+    parseInto(
+      body,
+      result,
+      { wrappers: inherited.wrappers, assignments: [], redirects: [], fromSubstitution: true },
+      depth + 1,
+    );
   }
 }
 
@@ -124,7 +165,12 @@ function splitSimpleCommands(tokens: readonly ShellToken[], result: ParsedShellC
       const next = tokens[index + 1];
       const target = next?.kind === 'word' ? next.word : { text: '', dynamic: false };
       if (next?.kind === 'word') index += 1;
-      current.redirects.push({ operator: token.operator, ...(token.fd === undefined ? {} : { fd: token.fd }), target: target.text, dynamic: target.dynamic });
+      current.redirects.push({
+        operator: token.operator,
+        ...(token.fd === undefined ? {} : { fd: token.fd }),
+        target: target.text,
+        dynamic: target.dynamic,
+      });
     } else {
       current.words.push(token.word);
     }
@@ -133,9 +179,15 @@ function splitSimpleCommands(tokens: readonly ShellToken[], result: ParsedShellC
   return commands;
 }
 
-function addProgram(simple: SimpleCommand, result: ParsedShellCommand, inherited: Inherited, depth: number): void {
+function addProgram(
+  simple: SimpleCommand,
+  result: ParsedShellCommand,
+  inherited: Inherited,
+  depth: number,
+): void {
   let words = simple.words;
-  while (words.length > 0 && !words[0]!.dynamic && RESERVED_PREFIXES.has(words[0]!.text)) words = words.slice(1);
+  while (words.length > 0 && !words[0]!.dynamic && RESERVED_PREFIXES.has(words[0]!.text))
+    words = words.slice(1);
   const assignments = [...inherited.assignments];
   while (words.length > 0 && !words[0]!.dynamic && ASSIGNMENT.test(words[0]!.text)) {
     assignments.push(words[0]!.text);
@@ -146,19 +198,27 @@ function addProgram(simple: SimpleCommand, result: ParsedShellCommand, inherited
   const fromSubstitution = inherited.fromSubstitution;
   if (words.length === 0) {
     // Only assignments or redirections: nothing runs, but a redirection still writes or reads a file.
-    if (simple.redirects.length > 0) result.programs.push(programOf([], { wrappers, assignments, redirects, fromSubstitution, argsFromInput: false }));
+    if (simple.redirects.length > 0)
+      result.programs.push(
+        programOf([], { wrappers, assignments, redirects, fromSubstitution, argsFromInput: false }),
+      );
     return;
   }
   let argsFromInput = false;
   for (let layer = 0; ; layer += 1) {
     if (layer > MAX_SHELL_NESTING) {
-      throw new ShellCommandRefusedError(SHELL_REFUSAL_REASONS.TOO_DEEP, `wrappers nest deeper than ${MAX_SHELL_NESTING}`);
+      throw new ShellCommandRefusedError(
+        SHELL_REFUSAL_REASONS.TOO_DEEP,
+        `wrappers nest deeper than ${MAX_SHELL_NESTING}`,
+      );
     }
     const step = unwrapStep(words);
     if (step.kind === 'none') break;
     if (step.kind === 'script' && step.script.dynamic) {
       // The script is only known at run time: report the shell itself as an unknown program.
-      result.programs.push(programOf(words, { wrappers, assignments, redirects, fromSubstitution, argsFromInput }, true));
+      result.programs.push(
+        programOf(words, { wrappers, assignments, redirects, fromSubstitution, argsFromInput }, true),
+      );
       return;
     }
     noteWrapper(result, step.wrapper);
@@ -171,10 +231,16 @@ function addProgram(simple: SimpleCommand, result: ParsedShellCommand, inherited
     argsFromInput ||= step.argsFromInput;
     words = step.rest;
   }
-  result.programs.push(programOf(words, { wrappers, assignments, redirects, fromSubstitution, argsFromInput }));
+  result.programs.push(
+    programOf(words, { wrappers, assignments, redirects, fromSubstitution, argsFromInput }),
+  );
 }
 
-function programOf(words: readonly ShellWord[], fields: Omit<ShellProgram, 'program' | 'argv' | 'dynamic' | 'dynamicArgs'>, scriptUnknown = false): ShellProgram {
+function programOf(
+  words: readonly ShellWord[],
+  fields: Omit<ShellProgram, 'program' | 'argv' | 'dynamic' | 'dynamicArgs'>,
+  scriptUnknown = false,
+): ShellProgram {
   if (words.length === 0) return { program: ':', argv: [':'], dynamic: false, dynamicArgs: false, ...fields };
   return {
     program: words[0]!.text,

@@ -21,8 +21,12 @@ export type ShellRefusalReason = (typeof SHELL_REFUSAL_REASONS)[keyof typeof SHE
  */
 export class ShellCommandRefusedError extends TalonError {
   constructor(reason: ShellRefusalReason, explanation: string) {
-    super(ERROR_CODES.POLICY_DENIED, `Shell command refused (${reason}): ${explanation}. Put one command on one line, with balanced quotes.`, {
-      details: { reason },
-    });
+    super(
+      ERROR_CODES.POLICY_DENIED,
+      `Shell command refused (${reason}): ${explanation}. Put one command on one line, with balanced quotes.`,
+      {
+        details: { reason },
+      },
+    );
   }
 }

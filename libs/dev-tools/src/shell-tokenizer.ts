@@ -28,7 +28,21 @@ export interface TokenizedShell {
 
 const OPERATORS = ['&&', '||', ';;', '|&', ';', '|', '&', '(', ')'];
 const REDIRECTS = ['&>>', '<<<', '<<-', '>>', '>|', '>&', '<<', '<&', '<>', '&>', '>', '<'];
-const ANSI_C_SIMPLE: Record<string, string> = { n: '\n', r: '\r', t: '\t', a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?' };
+const ANSI_C_SIMPLE: Record<string, string> = {
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  a: '\x07',
+  b: '\b',
+  e: '\x1b',
+  E: '\x1b',
+  f: '\f',
+  v: '\v',
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+  '?': '?',
+};
 
 /**
  * A small POSIX-shell tokenizer written for approval decisions, not for execution. It was written
@@ -83,11 +97,22 @@ export class ShellTokenizer {
       }
     }
     this.endWord();
-    return { tokens: this.tokens, substitutions: this.substitutions, opaqueSubstitution: this.opaqueSubstitution, hasExpansion: this.hasExpansion };
+    return {
+      tokens: this.tokens,
+      substitutions: this.substitutions,
+      opaqueSubstitution: this.opaqueSubstitution,
+      hasExpansion: this.hasExpansion,
+    };
   }
 
   private endWord(): void {
-    if (this.inWord) this.tokens.push({ kind: 'word', word: this.glob ? { text: this.text, dynamic: this.dynamic, glob: true } : { text: this.text, dynamic: this.dynamic } });
+    if (this.inWord)
+      this.tokens.push({
+        kind: 'word',
+        word: this.glob
+          ? { text: this.text, dynamic: this.dynamic, glob: true }
+          : { text: this.text, dynamic: this.dynamic },
+      });
     this.text = '';
     this.dynamic = false;
     this.glob = false;
@@ -106,7 +131,11 @@ export class ShellTokenizer {
       } else {
         this.endWord();
       }
-      this.tokens.push(fd === undefined ? { kind: 'redirect', operator: redirect } : { kind: 'redirect', operator: redirect, fd });
+      this.tokens.push(
+        fd === undefined
+          ? { kind: 'redirect', operator: redirect }
+          : { kind: 'redirect', operator: redirect, fd },
+      );
       this.index += redirect.length;
       return true;
     }
@@ -120,7 +149,8 @@ export class ShellTokenizer {
 
   private singleQuoted(): void {
     const end = this.source.indexOf("'", this.index + 1);
-    if (end < 0) throw new ShellCommandRefusedError(SHELL_REFUSAL_REASONS.UNTERMINATED, 'a single quote is not closed');
+    if (end < 0)
+      throw new ShellCommandRefusedError(SHELL_REFUSAL_REASONS.UNTERMINATED, 'a single quote is not closed');
     this.inWord = true;
     this.text += this.source.slice(this.index + 1, end);
     this.index = end + 1;
@@ -144,7 +174,8 @@ export class ShellTokenizer {
         this.index += 1;
       }
     }
-    if (s[this.index] !== '"') throw new ShellCommandRefusedError(SHELL_REFUSAL_REASONS.UNTERMINATED, 'a double quote is not closed');
+    if (s[this.index] !== '"')
+      throw new ShellCommandRefusedError(SHELL_REFUSAL_REASONS.UNTERMINATED, 'a double quote is not closed');
     this.index += 1;
   }
 
@@ -160,7 +191,8 @@ export class ShellTokenizer {
     } else if (next === '(') {
       const end = findClosing(s, this.index + 1, '(', ')');
       const body = s.slice(this.index + 2, end);
-      if (body.startsWith('(') && body.endsWith(')')) this.opaqueSubstitution = true; // $(( arithmetic ))
+      if (body.startsWith('(') && body.endsWith(')'))
+        this.opaqueSubstitution = true; // $(( arithmetic ))
       else this.substitutions.push(body);
       this.markDynamic(s.slice(this.index, end + 1));
       this.index = end + 1;
@@ -202,7 +234,8 @@ export class ShellTokenizer {
         i += 1;
       }
     }
-    if (s[i] !== '`') throw new ShellCommandRefusedError(SHELL_REFUSAL_REASONS.UNTERMINATED, 'a backtick is not closed');
+    if (s[i] !== '`')
+      throw new ShellCommandRefusedError(SHELL_REFUSAL_REASONS.UNTERMINATED, 'a backtick is not closed');
     this.substitutions.push(body);
     this.inWord = true;
     this.markDynamic(s.slice(this.index, i + 1));
@@ -250,9 +283,16 @@ export class ShellTokenizer {
         i += 2;
       }
     }
-    if (s[i] !== "'") throw new ShellCommandRefusedError(SHELL_REFUSAL_REASONS.UNTERMINATED, "an ANSI-C $'…' quote is not closed");
+    if (s[i] !== "'")
+      throw new ShellCommandRefusedError(
+        SHELL_REFUSAL_REASONS.UNTERMINATED,
+        "an ANSI-C $'…' quote is not closed",
+      );
     if (LINE_BREAKS.test(decoded)) {
-      throw new ShellCommandRefusedError(SHELL_REFUSAL_REASONS.ANSI_C_NEWLINE, "an ANSI-C $'…' quote encodes a line break");
+      throw new ShellCommandRefusedError(
+        SHELL_REFUSAL_REASONS.ANSI_C_NEWLINE,
+        "an ANSI-C $'…' quote encodes a line break",
+      );
     }
     this.text += decoded;
     this.index = i + 1;

@@ -35,7 +35,13 @@ describe('shell tool', () => {
   it('runs in the workspace root and returns exit code, stdout and stderr', async () => {
     const shell = createShellTool({ root: fixture.root });
     const result = await shell.execute({ command: 'pwd; echo oops >&2; exit 3' }, fixture.context);
-    expect(result).toMatchObject({ exitCode: 3, stdout: `${fixture.root}\n`, stderr: 'oops\n', timedOut: false, programs: ['pwd', 'echo', 'exit'] });
+    expect(result).toMatchObject({
+      exitCode: 3,
+      stdout: `${fixture.root}\n`,
+      stderr: 'oops\n',
+      timedOut: false,
+      programs: ['pwd', 'echo', 'exit'],
+    });
   });
 
   it('runs with a clean environment: no secret of the runner is visible', async () => {
@@ -44,7 +50,10 @@ describe('shell tool', () => {
       const shell = createShellTool({ root: fixture.root });
       const result = await shell.execute({ command: 'env' }, fixture.context);
       expect(result.stdout).not.toContain('hunter2');
-      const names = result.stdout.trim().split('\n').map((line) => line.slice(0, line.indexOf('=')));
+      const names = result.stdout
+        .trim()
+        .split('\n')
+        .map((line) => line.slice(0, line.indexOf('=')));
       for (const name of names) expect(['PATH', 'HOME', 'LANG', 'PWD']).toContain(name);
       expect(result.stdout).toContain(`HOME=${fixture.root}\n`);
       expect(result.stdout).toContain(`PATH=${SHELL_PATH}\n`);
@@ -56,7 +65,10 @@ describe('shell tool', () => {
   it('stops `sleep 30` and its children at the timeout, quickly', async () => {
     const shell = createShellTool({ root: fixture.root });
     const started = Date.now();
-    const result = await shell.execute({ command: 'sleep 30 & echo $! > child.pid; sleep 30', timeoutMs: 300 }, fixture.context);
+    const result = await shell.execute(
+      { command: 'sleep 30 & echo $! > child.pid; sleep 30', timeoutMs: 300 },
+      fixture.context,
+    );
     const elapsed = Date.now() - started;
     expect(result.timedOut).toBe(true);
     expect(result.exitCode).toBeNull();
@@ -68,11 +80,16 @@ describe('shell tool', () => {
   it('escalates to SIGKILL when the command ignores SIGTERM', async () => {
     const shell = createShellTool({ root: fixture.root, caps: { shellKillGraceMs: 200 } });
     const started = Date.now();
-    const result = await shell.execute({ command: "trap '' TERM; sleep 30 & echo $! > child.pid; sleep 30", timeoutMs: 300 }, fixture.context);
+    const result = await shell.execute(
+      { command: "trap '' TERM; sleep 30 & echo $! > child.pid; sleep 30", timeoutMs: 300 },
+      fixture.context,
+    );
     expect(result.timedOut).toBe(true);
     expect(result.signal).toBe('SIGKILL');
     expect(Date.now() - started).toBeLessThan(2500);
-    expect(await waitUntilDead(Number(readFileSync(join(fixture.root, 'child.pid'), 'utf8')), 1000)).toBe(true);
+    expect(await waitUntilDead(Number(readFileSync(join(fixture.root, 'child.pid'), 'utf8')), 1000)).toBe(
+      true,
+    );
   });
 
   it('does not wait for background processes and kills them when the shell exits', async () => {
@@ -88,14 +105,20 @@ describe('shell tool', () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 200);
     const started = Date.now();
-    const result = await shell.execute({ command: 'sleep 30' }, { ...fixture.context, signal: controller.signal });
+    const result = await shell.execute(
+      { command: 'sleep 30' },
+      { ...fixture.context, signal: controller.signal },
+    );
     expect(Date.now() - started).toBeLessThan(2000);
     expect(result.exitCode).toBeNull();
   });
 
   it('caps stdout and stderr with a truncation marker', async () => {
     const shell = createShellTool({ root: fixture.root, caps: { maxShellOutputBytes: 1000 } });
-    const result = await shell.execute({ command: "head -c 500000 /dev/zero | tr '\\000' a; head -c 3000 /dev/zero | tr '\\000' b >&2" }, fixture.context);
+    const result = await shell.execute(
+      { command: "head -c 500000 /dev/zero | tr '\\000' a; head -c 3000 /dev/zero | tr '\\000' b >&2" },
+      fixture.context,
+    );
     expect(result.exitCode).toBe(0);
     expect(result.stdoutTruncated).toBe(true);
     expect(result.stderrTruncated).toBe(true);
@@ -106,14 +129,23 @@ describe('shell tool', () => {
 
   it('refuses a command with a hidden newline before running anything', async () => {
     const shell = createShellTool({ root: fixture.root });
-    await expect(shell.execute({ command: 'touch a\ntouch b' }, fixture.context)).rejects.toBeInstanceOf(ShellCommandRefusedError);
-    await expect(shell.execute({ command: "touch a; sh -c $'touch b\\ntouch c'" }, fixture.context)).rejects.toBeInstanceOf(ShellCommandRefusedError);
+    await expect(shell.execute({ command: 'touch a\ntouch b' }, fixture.context)).rejects.toBeInstanceOf(
+      ShellCommandRefusedError,
+    );
+    await expect(
+      shell.execute({ command: "touch a; sh -c $'touch b\\ntouch c'" }, fixture.context),
+    ).rejects.toBeInstanceOf(ShellCommandRefusedError);
     expect(existsSync(join(fixture.root, 'a'))).toBe(false);
   });
 
   it('decides approval on the programs that will really run', () => {
     const shell = createShellTool({ root: fixture.root });
-    expect(shell.definition).toMatchObject({ name: 'shell', domain: 'container', source: 'builtin', approval: 'unless_auto_approved' });
+    expect(shell.definition).toMatchObject({
+      name: 'shell',
+      domain: 'container',
+      source: 'builtin',
+      approval: 'unless_auto_approved',
+    });
     expect(shell.approvalFor!({ command: 'ls -la && git status' })).toBe('never');
     expect(shell.approvalFor!({ command: "env sh -c 'rm -rf x'" })).toBe('unless_auto_approved');
     expect(shell.approvalFor!({ command: 'ls\nrm -rf x' })).toBe('unless_auto_approved');

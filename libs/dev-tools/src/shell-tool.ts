@@ -38,7 +38,12 @@ export function createShellTool(options: WorkspaceOptions): Tool<ShellParams, Sh
       parameters: {
         type: 'object',
         properties: {
-          command: { type: 'string', minLength: 1, maxLength: MAX_SHELL_COMMAND_LENGTH, description: 'The command line, on one line.' },
+          command: {
+            type: 'string',
+            minLength: 1,
+            maxLength: MAX_SHELL_COMMAND_LENGTH,
+            description: 'The command line, on one line.',
+          },
           timeoutMs: {
             type: 'integer',
             minimum: 100,
@@ -68,7 +73,8 @@ export function createShellTool(options: WorkspaceOptions): Tool<ShellParams, Sh
     async execute(params: ShellParams, context: ToolContext): Promise<ShellOutput> {
       const reader = new ToolParamReader('shell', params);
       const command = reader.string('command', MAX_SHELL_COMMAND_LENGTH);
-      const timeoutMs = reader.optionalInteger('timeoutMs', 100, caps.maxShellTimeoutMs) ?? caps.shellTimeoutMs;
+      const timeoutMs =
+        reader.optionalInteger('timeoutMs', 100, caps.maxShellTimeoutMs) ?? caps.shellTimeoutMs;
       const parsed = parseShellCommand(command);
       const { aborted: _aborted, ...result } = await runInProcessGroup({
         command,

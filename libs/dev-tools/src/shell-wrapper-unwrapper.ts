@@ -23,17 +23,42 @@ const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash']);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 
 const SPECS: Record<string, OptionSpec> = {
-  env: { flags: 'i0v', valued: 'uCP', long: ['ignore-environment', 'null', 'debug'], longValued: ['unset', 'chdir'] },
-  time: { flags: 'pavq', valued: 'fo', long: ['portability', 'append', 'verbose', 'quiet'], longValued: ['format', 'output'] },
+  env: {
+    flags: 'i0v',
+    valued: 'uCP',
+    long: ['ignore-environment', 'null', 'debug'],
+    longValued: ['unset', 'chdir'],
+  },
+  time: {
+    flags: 'pavq',
+    valued: 'fo',
+    long: ['portability', 'append', 'verbose', 'quiet'],
+    longValued: ['format', 'output'],
+  },
   nice: { valued: 'n', longValued: ['adjustment'], numeric: true },
   nohup: {},
-  timeout: { flags: 'v', valued: 'sk', long: ['foreground', 'preserve-status', 'verbose'], longValued: ['signal', 'kill-after'] },
+  timeout: {
+    flags: 'v',
+    valued: 'sk',
+    long: ['foreground', 'preserve-status', 'verbose'],
+    longValued: ['signal', 'kill-after'],
+  },
   xargs: {
     flags: '0rtpxo',
     valued: 'adEILnPs',
     optionalValued: 'iel',
     long: ['null', 'no-run-if-empty', 'verbose', 'interactive', 'exit', 'open-tty', 'show-limits'],
-    longValued: ['arg-file', 'delimiter', 'eof', 'replace', 'max-lines', 'max-args', 'max-procs', 'max-chars', 'process-slot-var'],
+    longValued: [
+      'arg-file',
+      'delimiter',
+      'eof',
+      'replace',
+      'max-lines',
+      'max-args',
+      'max-procs',
+      'max-chars',
+      'process-slot-var',
+    ],
   },
   command: { flags: 'p' },
   exec: { flags: 'cl', valued: 'a' },
@@ -57,22 +82,34 @@ export function unwrapStep(argv: readonly ShellWord[]): UnwrapStep {
   if (name === 'eval') {
     const words = argv.slice(1);
     if (words.length === 0) return { kind: 'none' };
-    return { kind: 'script', wrapper: 'eval', script: { text: words.map((w) => w.text).join(' '), dynamic: words.some((w) => w.dynamic) } };
+    return {
+      kind: 'script',
+      wrapper: 'eval',
+      script: { text: words.map((w) => w.text).join(' '), dynamic: words.some((w) => w.dynamic) },
+    };
   }
   const spec = SPECS[name];
   if (!spec) return { kind: 'none' };
   // `command -v x` only looks a name up; nothing runs.
-  if (name === 'command' && argv.slice(1).some((w) => /^-[a-zA-Z]*[vV]/.test(w.text))) return { kind: 'none' };
+  if (name === 'command' && argv.slice(1).some((w) => /^-[a-zA-Z]*[vV]/.test(w.text)))
+    return { kind: 'none' };
   let index = skipOptions(argv, 1, spec);
   if (index === undefined) return { kind: 'none' };
   const assignments: string[] = [];
   if (name === 'env') {
-    while (index < argv.length && !argv[index]!.dynamic && ASSIGNMENT.test(argv[index]!.text)) assignments.push(argv[index++]!.text);
+    while (index < argv.length && !argv[index]!.dynamic && ASSIGNMENT.test(argv[index]!.text))
+      assignments.push(argv[index++]!.text);
   }
   if (name === 'timeout') index += 1; // the duration
   const rest = argv.slice(index);
   if (name === 'xargs') {
-    return { kind: 'exec', wrapper: 'xargs', rest: rest.length > 0 ? rest : [{ text: 'echo', dynamic: false }], assignments, argsFromInput: true };
+    return {
+      kind: 'exec',
+      wrapper: 'xargs',
+      rest: rest.length > 0 ? rest : [{ text: 'echo', dynamic: false }],
+      assignments,
+      argsFromInput: true,
+    };
   }
   if (rest.length === 0) return { kind: 'none' };
   return { kind: 'exec', wrapper: name, rest, assignments, argsFromInput: false };

@@ -20,8 +20,10 @@ export class ToolParamReader {
 
   string(name: string, maxLength = Number.MAX_SAFE_INTEGER): string {
     const value = this.value(name);
-    if (typeof value !== 'string') throw new InvalidToolParamsError(this.tool, name, 'is required and must be a string');
-    if (value.length > maxLength) throw new InvalidToolParamsError(this.tool, name, `must be at most ${maxLength} characters`);
+    if (typeof value !== 'string')
+      throw new InvalidToolParamsError(this.tool, name, 'is required and must be a string');
+    if (value.length > maxLength)
+      throw new InvalidToolParamsError(this.tool, name, `must be at most ${maxLength} characters`);
     return value;
   }
 

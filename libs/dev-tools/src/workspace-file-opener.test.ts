@@ -16,7 +16,11 @@ afterEach(() => fixture.cleanup());
 describe('openRegularFile', () => {
   it('opens a regular file inside the root', async () => {
     fixture.write('a.txt', 'x');
-    const { handle, stats } = await openRegularFile(new WorkspaceRoot(fixture.root), join(fixture.root, 'a.txt'), 'a.txt');
+    const { handle, stats } = await openRegularFile(
+      new WorkspaceRoot(fixture.root),
+      join(fixture.root, 'a.txt'),
+      'a.txt',
+    );
     expect(stats.size).toBe(1);
     await handle.close();
   });
@@ -29,7 +33,9 @@ describe('openRegularFile', () => {
     // The race: between resolve and open, the directory becomes a link to the outside.
     renameSync(join(fixture.root, 'dir'), join(fixture.root, 'moved'));
     symlinkSync(fixture.outside, join(fixture.root, 'dir'));
-    await expect(openRegularFile(workspace, resolved.absolute, resolved.relative)).rejects.toBeInstanceOf(PathOutsideWorkspaceError);
+    await expect(openRegularFile(workspace, resolved.absolute, resolved.relative)).rejects.toBeInstanceOf(
+      PathOutsideWorkspaceError,
+    );
   });
 
   it('refuses a last component swapped for a symlink (O_NOFOLLOW)', async () => {
@@ -38,6 +44,8 @@ describe('openRegularFile', () => {
     const resolved = await workspace.resolve('a.txt');
     renameSync(join(fixture.root, 'a.txt'), join(fixture.root, 'b.txt'));
     symlinkSync(join(fixture.outside, 'secret.txt'), join(fixture.root, 'a.txt'));
-    await expect(openRegularFile(workspace, resolved.absolute, resolved.relative)).rejects.toMatchObject({ code: 'TOOL_FAILED' });
+    await expect(openRegularFile(workspace, resolved.absolute, resolved.relative)).rejects.toMatchObject({
+      code: 'TOOL_FAILED',
+    });
   });
 });

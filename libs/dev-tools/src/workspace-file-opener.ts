@@ -20,7 +20,11 @@ const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBL
  * After opening, the path the kernel actually opened is checked against the root, which closes
  * the window in which a directory of the path could have been swapped for a link out.
  */
-export async function openRegularFile(workspace: WorkspaceRoot, absolute: string, relative: string): Promise<OpenedFile> {
+export async function openRegularFile(
+  workspace: WorkspaceRoot,
+  absolute: string,
+  relative: string,
+): Promise<OpenedFile> {
   let handle: FileHandle;
   try {
     handle = await open(absolute, READ_FLAGS);
@@ -43,7 +47,11 @@ export async function openRegularFile(workspace: WorkspaceRoot, absolute: string
  * Refuses an open file whose real location (as the kernel reports it in /proc/self/fd) lies
  * outside the root. Where /proc is not mounted the check is skipped.
  */
-export async function assertOpenedInside(workspace: WorkspaceRoot, handle: FileHandle, relative: string): Promise<void> {
+export async function assertOpenedInside(
+  workspace: WorkspaceRoot,
+  handle: FileHandle,
+  relative: string,
+): Promise<void> {
   const opened = await readlink(`/proc/self/fd/${handle.fd}`).catch(() => undefined);
   if (opened === undefined || workspace.contains(opened.replace(/ \(deleted\)$/, ''))) return;
   await handle.close();

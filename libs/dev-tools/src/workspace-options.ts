@@ -77,13 +77,15 @@ export function parseWorkspaceOptions(options: WorkspaceOptions): ResolvedWorksp
   const fail = (message: string): never => {
     throw new TalonError(ERROR_CODES.SCHEMA_VIOLATION, `Invalid dev-tools options: ${message}`);
   };
-  if (typeof options?.root !== 'string' || !isAbsolute(options.root)) fail('`root` must be an absolute path.');
+  if (typeof options?.root !== 'string' || !isAbsolute(options.root))
+    fail('`root` must be an absolute path.');
   const root = realRootOf(options.root);
   if (!statSync(root).isDirectory()) fail(`root ${options.root} is not a directory.`);
   const caps: WorkspaceCaps = { ...DEFAULT_WORKSPACE_CAPS };
   for (const [key, value] of Object.entries(options.caps ?? {})) {
     if (!(key in DEFAULT_WORKSPACE_CAPS)) fail(`unknown cap \`${key}\`.`);
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) fail(`cap \`${key}\` must be a positive integer.`);
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 1)
+      fail(`cap \`${key}\` must be a positive integer.`);
     caps[key as keyof WorkspaceCaps] = value as number;
   }
   return { root, caps: Object.freeze(caps) };
@@ -93,6 +95,10 @@ function realRootOf(root: string): string {
   try {
     return realpathSync(root);
   } catch (error) {
-    throw new TalonError(ERROR_CODES.SCHEMA_VIOLATION, `Invalid dev-tools options: root ${root} does not exist; create it first.`, { cause: error });
+    throw new TalonError(
+      ERROR_CODES.SCHEMA_VIOLATION,
+      `Invalid dev-tools options: root ${root} does not exist; create it first.`,
+      { cause: error },
+    );
   }
 }

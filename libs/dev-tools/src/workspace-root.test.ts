@@ -28,10 +28,18 @@ async function refusal(path: unknown, forWrite = false): Promise<string> {
 describe('WorkspaceRoot.resolve', () => {
   it('resolves ordinary, nested, dot and not-yet-existing paths inside the root', async () => {
     fixture.write('src/a.ts', 'x');
-    expect(await workspace.resolve('src/a.ts')).toEqual({ absolute: join(fixture.root, 'src/a.ts'), relative: 'src/a.ts', exists: true });
+    expect(await workspace.resolve('src/a.ts')).toEqual({
+      absolute: join(fixture.root, 'src/a.ts'),
+      relative: 'src/a.ts',
+      exists: true,
+    });
     expect((await workspace.resolve('.')).relative).toBe('.');
     expect((await workspace.resolve('./src/../src/a.ts')).relative).toBe('src/a.ts');
-    expect(await workspace.resolve('new/dir/file.txt')).toEqual({ absolute: join(fixture.root, 'new/dir/file.txt'), relative: 'new/dir/file.txt', exists: false });
+    expect(await workspace.resolve('new/dir/file.txt')).toEqual({
+      absolute: join(fixture.root, 'new/dir/file.txt'),
+      relative: 'new/dir/file.txt',
+      exists: false,
+    });
     expect((await workspace.resolve(join(fixture.root, 'src/a.ts'))).relative).toBe('src/a.ts');
   });
 

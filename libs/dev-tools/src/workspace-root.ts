@@ -31,7 +31,9 @@ export class WorkspaceRoot {
 
   /** Whether an absolute, normalised path is the root or below it. */
   contains(absolute: string): boolean {
-    return absolute === this.root || absolute.startsWith(this.root.endsWith(sep) ? this.root : this.root + sep);
+    return (
+      absolute === this.root || absolute.startsWith(this.root.endsWith(sep) ? this.root : this.root + sep)
+    );
   }
 
   /** Relative form of an absolute path inside the root, with `/` separators. */
@@ -49,23 +51,27 @@ export class WorkspaceRoot {
     const path = userPath as string;
     try {
       const real = await realpath(lexical);
-      if (!this.contains(real)) throw new PathOutsideWorkspaceError(path, PATH_REFUSAL_REASONS.SYMLINK_ESCAPE);
+      if (!this.contains(real))
+        throw new PathOutsideWorkspaceError(path, PATH_REFUSAL_REASONS.SYMLINK_ESCAPE);
       return { absolute: real, relative: this.relativeOf(real), exists: true };
     } catch (error) {
       if (error instanceof PathOutsideWorkspaceError) throw error;
-      if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw new PathOutsideWorkspaceError(path, PATH_REFUSAL_REASONS.DANGLING_SYMLINK, error);
+      if ((error as NodeJS.ErrnoException).code === 'ELOOP')
+        throw new PathOutsideWorkspaceError(path, PATH_REFUSAL_REASONS.DANGLING_SYMLINK, error);
       if (!isMissing(error)) throw error;
     }
     // The path does not exist (or ends in a dangling link): find the nearest existing ancestor.
     const pending: string[] = [];
     let current = lexical;
     for (;;) {
-      if (await isSymlink(current)) throw new PathOutsideWorkspaceError(path, PATH_REFUSAL_REASONS.DANGLING_SYMLINK);
+      if (await isSymlink(current))
+        throw new PathOutsideWorkspaceError(path, PATH_REFUSAL_REASONS.DANGLING_SYMLINK);
       pending.unshift(basename(current));
       current = dirname(current);
       try {
         const real = await realpath(current);
-        if (!this.contains(real)) throw new PathOutsideWorkspaceError(path, PATH_REFUSAL_REASONS.SYMLINK_ESCAPE);
+        if (!this.contains(real))
+          throw new PathOutsideWorkspaceError(path, PATH_REFUSAL_REASONS.SYMLINK_ESCAPE);
         const absolute = join(real, ...pending);
         return { absolute, relative: this.relativeOf(absolute), exists: false };
       } catch (error) {
@@ -73,7 +79,8 @@ export class WorkspaceRoot {
         if (!isMissing(error)) throw error;
       }
       // The root exists, so the walk ends at the latest there.
-      if (!this.contains(current)) throw new PathOutsideWorkspaceError(path, PATH_REFUSAL_REASONS.PARENT_TRAVERSAL);
+      if (!this.contains(current))
+        throw new PathOutsideWorkspaceError(path, PATH_REFUSAL_REASONS.PARENT_TRAVERSAL);
     }
   }
 
@@ -83,19 +90,25 @@ export class WorkspaceRoot {
    */
   async resolveForWrite(userPath: unknown): Promise<WorkspacePath> {
     const lexical = this.resolveLexically(userPath);
-    if (lexical === this.root) throw new PathOutsideWorkspaceError(userPath as string, PATH_REFUSAL_REASONS.IS_ROOT);
-    if (await isSymlink(lexical)) throw new PathOutsideWorkspaceError(userPath as string, PATH_REFUSAL_REASONS.SYMLINK_WRITE);
+    if (lexical === this.root)
+      throw new PathOutsideWorkspaceError(userPath as string, PATH_REFUSAL_REASONS.IS_ROOT);
+    if (await isSymlink(lexical))
+      throw new PathOutsideWorkspaceError(userPath as string, PATH_REFUSAL_REASONS.SYMLINK_WRITE);
     return this.resolve(userPath);
   }
 
   /** The lexical checks alone: returns the normalised absolute path, symlinks not yet resolved. */
   resolveLexically(userPath: unknown): string {
-    if (typeof userPath !== 'string') throw new PathOutsideWorkspaceError(String(userPath), PATH_REFUSAL_REASONS.NOT_A_STRING);
+    if (typeof userPath !== 'string')
+      throw new PathOutsideWorkspaceError(String(userPath), PATH_REFUSAL_REASONS.NOT_A_STRING);
     const refuse = (reason: Parameters<typeof newRefusal>[1]) => newRefusal(userPath, reason);
     if (userPath.length === 0) throw refuse(PATH_REFUSAL_REASONS.EMPTY);
     if (userPath.includes('\0')) throw refuse(PATH_REFUSAL_REASONS.NUL_BYTE);
     if (CONTROL_CHARACTERS.test(userPath)) throw refuse(PATH_REFUSAL_REASONS.CONTROL_CHARACTER);
-    if (userPath.length > MAX_WORKSPACE_PATH_LENGTH || userPath.split('/').some((name) => Buffer.byteLength(name) > MAX_WORKSPACE_NAME_LENGTH)) {
+    if (
+      userPath.length > MAX_WORKSPACE_PATH_LENGTH ||
+      userPath.split('/').some((name) => Buffer.byteLength(name) > MAX_WORKSPACE_NAME_LENGTH)
+    ) {
       throw refuse(PATH_REFUSAL_REASONS.TOO_LONG);
     }
     // A backslash is a legal file-name byte on Linux but a separator to people and to Windows tools.
@@ -105,13 +118,18 @@ export class WorkspaceRoot {
     // Percent-encoding is not decoded: `%2e%2e` is a literal file name, as the kernel sees it.
     const absolute = resolve(this.root, userPath);
     if (!this.contains(absolute)) {
-      throw refuse(isAbsolute(userPath) ? PATH_REFUSAL_REASONS.ABSOLUTE_OUTSIDE : PATH_REFUSAL_REASONS.PARENT_TRAVERSAL);
+      throw refuse(
+        isAbsolute(userPath) ? PATH_REFUSAL_REASONS.ABSOLUTE_OUTSIDE : PATH_REFUSAL_REASONS.PARENT_TRAVERSAL,
+      );
     }
     return absolute;
   }
 }
 
-function newRefusal(path: string, reason: ConstructorParameters<typeof PathOutsideWorkspaceError>[1]): PathOutsideWorkspaceError {
+function newRefusal(
+  path: string,
+  reason: ConstructorParameters<typeof PathOutsideWorkspaceError>[1],
+): PathOutsideWorkspaceError {
   return new PathOutsideWorkspaceError(path, reason);
 }
 

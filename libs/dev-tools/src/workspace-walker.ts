@@ -45,7 +45,13 @@ export class WorkspaceWalker {
     const dir = await opendir(directory);
     const entries: { name: string; type: WorkspaceEntryType }[] = [];
     for await (const dirent of dir) {
-      const type: WorkspaceEntryType = dirent.isSymbolicLink() ? 'symlink' : dirent.isDirectory() ? 'directory' : dirent.isFile() ? 'file' : 'other';
+      const type: WorkspaceEntryType = dirent.isSymbolicLink()
+        ? 'symlink'
+        : dirent.isDirectory()
+          ? 'directory'
+          : dirent.isFile()
+            ? 'file'
+            : 'other';
       entries.push({ name: dirent.name, type });
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -56,7 +62,13 @@ export class WorkspaceWalker {
       }
       this.visited += 1;
       const absolute = join(directory, entry.name);
-      yield { absolute, relative: this.workspace.relativeOf(absolute), name: entry.name, type: entry.type, depth };
+      yield {
+        absolute,
+        relative: this.workspace.relativeOf(absolute),
+        name: entry.name,
+        type: entry.type,
+        depth,
+      };
       if (entry.type === 'directory' && !this.limits.skipDirectories?.includes(entry.name)) {
         yield* this.walk(absolute, depth + 1);
         if (this.stoppedEarly) return;

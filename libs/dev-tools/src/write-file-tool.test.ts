@@ -25,7 +25,9 @@ function allNames(directory: string): string[] {
 describe('write_file', () => {
   it('creates a file with its parent directories and reports it', async () => {
     const tool = createWriteFileTool({ root: fixture.root });
-    expect(await tool.execute({ path: 'src/deep/new.ts', content: 'export {};\n' }, fixture.context)).toEqual({ path: 'src/deep/new.ts', bytesWritten: 11, created: true });
+    expect(await tool.execute({ path: 'src/deep/new.ts', content: 'export {};\n' }, fixture.context)).toEqual(
+      { path: 'src/deep/new.ts', bytesWritten: 11, created: true },
+    );
     expect(readFileSync(join(fixture.root, 'src/deep/new.ts'), 'utf8')).toBe('export {};\n');
     expect(allNames(fixture.root)).toEqual(['src', 'src/deep', 'src/deep/new.ts']);
   });
@@ -34,7 +36,10 @@ describe('write_file', () => {
     const path = fixture.write('script.sh', 'old');
     chmodSync(path, 0o750);
     const tool = createWriteFileTool({ root: fixture.root });
-    expect(await tool.execute({ path: 'script.sh', content: 'new' }, fixture.context)).toMatchObject({ created: false, bytesWritten: 3 });
+    expect(await tool.execute({ path: 'script.sh', content: 'new' }, fixture.context)).toMatchObject({
+      created: false,
+      bytesWritten: 3,
+    });
     expect(readFileSync(path, 'utf8')).toBe('new');
     expect(statSync(path).mode & 0o777).toBe(0o750);
     expect(allNames(fixture.root)).toEqual(['script.sh']);
@@ -62,8 +67,12 @@ describe('write_file', () => {
   it('refuses to write into a directory that is a file', async () => {
     fixture.write('file', 'x');
     const tool = createWriteFileTool({ root: fixture.root });
-    await expect(tool.execute({ path: 'file/child.txt', content: 'x' }, fixture.context)).rejects.toBeInstanceOf(WorkspaceEntryTypeError);
-    await expect(tool.execute({ path: 'file/a/b.txt', content: 'x' }, fixture.context)).rejects.toBeInstanceOf(WorkspaceEntryTypeError);
+    await expect(
+      tool.execute({ path: 'file/child.txt', content: 'x' }, fixture.context),
+    ).rejects.toBeInstanceOf(WorkspaceEntryTypeError);
+    await expect(
+      tool.execute({ path: 'file/a/b.txt', content: 'x' }, fixture.context),
+    ).rejects.toBeInstanceOf(WorkspaceEntryTypeError);
     expect(allNames(fixture.root)).toEqual(['file']);
   });
 
@@ -71,7 +80,9 @@ describe('write_file', () => {
     fixture.write('real.txt', 'real');
     symlinkSync('real.txt', join(fixture.root, 'alias.txt'));
     const tool = createWriteFileTool({ root: fixture.root });
-    await expect(tool.execute({ path: 'alias.txt', content: 'x' }, fixture.context)).rejects.toBeInstanceOf(PathOutsideWorkspaceError);
+    await expect(tool.execute({ path: 'alias.txt', content: 'x' }, fixture.context)).rejects.toBeInstanceOf(
+      PathOutsideWorkspaceError,
+    );
     expect(readFileSync(join(fixture.root, 'real.txt'), 'utf8')).toBe('real');
   });
 
@@ -84,8 +95,12 @@ describe('write_file', () => {
 
   it('refuses content above the cap and missing parents when told not to create them', async () => {
     const tool = createWriteFileTool({ root: fixture.root, caps: { maxWriteBytes: 10 } });
-    await expect(tool.execute({ path: 'a.txt', content: 'x'.repeat(11) }, fixture.context)).rejects.toBeInstanceOf(WorkspaceLimitExceededError);
-    await expect(tool.execute({ path: 'no/such/dir.txt', content: 'x', createDirectories: false }, fixture.context)).rejects.toBeInstanceOf(WorkspaceEntryNotFoundError);
+    await expect(
+      tool.execute({ path: 'a.txt', content: 'x'.repeat(11) }, fixture.context),
+    ).rejects.toBeInstanceOf(WorkspaceLimitExceededError);
+    await expect(
+      tool.execute({ path: 'no/such/dir.txt', content: 'x', createDirectories: false }, fixture.context),
+    ).rejects.toBeInstanceOf(WorkspaceEntryNotFoundError);
     expect(allNames(fixture.root)).toEqual([]);
   });
 
@@ -96,7 +111,12 @@ describe('write_file', () => {
     const seen = new Set<string>();
     for (let i = 0; i < 20; i += 1) {
       const content = readFileSync(path, 'utf8');
-      seen.add(content.length === 2_000_000 && (content === 'a'.repeat(2_000_000) || content === 'b'.repeat(2_000_000)) ? 'whole' : 'torn');
+      seen.add(
+        content.length === 2_000_000 &&
+          (content === 'a'.repeat(2_000_000) || content === 'b'.repeat(2_000_000))
+          ? 'whole'
+          : 'torn',
+      );
       await new Promise((resolve) => setImmediate(resolve));
     }
     await writing;

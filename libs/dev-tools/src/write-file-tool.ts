@@ -34,12 +34,21 @@ export function createWriteFileTool(options: WorkspaceOptions): Tool<WriteFilePa
   return {
     definition: {
       name: 'write_file',
-      description: 'Create or replace a text file in the workspace with the given content (atomic: the old content stays if anything fails). Missing parent directories are created.',
+      description:
+        'Create or replace a text file in the workspace with the given content (atomic: the old content stays if anything fails). Missing parent directories are created.',
       parameters: {
         type: 'object',
         properties: {
-          path: { type: 'string', minLength: 1, maxLength: 4096, description: 'Path relative to the workspace root.' },
-          content: { type: 'string', description: `The full new content (at most ${caps.maxWriteBytes} bytes).` },
+          path: {
+            type: 'string',
+            minLength: 1,
+            maxLength: 4096,
+            description: 'Path relative to the workspace root.',
+          },
+          content: {
+            type: 'string',
+            description: `The full new content (at most ${caps.maxWriteBytes} bytes).`,
+          },
           createDirectories: { type: 'boolean', default: true },
         },
         required: ['path', 'content'],
@@ -59,9 +68,15 @@ export function createWriteFileTool(options: WorkspaceOptions): Tool<WriteFilePa
       const content = reader.string('content');
       const createDirectories = reader.optionalBoolean('createDirectories', true);
       const bytes = Buffer.from(content, 'utf8');
-      if (bytes.length > caps.maxWriteBytes) throw new WorkspaceLimitExceededError('write_file content in bytes', caps.maxWriteBytes, bytes.length);
+      if (bytes.length > caps.maxWriteBytes)
+        throw new WorkspaceLimitExceededError(
+          'write_file content in bytes',
+          caps.maxWriteBytes,
+          bytes.length,
+        );
       const target = await workspace.resolveForWrite(userPath);
-      if (target.exists && (await lstat(target.absolute)).isDirectory()) throw new WorkspaceEntryTypeError(target.relative, 'file', 'directory');
+      if (target.exists && (await lstat(target.absolute)).isDirectory())
+        throw new WorkspaceEntryTypeError(target.relative, 'file', 'directory');
       const parent = dirname(target.absolute);
       const parentStats = await lstat(parent).catch(() => undefined);
       if (!parentStats) {

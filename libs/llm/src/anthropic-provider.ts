@@ -36,8 +36,10 @@ export class AnthropicProvider implements LlmProvider {
   private readonly maxTokens: number;
 
   constructor(private readonly options: AnthropicProviderOptions) {
-    if (!options.model) throw new LlmConfigError('the Anthropic provider needs a model name (TALON_LLM_MODEL)');
-    if (!options.apiKey) throw new LlmConfigError('the Anthropic provider needs an API key (TALON_LLM_API_KEY)');
+    if (!options.model)
+      throw new LlmConfigError('the Anthropic provider needs a model name (TALON_LLM_MODEL)');
+    if (!options.apiKey)
+      throw new LlmConfigError('the Anthropic provider needs an API key (TALON_LLM_API_KEY)');
     this.maxTokens = options.maxTokens ?? DEFAULT_ANTHROPIC_MAX_TOKENS;
     if (!Number.isInteger(this.maxTokens) || this.maxTokens < 1) {
       throw new LlmConfigError(`maxTokens must be a positive integer, got ${options.maxTokens}`);
@@ -61,14 +63,24 @@ export class AnthropicProvider implements LlmProvider {
       signal: options.signal,
       open: (signal, touch) => this.attempt(request, signal, touch),
       idleTimeoutMs: this.options.idleTimeoutMs ?? DEFAULT_LLM_IDLE_TIMEOUT_MS,
-      describeFailure: (error) => describeSdkFailure(error, { APIError, APIConnectionError, APIUserAbortError }),
+      describeFailure: (error) =>
+        describeSdkFailure(error, { APIError, APIConnectionError, APIUserAbortError }),
       onRetry: this.options.onRetry,
     });
   }
 
-  private async *attempt(request: LlmRequest, signal: AbortSignal, touch: () => void): AsyncGenerator<LlmStreamEvent> {
-    const events = await this.client.messages.create(toAnthropicRequest(this.model, request, this.maxTokens), { signal });
-    const assembler = new AnthropicStreamAssembler((problem) => new LlmProtocolError(this.name, this.baseURL, problem));
+  private async *attempt(
+    request: LlmRequest,
+    signal: AbortSignal,
+    touch: () => void,
+  ): AsyncGenerator<LlmStreamEvent> {
+    const events = await this.client.messages.create(
+      toAnthropicRequest(this.model, request, this.maxTokens),
+      { signal },
+    );
+    const assembler = new AnthropicStreamAssembler(
+      (problem) => new LlmProtocolError(this.name, this.baseURL, problem),
+    );
     for await (const event of events) {
       touch();
       yield* assembler.accept(event);

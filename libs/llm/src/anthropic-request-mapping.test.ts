@@ -18,7 +18,13 @@ describe('toAnthropicRequest', () => {
       100,
     );
     expect(body.messages).toEqual([
-      { role: 'user', content: [{ type: 'text', text: 'first' }, { type: 'text', text: 'second' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'first' },
+          { type: 'text', text: 'second' },
+        ],
+      },
       { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'echo', input: { a: 1 } }] },
       { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'done' }] },
     ]);

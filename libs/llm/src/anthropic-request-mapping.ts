@@ -18,7 +18,11 @@ const TOOL_CHOICE: Readonly<Record<LlmToolChoice, ToolChoice>> = {
  * `system` parameter; tool results become `tool_result` blocks in a user turn (ahead of any text, as
  * the API requires); consecutive turns of one role are merged, because the API alternates roles.
  */
-export function toAnthropicRequest(model: string, request: LlmRequest, defaultMaxTokens: number): MessageCreateParamsStreaming {
+export function toAnthropicRequest(
+  model: string,
+  request: LlmRequest,
+  defaultMaxTokens: number,
+): MessageCreateParamsStreaming {
   const system = request.messages
     .filter((message) => message.role === 'system')
     .map((message) => message.content)
@@ -72,7 +76,12 @@ function toAnthropicMessages(messages: readonly LlmMessage[]): MessageParam[] {
         const turn = turnFor('assistant');
         if (message.content !== '') turn.trailing.push({ type: 'text', text: message.content });
         for (const call of message.toolCalls ?? []) {
-          turn.trailing.push({ type: 'tool_use', id: call.id, name: call.name, input: { ...call.arguments } });
+          turn.trailing.push({
+            type: 'tool_use',
+            id: call.id,
+            name: call.name,
+            input: { ...call.arguments },
+          });
         }
         break;
       }

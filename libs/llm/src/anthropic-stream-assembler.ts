@@ -38,15 +38,24 @@ export class AnthropicStreamAssembler {
     switch (event.type) {
       case 'message_start': {
         const usage = event.message.usage;
-        this.inputTokens = (usage.input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
+        this.inputTokens =
+          (usage.input_tokens ?? 0) +
+          (usage.cache_creation_input_tokens ?? 0) +
+          (usage.cache_read_input_tokens ?? 0);
         this.outputTokens = usage.output_tokens ?? 0;
         return [];
       }
       case 'content_block_start': {
         const block = event.content_block;
         if (block.type === 'tool_use') {
-          if (!block.id || !block.name) throw this.reportProblem(`tool_use block ${event.index} lacks an id or a name`);
-          this.blocks.set(event.index, { id: block.id, name: block.name, rawArguments: '', startInput: block.input });
+          if (!block.id || !block.name)
+            throw this.reportProblem(`tool_use block ${event.index} lacks an id or a name`);
+          this.blocks.set(event.index, {
+            id: block.id,
+            name: block.name,
+            rawArguments: '',
+            startInput: block.input,
+          });
         } else if (block.type === 'text' && block.text !== '') {
           return [{ type: 'text_delta', text: block.text }];
         }
@@ -54,10 +63,14 @@ export class AnthropicStreamAssembler {
       }
       case 'content_block_delta': {
         const delta = event.delta;
-        if (delta.type === 'text_delta') return delta.text === '' ? [] : [{ type: 'text_delta', text: delta.text }];
+        if (delta.type === 'text_delta')
+          return delta.text === '' ? [] : [{ type: 'text_delta', text: delta.text }];
         if (delta.type === 'input_json_delta') {
           const block = this.blocks.get(event.index);
-          if (block === undefined) throw this.reportProblem(`input_json_delta for block ${event.index}, which is not a tool_use block`);
+          if (block === undefined)
+            throw this.reportProblem(
+              `input_json_delta for block ${event.index}, which is not a tool_use block`,
+            );
           block.rawArguments += delta.partial_json;
         }
         return [];
@@ -69,7 +82,10 @@ export class AnthropicStreamAssembler {
         const usage = event.usage;
         if (typeof usage?.output_tokens === 'number') this.outputTokens = usage.output_tokens;
         if (typeof usage?.input_tokens === 'number') {
-          this.inputTokens = usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
+          this.inputTokens =
+            usage.input_tokens +
+            (usage.cache_creation_input_tokens ?? 0) +
+            (usage.cache_read_input_tokens ?? 0);
         }
         return [];
       }
@@ -86,9 +102,15 @@ export class AnthropicStreamAssembler {
     if (!this.sawMessageStop) throw this.reportProblem('the stream ended before message_stop');
     const events: LlmStreamEvent[] = [];
     if (this.inputTokens !== undefined || this.outputTokens !== undefined) {
-      events.push({ type: 'usage', usage: { inputTokens: this.inputTokens ?? 0, outputTokens: this.outputTokens ?? 0 } });
+      events.push({
+        type: 'usage',
+        usage: { inputTokens: this.inputTokens ?? 0, outputTokens: this.outputTokens ?? 0 },
+      });
     }
-    events.push({ type: 'done', stopReason: STOP_REASON_BY_ANTHROPIC[this.stopReason ?? ''] ?? LLM_STOP_REASONS.other });
+    events.push({
+      type: 'done',
+      stopReason: STOP_REASON_BY_ANTHROPIC[this.stopReason ?? ''] ?? LLM_STOP_REASONS.other,
+    });
     return events;
   }
 
@@ -96,12 +118,21 @@ export class AnthropicStreamAssembler {
     const block = this.blocks.get(index);
     if (block === undefined) return [];
     this.blocks.delete(index);
-    const raw = block.rawArguments === '' && isNonEmptyObject(block.startInput) ? JSON.stringify(block.startInput) : block.rawArguments;
+    const raw =
+      block.rawArguments === '' && isNonEmptyObject(block.startInput)
+        ? JSON.stringify(block.startInput)
+        : block.rawArguments;
     const parsed = parseToolCallArguments(block.name, raw);
     return [
       parsed.ok
         ? { type: 'tool_call', toolCall: { id: block.id, name: block.name, arguments: parsed.value } }
-        : { type: 'tool_call_malformed', id: block.id, name: block.name, rawArguments: raw, message: parsed.message },
+        : {
+            type: 'tool_call_malformed',
+            id: block.id,
+            name: block.name,
+            rawArguments: raw,
+            message: parsed.message,
+          },
     ];
   }
 }

@@ -23,11 +23,27 @@ export {
 // The provider interface and its implementations.
 export type { LlmProvider, LlmCallOptions } from './llm-provider.js';
 export { complete, collectLlmStream, type LlmCompletion } from './llm-completion.js';
-export { OpenAiProvider, DEFAULT_OPENAI_BASE_URL, DEFAULT_LLM_TIMEOUT_MS, DEFAULT_LLM_IDLE_TIMEOUT_MS, type OpenAiProviderOptions } from './openai-provider.js';
+export {
+  OpenAiProvider,
+  DEFAULT_OPENAI_BASE_URL,
+  DEFAULT_LLM_TIMEOUT_MS,
+  DEFAULT_LLM_IDLE_TIMEOUT_MS,
+  type OpenAiProviderOptions,
+} from './openai-provider.js';
 export type { OpenAiMaxTokensField } from './openai-request-mapping.js';
-export { AnthropicProvider, DEFAULT_ANTHROPIC_BASE_URL, DEFAULT_ANTHROPIC_MAX_TOKENS, type AnthropicProviderOptions } from './anthropic-provider.js';
+export {
+  AnthropicProvider,
+  DEFAULT_ANTHROPIC_BASE_URL,
+  DEFAULT_ANTHROPIC_MAX_TOKENS,
+  type AnthropicProviderOptions,
+} from './anthropic-provider.js';
 // Retries.
-export { DEFAULT_LLM_RETRY_POLICY, parseLlmRetryOptions, type LlmRetryOptions, type LlmRetryPolicy } from './llm-retry-policy.js';
+export {
+  DEFAULT_LLM_RETRY_POLICY,
+  parseLlmRetryOptions,
+  type LlmRetryOptions,
+  type LlmRetryPolicy,
+} from './llm-retry-policy.js';
 export type { LlmRetryNotice } from './retrying-stream.js';
 export type { LlmFailure } from './llm-failure.js';
 // Errors: wire code in `code`, local code in `llmCode`.

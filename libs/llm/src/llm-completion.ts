@@ -53,6 +53,10 @@ export async function collectLlmStream(events: AsyncIterable<LlmStreamEvent>): P
 }
 
 /** Calls the model and waits for the whole reply (no streaming). */
-export function complete(provider: LlmProvider, request: LlmRequest, options: LlmCallOptions = {}): Promise<LlmCompletion> {
+export function complete(
+  provider: LlmProvider,
+  request: LlmRequest,
+  options: LlmCallOptions = {},
+): Promise<LlmCompletion> {
   return collectLlmStream(provider.stream(request, options));
 }

@@ -11,7 +11,12 @@ export const LLM_ENV = {
 } as const;
 
 /** The provider kinds `TALON_LLM_PROVIDER` accepts. */
-export const LLM_PROVIDER_KINDS = { none: 'none', openai: 'openai', anthropic: 'anthropic', scripted: 'scripted' } as const;
+export const LLM_PROVIDER_KINDS = {
+  none: 'none',
+  openai: 'openai',
+  anthropic: 'anthropic',
+  scripted: 'scripted',
+} as const;
 /** One of {@link LLM_PROVIDER_KINDS}. */
 export type LlmProviderKind = (typeof LLM_PROVIDER_KINDS)[keyof typeof LLM_PROVIDER_KINDS];
 
@@ -60,7 +65,9 @@ export function parseLlmConfig(env: Readonly<Record<string, string | undefined>>
   if (kind === undefined) {
     const stray = Object.values(LLM_ENV).filter((name) => read(name) !== undefined);
     if (stray.length > 0) {
-      throw new LlmConfigError(`${stray.join(', ')} ${stray.length > 1 ? 'are' : 'is'} set but ${LLM_ENV.provider} is not; set it to openai, anthropic, scripted or none`);
+      throw new LlmConfigError(
+        `${stray.join(', ')} ${stray.length > 1 ? 'are' : 'is'} set but ${LLM_ENV.provider} is not; set it to openai, anthropic, scripted or none`,
+      );
     }
     return { provider: 'none' };
   }
@@ -69,19 +76,26 @@ export function parseLlmConfig(env: Readonly<Record<string, string | undefined>>
       return { provider: 'none' };
     case 'scripted': {
       const file = read(LLM_ENV.script);
-      if (file === undefined) throw new LlmConfigError(`${LLM_ENV.provider}=scripted needs ${LLM_ENV.script}, the path of a JSON script`);
+      if (file === undefined)
+        throw new LlmConfigError(
+          `${LLM_ENV.provider}=scripted needs ${LLM_ENV.script}, the path of a JSON script`,
+        );
       return { provider: 'scripted', file };
     }
     case 'openai':
     case 'anthropic': {
       const model = read(LLM_ENV.model);
-      if (model === undefined) throw new LlmConfigError(`${LLM_ENV.provider}=${kind} needs ${LLM_ENV.model} (the model name the server knows)`);
+      if (model === undefined)
+        throw new LlmConfigError(
+          `${LLM_ENV.provider}=${kind} needs ${LLM_ENV.model} (the model name the server knows)`,
+        );
       const baseURL = parseBaseURL(read(LLM_ENV.baseURL));
       const apiKey = read(LLM_ENV.apiKey);
       const maxTokens = parseMaxTokens(read(LLM_ENV.maxTokens));
       const optional = { ...(baseURL && { baseURL }), ...(maxTokens && { maxTokens }) };
       if (kind === 'anthropic') {
-        if (apiKey === undefined) throw new LlmConfigError(`${LLM_ENV.provider}=anthropic needs ${LLM_ENV.apiKey}`);
+        if (apiKey === undefined)
+          throw new LlmConfigError(`${LLM_ENV.provider}=anthropic needs ${LLM_ENV.apiKey}`);
         return { provider: 'anthropic', apiKey, model, ...optional };
       }
       if (apiKey === undefined && (baseURL === undefined || new URL(baseURL).hostname === 'api.openai.com')) {
@@ -114,7 +128,9 @@ function parseBaseURL(value: string | undefined): string | undefined {
   try {
     url = new URL(value);
   } catch {
-    throw new LlmConfigError(`${LLM_ENV.baseURL} "${value}" is not a URL; write it like http://127.0.0.1:8000/v1`);
+    throw new LlmConfigError(
+      `${LLM_ENV.baseURL} "${value}" is not a URL; write it like http://127.0.0.1:8000/v1`,
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new LlmConfigError(`${LLM_ENV.baseURL} must be an http or https URL, got ${url.protocol}`);
@@ -125,6 +141,7 @@ function parseBaseURL(value: string | undefined): string | undefined {
 function parseMaxTokens(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 1) throw new LlmConfigError(`${LLM_ENV.maxTokens} must be a positive integer, got "${value}"`);
+  if (!Number.isInteger(parsed) || parsed < 1)
+    throw new LlmConfigError(`${LLM_ENV.maxTokens} must be a positive integer, got "${value}"`);
   return parsed;
 }

@@ -15,7 +15,11 @@ export interface LlmFailureContext {
 }
 
 /** Builds the typed error for a failure that will not be retried (any more). */
-export function llmErrorFromFailure(failure: Exclude<LlmFailure, { kind: 'aborted' }>, context: LlmFailureContext, cause?: unknown): LlmError {
+export function llmErrorFromFailure(
+  failure: Exclude<LlmFailure, { kind: 'aborted' }>,
+  context: LlmFailureContext,
+  cause?: unknown,
+): LlmError {
   const { provider, baseURL, attempts } = context;
   switch (failure.kind) {
     case 'credentials':
@@ -24,16 +28,39 @@ export function llmErrorFromFailure(failure: Exclude<LlmFailure, { kind: 'aborte
       return new LlmRequestRejectedError(provider, baseURL, failure.status, failure.reason, cause);
     case 'rate_limited':
       return context.interrupted
-        ? new LlmUnavailableError({ provider, baseURL, attempts, status: 429, reason: 'rate limited mid-stream', interrupted: true }, cause)
+        ? new LlmUnavailableError(
+            {
+              provider,
+              baseURL,
+              attempts,
+              status: 429,
+              reason: 'rate limited mid-stream',
+              interrupted: true,
+            },
+            cause,
+          )
         : new LlmRateLimitedError({ provider, baseURL, attempts, retryAfterMs: failure.retryAfterMs }, cause);
     case 'server':
       return new LlmUnavailableError(
-        { provider, baseURL, attempts, status: failure.status, reason: failure.reason, interrupted: context.interrupted || undefined },
+        {
+          provider,
+          baseURL,
+          attempts,
+          status: failure.status,
+          reason: failure.reason,
+          interrupted: context.interrupted || undefined,
+        },
         cause,
       );
     case 'connection':
       return new LlmUnavailableError(
-        { provider, baseURL, attempts, reason: failure.reason, interrupted: context.interrupted || undefined },
+        {
+          provider,
+          baseURL,
+          attempts,
+          reason: failure.reason,
+          interrupted: context.interrupted || undefined,
+        },
         cause,
       );
   }

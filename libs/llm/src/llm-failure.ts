@@ -5,7 +5,12 @@
 export type LlmFailure =
   | { readonly kind: 'credentials'; readonly status: number }
   | { readonly kind: 'rate_limited'; readonly retryAfterMs?: number }
-  | { readonly kind: 'server'; readonly status?: number; readonly retryAfterMs?: number; readonly reason: string }
+  | {
+      readonly kind: 'server';
+      readonly status?: number;
+      readonly retryAfterMs?: number;
+      readonly reason: string;
+    }
   | { readonly kind: 'connection'; readonly reason: string }
   | { readonly kind: 'rejected'; readonly status: number; readonly reason: string }
   | { readonly kind: 'aborted' };
@@ -16,7 +21,10 @@ export function isRetryableFailure(failure: LlmFailure): boolean {
 }
 
 /** Reads `retry-after-ms` or `retry-after` (seconds or an HTTP date) into milliseconds. */
-export function parseRetryAfterMs(headers: Headers | undefined, now: number = Date.now()): number | undefined {
+export function parseRetryAfterMs(
+  headers: Headers | undefined,
+  now: number = Date.now(),
+): number | undefined {
   if (headers === undefined) return undefined;
   const milliseconds = Number.parseFloat(headers.get('retry-after-ms') ?? '');
   if (Number.isFinite(milliseconds) && milliseconds >= 0) return milliseconds;

@@ -18,7 +18,10 @@ export interface CreateLlmProviderOptions {
  * Builds the provider a config describes; `undefined` for `none`. A scripted config reads and
  * validates its script file here, so a bad script fails at start.
  */
-export function createLlmProvider(config: LlmConfig, options: CreateLlmProviderOptions = {}): LlmProvider | undefined {
+export function createLlmProvider(
+  config: LlmConfig,
+  options: CreateLlmProviderOptions = {},
+): LlmProvider | undefined {
   switch (config.provider) {
     case 'none':
       return undefined;

@@ -41,7 +41,12 @@ export function parseLlmRetryOptions(options: LlmRetryOptions = {}): LlmRetryPol
  * The wait before retry number `retry` (1-based): the server's `retry-after` when given, otherwise
  * exponential backoff with "equal jitter" (half fixed, half random) so that clients spread out.
  */
-export function retryDelayMs(policy: LlmRetryPolicy, retry: number, retryAfterMs?: number, random = Math.random): number {
+export function retryDelayMs(
+  policy: LlmRetryPolicy,
+  retry: number,
+  retryAfterMs?: number,
+  random = Math.random,
+): number {
   if (retryAfterMs !== undefined) return retryAfterMs;
   const backoff = Math.min(policy.initialDelayMs * 2 ** (retry - 1), policy.maxDelayMs);
   return backoff / 2 + (random() * backoff) / 2;

@@ -14,7 +14,11 @@ export const LlmScriptExpectationSchema = Type.Object(
     /** The joined system messages contain this text. */
     systemContains: Type.Optional(Type.String()),
     /** The request carries a tool result for `callId` whose content contains `contains`. */
-    toolResults: Type.Optional(Type.Array(Type.Object({ callId: NonEmptyString, contains: Type.String() }, { additionalProperties: false }))),
+    toolResults: Type.Optional(
+      Type.Array(
+        Type.Object({ callId: NonEmptyString, contains: Type.String() }, { additionalProperties: false }),
+      ),
+    ),
     /** These tool names are offered to the model. */
     toolsInclude: Type.Optional(Type.Array(NonEmptyString)),
     /** These tool names are not offered to the model. */
@@ -41,9 +45,13 @@ export const LlmScriptReplySchema = Type.Object(
     /** A string is streamed word by word; an array is streamed one element per delta. */
     text: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())])),
     toolCalls: Type.Optional(Type.Array(LlmScriptToolCallSchema)),
-    usage: Type.Optional(Type.Object({ inputTokens: Type.Integer({ minimum: 0 }), outputTokens: Type.Integer({ minimum: 0 }) })),
+    usage: Type.Optional(
+      Type.Object({ inputTokens: Type.Integer({ minimum: 0 }), outputTokens: Type.Integer({ minimum: 0 }) }),
+    ),
     /** Default `tool_calls` when the reply has tool calls, else `end_turn`. */
-    stopReason: Type.Optional(Type.Union(Object.values(LLM_STOP_REASONS).map((reason) => Type.Literal(reason)))),
+    stopReason: Type.Optional(
+      Type.Union(Object.values(LLM_STOP_REASONS).map((reason) => Type.Literal(reason))),
+    ),
     /** Pause between deltas, for demos. Default 0. */
     delayMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 60_000 })),
   },
@@ -94,13 +102,17 @@ export type LlmScriptReply = Static<typeof LlmScriptReplySchema>;
 /** Validates a script object; `source` names it in the error. */
 export function parseLlmScript(value: unknown, source = 'inline script'): LlmScript {
   if (!Value.Check(LlmScriptSchema, value)) {
-    const problems = [...Value.Errors(LlmScriptSchema, value)].slice(0, 5).map((error) => `${error.path || '/'} ${error.message}`);
+    const problems = [...Value.Errors(LlmScriptSchema, value)]
+      .slice(0, 5)
+      .map((error) => `${error.path || '/'} ${error.message}`);
     throw new LlmScriptInvalidError(source, problems);
   }
   value.steps.forEach((step, index) => {
     for (const call of step.reply.toolCalls ?? []) {
       if ((call.arguments === undefined) === (call.rawArguments === undefined)) {
-        throw new LlmScriptInvalidError(source, [`/steps/${index}: tool call "${call.name}" needs exactly one of arguments or rawArguments`]);
+        throw new LlmScriptInvalidError(source, [
+          `/steps/${index}: tool call "${call.name}" needs exactly one of arguments or rawArguments`,
+        ]);
       }
     }
   });

@@ -130,8 +130,4 @@ export interface LlmDoneEvent {
 
 /** Everything a provider stream yields. */
 export type LlmStreamEvent =
-  | LlmTextDeltaEvent
-  | LlmToolCallEvent
-  | LlmMalformedToolCallEvent
-  | LlmUsageEvent
-  | LlmDoneEvent;
+  LlmTextDeltaEvent | LlmToolCallEvent | LlmMalformedToolCallEvent | LlmUsageEvent | LlmDoneEvent;

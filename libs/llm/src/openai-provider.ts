@@ -40,11 +40,14 @@ export class OpenAiProvider implements LlmProvider {
   private readonly maxTokensField: OpenAiMaxTokensField;
 
   constructor(private readonly options: OpenAiProviderOptions) {
-    if (!options.model) throw new LlmConfigError('the OpenAI-compatible provider needs a model name (TALON_LLM_MODEL)');
+    if (!options.model)
+      throw new LlmConfigError('the OpenAI-compatible provider needs a model name (TALON_LLM_MODEL)');
     this.model = options.model;
     this.baseURL = (options.baseURL ?? DEFAULT_OPENAI_BASE_URL).replace(/\/+$/, '');
     this.retry = parseLlmRetryOptions(options.retry);
-    this.maxTokensField = options.maxTokensField ?? (new URL(this.baseURL).hostname === 'api.openai.com' ? 'max_completion_tokens' : 'max_tokens');
+    this.maxTokensField =
+      options.maxTokensField ??
+      (new URL(this.baseURL).hostname === 'api.openai.com' ? 'max_completion_tokens' : 'max_tokens');
     this.client = new OpenAI({
       baseURL: this.baseURL,
       // The SDK insists on a key; for keyless local servers it gets a placeholder and the header is dropped.
@@ -63,18 +66,25 @@ export class OpenAiProvider implements LlmProvider {
       signal: options.signal,
       open: (signal, touch) => this.attempt(request, signal, touch),
       idleTimeoutMs: this.options.idleTimeoutMs ?? DEFAULT_LLM_IDLE_TIMEOUT_MS,
-      describeFailure: (error) => describeSdkFailure(error, { APIError, APIConnectionError, APIUserAbortError }),
+      describeFailure: (error) =>
+        describeSdkFailure(error, { APIError, APIConnectionError, APIUserAbortError }),
       onRetry: this.options.onRetry,
     });
   }
 
-  private async *attempt(request: LlmRequest, signal: AbortSignal, touch: () => void): AsyncGenerator<LlmStreamEvent> {
+  private async *attempt(
+    request: LlmRequest,
+    signal: AbortSignal,
+    touch: () => void,
+  ): AsyncGenerator<LlmStreamEvent> {
     const body = toOpenAiRequest(this.model, request, this.maxTokensField);
     if (request.maxTokens === undefined && this.options.defaultMaxTokens !== undefined) {
       body[this.maxTokensField] = this.options.defaultMaxTokens;
     }
     const chunks = await this.client.chat.completions.create(body, { signal });
-    const assembler = new OpenAiStreamAssembler((problem) => new LlmProtocolError(this.name, this.baseURL, problem));
+    const assembler = new OpenAiStreamAssembler(
+      (problem) => new LlmProtocolError(this.name, this.baseURL, problem),
+    );
     for await (const chunk of chunks) {
       touch();
       yield* assembler.accept(chunk);

@@ -4,7 +4,10 @@ import { OpenAiStreamAssembler } from './openai-stream-assembler.js';
 import type { LlmStreamEvent } from './llm-types.js';
 
 type Delta = ChatCompletionChunk.Choice.Delta;
-const chunk = (delta: Delta, finishReason: ChatCompletionChunk.Choice['finish_reason'] = null): ChatCompletionChunk => ({
+const chunk = (
+  delta: Delta,
+  finishReason: ChatCompletionChunk.Choice['finish_reason'] = null,
+): ChatCompletionChunk => ({
   id: 'c',
   object: 'chat.completion.chunk',
   created: 0,
@@ -47,12 +50,25 @@ describe('OpenAiStreamAssembler', () => {
   });
 
   it('invents an id when the server sends none, and treats empty arguments as {}', () => {
-    const events = run([chunk({ tool_calls: [{ index: 0, function: { name: 'time', arguments: '' } }] }), chunk({}, 'tool_calls')]);
-    expect(events[0]).toEqual({ type: 'tool_call', toolCall: { id: expect.stringMatching(/^call_[0-9a-f]{24}$/), name: 'time', arguments: {} } });
+    const events = run([
+      chunk({ tool_calls: [{ index: 0, function: { name: 'time', arguments: '' } }] }),
+      chunk({}, 'tool_calls'),
+    ]);
+    expect(events[0]).toEqual({
+      type: 'tool_call',
+      toolCall: { id: expect.stringMatching(/^call_[0-9a-f]{24}$/), name: 'time', arguments: {} },
+    });
   });
 
   it('maps finish reasons and reads a trailing usage chunk', () => {
-    const usageChunk: ChatCompletionChunk = { id: 'c', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [], usage: { prompt_tokens: 7, completion_tokens: 3, total_tokens: 10 } };
+    const usageChunk: ChatCompletionChunk = {
+      id: 'c',
+      object: 'chat.completion.chunk',
+      created: 0,
+      model: 'm',
+      choices: [],
+      usage: { prompt_tokens: 7, completion_tokens: 3, total_tokens: 10 },
+    };
     expect(run([chunk({ content: 'a' }), chunk({}, 'length'), usageChunk])).toEqual([
       { type: 'text_delta', text: 'a' },
       { type: 'usage', usage: { inputTokens: 7, outputTokens: 3 } },
@@ -63,6 +79,8 @@ describe('OpenAiStreamAssembler', () => {
   });
 
   it('refuses a tool call that never got a name', () => {
-    expect(() => run([chunk({ tool_calls: [{ index: 0, id: 'x', function: { arguments: '{}' } }] })])).toThrow('tool call x never received a function name');
+    expect(() =>
+      run([chunk({ tool_calls: [{ index: 0, id: 'x', function: { arguments: '{}' } }] })]),
+    ).toThrow('tool call x never received a function name');
   });
 });

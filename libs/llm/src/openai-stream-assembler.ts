@@ -36,15 +36,20 @@ export class OpenAiStreamAssembler {
   /** Consumes one chunk and returns the events it completes (text deltas only). */
   accept(chunk: ChatCompletionChunk): LlmStreamEvent[] {
     if (chunk.usage) {
-      this.usage = { inputTokens: chunk.usage.prompt_tokens ?? 0, outputTokens: chunk.usage.completion_tokens ?? 0 };
+      this.usage = {
+        inputTokens: chunk.usage.prompt_tokens ?? 0,
+        outputTokens: chunk.usage.completion_tokens ?? 0,
+      };
     }
     const choice = chunk.choices?.find((candidate) => candidate.index === 0) ?? chunk.choices?.[0];
     if (choice === undefined) return [];
     if (choice.finish_reason) this.finishReason = choice.finish_reason;
     const events: LlmStreamEvent[] = [];
     const delta = choice.delta ?? {};
-    if (typeof delta.content === 'string' && delta.content !== '') events.push({ type: 'text_delta', text: delta.content });
-    if (typeof delta.refusal === 'string' && delta.refusal !== '') events.push({ type: 'text_delta', text: delta.refusal });
+    if (typeof delta.content === 'string' && delta.content !== '')
+      events.push({ type: 'text_delta', text: delta.content });
+    if (typeof delta.refusal === 'string' && delta.refusal !== '')
+      events.push({ type: 'text_delta', text: delta.refusal });
     for (const fragment of delta.tool_calls ?? []) this.acceptToolCallFragment(fragment);
     return events;
   }
@@ -58,13 +63,20 @@ export class OpenAiStreamAssembler {
       events.push(
         parsed.ok
           ? { type: 'tool_call', toolCall: { id: call.id, name: call.name, arguments: parsed.value } }
-          : { type: 'tool_call_malformed', id: call.id, name: call.name, rawArguments: call.rawArguments, message: parsed.message },
+          : {
+              type: 'tool_call_malformed',
+              id: call.id,
+              name: call.name,
+              rawArguments: call.rawArguments,
+              message: parsed.message,
+            },
       );
     }
     if (this.usage) events.push({ type: 'usage', usage: this.usage });
     let stopReason = STOP_REASON_BY_FINISH_REASON[this.finishReason ?? ''] ?? LLM_STOP_REASONS.other;
     // Some local servers finish with "stop" even when they emitted tool calls.
-    if (this.calls.length > 0 && stopReason === LLM_STOP_REASONS.endTurn) stopReason = LLM_STOP_REASONS.toolCalls;
+    if (this.calls.length > 0 && stopReason === LLM_STOP_REASONS.endTurn)
+      stopReason = LLM_STOP_REASONS.toolCalls;
     events.push({ type: 'done', stopReason });
     return events;
   }
@@ -72,12 +84,22 @@ export class OpenAiStreamAssembler {
   private acceptToolCallFragment(fragment: ChatCompletionChunk.Choice.Delta.ToolCall): void {
     // Without an index, an id or a name starts a call and anything else continues the last one.
     const startsCall = Boolean(fragment.id || fragment.function?.name);
-    const index = typeof fragment.index === 'number' ? fragment.index : startsCall ? this.calls.length : Math.max(0, this.calls.length - 1);
+    const index =
+      typeof fragment.index === 'number'
+        ? fragment.index
+        : startsCall
+          ? this.calls.length
+          : Math.max(0, this.calls.length - 1);
     let call = this.callByIndex.get(index);
     const id = fragment.id || undefined;
     // A few servers give every parallel call index 0; another server-given id at a known index is a new call.
     if (call === undefined || (id !== undefined && call.idFromServer && call.id !== id)) {
-      call = { id: id ?? `call_${randomUUID().replaceAll('-', '').slice(0, 24)}`, idFromServer: id !== undefined, name: '', rawArguments: '' };
+      call = {
+        id: id ?? `call_${randomUUID().replaceAll('-', '').slice(0, 24)}`,
+        idFromServer: id !== undefined,
+        name: '',
+        rawArguments: '',
+      };
       this.calls.push(call);
       this.callByIndex.set(index, call);
     } else if (id !== undefined && !call.idFromServer) {

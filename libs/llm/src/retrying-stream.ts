@@ -35,7 +35,9 @@ export interface RetryingStreamOptions {
  * the policy's attempts and `retry-after` cap. The SDKs' own retries are turned off so that both
  * protocols share this one policy, its tunable delays and the abortable wait.
  */
-export async function* retryingStream(options: RetryingStreamOptions): AsyncGenerator<LlmStreamEvent, void, undefined> {
+export async function* retryingStream(
+  options: RetryingStreamOptions,
+): AsyncGenerator<LlmStreamEvent, void, undefined> {
   const { policy, signal } = options;
   for (let attempt = 1; ; attempt++) {
     if (signal?.aborted) throw signal.reason;
@@ -74,7 +76,12 @@ export async function* retryingStream(options: RetryingStreamOptions): AsyncGene
     const retryAfterMs = 'retryAfterMs' in failure ? failure.retryAfterMs : undefined;
     const waitTooLong = retryAfterMs !== undefined && retryAfterMs > policy.maxRetryAfterMs;
     if (delivered || waitTooLong || attempt >= policy.maxAttempts || !isRetryableFailure(failure)) {
-      const context = { provider: options.provider, baseURL: options.baseURL, attempts: attempt, interrupted: delivered };
+      const context = {
+        provider: options.provider,
+        baseURL: options.baseURL,
+        attempts: attempt,
+        interrupted: delivered,
+      };
       throw llmErrorFromFailure(failure, context, cause);
     }
     const delayMs = retryDelayMs(policy, attempt, retryAfterMs);

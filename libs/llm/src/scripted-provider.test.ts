@@ -17,8 +17,16 @@ const conversation = {
   steps: [
     {
       name: 'asks for echo',
-      expect: { lastUserMessageContains: 'say hi', systemContains: 'terse', toolsInclude: ['echo'], toolsExclude: ['shell'] },
-      reply: { text: 'Calling echo.', toolCalls: [{ id: 'call_e1', name: 'echo', arguments: { text: 'hi' } }] },
+      expect: {
+        lastUserMessageContains: 'say hi',
+        systemContains: 'terse',
+        toolsInclude: ['echo'],
+        toolsExclude: ['shell'],
+      },
+      reply: {
+        text: 'Calling echo.',
+        toolCalls: [{ id: 'call_e1', name: 'echo', arguments: { text: 'hi' } }],
+      },
     },
     {
       name: 'answers with the echo result',
@@ -42,7 +50,11 @@ describe('ScriptedProvider', () => {
 
     const events: LlmStreamEvent[] = [];
     const stream = provider.stream({
-      messages: [...history, { role: 'assistant', content: first.text, toolCalls: first.toolCalls }, { role: 'tool', toolCallId: 'call_e1', content: 'hi' }],
+      messages: [
+        ...history,
+        { role: 'assistant', content: first.text, toolCalls: first.toolCalls },
+        { role: 'tool', toolCallId: 'call_e1', content: 'hi' },
+      ],
       tools: [ECHO],
     });
     for await (const event of stream) events.push(event);
@@ -61,14 +73,18 @@ describe('ScriptedProvider', () => {
   it('streams a string reply word by word so the deltas join back exactly', async () => {
     const provider = new ScriptedProvider({ steps: [{ reply: { text: '  Hello,  wide world ' } }] });
     const deltas: string[] = [];
-    for await (const event of provider.stream({ messages: [] })) if (event.type === 'text_delta') deltas.push(event.text);
+    for await (const event of provider.stream({ messages: [] }))
+      if (event.type === 'text_delta') deltas.push(event.text);
     expect(deltas.length).toBeGreaterThan(1);
     expect(deltas.join('')).toBe('  Hello,  wide world ');
   });
 
   it('names the step and every failed check when the request does not match', async () => {
     const provider = new ScriptedProvider(conversation);
-    const error = await complete(provider, { messages: [{ role: 'user', content: 'something else' }], tools: [ECHO, SHELL] }).catch((e: unknown) => e);
+    const error = await complete(provider, {
+      messages: [{ role: 'user', content: 'something else' }],
+      tools: [ECHO, SHELL],
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LlmScriptMismatchError);
     const message = (error as Error).message;
     expect(message).toContain('step 1 ("asks for echo")');
@@ -83,10 +99,26 @@ describe('ScriptedProvider', () => {
 
   it('reports a missing tool result and a tool result with the wrong content', async () => {
     const provider = new ScriptedProvider({
-      steps: [{ name: 'check', expect: { toolResults: [{ callId: 'a', contains: 'ok' }, { callId: 'b', contains: 'x' }], toolsInclude: ['echo'] }, reply: { text: 'x' } }],
+      steps: [
+        {
+          name: 'check',
+          expect: {
+            toolResults: [
+              { callId: 'a', contains: 'ok' },
+              { callId: 'b', contains: 'x' },
+            ],
+            toolsInclude: ['echo'],
+          },
+          reply: { text: 'x' },
+        },
+      ],
     });
-    const error = await complete(provider, { messages: [{ role: 'tool', toolCallId: 'a', content: 'failed' }] }).catch((e: unknown) => e);
-    expect((error as Error).message).toContain('expected the tool result for a to contain "ok", got "failed"');
+    const error = await complete(provider, {
+      messages: [{ role: 'tool', toolCallId: 'a', content: 'failed' }],
+    }).catch((e: unknown) => e);
+    expect((error as Error).message).toContain(
+      'expected the tool result for a to contain "ok", got "failed"',
+    );
     expect((error as Error).message).toContain('expected a tool result for call id b, but there is none');
     expect((error as Error).message).toContain('expected tools echo to be offered; offered: none');
   });
@@ -94,12 +126,28 @@ describe('ScriptedProvider', () => {
   it('gives default call ids, emits malformed arguments as such, and loops when asked', async () => {
     const provider = new ScriptedProvider({
       loop: true,
-      steps: [{ reply: { toolCalls: [{ name: 'echo', arguments: {} }, { name: 'echo', rawArguments: '{oops' }] } }],
+      steps: [
+        {
+          reply: {
+            toolCalls: [
+              { name: 'echo', arguments: {} },
+              { name: 'echo', rawArguments: '{oops' },
+            ],
+          },
+        },
+      ],
     });
     for (let round = 0; round < 3; round++) {
       const reply = await complete(provider, { messages: [] });
       expect(reply.toolCalls).toEqual([{ id: 'call_1_1', name: 'echo', arguments: {} }]);
-      expect(reply.malformedToolCalls).toEqual([{ id: 'call_1_2', name: 'echo', rawArguments: '{oops', message: expect.stringContaining('not valid JSON') }]);
+      expect(reply.malformedToolCalls).toEqual([
+        {
+          id: 'call_1_2',
+          name: 'echo',
+          rawArguments: '{oops',
+          message: expect.stringContaining('not valid JSON'),
+        },
+      ]);
     }
   });
 
@@ -119,9 +167,15 @@ describe('ScriptedProvider', () => {
 
   it('refuses an invalid script with the reasons', () => {
     expect(() => new ScriptedProvider({ steps: [] })).toThrow(LlmScriptInvalidError);
-    expect(() => new ScriptedProvider({ steps: [{ reply: { text: 'x', colour: 'red' } }] })).toThrow(/steps\/0\/reply/);
-    expect(() => new ScriptedProvider({ steps: [{ reply: { toolCalls: [{ name: 'echo' }] } }] })).toThrow(/exactly one of arguments or rawArguments/);
-    expect(() => new ScriptedProvider({ steps: [{ expect: { lastUserMessage: 'x' }, reply: {} }] })).toThrow(LlmScriptInvalidError);
+    expect(() => new ScriptedProvider({ steps: [{ reply: { text: 'x', colour: 'red' } }] })).toThrow(
+      /steps\/0\/reply/,
+    );
+    expect(() => new ScriptedProvider({ steps: [{ reply: { toolCalls: [{ name: 'echo' }] } }] })).toThrow(
+      /exactly one of arguments or rawArguments/,
+    );
+    expect(() => new ScriptedProvider({ steps: [{ expect: { lastUserMessage: 'x' }, reply: {} }] })).toThrow(
+      LlmScriptInvalidError,
+    );
   });
 
   it('loads a JSON script file, and says which file is broken', async () => {
@@ -133,7 +187,9 @@ describe('ScriptedProvider', () => {
 
     const broken = join(dir, 'broken.json');
     writeFileSync(broken, '{ "steps": [ ');
-    expect(() => ScriptedProvider.fromFile(broken)).toThrow(new RegExp(`${broken.replaceAll('/', '\\/')} is not valid: not valid JSON`));
+    expect(() => ScriptedProvider.fromFile(broken)).toThrow(
+      new RegExp(`${broken.replaceAll('/', '\\/')} is not valid: not valid JSON`),
+    );
     expect(() => ScriptedProvider.fromFile(join(dir, 'missing.json'))).toThrow(/cannot read the file/);
   });
 });

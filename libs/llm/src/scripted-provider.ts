@@ -61,7 +61,10 @@ export class ScriptedProvider implements LlmProvider {
     return { index, reply: step.reply };
   }
 
-  private async *replay(taken: { index: number; reply: LlmScriptReply } | Error, signal: AbortSignal | undefined): AsyncGenerator<LlmStreamEvent> {
+  private async *replay(
+    taken: { index: number; reply: LlmScriptReply } | Error,
+    signal: AbortSignal | undefined,
+  ): AsyncGenerator<LlmStreamEvent> {
     if (taken instanceof Error) throw taken;
     const { index, reply } = taken;
     const pause = async () => {
@@ -90,7 +93,11 @@ export class ScriptedProvider implements LlmProvider {
         : { type: 'tool_call_malformed', id, name: call.name, rawArguments: raw, message: parsed.message };
     }
     yield { type: 'usage', usage: reply.usage ?? { inputTokens: 0, outputTokens } };
-    yield { type: 'done', stopReason: reply.stopReason ?? (calls.length > 0 ? LLM_STOP_REASONS.toolCalls : LLM_STOP_REASONS.endTurn) };
+    yield {
+      type: 'done',
+      stopReason:
+        reply.stopReason ?? (calls.length > 0 ? LLM_STOP_REASONS.toolCalls : LLM_STOP_REASONS.endTurn),
+    };
   }
 }
 

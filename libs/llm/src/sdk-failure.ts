@@ -41,7 +41,8 @@ function describeCause(error: unknown): string {
 
 /** The server's own message from the error body (`{error:{message}}` in both APIs), else the SDK's. */
 function serverMessage(error: Error): string {
-  const body = (error as { error?: unknown }).error as { message?: unknown; error?: { message?: unknown } } | undefined;
+  const body = (error as { error?: unknown }).error as
+    { message?: unknown; error?: { message?: unknown } } | undefined;
   if (typeof body?.message === 'string' && body.message !== '') return body.message;
   if (typeof body?.error?.message === 'string' && body.error.message !== '') return body.error.message;
   return error.message || 'no message';

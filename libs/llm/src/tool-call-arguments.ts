@@ -14,7 +14,10 @@ export function parseToolCallArguments(toolName: string, raw: string): ToolCallA
     value = JSON.parse(raw);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    return { ok: false, message: `The arguments for tool "${toolName}" are not valid JSON (${reason}); send a JSON object.` };
+    return {
+      ok: false,
+      message: `The arguments for tool "${toolName}" are not valid JSON (${reason}); send a JSON object.`,
+    };
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     const kind = Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`;

@@ -4,7 +4,11 @@ import { startAnthropicMessagesServer } from './support/anthropic-messages-serve
 import type { LlmTestServer } from './support/llm-test-server.js';
 
 const TOOLS = [
-  { name: 'echo', description: 'Echo text', parameters: { type: 'object', properties: { text: { type: 'string' } } } },
+  {
+    name: 'echo',
+    description: 'Echo text',
+    parameters: { type: 'object', properties: { text: { type: 'string' } } },
+  },
   { name: 'time', description: 'Current time', parameters: { properties: {} } },
 ];
 
@@ -16,7 +20,11 @@ describe('Anthropic provider: request shape on the wire', () => {
   afterAll(() => server.close());
 
   it('sends tool_result blocks for the streamed tool_use ids in the next user turn', async () => {
-    const provider = new AnthropicProvider({ baseURL: server.baseURL, apiKey: 'sk-ant-test', model: 'claude-test' });
+    const provider = new AnthropicProvider({
+      baseURL: server.baseURL,
+      apiKey: 'sk-ant-test',
+      model: 'claude-test',
+    });
     server.enqueue({
       text: 'Let me run both.',
       toolCalls: [
@@ -56,7 +64,9 @@ describe('Anthropic provider: request shape on the wire', () => {
         { name: 'time', description: 'Current time', input_schema: { type: 'object', properties: {} } },
       ],
     });
-    expect(firstBody!.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'Echo one and tell the time' }] }]);
+    expect(firstBody!.messages).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'Echo one and tell the time' }] },
+    ]);
     expect(secondBody!.max_tokens).toBe(512);
     expect(secondBody!.messages).toEqual([
       { role: 'user', content: [{ type: 'text', text: 'Echo one and tell the time' }] },
@@ -80,7 +90,12 @@ describe('Anthropic provider: request shape on the wire', () => {
   });
 
   it('honours a configured max_tokens default', async () => {
-    const provider = new AnthropicProvider({ baseURL: server.baseURL, apiKey: 'sk-ant-test', model: 'claude-test', maxTokens: 99 });
+    const provider = new AnthropicProvider({
+      baseURL: server.baseURL,
+      apiKey: 'sk-ant-test',
+      model: 'claude-test',
+      maxTokens: 99,
+    });
     server.enqueue({ text: 'ok' });
     const reply = await complete(provider, { messages: [{ role: 'user', content: 'hi' }] });
     expect(reply.text).toBe('ok');
@@ -88,7 +103,12 @@ describe('Anthropic provider: request shape on the wire', () => {
   });
 
   it('reports overload (529) as unavailable after the retries', async () => {
-    const provider = new AnthropicProvider({ baseURL: server.baseURL, apiKey: 'sk-ant-test', model: 'c', retry: { maxAttempts: 2, initialDelayMs: 1 } });
+    const provider = new AnthropicProvider({
+      baseURL: server.baseURL,
+      apiKey: 'sk-ant-test',
+      model: 'c',
+      retry: { maxAttempts: 2, initialDelayMs: 1 },
+    });
     server.failNext(2, { status: 529, message: 'Overloaded' });
     await expect(complete(provider, { messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({
       code: 'UNAVAILABLE',

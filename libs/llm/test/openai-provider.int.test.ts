@@ -3,7 +3,13 @@ import { complete, OpenAiProvider, type LlmMessage } from '@talon/llm';
 import type { LlmTestServer } from './support/llm-test-server.js';
 import { startOpenAiCompatibleServer } from './support/openai-compatible-server.js';
 
-const TOOLS = [{ name: 'echo', description: 'Echo text', parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } }];
+const TOOLS = [
+  {
+    name: 'echo',
+    description: 'Echo text',
+    parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+  },
+];
 
 describe('OpenAI provider: request shape on the wire', () => {
   let server: LlmTestServer;
@@ -13,7 +19,12 @@ describe('OpenAI provider: request shape on the wire', () => {
   afterAll(() => server.close());
 
   it('sends tool results back as tool messages tied to the streamed call ids', async () => {
-    const provider = new OpenAiProvider({ baseURL: server.baseURL, apiKey: 'sk-local', model: 'qwen-test', retry: { initialDelayMs: 1 } });
+    const provider = new OpenAiProvider({
+      baseURL: server.baseURL,
+      apiKey: 'sk-local',
+      model: 'qwen-test',
+      retry: { initialDelayMs: 1 },
+    });
     server.enqueue({
       toolCalls: [
         { id: 'call_x1', name: 'echo', arguments: { text: 'one' } },
@@ -45,7 +56,12 @@ describe('OpenAI provider: request shape on the wire', () => {
       stream_options: { include_usage: true },
       max_tokens: 300,
       tool_choice: 'auto',
-      tools: [{ type: 'function', function: { name: 'echo', description: 'Echo text', parameters: TOOLS[0]!.parameters } }],
+      tools: [
+        {
+          type: 'function',
+          function: { name: 'echo', description: 'Echo text', parameters: TOOLS[0]!.parameters },
+        },
+      ],
     });
     expect(secondBody!.messages).toEqual([
       { role: 'system', content: 'You are terse.' },
@@ -75,7 +91,12 @@ describe('OpenAI provider: request shape on the wire', () => {
   });
 
   it('uses max_completion_tokens for api.openai.com and the configured default cap', async () => {
-    const provider = new OpenAiProvider({ baseURL: server.baseURL, model: 'm', maxTokensField: 'max_completion_tokens', defaultMaxTokens: 77 });
+    const provider = new OpenAiProvider({
+      baseURL: server.baseURL,
+      model: 'm',
+      maxTokensField: 'max_completion_tokens',
+      defaultMaxTokens: 77,
+    });
     server.enqueue({ text: 'x' });
     await complete(provider, { messages: [{ role: 'user', content: 'x' }] });
     expect(server.requests.at(-1)!.body).toMatchObject({ max_completion_tokens: 77 });

@@ -6,18 +6,27 @@ const SCRIPT = fileURLToPath(new URL('./fixtures/echo-conversation.json', import
 const TOOLS = [{ name: 'echo', description: 'Echo', parameters: { type: 'object' } }];
 
 describe('scripted provider configured from the environment', () => {
-
   it('plays the example script through createLlmProvider', async () => {
-    const provider = createLlmProvider(parseLlmConfig({ TALON_LLM_PROVIDER: 'scripted', TALON_LLM_SCRIPT: SCRIPT }))!;
+    const provider = createLlmProvider(
+      parseLlmConfig({ TALON_LLM_PROVIDER: 'scripted', TALON_LLM_SCRIPT: SCRIPT }),
+    )!;
     expect(provider).toMatchObject({ name: 'scripted', model: 'scripted-echo-demo' });
     const user = { role: 'user' as const, content: 'please echo hello' };
     const first = await complete(provider, { messages: [user], tools: TOOLS });
     expect(first.toolCalls).toEqual([{ id: 'call_echo_1', name: 'echo', arguments: { text: 'hello' } }]);
     const second = await complete(provider, {
-      messages: [user, { role: 'assistant', content: first.text, toolCalls: first.toolCalls }, { role: 'tool', toolCallId: 'call_echo_1', content: 'hello' }],
+      messages: [
+        user,
+        { role: 'assistant', content: first.text, toolCalls: first.toolCalls },
+        { role: 'tool', toolCallId: 'call_echo_1', content: 'hello' },
+      ],
       tools: TOOLS,
     });
-    expect(second).toMatchObject({ text: 'The echo tool answered: hello.', usage: { inputTokens: 120, outputTokens: 8 }, stopReason: 'end_turn' });
+    expect(second).toMatchObject({
+      text: 'The echo tool answered: hello.',
+      usage: { inputTokens: 120, outputTokens: 8 },
+      stopReason: 'end_turn',
+    });
   });
 
   it('fails with a mismatch naming the step when the tool list is wrong', async () => {

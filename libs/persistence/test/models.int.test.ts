@@ -175,12 +175,18 @@ describe.each(BACKENDS)('models on $name', (backend) => {
 
   it('stores sealed secrets under a unique name with their injection rules', async () => {
     const sealed = 'talon1.abcd1234.aXY.dGFn.Y2lwaGVy';
-    await db.prisma.secret.create({ data: { name: 'GITHUB_TOKEN', sealed, hostPatterns: ['api.github.com'] } });
+    await db.prisma.secret.create({
+      data: { name: 'GITHUB_TOKEN', sealed, hostPatterns: ['api.github.com'] },
+    });
     const back = await db.prisma.secret.findUniqueOrThrow({ where: { name: 'GITHUB_TOKEN' } });
     expect(back).toMatchObject({ sealed, hostPatterns: ['api.github.com'], location: { kind: 'bearer' } });
-    await expect(db.prisma.secret.create({ data: { name: 'GITHUB_TOKEN', sealed } })).rejects.toMatchObject({ code: 'P2002' });
+    await expect(db.prisma.secret.create({ data: { name: 'GITHUB_TOKEN', sealed } })).rejects.toMatchObject({
+      code: 'P2002',
+    });
     await db.prisma.secret.update({ where: { name: 'GITHUB_TOKEN' }, data: { sealed: 'talon1.x.y.z.w' } });
-    expect((await db.prisma.secret.findUniqueOrThrow({ where: { name: 'GITHUB_TOKEN' } })).sealed).toBe('talon1.x.y.z.w');
+    expect((await db.prisma.secret.findUniqueOrThrow({ where: { name: 'GITHUB_TOKEN' } })).sealed).toBe(
+      'talon1.x.y.z.w',
+    );
     await db.prisma.secret.delete({ where: { name: 'GITHUB_TOKEN' } });
     expect(await db.prisma.secret.findMany({ select: { name: true } })).toEqual([]);
   });

@@ -26,7 +26,8 @@ export class LeakDetector implements LeakScanner {
   scan(text: string, knownSecrets: readonly string[] = []): LeakFinding[] {
     const visible = toVisibleText(text);
     const found: LeakFinding[] = [];
-    if (this.prefilter && !this.prefilter.test(visible.text)) return mergeOverlaps(findKnownSecrets(visible, knownSecrets));
+    if (this.prefilter && !this.prefilter.test(visible.text))
+      return mergeOverlaps(findKnownSecrets(visible, knownSecrets));
     for (const pattern of this.standalone) found.push(...matchAll(visible, pattern));
     for (const pattern of this.anchored) {
       const anchors = found.filter((finding) => finding.kind === pattern.near?.kind);

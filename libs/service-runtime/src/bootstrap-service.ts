@@ -22,7 +22,10 @@ export interface RunningService<App = INestMicroservice | INestApplication> {
 export interface BootstrapOptions {
   config: ServiceConfig;
   /** Builds the root module once the NATS connection exists (so providers can use it). */
-  module: (connection: NatsConnection, logger: JsonLogger) => Type<unknown> | DynamicModule | Promise<Type<unknown> | DynamicModule>;
+  module: (
+    connection: NatsConnection,
+    logger: JsonLogger,
+  ) => Type<unknown> | DynamicModule | Promise<Type<unknown> | DynamicModule>;
   /** `http` starts a Nest HTTP application with the NATS transport attached (the orchestrator). */
   http?: { port: number; host: string };
   /** Extra set-up after the app exists and before it listens (e.g. gRPC transport). */
@@ -45,7 +48,12 @@ export async function bootstrapService(options: BootstrapOptions): Promise<Runni
       name: config.instanceId,
       attempts: config.connectAttempts,
       delayMs: config.connectDelayMs,
-      onRetry: (attempt, error) => logger.write('warn', 'NATS not reachable yet, retrying', { attempt, url: config.natsUrl, error: String(error) }),
+      onRetry: (attempt, error) =>
+        logger.write('warn', 'NATS not reachable yet, retrying', {
+          attempt,
+          url: config.natsUrl,
+          error: String(error),
+        }),
     });
   } catch (error) {
     logger.write('error', (error as Error).message, { code: (error as { code?: string }).code });
@@ -74,7 +82,11 @@ export async function bootstrapService(options: BootstrapOptions): Promise<Runni
     await httpApp.listen(options.http.port, options.http.host);
     app = httpApp;
   } else {
-    const microservice = await NestFactory.createMicroservice(module, { strategy: server, logger, abortOnError: false });
+    const microservice = await NestFactory.createMicroservice(module, {
+      strategy: server,
+      logger,
+      abortOnError: false,
+    });
     microservice.useGlobalFilters(new WireExceptionFilter());
     await options.configure?.(microservice);
     await microservice.listen();

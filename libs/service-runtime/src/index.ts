@@ -19,6 +19,11 @@ export { WireExceptionFilter } from './wire-exception-filter.js';
 export { ServiceHealth, type HealthIdentity } from './service-health.js';
 export { collectSystemStatus, DEFAULT_STATUS_TIMEOUT_MS } from './status-collector.js';
 export { bootstrapService, type BootstrapOptions, type RunningService } from './bootstrap-service.js';
-export { ToolHost, DEFAULT_TOOL_CONCURRENCY, DEFAULT_ANNOUNCE_TTL_MS, type ToolHostOptions } from './tool-host.js';
+export {
+  ToolHost,
+  DEFAULT_TOOL_CONCURRENCY,
+  DEFAULT_ANNOUNCE_TTL_MS,
+  type ToolHostOptions,
+} from './tool-host.js';
 export { McpControlHost, type McpControlHostOptions, type McpControlTarget } from './mcp-control-host.js';
 export { toolCallControllerFor, TOOL_HOST } from './tool-call-controller.js';

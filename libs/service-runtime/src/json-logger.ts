@@ -22,7 +22,14 @@ export class JsonLogger implements LoggerService {
   write(level: LogLevel, message: string, fields: Record<string, unknown> = {}): void {
     if (LOG_LEVELS.indexOf(level) < this.threshold) return;
     this.sink(
-      JSON.stringify({ time: new Date().toISOString(), level, service: this.base.service, instance: this.base.instanceId, msg: message, ...fields }),
+      JSON.stringify({
+        time: new Date().toISOString(),
+        level,
+        service: this.base.service,
+        instance: this.base.instanceId,
+        msg: message,
+        ...fields,
+      }),
     );
   }
 

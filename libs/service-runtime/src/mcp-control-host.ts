@@ -54,7 +54,9 @@ export class McpControlHost {
         connection.subscribe(mcpControlSubject(domain, operation), {
           ...(queue ? { queue } : {}),
           callback: (_error, message) => {
-            void this.answer(operation, message.data).then((envelope) => message.respond(encodeJson(envelope)));
+            void this.answer(operation, message.data).then((envelope) =>
+              message.respond(encodeJson(envelope)),
+            );
           },
         }),
       );
@@ -65,12 +67,19 @@ export class McpControlHost {
     for (const subscription of this.subscriptions.splice(0)) subscription.unsubscribe();
   }
 
-  private async answer(operation: McpControlOperation, data: Uint8Array): Promise<Envelope<McpInstanceReply>> {
+  private async answer(
+    operation: McpControlOperation,
+    data: Uint8Array,
+  ): Promise<Envelope<McpInstanceReply>> {
     const { target, instanceId, domain } = this.options;
     try {
       if (operation === 'list') return { ok: true, data: { instanceId, domain, servers: target.list() } };
       const payload = decodeJsonPayload(data, this.options.maxPayloadBytes ?? DEFAULT_MAX_CONTROL_PAYLOAD);
-      const { server } = validatePayload<McpServerRequest>(McpServerRequestSchema, payload, `mcp ${operation}`);
+      const { server } = validatePayload<McpServerRequest>(
+        McpServerRequestSchema,
+        payload,
+        `mcp ${operation}`,
+      );
       await (operation === 'start' ? target.start(server) : target.stop(server));
       const servers = target.list().filter((listing) => listing.name === server);
       return { ok: true, data: { instanceId, domain, servers } };

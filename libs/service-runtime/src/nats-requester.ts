@@ -21,7 +21,12 @@ export interface RequestOptions {
 /** Errors from nats.js that we map; checked by name so a second copy of the library still matches. */
 function isNoResponders(error: unknown): boolean {
   const err = error as { name?: string; code?: string; message?: string; cause?: unknown };
-  return err?.name === 'NoRespondersError' || err?.code === '503' || /no responders/i.test(err?.message ?? '') || (err?.cause !== undefined && isNoResponders(err.cause));
+  return (
+    err?.name === 'NoRespondersError' ||
+    err?.code === '503' ||
+    /no responders/i.test(err?.message ?? '') ||
+    (err?.cause !== undefined && isNoResponders(err.cause))
+  );
 }
 
 function isTimeout(error: unknown): boolean {
@@ -52,7 +57,10 @@ export class NatsRequester {
     }
     let message;
     try {
-      message = await this.connection.request(subject, encodeJson(payload), { timeout: options.timeoutMs, ...(headers ? { headers } : {}) });
+      message = await this.connection.request(subject, encodeJson(payload), {
+        timeout: options.timeoutMs,
+        ...(headers ? { headers } : {}),
+      });
     } catch (error) {
       if (isNoResponders(error)) throw new NoRespondersError(subject);
       if (isTimeout(error)) throw new RequestTimeoutError(subject, options.timeoutMs);

@@ -5,7 +5,8 @@ import { SchemaViolationError, type SchemaViolation } from './errors/schema-viol
 
 // ajv-formats ships CommonJS with a default export; under NodeNext it arrives wrapped.
 type AddFormats = (ajv: Ajv) => Ajv;
-const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ?? addFormatsModule) as unknown as AddFormats;
+const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ??
+  addFormatsModule) as unknown as AddFormats;
 
 const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: true });
 addFormats(ajv);

@@ -48,9 +48,13 @@ export function readPositiveInt(env: NodeJS.ProcessEnv, name: string, fallback: 
 }
 
 /** Parses and validates the shared service settings once, at start. */
-export function parseServiceConfig(service: ServiceName, env: NodeJS.ProcessEnv = process.env): ServiceConfig {
+export function parseServiceConfig(
+  service: ServiceName,
+  env: NodeJS.ProcessEnv = process.env,
+): ServiceConfig {
   const logLevel = (env.LOG_LEVEL ?? 'info') as LogLevel;
-  if (!LOG_LEVELS.includes(logLevel)) throw new InvalidConfigError('LOG_LEVEL', env.LOG_LEVEL ?? '', LOG_LEVELS.join(' | '));
+  if (!LOG_LEVELS.includes(logLevel))
+    throw new InvalidConfigError('LOG_LEVEL', env.LOG_LEVEL ?? '', LOG_LEVELS.join(' | '));
   const natsUrl = env.NATS_URL || DEFAULT_NATS_URL;
   for (const url of natsUrl.split(',')) {
     if (!/^(nats|tls|ws|wss):\/\/[^\s]+$/.test(url.trim()) && !/^[\w.-]+:\d+$/.test(url.trim())) {
@@ -60,7 +64,8 @@ export function parseServiceConfig(service: ServiceName, env: NodeJS.ProcessEnv 
   return {
     service,
     natsUrl,
-    instanceId: env.TALON_INSTANCE_ID || `${service}-${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`,
+    instanceId:
+      env.TALON_INSTANCE_ID || `${service}-${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`,
     version: TALON_VERSION,
     connectAttempts: readPositiveInt(env, 'NATS_CONNECT_ATTEMPTS', DEFAULT_CONNECT_ATTEMPTS),
     connectDelayMs: readPositiveInt(env, 'NATS_CONNECT_DELAY_MS', DEFAULT_CONNECT_DELAY_MS),

@@ -5,7 +5,10 @@ describe('parseSsrfAllowlist', () => {
   it('reads ranges with and without ports', () => {
     expect(parseSsrfAllowlist(undefined)).toEqual([]);
     expect(parseSsrfAllowlist('  ')).toEqual([]);
-    expect(parseSsrfAllowlist('10.0.0.0/8, 127.0.0.1/32@8080+9090')).toEqual(['10.0.0.0/8', { cidr: '127.0.0.1/32', ports: [8080, 9090] }]);
+    expect(parseSsrfAllowlist('10.0.0.0/8, 127.0.0.1/32@8080+9090')).toEqual([
+      '10.0.0.0/8',
+      { cidr: '127.0.0.1/32', ports: [8080, 9090] },
+    ]);
   });
 
   it('refuses bad entries with the variable named', () => {

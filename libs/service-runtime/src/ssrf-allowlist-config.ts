@@ -12,7 +12,12 @@ export function parseSsrfAllowlist(raw: string | undefined, variable = SSRF_ALLO
   if (!raw?.trim()) return [];
   return raw.split(',').map((item) => {
     const [cidr, ports] = item.trim().split('@');
-    if (!cidr) throw new InvalidConfigError(variable, raw, 'CIDR ranges like 10.0.0.0/8 or 127.0.0.1/32@8080, comma-separated');
+    if (!cidr)
+      throw new InvalidConfigError(
+        variable,
+        raw,
+        'CIDR ranges like 10.0.0.0/8 or 127.0.0.1/32@8080, comma-separated',
+      );
     if (ports === undefined) return cidr;
     const list = ports.split('+').map(Number);
     if (list.some((port) => !Number.isInteger(port) || port < 1 || port > 65535)) {

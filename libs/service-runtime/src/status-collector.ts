@@ -14,7 +14,11 @@ export const DEFAULT_STATUS_TIMEOUT_MS = 500;
 /** After the first reply, how long to wait for more instances of the same service. */
 const STALL_MS = 60;
 
-async function probeService(connection: NatsConnection, service: ServiceName, timeoutMs: number): Promise<ServiceStatus> {
+async function probeService(
+  connection: NatsConnection,
+  service: ServiceName,
+  timeoutMs: number,
+): Promise<ServiceStatus> {
   const started = performance.now();
   const instances: ServiceStatus['instances'] = [];
   try {
@@ -53,5 +57,9 @@ export async function collectSystemStatus(
 ): Promise<SystemStatus> {
   const started = performance.now();
   const results = await Promise.all(services.map((service) => probeService(connection, service, timeoutMs)));
-  return { checkedAt: new Date().toISOString(), waitedMs: Math.round(performance.now() - started), services: results };
+  return {
+    checkedAt: new Date().toISOString(),
+    waitedMs: Math.round(performance.now() - started),
+    services: results,
+  };
 }

@@ -1,6 +1,11 @@
 import { BaseRpcContext } from '@nestjs/microservices';
 
-type ContextArgs = [subject: string, callId: string | undefined, traceparent: string | undefined, deadline: number | undefined];
+type ContextArgs = [
+  subject: string,
+  callId: string | undefined,
+  traceparent: string | undefined,
+  deadline: number | undefined,
+];
 
 /** What a handler knows about the message beyond its payload. */
 export class TalonNatsContext extends BaseRpcContext<ContextArgs> {

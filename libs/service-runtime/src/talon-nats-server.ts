@@ -49,7 +49,11 @@ export class TalonNatsServer extends Server implements CustomTransportStrategy {
       const subscription = this.options.connection.subscribe(pattern, {
         queue,
         callback: (error, message) => {
-          if (error) return this.options.logger.write('error', 'subscription error', { pattern, error: String(error) });
+          if (error)
+            return this.options.logger.write('error', 'subscription error', {
+              pattern,
+              error: String(error),
+            });
           void this.handleMessage(pattern, message);
         },
       });
@@ -64,7 +68,10 @@ export class TalonNatsServer extends Server implements CustomTransportStrategy {
       const reply = await this.invoke(pattern, message);
       if (message.reply) message.respond(encodeJson(reply));
     } catch (error) {
-      this.options.logger.write('error', 'failed to reply', { subject: message.subject, error: String(error) });
+      this.options.logger.write('error', 'failed to reply', {
+        subject: message.subject,
+        error: String(error),
+      });
     } finally {
       this.inFlight--;
       if (this.inFlight === 0) this.idleWaiters.splice(0).forEach((resolve) => resolve());
@@ -87,7 +94,11 @@ export class TalonNatsServer extends Server implements CustomTransportStrategy {
     } catch (error) {
       const wire = toWireError(error);
       if (wire.code === 'INTERNAL') {
-        this.options.logger.write('error', 'handler failed', { subject: message.subject, callId: context.callId, error: String((error as Error)?.stack ?? error) });
+        this.options.logger.write('error', 'handler failed', {
+          subject: message.subject,
+          callId: context.callId,
+          error: String((error as Error)?.stack ?? error),
+        });
       }
       return { ok: false, error: wire };
     }

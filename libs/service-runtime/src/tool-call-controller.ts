@@ -1,4 +1,10 @@
-import { Controller, Inject, type BeforeApplicationShutdown, type OnApplicationBootstrap, type Type } from '@nestjs/common';
+import {
+  Controller,
+  Inject,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+  type Type,
+} from '@nestjs/common';
 import { Ctx, MessagePattern, Payload } from '@nestjs/microservices';
 import { SUBJECTS, type ToolCallResult, type ToolDomain } from '@talon/contracts';
 import type { TalonNatsContext } from './talon-nats-context.js';

@@ -47,7 +47,10 @@ export class ToolHost {
   private unlisten?: () => void;
 
   constructor(private readonly options: ToolHostOptions) {
-    this.pipeline = new ToolPipeline(options.registry, { rateLimiter: null, log: (level, message, fields) => options.logger.write(level, message, fields) });
+    this.pipeline = new ToolPipeline(options.registry, {
+      rateLimiter: null,
+      log: (level, message, fields) => options.logger.write(level, message, fields),
+    });
     this.limiter = new ConcurrencyLimiter(options.concurrency ?? DEFAULT_TOOL_CONCURRENCY);
     this.ttlMs = options.announceTtlMs ?? DEFAULT_ANNOUNCE_TTL_MS;
   }
@@ -61,7 +64,9 @@ export class ToolHost {
     const { connection } = this.options;
     this.catalogSubscription = connection.subscribe(SUBJECTS.toolCatalogRequest, {
       callback: (_error, message) => {
-        message.respond(encodeJson({ ok: true, data: this.announcement() } satisfies Envelope<ToolAnnouncement>));
+        message.respond(
+          encodeJson({ ok: true, data: this.announcement() } satisfies Envelope<ToolAnnouncement>),
+        );
       },
     });
     this.unlisten = this.subscribeToRegistry();
@@ -99,7 +104,8 @@ export class ToolHost {
     const remainingMs = deadline ? deadline - Date.now() : request.timeoutMs;
     if (remainingMs <= 0) throw new RequestTimeoutError(this.callSubject, request.timeoutMs);
     // A timer only when the call has to wait for a slot: most calls start at once.
-    const waitSignal = this.limiter.running >= this.limiter.limit ? AbortSignal.timeout(remainingMs) : undefined;
+    const waitSignal =
+      this.limiter.running >= this.limiter.limit ? AbortSignal.timeout(remainingMs) : undefined;
     const started = performance.now();
     try {
       const executed = await this.limiter.run(
@@ -114,9 +120,14 @@ export class ToolHost {
           }),
         waitSignal,
       );
-      return { output: executed.output, durationMs: performance.now() - started, instanceId: this.options.instanceId };
+      return {
+        output: executed.output,
+        durationMs: performance.now() - started,
+        instanceId: this.options.instanceId,
+      };
     } catch (error) {
-      if (waitSignal?.aborted && !(error as { code?: string })?.code) throw new RequestTimeoutError(this.callSubject, request.timeoutMs);
+      if (waitSignal?.aborted && !(error as { code?: string })?.code)
+        throw new RequestTimeoutError(this.callSubject, request.timeoutMs);
       throw error;
     }
   }

@@ -38,7 +38,8 @@ export function readRequirements(data: Json, metadata: Json): SkillRequirements 
   const blocks = [data, metadata['openclaw'], metadata['clawdbot'], data['clawdbot']].filter(isObject);
   const block = blocks.find((candidate) => isObject(candidate['requires']));
   const requires = block && isObject(block['requires']) ? block['requires'] : {};
-  const os = requires['os'] ?? blocks.map((candidate) => candidate['os']).find((value) => value !== undefined);
+  const os =
+    requires['os'] ?? blocks.map((candidate) => candidate['os']).find((value) => value !== undefined);
   return {
     bins: stringList(requires['bins']),
     anyBins: stringList(requires['anyBins'] ?? requires['any_bins']),
@@ -58,15 +59,20 @@ export function readParameters(value: unknown, warnings: string[]): SkillParamet
     : isObject(value)
       ? Object.entries(value)
       : [];
-  if (entries.length === 0 && !Array.isArray(value) && !isObject(value)) throw new FieldProblem('parameters must be a list or a mapping');
+  if (entries.length === 0 && !Array.isArray(value) && !isObject(value))
+    throw new FieldProblem('parameters must be a list or a mapping');
   const parameters: SkillParameter[] = [];
   for (const [key, spec] of entries) {
     const item = isObject(spec) ? spec : {};
     const name = String(item['name'] ?? key ?? '').trim();
-    if (!/^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(name)) throw new FieldProblem(`parameter name "${name}" must be an identifier`);
+    if (!/^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(name))
+      throw new FieldProblem(`parameter name "${name}" must be an identifier`);
     const declared = String(item['type'] ?? 'string');
-    const type = (PARAMETER_TYPES as readonly string[]).includes(declared) ? (declared as SkillParameter['type']) : 'string';
-    if (type !== declared) warnings.push(`parameter "${name}" has unknown type "${declared}"; treated as string`);
+    const type = (PARAMETER_TYPES as readonly string[]).includes(declared)
+      ? (declared as SkillParameter['type'])
+      : 'string';
+    if (type !== declared)
+      warnings.push(`parameter "${name}" has unknown type "${declared}"; treated as string`);
     parameters.push({
       name,
       type,
@@ -89,7 +95,10 @@ export function readTriggers(value: unknown): SkillTrigger[] {
   const triggers: SkillTrigger[] = [];
   for (const item of items) {
     const trigger = readTrigger(item);
-    if (!trigger) throw new FieldProblem(`trigger ${JSON.stringify(item)} is not a command, schedule, webhook or manual trigger`);
+    if (!trigger)
+      throw new FieldProblem(
+        `trigger ${JSON.stringify(item)} is not a command, schedule, webhook or manual trigger`,
+      );
     triggers.push(trigger);
   }
   return triggers;
@@ -98,7 +107,8 @@ export function readTriggers(value: unknown): SkillTrigger[] {
 function expandTriggerMap(map: Json): unknown[] {
   const items: unknown[] = [];
   for (const command of stringList(map['commands'] ?? map['command'])) items.push({ command });
-  for (const schedule of [map['schedules'], map['schedule']].flat()) if (schedule !== undefined) items.push(typeof schedule === 'string' ? { schedule } : schedule);
+  for (const schedule of [map['schedules'], map['schedule']].flat())
+    if (schedule !== undefined) items.push(typeof schedule === 'string' ? { schedule } : schedule);
   for (const event of stringList(map['webhooks'] ?? map['webhook'])) items.push({ webhook: event });
   if (map['manual'] === true) items.push('manual');
   if ('type' in map || 'kind' in map) items.push(map);
@@ -116,7 +126,9 @@ function readTrigger(item: unknown): SkillTrigger | undefined {
   if (typeof item['command'] === 'string' || kind === 'command') {
     const raw = String(item['command'] ?? item['name'] ?? '');
     const command = raw.startsWith('/') ? raw : `/${raw}`;
-    return /^\/[a-z0-9][a-z0-9_-]{0,63}$/i.test(command) ? { kind: 'command', command: command.toLowerCase() } : undefined;
+    return /^\/[a-z0-9][a-z0-9_-]{0,63}$/i.test(command)
+      ? { kind: 'command', command: command.toLowerCase() }
+      : undefined;
   }
   const cron = item['schedule'] ?? item['cron'];
   if (typeof cron === 'string' || kind === 'schedule') {
@@ -125,7 +137,8 @@ function readTrigger(item: unknown): SkillTrigger | undefined {
     return { kind: 'schedule', cron, ...(typeof timezone === 'string' ? { timezone } : {}) };
   }
   const event = item['webhook'] ?? item['event'];
-  if (typeof event === 'string' || kind === 'webhook') return typeof event === 'string' ? { kind: 'webhook', event } : undefined;
+  if (typeof event === 'string' || kind === 'webhook')
+    return typeof event === 'string' ? { kind: 'webhook', event } : undefined;
   if (item['manual'] === true || kind === 'manual') return { kind: 'manual' };
   return undefined;
 }

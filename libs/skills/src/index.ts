@@ -1,18 +1,44 @@
 // Parsing
-export { parseSkillText, readSkillFile, MAX_SKILL_FILE_BYTES, MAX_DESCRIPTION_LENGTH, type SkillTextOrigin, type ReadSkillFileOptions } from './skill-parser.js';
+export {
+  parseSkillText,
+  readSkillFile,
+  MAX_SKILL_FILE_BYTES,
+  MAX_DESCRIPTION_LENGTH,
+  type SkillTextOrigin,
+  type ReadSkillFileOptions,
+} from './skill-parser.js';
 export type { ParsedSkill, SkillActivation, SkillRequirements } from './parsed-skill.js';
 export type { SkillParseResult } from './skill-rejection.js';
 export { SKILL_DIALECTS, type SkillDialect } from './skill-dialects.js';
 export { skillNameProblem, isValidSkillName, MAX_SKILL_NAME_LENGTH } from './skill-name-rules.js';
 export { MAX_KEYWORDS, MAX_PATTERNS, MAX_TAGS, MIN_TERM_WEIGHT } from './skill-terms.js';
 export { termWeight, containsCjk, cjkBigrams, foldText } from './cjk-text.js';
-export { guardPattern, testGuarded, MAX_PATTERN_LENGTH, DEFAULT_MATCH_INPUT_CAP, type GuardedPattern, type PatternProblem } from './regex-guard.js';
+export {
+  guardPattern,
+  testGuarded,
+  MAX_PATTERN_LENGTH,
+  DEFAULT_MATCH_INPUT_CAP,
+  type GuardedPattern,
+  type PatternProblem,
+} from './regex-guard.js';
 
 // Discovery, gating, watching
-export { discoverSkills, toSkillSummary, toDiscoveryReport, type SkillDirectories, type DiscoveryOptions, type SkillSnapshot } from './skill-discovery.js';
+export {
+  discoverSkills,
+  toSkillSummary,
+  toDiscoveryReport,
+  type SkillDirectories,
+  type DiscoveryOptions,
+  type SkillSnapshot,
+} from './skill-discovery.js';
 export type { LoadedSkill } from './loaded-skill.js';
 export { evaluateGating, BinaryLookup, type GatingOptions } from './skill-gating.js';
-export { SkillWatcher, DEFAULT_WATCH_DEBOUNCE_MS, type SkillWatcherOptions, type SnapshotListener } from './skill-watcher.js';
+export {
+  SkillWatcher,
+  DEFAULT_WATCH_DEBOUNCE_MS,
+  type SkillWatcherOptions,
+  type SnapshotListener,
+} from './skill-watcher.js';
 export { parseSkillsConfig, type SkillsConfig } from './skills-config.js';
 
 // Selection and injection
@@ -27,15 +53,32 @@ export {
   type SelectOptions,
 } from './skill-selector.js';
 export { TfidfIndex, tfidfTerms, type TfidfDocument, type TfidfHit } from './tfidf-index.js';
-export { buildSkillInjection, escapeSkillBody, escapeAttribute, INSTALLED_SKILL_NOTICE, type InjectableSkill } from './skill-injection.js';
+export {
+  buildSkillInjection,
+  escapeSkillBody,
+  escapeAttribute,
+  INSTALLED_SKILL_NOTICE,
+  type InjectableSkill,
+} from './skill-injection.js';
 export { renderSkillBody } from './skill-body-template.js';
 
 // Attenuation
-export { attenuateTools, isToolAllowed, toolCeilingFor, READ_ONLY_TOOL_WHITELIST } from './tool-attenuation.js';
+export {
+  attenuateTools,
+  isToolAllowed,
+  toolCeilingFor,
+  READ_ONLY_TOOL_WHITELIST,
+} from './tool-attenuation.js';
 
 // Skill tools: search, install, remove, triggers
 export { SkillSearch, DEFAULT_SEARCH_LIMIT } from './skill-search.js';
-export { installSkill, removeSkill, readRegistryEntry, DEFAULT_FETCH_TIMEOUT_MS, type SkillInstallerOptions } from './skill-installer.js';
+export {
+  installSkill,
+  removeSkill,
+  readRegistryEntry,
+  DEFAULT_FETCH_TIMEOUT_MS,
+  type SkillInstallerOptions,
+} from './skill-installer.js';
 export { collectTriggers, skillForCommand } from './skill-triggers.js';
 
 // Errors

@@ -40,7 +40,12 @@ interface Atom {
   literal?: string;
 }
 
-type Parsed = { atoms: Atom[]; repeat: boolean; alternation: boolean; literalAlternatives: string[] | undefined };
+type Parsed = {
+  atoms: Atom[];
+  repeat: boolean;
+  alternation: boolean;
+  literalAlternatives: string[] | undefined;
+};
 
 class UnsafePattern extends Error {}
 
@@ -48,10 +53,13 @@ const QUANTIFIER = /^(?:[*+?]|\{(\d+)(?:(,)(\d*))?\})\??/;
 const CATCH_ALL = new Set(['.', '\\S', '\\W', '\\D', '[\\s\\S]', '[\\S\\s]', '[^]']);
 
 /** Checks and compiles one pattern. */
-export function guardPattern(source: string): { ok: true; pattern: GuardedPattern } | { ok: false; problem: PatternProblem } {
+export function guardPattern(
+  source: string,
+): { ok: true; pattern: GuardedPattern } | { ok: false; problem: PatternProblem } {
   let body = source.startsWith('(?i)') ? source.slice(4) : source;
   if (body.length === 0) return fail('invalid_regex', 'the pattern is empty');
-  if (body.length > MAX_PATTERN_LENGTH) return fail('unsafe_regex', `the pattern has ${body.length} characters (at most ${MAX_PATTERN_LENGTH})`);
+  if (body.length > MAX_PATTERN_LENGTH)
+    return fail('unsafe_regex', `the pattern has ${body.length} characters (at most ${MAX_PATTERN_LENGTH})`);
   let regex: RegExp;
   // The unicode flag only when the pattern needs it: it makes case-insensitive matching over twice as slow.
   const flags = /\\[pP]\{|\\u\{/.test(body) ? 'iu' : 'i';
@@ -73,7 +81,11 @@ export function guardPattern(source: string): { ok: true; pattern: GuardedPatter
 }
 
 /** Runs a guarded pattern against at most `cap` characters of already folded text. */
-export function testGuarded(pattern: GuardedPattern, foldedText: string, cap = DEFAULT_MATCH_INPUT_CAP): boolean {
+export function testGuarded(
+  pattern: GuardedPattern,
+  foldedText: string,
+  cap = DEFAULT_MATCH_INPUT_CAP,
+): boolean {
   pattern.regex.lastIndex = 0;
   return pattern.regex.test(foldedText.length > cap ? foldedText.slice(0, cap) : foldedText);
 }
@@ -111,16 +123,25 @@ function parseSequence(src: string, pos: { index: number }, depth: number): Pars
     if (quantifier) {
       pos.index += quantifier[0].length;
       const [whole, , comma, max] = quantifier;
-      repeating = whole[0] === '*' || whole[0] === '+' || (whole[0] === '{' && (comma !== undefined && (max === '' || Number(max) > 1)));
+      repeating =
+        whole[0] === '*' ||
+        whole[0] === '+' ||
+        (whole[0] === '{' && comma !== undefined && (max === '' || Number(max) > 1));
       if (whole[0] === '{' && comma === undefined && Number(quantifier[1]) > 1) repeating = true;
     }
     if (repeating) {
-      if (atom.innerRepeat) throw new UnsafePattern(`nested quantifier: "${atom.text}" repeats something that already repeats`);
+      if (atom.innerRepeat)
+        throw new UnsafePattern(`nested quantifier: "${atom.text}" repeats something that already repeats`);
       if (atom.hasAlternation && !safeAlternatives(atom.alternatives)) {
         throw new UnsafePattern(`repeated alternation with overlapping branches: "${atom.text}"`);
       }
-      if (previousRepeated !== undefined && (previousRepeated === atom.text || CATCH_ALL.has(previousRepeated) || CATCH_ALL.has(atom.text))) {
-        throw new UnsafePattern(`adjacent repeats over overlapping atoms: "${previousRepeated}" then "${atom.text}"`);
+      if (
+        previousRepeated !== undefined &&
+        (previousRepeated === atom.text || CATCH_ALL.has(previousRepeated) || CATCH_ALL.has(atom.text))
+      ) {
+        throw new UnsafePattern(
+          `adjacent repeats over overlapping atoms: "${previousRepeated}" then "${atom.text}"`,
+        );
       }
       repeat = true;
       previousRepeated = atom.text;
@@ -151,7 +172,12 @@ function readAtom(src: string, pos: { index: number }, depth: number): Atom {
       return { text: src.slice(start, pos.index), innerRepeat: false, hasAlternation: false };
     }
     const literal = /[^a-zA-Z0-9]/.test(next) ? next : undefined;
-    return { text: src.slice(start, pos.index), innerRepeat: false, hasAlternation: false, ...(literal ? { literal } : {}) };
+    return {
+      text: src.slice(start, pos.index),
+      innerRepeat: false,
+      hasAlternation: false,
+      ...(literal ? { literal } : {}),
+    };
   }
   if (char === '[') {
     pos.index++;
@@ -176,7 +202,12 @@ function readAtom(src: string, pos: { index: number }, depth: number): Atom {
   }
   pos.index++;
   const plain = /[\^$.]/.test(char) ? undefined : char;
-  return { text: char, innerRepeat: false, hasAlternation: false, ...(plain !== undefined ? { literal: plain } : {}) };
+  return {
+    text: char,
+    innerRepeat: false,
+    hasAlternation: false,
+    ...(plain !== undefined ? { literal: plain } : {}),
+  };
 }
 
 /** Repeated alternation is safe only between distinct plain literals none of which is a prefix of another. */

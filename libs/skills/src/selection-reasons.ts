@@ -9,10 +9,20 @@ import { classifyTerm, type PreparedMessage } from './skill-match-index.js';
  * index (exclude vetoes, keywords exact or inside a word, exact tags, patterns, and the caps). Run only for
  * the skills a result reports: at most 20 + 20 + 10 + 5 checks each.
  */
-export function explainMatches(activation: SkillActivation, message: PreparedMessage, patternInputCap: number): string[] {
-  const occurs = (term: string) => (containsCjk(term) ? (message.folded.includes(term) ? 'exact' : undefined) : classifyTerm(message.folded, term));
+export function explainMatches(
+  activation: SkillActivation,
+  message: PreparedMessage,
+  patternInputCap: number,
+): string[] {
+  const occurs = (term: string) =>
+    containsCjk(term)
+      ? message.folded.includes(term)
+        ? 'exact'
+        : undefined
+      : classifyTerm(message.folded, term);
   const reasons: string[] = [];
-  for (const term of [...activation.excludeKeywords].sort(byCodeUnits)) if (occurs(term)) reasons.push(`vetoed: exclude keyword "${term}" found`);
+  for (const term of [...activation.excludeKeywords].sort(byCodeUnits))
+    if (occurs(term)) reasons.push(`vetoed: exclude keyword "${term}" found`);
   let keyword = 0;
   for (const term of [...activation.keywords].sort(byCodeUnits)) {
     const match = occurs(term);

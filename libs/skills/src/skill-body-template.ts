@@ -11,17 +11,26 @@ import { SkillParameterError } from './skill-parameter-error.js';
  *
  * Only skills that declare parameters are rendered; other bodies may contain literal `{{…}}` text.
  */
-export function renderSkillBody(body: string, parameters: SkillParameter[], values: Record<string, unknown> = {}, skillName = 'skill'): string {
+export function renderSkillBody(
+  body: string,
+  parameters: SkillParameter[],
+  values: Record<string, unknown> = {},
+  skillName = 'skill',
+): string {
   if (parameters.length === 0) return body;
   const view: Record<string, unknown> = Object.create(null);
   for (const parameter of parameters) {
-    const supplied = Object.prototype.hasOwnProperty.call(values, parameter.name) ? values[parameter.name] : undefined;
+    const supplied = Object.prototype.hasOwnProperty.call(values, parameter.name)
+      ? values[parameter.name]
+      : undefined;
     const value = supplied === undefined ? parameter.default : supplied;
     if (value === undefined) {
-      if (parameter.required) throw new SkillParameterError(skillName, parameter.name, 'is required and has no default');
+      if (parameter.required)
+        throw new SkillParameterError(skillName, parameter.name, 'is required and has no default');
       continue;
     }
-    if (!matchesType(value, parameter.type)) throw new SkillParameterError(skillName, parameter.name, `must be of type ${parameter.type}`);
+    if (!matchesType(value, parameter.type))
+      throw new SkillParameterError(skillName, parameter.name, `must be of type ${parameter.type}`);
     view[parameter.name] = toInertJson(value, 0);
   }
   try {
@@ -54,7 +63,8 @@ function toInertJson(value: unknown, depth: number): unknown {
   }
   if (typeof value === 'object') {
     const copy: Record<string, unknown> = Object.create(null);
-    for (const [key, item] of Object.entries(value as Record<string, unknown>)) copy[key] = toInertJson(item, depth + 1);
+    for (const [key, item] of Object.entries(value as Record<string, unknown>))
+      copy[key] = toInertJson(item, depth + 1);
     return copy;
   }
   return undefined;

@@ -46,7 +46,11 @@ export class SkillCatalog {
 
   private constructor(private readonly options: SkillCatalogOptions) {
     const { config, debounceMs, ...gating } = options;
-    this.watcher = new SkillWatcher({ ...gating, dirs: config.dirs, ...(debounceMs !== undefined ? { debounceMs } : {}) });
+    this.watcher = new SkillWatcher({
+      ...gating,
+      dirs: config.dirs,
+      ...(debounceMs !== undefined ? { debounceMs } : {}),
+    });
     this.watcher.onSnapshot((snapshot) => this.index(snapshot));
   }
 
@@ -64,8 +68,15 @@ export class SkillCatalog {
 
   /** `skills.list`. */
   list(request: SkillListRequest = {}): SkillListResult {
-    const skills = this.snapshot.skills.filter((skill) => (request.includeGatedOut ?? true) || skill.gating.eligible).filter((skill) => !request.trust || skill.trust === request.trust);
-    return { skills: skills.map(toSkillSummary), rejected: this.snapshot.rejected, shadowed: this.snapshot.shadowed, generation: this.snapshot.generation };
+    const skills = this.snapshot.skills
+      .filter((skill) => (request.includeGatedOut ?? true) || skill.gating.eligible)
+      .filter((skill) => !request.trust || skill.trust === request.trust);
+    return {
+      skills: skills.map(toSkillSummary),
+      rejected: this.snapshot.rejected,
+      shadowed: this.snapshot.shadowed,
+      generation: this.snapshot.generation,
+    };
   }
 
   /** The full discovery report. */
@@ -100,7 +111,11 @@ export class SkillCatalog {
   /** `skills.install`; the new skill is visible to the next call once this resolves. */
   async install(request: SkillInstallRequest): Promise<SkillInstallResult> {
     const { config, checkUrl } = this.options;
-    const result = await installSkill(request, { installedDir: config.dirs.installed, registryDir: config.registryDir, ...(checkUrl ? { checkUrl } : {}) });
+    const result = await installSkill(request, {
+      installedDir: config.dirs.installed,
+      registryDir: config.registryDir,
+      ...(checkUrl ? { checkUrl } : {}),
+    });
     await this.watcher.refresh();
     return result;
   }
@@ -129,7 +144,11 @@ export class SkillCatalog {
 
   private index(snapshot: SkillSnapshot): void {
     const { config } = this.options;
-    this.selector = new SkillSelector(snapshot.skills, { maxActive: config.maxActive, maxContextTokens: config.maxContextTokens, similarityThreshold: config.similarityThreshold });
+    this.selector = new SkillSelector(snapshot.skills, {
+      maxActive: config.maxActive,
+      maxContextTokens: config.maxContextTokens,
+      similarityThreshold: config.similarityThreshold,
+    });
     this.searcher = new SkillSearch(snapshot.skills);
     this.triggerTable = collectTriggers(snapshot.skills);
     this.snapshot = snapshot;

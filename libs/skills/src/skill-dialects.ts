@@ -16,11 +16,16 @@ const WORKFLOW_KEYS = ['tags', 'tools', 'parameters', 'triggers'];
 const SPEC_KEYS = ['license', 'compatibility', 'allowed-tools'];
 
 /** Which dialects a front-matter object uses. */
-export function detectDialects(data: Record<string, unknown>, metadata: Record<string, unknown>): SkillDialect[] {
+export function detectDialects(
+  data: Record<string, unknown>,
+  metadata: Record<string, unknown>,
+): SkillDialect[] {
   const dialects: SkillDialect[] = [];
   const has = (keys: string[]) => keys.some((key) => key in data);
-  if (has(SPEC_KEYS) || (!has(IRONCLAW_KEYS) && !has(WORKFLOW_KEYS))) dialects.push(SKILL_DIALECTS.agentSkills);
-  if (has(IRONCLAW_KEYS) || 'openclaw' in metadata || 'clawdbot' in metadata) dialects.push(SKILL_DIALECTS.ironclaw);
+  if (has(SPEC_KEYS) || (!has(IRONCLAW_KEYS) && !has(WORKFLOW_KEYS)))
+    dialects.push(SKILL_DIALECTS.agentSkills);
+  if (has(IRONCLAW_KEYS) || 'openclaw' in metadata || 'clawdbot' in metadata)
+    dialects.push(SKILL_DIALECTS.ironclaw);
   if (has(WORKFLOW_KEYS)) dialects.push(SKILL_DIALECTS.workflow);
   return dialects;
 }

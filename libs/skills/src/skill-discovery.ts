@@ -1,6 +1,14 @@
 import { lstat, readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { DiscoveryReport, ShadowedSkill, SkillRejection, SkillResources, SkillSource, SkillSummary, SkillTrust } from '@talon/contracts';
+import type {
+  DiscoveryReport,
+  ShadowedSkill,
+  SkillRejection,
+  SkillResources,
+  SkillSource,
+  SkillSummary,
+  SkillTrust,
+} from '@talon/contracts';
 import type { LoadedSkill } from './loaded-skill.js';
 import { BinaryLookup, evaluateGating, type GatingOptions } from './skill-gating.js';
 import { readSkillFile } from './skill-parser.js';
@@ -65,7 +73,9 @@ export async function discoverSkills(options: DiscoveryOptions): Promise<SkillSn
     const folders = await listFolders(root);
     snapshot.dirs.push({ source, path: root, exists: folders !== undefined });
     if (!folders) continue;
-    const results = await mapLimited(folders, READ_CONCURRENCY, (folder) => readSkillFile(join(root, folder, 'SKILL.md'), { skillsRoot: root }));
+    const results = await mapLimited(folders, READ_CONCURRENCY, (folder) =>
+      readSkillFile(join(root, folder, 'SKILL.md'), { skillsRoot: root }),
+    );
     for (const [index, result] of results.entries()) {
       if (!result.ok) {
         snapshot.rejected.push({ ...result.rejection, source });

@@ -24,7 +24,8 @@ export class BinaryLookup {
 
   constructor(env: Record<string, string | undefined> = process.env, platform: string = process.platform) {
     this.dirs = (env['PATH'] ?? env['Path'] ?? '').split(delimiter).filter(Boolean);
-    this.extensions = platform === 'win32' ? (env['PATHEXT'] ?? '.EXE;.CMD;.BAT').split(';').concat('') : [''];
+    this.extensions =
+      platform === 'win32' ? (env['PATHEXT'] ?? '.EXE;.CMD;.BAT').split(';').concat('') : [''];
   }
 
   /** True when an executable regular file of that name is in a PATH directory. */
@@ -32,7 +33,10 @@ export class BinaryLookup {
     const cached = this.cache.get(bin);
     if (cached !== undefined) return cached;
     // A name with a separator is not a PATH lookup; refuse rather than probe arbitrary paths.
-    const found = !/[\\/]/.test(bin) && bin.length > 0 && this.dirs.some((dir) => this.extensions.some((ext) => isExecutable(join(dir, bin + ext))));
+    const found =
+      !/[\\/]/.test(bin) &&
+      bin.length > 0 &&
+      this.dirs.some((dir) => this.extensions.some((ext) => isExecutable(join(dir, bin + ext))));
     this.cache.set(bin, found);
     return found;
   }
@@ -49,12 +53,17 @@ function isExecutable(path: string): boolean {
 }
 
 /** Checks a skill's requirements against this host; every unmet requirement becomes one reason. */
-export function evaluateGating(requires: SkillRequirements, options: GatingOptions = {}, lookup?: BinaryLookup): SkillGating {
+export function evaluateGating(
+  requires: SkillRequirements,
+  options: GatingOptions = {},
+  lookup?: BinaryLookup,
+): SkillGating {
   const env = options.env ?? process.env;
   const platform = options.platform ?? process.platform;
   const bins = lookup ?? new BinaryLookup(env, platform);
   const reasons: string[] = [];
-  if (requires.os.length > 0 && !requires.os.includes(platform)) reasons.push(`runs only on ${requires.os.join(', ')} (this host is ${platform})`);
+  if (requires.os.length > 0 && !requires.os.includes(platform))
+    reasons.push(`runs only on ${requires.os.join(', ')} (this host is ${platform})`);
   for (const bin of requires.bins) if (!bins.has(bin)) reasons.push(`binary "${bin}" is not on PATH`);
   if (requires.anyBins.length > 0 && !requires.anyBins.some((bin) => bins.has(bin))) {
     reasons.push(`none of the binaries ${requires.anyBins.map((bin) => `"${bin}"`).join(', ')} is on PATH`);

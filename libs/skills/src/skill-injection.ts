@@ -16,10 +16,25 @@ export interface InjectableSkill {
 // Characters that look like < / > and may be read as such.
 const OPEN_LIKE = '<\uFF1C\uFE64\u2039\u2329\u3008\u27E8\u276E\u02C2\u1438\u003C';
 const SLASH_LIKE = '/\uFF0F\u2044\u2215\u29F8\u2571';
-const CONFUSABLE_LETTERS: Record<string, string> = { '\u0455': 's', '\u0456': 'i', '\u04CF': 'l', '\u043A': 'k', '\u0131': 'i', '\u217C': 'l', '\u2170': 'i', '\u01C0': 'l', '\u0406': 'i', '\u0405': 's', '\u041A': 'k' };
+const CONFUSABLE_LETTERS: Record<string, string> = {
+  '\u0455': 's',
+  '\u0456': 'i',
+  '\u04CF': 'l',
+  '\u043A': 'k',
+  '\u0131': 'i',
+  '\u217C': 'l',
+  '\u2170': 'i',
+  '\u01C0': 'l',
+  '\u0406': 'i',
+  '\u0405': 's',
+  '\u041A': 'k',
+};
 const ENTITY_OPEN = '&(?:amp;)*(?:lt;?|#0*60;?|#x0*3c;?)';
 const ENTITY_SLASH = '&(?:amp;)*(?:sol;|#0*47;?|#x0*2f;?)';
-const SKILL_TAG = new RegExp(`(?:[${OPEN_LIKE}]|${ENTITY_OPEN})\\s*([${SLASH_LIKE}]|${ENTITY_SLASH}|\\\\/)?\\s*skill(?![a-z0-9_-])`, 'g');
+const SKILL_TAG = new RegExp(
+  `(?:[${OPEN_LIKE}]|${ENTITY_OPEN})\\s*([${SLASH_LIKE}]|${ENTITY_SLASH}|\\\\/)?\\s*skill(?![a-z0-9_-])`,
+  'g',
+);
 // NUL and other C0/C1 controls except tab and newline, and invisible format characters (zero-width, bidi overrides).
 // eslint-disable-next-line no-control-regex -- removing control characters is the point
 const INVISIBLE = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\p{Cf}]/gu;
@@ -73,7 +88,12 @@ function toSkeleton(text: string): string {
   for (const unit of text) {
     const mapped = CONFUSABLE_LETTERS[unit] ?? unit.normalize('NFKC').toLowerCase();
     // Keep positions aligned: only accept mappings that keep the UTF-16 length.
-    out += mapped.length === unit.length ? mapped : unit.toLowerCase().length === unit.length ? unit.toLowerCase() : unit;
+    out +=
+      mapped.length === unit.length
+        ? mapped
+        : unit.toLowerCase().length === unit.length
+          ? unit.toLowerCase()
+          : unit;
   }
   return out;
 }

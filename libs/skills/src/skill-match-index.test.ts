@@ -13,29 +13,55 @@ function hits(index: SkillMatchIndex, message: string) {
   const prepared = prepareMessage(foldText(message));
   const terms: string[] = [];
   const patterns: string[] = [];
-  index.forEachTermHit(prepared, (posting, exact) => terms.push(`${posting.skill}:${posting.kind}:${posting.term}:${exact ? 'exact' : 'sub'}`));
+  index.forEachTermHit(prepared, (posting, exact) =>
+    terms.push(`${posting.skill}:${posting.kind}:${posting.term}:${exact ? 'exact' : 'sub'}`),
+  );
   index.forEachPatternHit(prepared, (skill, source) => patterns.push(`${skill}:${source}`));
   return { terms: terms.sort(), patterns: patterns.sort() };
 }
 
 describe('SkillMatchIndex', () => {
   const index = new SkillMatchIndex([
-    { keywords: ['deploy', 'c++', 'ci/cd', 'node.js'], excludeKeywords: ['dry run'], tags: ['ops'], patterns: [pattern('deploy\\s+to\\s+prod')] },
-    { keywords: ['部署', 'k8s部署'], excludeKeywords: [], tags: ['发布'], patterns: [pattern('部署到生产'), pattern('[a-z]{4}-\\d{3}')] },
+    {
+      keywords: ['deploy', 'c++', 'ci/cd', 'node.js'],
+      excludeKeywords: ['dry run'],
+      tags: ['ops'],
+      patterns: [pattern('deploy\\s+to\\s+prod')],
+    },
+    {
+      keywords: ['部署', 'k8s部署'],
+      excludeKeywords: [],
+      tags: ['发布'],
+      patterns: [pattern('部署到生产'), pattern('[a-z]{4}-\\d{3}')],
+    },
   ]);
 
   it('finds whole words, words inside words, and short or punctuated terms', () => {
-    expect(hits(index, 'Redeploy with C++ via CI/CD on node.js, ops!').terms).toEqual(['0:keyword:c++:exact', '0:keyword:ci/cd:exact', '0:keyword:deploy:sub', '0:keyword:node.js:exact', '0:tag:ops:exact']);
+    expect(hits(index, 'Redeploy with C++ via CI/CD on node.js, ops!').terms).toEqual([
+      '0:keyword:c++:exact',
+      '0:keyword:ci/cd:exact',
+      '0:keyword:deploy:sub',
+      '0:keyword:node.js:exact',
+      '0:tag:ops:exact',
+    ]);
   });
 
   it('treats CJK characters as word boundaries for Latin terms and matches CJK terms anywhere', () => {
-    expect(hits(index, 'deploy部署k8s部署发布').terms).toEqual(['0:keyword:deploy:exact', '1:keyword:k8s部署:exact', '1:keyword:部署:exact', '1:tag:发布:exact']);
+    expect(hits(index, 'deploy部署k8s部署发布').terms).toEqual([
+      '0:keyword:deploy:exact',
+      '1:keyword:k8s部署:exact',
+      '1:keyword:部署:exact',
+      '1:tag:发布:exact',
+    ]);
   });
 
   it('runs a pattern only when its literal is present, and literal-less patterns always', () => {
     expect(hits(index, 'please DEPLOY to   prod').patterns).toEqual(['0:deploy\\s+to\\s+prod']);
     expect(hits(index, 'deploy later').patterns).toEqual([]);
-    expect(hits(index, '马上部署到生产环境，工单 abcd-123').patterns).toEqual(['1:[a-z]{4}-\\d{3}', '1:部署到生产']);
+    expect(hits(index, '马上部署到生产环境，工单 abcd-123').patterns).toEqual([
+      '1:[a-z]{4}-\\d{3}',
+      '1:部署到生产',
+    ]);
     expect(index.unfilteredPatternCount).toBe(1);
   });
 

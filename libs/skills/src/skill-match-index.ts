@@ -59,7 +59,10 @@ export class SkillMatchIndex {
   private readonly patterns = new Map<string, Array<{ skill: number; pattern: GuardedPattern }>>();
   private readonly unfilteredPatterns: Array<{ skill: number; pattern: GuardedPattern }> = [];
 
-  constructor(skills: MatchableSkill[], private readonly matchInputCap = DEFAULT_MATCH_INPUT_CAP) {
+  constructor(
+    skills: MatchableSkill[],
+    private readonly matchInputCap = DEFAULT_MATCH_INPUT_CAP,
+  ) {
     skills.forEach((skill, index) => {
       for (const term of skill.keywords) this.addTerm(index, 'keyword', term);
       for (const term of skill.excludeKeywords) this.addTerm(index, 'exclude', term);
@@ -88,7 +91,8 @@ export class SkillMatchIndex {
       if (posting.cjk) match = message.folded.includes(posting.term) ? 'exact' : undefined;
       else if (posting.simple) match = message.tokens.has(posting.term) ? 'exact' : 'substring';
       else {
-        if (!classified.has(posting.term)) classified.set(posting.term, classifyTerm(message.folded, posting.term));
+        if (!classified.has(posting.term))
+          classified.set(posting.term, classifyTerm(message.folded, posting.term));
         match = classified.get(posting.term);
       }
       if (match) visit(posting, match === 'exact');
@@ -120,7 +124,10 @@ export class SkillMatchIndex {
 
   /** Calls `visit` for every pattern of every skill that matches the (capped) message. */
   forEachPatternHit(message: PreparedMessage, visit: (skill: number, source: string) => void): void {
-    const text = message.folded.length > this.matchInputCap ? message.folded.slice(0, this.matchInputCap) : message.folded;
+    const text =
+      message.folded.length > this.matchInputCap
+        ? message.folded.slice(0, this.matchInputCap)
+        : message.folded;
     const run = (skill: number, pattern: GuardedPattern) => {
       if (testGuarded(pattern, text, this.matchInputCap)) visit(skill, pattern.source);
     };
@@ -128,7 +135,9 @@ export class SkillMatchIndex {
       const capped = text === message.folded ? message : prepareMessage(text);
       const visitKey = (key: string) => {
         const postings = this.patterns.get(key);
-        if (postings) for (const posting of postings) if (text.includes(posting.pattern.requiredLiteral!)) run(posting.skill, posting.pattern);
+        if (postings)
+          for (const posting of postings)
+            if (text.includes(posting.pattern.requiredLiteral!)) run(posting.skill, posting.pattern);
       };
       this.forEachLatinKey(capped, visitKey);
       const looked = new Set<string>();
@@ -214,14 +223,18 @@ function keyOf(literal: string): string | undefined {
   const longest = tokens.reduce((best, token) => (token.length > best.length ? token : best), '');
   if (longest.length >= 3 && longest.length <= MAX_KEY_LENGTH) return longest;
   const chars = [...literal];
-  const first = chars.findIndex((char, i) => isCjkChar(char) && chars[i + 1] !== undefined && isCjkChar(chars[i + 1]!));
+  const first = chars.findIndex(
+    (char, i) => isCjkChar(char) && chars[i + 1] !== undefined && isCjkChar(chars[i + 1]!),
+  );
   return first >= 0 ? chars[first]! + chars[first + 1]! : undefined;
 }
 
 function cjkKey(term: string): string {
   const chars = [...term];
   const first = chars.findIndex(isCjkChar);
-  return chars[first + 1] !== undefined && isCjkChar(chars[first + 1]!) ? chars[first]! + chars[first + 1]! : chars[first]!;
+  return chars[first + 1] !== undefined && isCjkChar(chars[first + 1]!)
+    ? chars[first]! + chars[first + 1]!
+    : chars[first]!;
 }
 
 function push<T>(map: Map<string, T[]>, key: string, value: T): void {

@@ -11,7 +11,8 @@ const NAME_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
  */
 export function skillNameProblem(name: string): string | undefined {
   if (name.length === 0) return 'the name is empty';
-  if (name.length > MAX_SKILL_NAME_LENGTH) return `the name has ${name.length} characters (at most ${MAX_SKILL_NAME_LENGTH})`;
+  if (name.length > MAX_SKILL_NAME_LENGTH)
+    return `the name has ${name.length} characters (at most ${MAX_SKILL_NAME_LENGTH})`;
   if (name.startsWith('-') || name.endsWith('-')) return 'the name starts or ends with a hyphen';
   if (name.includes('--')) return 'the name contains a double hyphen';
   if (!NAME_PATTERN.test(name)) return 'the name may only contain lowercase letters, digits and hyphens';

@@ -8,8 +8,12 @@ export class SkillParameterError extends TalonError {
     readonly parameter: string,
     problem: string,
   ) {
-    super(ERROR_CODES.SCHEMA_VIOLATION, `Skill "${skill}": parameter ${parameter} ${problem}; pass it in SelectRequest.parameters["${skill}"].`, {
-      details: { skill, parameter },
-    });
+    super(
+      ERROR_CODES.SCHEMA_VIOLATION,
+      `Skill "${skill}": parameter ${parameter} ${problem}; pass it in SelectRequest.parameters["${skill}"].`,
+      {
+        details: { skill, parameter },
+      },
+    );
   }
 }

@@ -9,7 +9,10 @@ function parse(name: string, front: string, body = 'Body.') {
 
 describe('parseSkillText', () => {
   it('normalises the IronClaw dialect: folded keywords, guarded patterns, requires, declared cost', () => {
-    const result = parse('deploy', 'description: Deploys.\nversion: 3\nactivation:\n  keywords: [Deploy, ＲＯＬＬＢＡＣＫ]\n  exclude_keywords: [Undeploy]\n  patterns: ["deploy\\\\s+now"]\n  max_context_tokens: 120\nrequires:\n  bins: [kubectl]\n  anyBins: [helm, kustomize]\n  os: [linux]');
+    const result = parse(
+      'deploy',
+      'description: Deploys.\nversion: 3\nactivation:\n  keywords: [Deploy, ＲＯＬＬＢＡＣＫ]\n  exclude_keywords: [Undeploy]\n  patterns: ["deploy\\\\s+now"]\n  max_context_tokens: 120\nrequires:\n  bins: [kubectl]\n  anyBins: [helm, kustomize]\n  os: [linux]',
+    );
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     expect(result.skill.version).toBe('3');
@@ -17,15 +20,26 @@ describe('parseSkillText', () => {
     expect(result.skill.activation.excludeKeywords).toEqual(['undeploy']);
     expect(result.skill.activation.patterns[0]!.requiredLiteral).toBe('deploy');
     expect(result.skill.activation.maxContextTokens).toBe(120);
-    expect(result.skill.requires).toEqual({ bins: ['kubectl'], anyBins: ['helm', 'kustomize'], env: [], config: [], os: ['linux'] });
+    expect(result.skill.requires).toEqual({
+      bins: ['kubectl'],
+      anyBins: ['helm', 'kustomize'],
+      env: [],
+      config: [],
+      os: ['linux'],
+    });
     expect(result.skill.dialects).toEqual(['ironclaw']);
   });
 
   it('reads JSON5 metadata strings and the openclaw requires block', () => {
-    const result = parse('gh', `description: GitHub.\nmetadata: '{openclaw: {requires: {bins: ["gh"], env: ["GH_TOKEN"],},},}'`);
+    const result = parse(
+      'gh',
+      `description: GitHub.\nmetadata: '{openclaw: {requires: {bins: ["gh"], env: ["GH_TOKEN"],},},}'`,
+    );
     expect(result.ok && result.skill.requires.bins).toEqual(['gh']);
     expect(result.ok && result.skill.requires.env).toEqual(['GH_TOKEN']);
-    expect(result.ok && result.skill.metadata).toEqual({ openclaw: { requires: { bins: ['gh'], env: ['GH_TOKEN'] } } });
+    expect(result.ok && result.skill.metadata).toEqual({
+      openclaw: { requires: { bins: ['gh'], env: ['GH_TOKEN'] } },
+    });
   });
 
   it('keeps two-character CJK terms but drops one CJK character and short Latin terms', () => {
@@ -35,9 +49,13 @@ describe('parseSkillText', () => {
   });
 
   it('caps keywords at 20, patterns at 5 and tags at 10', () => {
-    const list = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}`).join(', ');
+    const list = (prefix: string, n: number) =>
+      Array.from({ length: n }, (_, i) => `${prefix}${i}`).join(', ');
     const patterns = Array.from({ length: 8 }, (_, i) => `"p${i}x"`).join(', ');
-    const result = parse('caps', `description: Caps.\nactivation:\n  keywords: [${list('kw', 30)}]\n  patterns: [${patterns}]\n  tags: [${list('tag', 15)}]`);
+    const result = parse(
+      'caps',
+      `description: Caps.\nactivation:\n  keywords: [${list('kw', 30)}]\n  patterns: [${patterns}]\n  tags: [${list('tag', 15)}]`,
+    );
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     expect(result.skill.activation.keywords).toHaveLength(20);
@@ -50,25 +68,37 @@ describe('parseSkillText', () => {
     expect(reason(parse('x-y', 'description: d', '   '))).toBe('empty_body');
     expect(reason(parse('-lead', 'description: d'))).toBe('invalid_name');
     expect(reason(parse('a'.repeat(65), 'description: d'))).toBe('invalid_name');
-    expect(reason(parseSkillText('---\nname: other\ndescription: d\n---\nb', origin('folder')))).toBe('name_mismatch');
+    expect(reason(parseSkillText('---\nname: other\ndescription: d\n---\nb', origin('folder')))).toBe(
+      'name_mismatch',
+    );
     expect(reason(parse('d', `description: ${'x'.repeat(1025)}`))).toBe('description_too_long');
     expect(reason(parse('r', 'description: d\nactivation:\n  patterns: ["(x+)*y"]'))).toBe('unsafe_regex');
-    expect(reason(parse('r', 'description: d\nactivation:\n  patterns: ["(unclosed"]'))).toBe('invalid_regex');
+    expect(reason(parse('r', 'description: d\nactivation:\n  patterns: ["(unclosed"]'))).toBe(
+      'invalid_regex',
+    );
     expect(reason(parse('r', 'description: d\nactivation:\n  max_context_tokens: -3'))).toBe('invalid_field');
     expect(reason(parseSkillText('x'.repeat(64 * 1024 + 1), origin('big')))).toBe('too_large');
-    expect(reason(parseSkillText('---json\n{"name":"j"}\n---\nb', origin('j')))).toBe('unsupported_front_matter');
+    expect(reason(parseSkillText('---json\n{"name":"j"}\n---\nb', origin('j')))).toBe(
+      'unsupported_front_matter',
+    );
   });
 
   it('never evaluates JavaScript front matter, even when the language is announced after the fence', () => {
     const g = globalThis as Record<string, unknown>;
     delete g['__parserPwned'];
-    const result = parseSkillText('---javascript\n{ name: (globalThis.__parserPwned = 1, "p") }\n---\nb', origin('p'));
+    const result = parseSkillText(
+      '---javascript\n{ name: (globalThis.__parserPwned = 1, "p") }\n---\nb',
+      origin('p'),
+    );
     expect(result.ok).toBe(false);
     expect(g['__parserPwned']).toBeUndefined();
   });
 
   it('reads workflow parameters and all trigger spellings', () => {
-    const result = parse('wf', 'description: d\nparameters:\n  target: {type: string, required: true}\n  count: {type: number, default: 2}\ntriggers:\n  - /Review\n  - {type: schedule, cron: "*/5 * * * *"}\n  - {event: push}\n  - manual');
+    const result = parse(
+      'wf',
+      'description: d\nparameters:\n  target: {type: string, required: true}\n  count: {type: number, default: 2}\ntriggers:\n  - /Review\n  - {type: schedule, cron: "*/5 * * * *"}\n  - {event: push}\n  - manual',
+    );
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     expect(result.skill.parameters).toEqual([

@@ -2,7 +2,13 @@ import { createHash } from 'node:crypto';
 import { lstat, open, realpath } from 'node:fs/promises';
 import { basename, dirname, relative, isAbsolute, sep } from 'node:path';
 import matter from 'gray-matter';
-import { FieldProblem, readMetadata, readParameters, readRequirements, readTriggers } from './front-matter-fields.js';
+import {
+  FieldProblem,
+  readMetadata,
+  readParameters,
+  readRequirements,
+  readTriggers,
+} from './front-matter-fields.js';
 import type { ParsedSkill } from './parsed-skill.js';
 import { guardPattern, type GuardedPattern } from './regex-guard.js';
 import { detectDialects } from './skill-dialects.js';
@@ -37,7 +43,13 @@ class UnsupportedFrontMatter extends Error {}
 /** Only YAML front matter is read; gray-matter's JavaScript engine (which evals) is replaced by a refusal. */
 const MATTER_OPTIONS = {
   language: 'yaml',
-  engines: { javascript: refuseEngine, js: refuseEngine, json: refuseEngine, coffee: refuseEngine, toml: refuseEngine },
+  engines: {
+    javascript: refuseEngine,
+    js: refuseEngine,
+    json: refuseEngine,
+    coffee: refuseEngine,
+    toml: refuseEngine,
+  },
 };
 
 /**
@@ -48,14 +60,25 @@ export function parseSkillText(rawText: string, origin: SkillTextOrigin): SkillP
   const path = origin.path;
   const dir = origin.dir ?? dirname(path);
   const folderName = origin.folderName === undefined ? basename(dir) : origin.folderName;
-  const fail = (reason: Parameters<typeof reject>[0], message: string) => reject(reason, message, path, folderName ?? undefined);
+  const fail = (reason: Parameters<typeof reject>[0], message: string) =>
+    reject(reason, message, path, folderName ?? undefined);
   const byteLength = Buffer.byteLength(rawText, 'utf8');
-  if (byteLength > MAX_SKILL_FILE_BYTES) return fail('too_large', `SKILL.md has ${byteLength} bytes; the limit is ${MAX_SKILL_FILE_BYTES}. Move detail into references/.`);
+  if (byteLength > MAX_SKILL_FILE_BYTES)
+    return fail(
+      'too_large',
+      `SKILL.md has ${byteLength} bytes; the limit is ${MAX_SKILL_FILE_BYTES}. Move detail into references/.`,
+    );
   const text = rawText.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
   const firstLine = text.slice(0, text.indexOf('\n') === -1 ? text.length : text.indexOf('\n'));
-  if (!firstLine.startsWith('---')) return fail('missing_front_matter', 'SKILL.md must start with a "---" YAML front-matter block.');
-  if (firstLine.trim() !== '---') return fail('unsupported_front_matter', `front matter "${firstLine.trim()}" is not plain YAML; only "---" YAML front matter is read.`);
-  if (!/\n---[ \t]*(?:\n|$)/.test(text.slice(3))) return fail('bad_yaml', 'the front-matter block is not closed by a "---" line.');
+  if (!firstLine.startsWith('---'))
+    return fail('missing_front_matter', 'SKILL.md must start with a "---" YAML front-matter block.');
+  if (firstLine.trim() !== '---')
+    return fail(
+      'unsupported_front_matter',
+      `front matter "${firstLine.trim()}" is not plain YAML; only "---" YAML front matter is read.`,
+    );
+  if (!/\n---[ \t]*(?:\n|$)/.test(text.slice(3)))
+    return fail('bad_yaml', 'the front-matter block is not closed by a "---" line.');
 
   let data: Record<string, unknown>;
   let content: string;
@@ -64,13 +87,16 @@ export function parseSkillText(rawText: string, origin: SkillTextOrigin): SkillP
     data = parsed.data as Record<string, unknown>;
     content = parsed.content;
   } catch (error) {
-    if (error instanceof UnsupportedFrontMatter) return fail('unsupported_front_matter', 'only YAML front matter is read.');
+    if (error instanceof UnsupportedFrontMatter)
+      return fail('unsupported_front_matter', 'only YAML front matter is read.');
     return fail('bad_yaml', `the front matter is not valid YAML: ${firstSentence(error)}`);
   }
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) return fail('bad_yaml', 'the front matter must be a YAML mapping.');
+  if (typeof data !== 'object' || data === null || Array.isArray(data))
+    return fail('bad_yaml', 'the front matter must be a YAML mapping.');
 
   const body = content.trim();
-  if (body.length === 0) return fail('empty_body', 'the SKILL.md body is empty; write the instructions below the front matter.');
+  if (body.length === 0)
+    return fail('empty_body', 'the SKILL.md body is empty; write the instructions below the front matter.');
 
   const warnings: string[] = [];
   const declaredName = data['name'] === undefined || data['name'] === null ? undefined : String(data['name']);
@@ -79,28 +105,48 @@ export function parseSkillText(rawText: string, origin: SkillTextOrigin): SkillP
   if (nameProblem) return fail('invalid_name', `invalid skill name "${name}": ${nameProblem}.`);
   if (declaredName === undefined) warnings.push('no name declared; the folder name is used');
   if (folderName !== null && folderName !== undefined && name !== folderName) {
-    return fail('name_mismatch', `the skill is named "${name}" but its folder is "${folderName}"; rename one so they match.`);
+    return fail(
+      'name_mismatch',
+      `the skill is named "${name}" but its folder is "${folderName}"; rename one so they match.`,
+    );
   }
   const description = typeof data['description'] === 'string' ? data['description'].trim() : '';
-  if (description.length === 0) return fail('missing_description', 'a description is required: say what the skill does and when to use it.');
-  if (description.length > MAX_DESCRIPTION_LENGTH) return fail('description_too_long', `the description has ${description.length} characters (at most ${MAX_DESCRIPTION_LENGTH}).`);
+  if (description.length === 0)
+    return fail(
+      'missing_description',
+      'a description is required: say what the skill does and when to use it.',
+    );
+  if (description.length > MAX_DESCRIPTION_LENGTH)
+    return fail(
+      'description_too_long',
+      `the description has ${description.length} characters (at most ${MAX_DESCRIPTION_LENGTH}).`,
+    );
 
   try {
     const metadata = readMetadata(data['metadata']);
     const activationRaw = data['activation'];
-    const activation = typeof activationRaw === 'object' && activationRaw !== null && !Array.isArray(activationRaw) ? (activationRaw as Record<string, unknown>) : {};
-    if (activationRaw !== undefined && activation !== activationRaw) throw new FieldProblem('activation must be a mapping');
+    const activation =
+      typeof activationRaw === 'object' && activationRaw !== null && !Array.isArray(activationRaw)
+        ? (activationRaw as Record<string, unknown>)
+        : {};
+    if (activationRaw !== undefined && activation !== activationRaw)
+      throw new FieldProblem('activation must be a mapping');
 
     const patterns: GuardedPattern[] = [];
     const patternSources = stringListStrict(activation['patterns'], 'activation.patterns');
-    if (patternSources.length > MAX_PATTERNS) warnings.push(`patterns capped at ${MAX_PATTERNS}; ${patternSources.length - MAX_PATTERNS} dropped`);
+    if (patternSources.length > MAX_PATTERNS)
+      warnings.push(`patterns capped at ${MAX_PATTERNS}; ${patternSources.length - MAX_PATTERNS} dropped`);
     for (const source of patternSources.slice(0, MAX_PATTERNS)) {
       const guarded = guardPattern(source);
-      if (!guarded.ok) return fail(guarded.problem.reason, `pattern /${source}/ refused: ${guarded.problem.message}.`);
+      if (!guarded.ok)
+        return fail(guarded.problem.reason, `pattern /${source}/ refused: ${guarded.problem.message}.`);
       patterns.push(guarded.pattern);
     }
     const maxTokens = activation['max_context_tokens'] ?? activation['maxContextTokens'];
-    if (maxTokens !== undefined && (typeof maxTokens !== 'number' || !Number.isInteger(maxTokens) || maxTokens < 1)) {
+    if (
+      maxTokens !== undefined &&
+      (typeof maxTokens !== 'number' || !Number.isInteger(maxTokens) || maxTokens < 1)
+    ) {
       throw new FieldProblem('activation.max_context_tokens must be a positive integer');
     }
     const allowedTools = [...new Set([...stringList(data['allowed-tools']), ...stringList(data['tools'])])];
@@ -113,10 +159,25 @@ export function parseSkillText(rawText: string, origin: SkillTextOrigin): SkillP
       metadata,
       allowedTools,
       activation: {
-        keywords: normaliseTerms([...asArray(activation['keywords']), ...asArray(data['keywords'])], MAX_KEYWORDS, 'keyword', warnings),
-        excludeKeywords: normaliseTerms(activation['exclude_keywords'] ?? activation['excludeKeywords'], MAX_KEYWORDS, 'exclude keyword', warnings),
+        keywords: normaliseTerms(
+          [...asArray(activation['keywords']), ...asArray(data['keywords'])],
+          MAX_KEYWORDS,
+          'keyword',
+          warnings,
+        ),
+        excludeKeywords: normaliseTerms(
+          activation['exclude_keywords'] ?? activation['excludeKeywords'],
+          MAX_KEYWORDS,
+          'exclude keyword',
+          warnings,
+        ),
         patterns,
-        tags: normaliseTerms([...asArray(activation['tags']), ...asArray(data['tags'])], MAX_TAGS, 'tag', warnings),
+        tags: normaliseTerms(
+          [...asArray(activation['tags']), ...asArray(data['tags'])],
+          MAX_TAGS,
+          'tag',
+          warnings,
+        ),
         ...(typeof maxTokens === 'number' ? { maxContextTokens: maxTokens } : {}),
       },
       requires: readRequirements(data, metadata),
@@ -148,18 +209,32 @@ export interface ReadSkillFileOptions {
  * Reads and parses one SKILL.md from disk: refuses files that resolve outside `skillsRoot`, files over
  * 64 KiB (checked before reading) and unreadable files. Never throws for a bad file.
  */
-export async function readSkillFile(path: string, options: ReadSkillFileOptions): Promise<SkillParseResult<ParsedSkill>> {
+export async function readSkillFile(
+  path: string,
+  options: ReadSkillFileOptions,
+): Promise<SkillParseResult<ParsedSkill>> {
   const folderName = options.folderName === undefined ? basename(dirname(path)) : options.folderName;
   try {
     const root = await realpath(options.skillsRoot);
     const real = await realpath(path);
     if (!isInside(root, real) || !isInside(root, await realpath(dirname(path)))) {
-      return reject('symlink_escape', `SKILL.md resolves to ${real}, outside the skills directory ${root}; skills may not link out of their directory.`, path, folderName ?? undefined);
+      return reject(
+        'symlink_escape',
+        `SKILL.md resolves to ${real}, outside the skills directory ${root}; skills may not link out of their directory.`,
+        path,
+        folderName ?? undefined,
+      );
     }
     const info = await lstat(real);
-    if (!info.isFile()) return reject('unreadable', 'SKILL.md is not a regular file.', path, folderName ?? undefined);
+    if (!info.isFile())
+      return reject('unreadable', 'SKILL.md is not a regular file.', path, folderName ?? undefined);
     if (info.size > MAX_SKILL_FILE_BYTES) {
-      return reject('too_large', `SKILL.md has ${info.size} bytes; the limit is ${MAX_SKILL_FILE_BYTES}. Move detail into references/.`, path, folderName ?? undefined);
+      return reject(
+        'too_large',
+        `SKILL.md has ${info.size} bytes; the limit is ${MAX_SKILL_FILE_BYTES}. Move detail into references/.`,
+        path,
+        folderName ?? undefined,
+      );
     }
     const handle = await open(real, 'r');
     let bytes: Buffer;
@@ -170,11 +245,22 @@ export async function readSkillFile(path: string, options: ReadSkillFileOptions)
     } finally {
       await handle.close();
     }
-    if (bytes.length > MAX_SKILL_FILE_BYTES) return reject('too_large', `SKILL.md grew past ${MAX_SKILL_FILE_BYTES} bytes.`, path, folderName ?? undefined);
+    if (bytes.length > MAX_SKILL_FILE_BYTES)
+      return reject(
+        'too_large',
+        `SKILL.md grew past ${MAX_SKILL_FILE_BYTES} bytes.`,
+        path,
+        folderName ?? undefined,
+      );
     const sha256 = createHash('sha256').update(bytes).digest('hex');
     return parseSkillText(bytes.toString('utf8'), { path, dir: dirname(path), folderName, sha256 });
   } catch (error) {
-    return reject('unreadable', `SKILL.md could not be read: ${firstSentence(error)}`, path, folderName ?? undefined);
+    return reject(
+      'unreadable',
+      `SKILL.md could not be read: ${firstSentence(error)}`,
+      path,
+      folderName ?? undefined,
+    );
   }
 }
 
@@ -192,10 +278,13 @@ function asArray(value: unknown): unknown[] {
 function stringListStrict(value: unknown, label: string): string[] {
   if (value === undefined || value === null) return [];
   const list = Array.isArray(value) ? value : [value];
-  if (list.some((item) => typeof item !== 'string')) throw new FieldProblem(`${label} must be a list of strings`);
+  if (list.some((item) => typeof item !== 'string'))
+    throw new FieldProblem(`${label} must be a list of strings`);
   return list as string[];
 }
 
 function firstSentence(error: unknown): string {
-  return String((error as Error)?.message ?? error).split('\n')[0]!.slice(0, 300);
+  return String((error as Error)?.message ?? error)
+    .split('\n')[0]!
+    .slice(0, 300);
 }

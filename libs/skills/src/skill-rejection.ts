@@ -4,6 +4,11 @@ import type { SkillRejection, SkillRejectionReason } from '@talon/contracts';
 export type SkillParseResult<T> = { ok: true; skill: T } | { ok: false; rejection: SkillRejection };
 
 /** Builds a rejection result. */
-export function reject(reason: SkillRejectionReason, message: string, path: string, name?: string): { ok: false; rejection: SkillRejection } {
+export function reject(
+  reason: SkillRejectionReason,
+  message: string,
+  path: string,
+  name?: string,
+): { ok: false; rejection: SkillRejection } {
   return { ok: false, rejection: { reason, message, path, ...(name !== undefined ? { name } : {}) } };
 }

@@ -4,9 +4,21 @@ import { SkillSearch } from './skill-search.js';
 
 describe('SkillSearch', () => {
   const search = new SkillSearch([
-    makeSkill({ name: 'release-notes', description: 'Write release notes from the changelog.', frontMatter: 'activation:\n  keywords: [changelog]\n  tags: [docs]' }),
-    makeSkill({ name: 'incident-triage', description: 'Triage production incidents and outages.', frontMatter: 'activation:\n  keywords: [outage]' }),
-    makeSkill({ name: 'chinese-writing', description: '中文写作与润色。', frontMatter: 'activation:\n  keywords: [润色]' }),
+    makeSkill({
+      name: 'release-notes',
+      description: 'Write release notes from the changelog.',
+      frontMatter: 'activation:\n  keywords: [changelog]\n  tags: [docs]',
+    }),
+    makeSkill({
+      name: 'incident-triage',
+      description: 'Triage production incidents and outages.',
+      frontMatter: 'activation:\n  keywords: [outage]',
+    }),
+    makeSkill({
+      name: 'chinese-writing',
+      description: '中文写作与润色。',
+      frontMatter: 'activation:\n  keywords: [润色]',
+    }),
   ]);
 
   it('ranks name, keyword, tag and description matches with reasons', () => {

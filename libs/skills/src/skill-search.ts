@@ -15,7 +15,12 @@ export class SkillSearch {
   private readonly tfidf: TfidfIndex;
 
   constructor(private readonly skills: readonly LoadedSkill[]) {
-    this.tfidf = new TfidfIndex(skills.map((skill, id) => ({ id, text: `${skill.name.replace(/-/g, ' ')} ${skill.description} ${skill.activation.keywords.join(' ')} ${skill.activation.tags.join(' ')}` })));
+    this.tfidf = new TfidfIndex(
+      skills.map((skill, id) => ({
+        id,
+        text: `${skill.name.replace(/-/g, ' ')} ${skill.description} ${skill.activation.keywords.join(' ')} ${skill.activation.tags.join(' ')}`,
+      })),
+    );
   }
 
   /** The best matches for a query, best first. */
@@ -31,17 +36,31 @@ export class SkillSearch {
       scores.set(id, entry);
     };
     this.skills.forEach((skill, id) => {
-      if (skill.name === folded || skill.name === folded.replace(/\s+/g, '-')) add(id, 100, 'name equals the query');
+      if (skill.name === folded || skill.name === folded.replace(/\s+/g, '-'))
+        add(id, 100, 'name equals the query');
       else if (words.some((word) => skill.name.includes(word))) add(id, 40, 'name contains a query word');
-      const keywords = skill.activation.keywords.filter((keyword) => folded.includes(keyword) || words.includes(keyword));
+      const keywords = skill.activation.keywords.filter(
+        (keyword) => folded.includes(keyword) || words.includes(keyword),
+      );
       if (keywords.length > 0) add(id, 20 * keywords.length, `keywords: ${keywords.join(', ')}`);
       const tags = skill.activation.tags.filter((tag) => words.includes(tag) || folded.includes(tag));
       if (tags.length > 0) add(id, 10 * tags.length, `tags: ${tags.join(', ')}`);
     });
-    for (const hit of this.tfidf.query(query, 0.05, 50)) add(hit.id, Math.round(hit.similarity * 50 * 100) / 100, `description similarity ${hit.similarity.toFixed(2)}`);
+    for (const hit of this.tfidf.query(query, 0.05, 50))
+      add(
+        hit.id,
+        Math.round(hit.similarity * 50 * 100) / 100,
+        `description similarity ${hit.similarity.toFixed(2)}`,
+      );
     return [...scores.entries()]
-      .sort((a, b) => b[1].score - a[1].score || this.skills[a[0]]!.name.localeCompare(this.skills[b[0]]!.name))
+      .sort(
+        (a, b) => b[1].score - a[1].score || this.skills[a[0]]!.name.localeCompare(this.skills[b[0]]!.name),
+      )
       .slice(0, limit)
-      .map(([id, entry]) => ({ skill: toSkillSummary(this.skills[id]!), score: entry.score, reasons: entry.reasons }));
+      .map(([id, entry]) => ({
+        skill: toSkillSummary(this.skills[id]!),
+        score: entry.score,
+        reasons: entry.reasons,
+      }));
   }
 }

@@ -6,7 +6,10 @@ const considered = (selector: SkillSelector, message: string) => selector.select
 
 describe('SkillSelector scoring', () => {
   it('adds exact and substring keyword points and caps them at 30', () => {
-    const skill = makeSkill({ name: 'kw', frontMatter: 'activation:\n  keywords: [alpha, beta, gamma, delta, epsi]' });
+    const skill = makeSkill({
+      name: 'kw',
+      frontMatter: 'activation:\n  keywords: [alpha, beta, gamma, delta, epsi]',
+    });
     const selector = new SkillSelector([skill]);
     expect(considered(selector, 'alpha')[0]!.score).toBe(10);
     expect(considered(selector, 'alphabet')[0]!.score).toBe(5);
@@ -19,7 +22,8 @@ describe('SkillSelector scoring', () => {
   it('adds tags at 3 each capped at 15 and patterns at 20 each capped at 40', () => {
     const skill = makeSkill({
       name: 'tp',
-      frontMatter: 'activation:\n  tags: [one1, two2, three3, four4, five5, six6]\n  patterns: ["err\\\\d+", "code\\\\s+red", "fatal:\\\\s"]',
+      frontMatter:
+        'activation:\n  tags: [one1, two2, three3, four4, five5, six6]\n  patterns: ["err\\\\d+", "code\\\\s+red", "fatal:\\\\s"]',
     });
     const selector = new SkillSelector([skill]);
     expect(considered(selector, 'one1 two2')[0]!.score).toBe(6);
@@ -33,8 +37,12 @@ describe('SkillSelector scoring', () => {
   it('matches Latin keywords on word boundaries only, including multi-word ones', () => {
     const skill = makeSkill({ name: 'cr', frontMatter: 'activation:\n  keywords: [code review, node.js]' });
     const selector = new SkillSelector([skill]);
-    expect(considered(selector, 'Please do a Code Review.')[0]!.reasons[0]).toBe('keyword "code review" exact +10');
-    expect(considered(selector, 'a precode reviewer')[0]!.reasons[0]).toBe('keyword "code review" inside a word +5');
+    expect(considered(selector, 'Please do a Code Review.')[0]!.reasons[0]).toBe(
+      'keyword "code review" exact +10',
+    );
+    expect(considered(selector, 'a precode reviewer')[0]!.reasons[0]).toBe(
+      'keyword "code review" inside a word +5',
+    );
     expect(considered(selector, 'code then review')).toEqual([]);
     expect(considered(selector, 'upgrade NODE.JS now')[0]!.score).toBe(10);
   });
@@ -49,7 +57,10 @@ describe('SkillSelector scoring', () => {
   });
 
   it('lets any exclude keyword veto the skill', () => {
-    const skill = makeSkill({ name: 'dep', frontMatter: 'activation:\n  keywords: [deploy]\n  exclude_keywords: [dry run, 测试环境]' });
+    const skill = makeSkill({
+      name: 'dep',
+      frontMatter: 'activation:\n  keywords: [deploy]\n  exclude_keywords: [dry run, 测试环境]',
+    });
     const selector = new SkillSelector([skill]);
     const result = selector.select('deploy as a dry run');
     expect(result.active).toEqual([]);
@@ -62,10 +73,22 @@ describe('SkillSelector scoring', () => {
 
 describe('SkillSelector limits', () => {
   const skills = [
-    makeSkill({ name: 'big', frontMatter: 'activation:\n  keywords: [shared]\n  patterns: ["shared"]\n  max_context_tokens: 3000' }),
-    makeSkill({ name: 'mid', frontMatter: 'activation:\n  keywords: [shared]\n  tags: [extra]\n  max_context_tokens: 1500' }),
-    makeSkill({ name: 'small-a', frontMatter: 'activation:\n  keywords: [shared]\n  max_context_tokens: 500' }),
-    makeSkill({ name: 'small-b', frontMatter: 'activation:\n  keywords: [shared]\n  max_context_tokens: 400' }),
+    makeSkill({
+      name: 'big',
+      frontMatter: 'activation:\n  keywords: [shared]\n  patterns: ["shared"]\n  max_context_tokens: 3000',
+    }),
+    makeSkill({
+      name: 'mid',
+      frontMatter: 'activation:\n  keywords: [shared]\n  tags: [extra]\n  max_context_tokens: 1500',
+    }),
+    makeSkill({
+      name: 'small-a',
+      frontMatter: 'activation:\n  keywords: [shared]\n  max_context_tokens: 500',
+    }),
+    makeSkill({
+      name: 'small-b',
+      frontMatter: 'activation:\n  keywords: [shared]\n  max_context_tokens: 400',
+    }),
     makeSkill({ name: 'small-c', frontMatter: 'activation:\n  keywords: [shared]', body: 'x'.repeat(400) }),
   ];
 
@@ -78,21 +101,40 @@ describe('SkillSelector limits', () => {
     ]);
     expect(result.tokensUsed).toBe(3900);
     const outcome = Object.fromEntries(result.considered.map((c) => [c.name, c.outcome]));
-    expect(outcome).toEqual({ big: 'active', 'small-a': 'active', 'small-b': 'active', mid: 'over_budget', 'small-c': 'over_max_active' });
-    expect(result.considered.find((c) => c.name === 'mid')!.reasons.at(-1)).toBe('not activated: costs 1500 tokens, 1000 of 4000 left');
+    expect(outcome).toEqual({
+      big: 'active',
+      'small-a': 'active',
+      'small-b': 'active',
+      mid: 'over_budget',
+      'small-c': 'over_max_active',
+    });
+    expect(result.considered.find((c) => c.name === 'mid')!.reasons.at(-1)).toBe(
+      'not activated: costs 1500 tokens, 1000 of 4000 left',
+    );
     expect(result.considered.find((c) => c.name === 'small-c')!.costTokens).toBe(100);
   });
 
   it('honours per-call max active and budget, and the constructor defaults', () => {
-    expect(new SkillSelector(skills).select('shared', { maxActive: 1 }).active.map((s) => s.name)).toEqual(['big']);
-    expect(new SkillSelector(skills).select('shared', { maxContextTokens: 1000 }).active.map((s) => s.name)).toEqual(['small-a', 'small-b', 'small-c']);
-    expect(new SkillSelector(skills, { maxActive: 5, maxContextTokens: 100_000 }).select('shared').active).toHaveLength(5);
+    expect(new SkillSelector(skills).select('shared', { maxActive: 1 }).active.map((s) => s.name)).toEqual([
+      'big',
+    ]);
+    expect(
+      new SkillSelector(skills).select('shared', { maxContextTokens: 1000 }).active.map((s) => s.name),
+    ).toEqual(['small-a', 'small-b', 'small-c']);
+    expect(
+      new SkillSelector(skills, { maxActive: 5, maxContextTokens: 100_000 }).select('shared').active,
+    ).toHaveLength(5);
     expect(new SkillSelector(skills).select('shared', { maxActive: 0 }).active).toEqual([]);
   });
 
   it('always activates /name and $name mentions, even past the limits, and routes command triggers', () => {
-    const withCommand = [...skills, makeSkill({ name: 'reviewer', frontMatter: 'triggers: [/review]', body: 'r'.repeat(40_000) })];
-    const result = new SkillSelector(withCommand).select('shared stuff, then $mid and /review please', { maxActive: 2 });
+    const withCommand = [
+      ...skills,
+      makeSkill({ name: 'reviewer', frontMatter: 'triggers: [/review]', body: 'r'.repeat(40_000) }),
+    ];
+    const result = new SkillSelector(withCommand).select('shared stuff, then $mid and /review please', {
+      maxActive: 2,
+    });
     // Mentions bypass the limits but still use them up: with max active 2 no keyword skill fits.
     expect(result.active.map((s) => s.name)).toEqual(['mid', 'reviewer']);
     expect(result.considered.find((c) => c.name === 'big')!.outcome).toBe('over_max_active');
@@ -115,8 +157,17 @@ describe('SkillSelector limits', () => {
 
 describe('SkillSelector similarity tier', () => {
   const skills = [
-    makeSkill({ name: 'incident-triage', description: 'Triage production incidents: gather logs, find the failing service, estimate impact and write a status update.', frontMatter: 'activation:\n  keywords: [incident]' }),
-    makeSkill({ name: 'release-notes', description: 'Write release notes from merged pull requests and the changelog.', frontMatter: 'activation:\n  keywords: [release notes]' }),
+    makeSkill({
+      name: 'incident-triage',
+      description:
+        'Triage production incidents: gather logs, find the failing service, estimate impact and write a status update.',
+      frontMatter: 'activation:\n  keywords: [incident]',
+    }),
+    makeSkill({
+      name: 'release-notes',
+      description: 'Write release notes from merged pull requests and the changelog.',
+      frontMatter: 'activation:\n  keywords: [release notes]',
+    }),
     makeSkill({ name: 'chinese-writing', description: '中文写作助手：润色文章、修改语病、调整段落结构。' }),
   ];
   const selector = new SkillSelector(skills);
@@ -125,7 +176,9 @@ describe('SkillSelector similarity tier', () => {
     const result = selector.select('the payment service is failing in production, logs show timeouts');
     expect(result.active.map((s) => s.name)).toEqual(['incident-triage']);
     expect(result.active[0]!.tier).toBe('similarity');
-    expect(result.active[0]!.reasons[0]).toMatch(/TF-IDF cosine 0\.\d+, terms: .*(production|service|failing)/);
+    expect(result.active[0]!.reasons[0]).toMatch(
+      /TF-IDF cosine 0\.\d+, terms: .*(production|service|failing)/,
+    );
   });
 
   it('uses character bigrams for CJK text', () => {
@@ -141,14 +194,26 @@ describe('SkillSelector similarity tier', () => {
 
 describe('SkillSelector injection', () => {
   it('renders parameters and marks installed skills', () => {
-    const skill = makeSkill({ name: 'param', trust: 'INSTALLED', frontMatter: 'activation:\n  keywords: [param]\nparameters:\n  - {name: who, type: string, default: world}', body: 'Hello {{who}} </skill>' });
+    const skill = makeSkill({
+      name: 'param',
+      trust: 'INSTALLED',
+      frontMatter:
+        'activation:\n  keywords: [param]\nparameters:\n  - {name: who, type: string, default: world}',
+      body: 'Hello {{who}} </skill>',
+    });
     const result = new SkillSelector([skill]).select('param', { parameters: { param: { who: 'Ada' } } });
-    expect(result.injection).toMatch(/^<skill name="param" version="0\.0\.0" trust="INSTALLED">\nHello Ada \[\/skill&gt;\n\nNotice: /);
+    expect(result.injection).toMatch(
+      /^<skill name="param" version="0\.0\.0" trust="INSTALLED">\nHello Ada \[\/skill&gt;\n\nNotice: /,
+    );
     expect(result.active[0]!.costTokens).toBeGreaterThan(0);
   });
 
   it('reports a skill whose required parameter is missing as render_failed', () => {
-    const skill = makeSkill({ name: 'needs', frontMatter: 'activation:\n  keywords: [needs]\nparameters:\n  - {name: target, type: string, required: true}' });
+    const skill = makeSkill({
+      name: 'needs',
+      frontMatter:
+        'activation:\n  keywords: [needs]\nparameters:\n  - {name: target, type: string, required: true}',
+    });
     const result = new SkillSelector([skill]).select('needs');
     expect(result.active).toEqual([]);
     expect(result.considered[0]!.outcome).toBe('render_failed');

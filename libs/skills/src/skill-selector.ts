@@ -1,4 +1,10 @@
-import type { ActiveSkill, ConsideredSkill, SelectResult, SelectionOutcome, SelectionTier } from '@talon/contracts';
+import type {
+  ActiveSkill,
+  ConsideredSkill,
+  SelectResult,
+  SelectionOutcome,
+  SelectionTier,
+} from '@talon/contracts';
 import { foldText } from './cjk-text.js';
 import type { LoadedSkill } from './loaded-skill.js';
 import { DEFAULT_MATCH_INPUT_CAP } from './regex-guard.js';
@@ -17,7 +23,6 @@ export const DEFAULT_MAX_CONTEXT_TOKENS = 4000;
 export const DEFAULT_SIMILARITY_THRESHOLD = 0.25;
 /** Default number of message characters matched (terms and mentions); longer messages are cut. */
 export const DEFAULT_TERM_INPUT_CAP = 16384;
-
 
 /** Options fixed when the selector is built. */
 export interface SkillSelectorOptions {
@@ -47,7 +52,8 @@ export interface SelectOptions {
 export const DEFAULT_CONSIDERED_LIMIT = 20;
 
 const MENTION = /(?:^|[^\p{L}\p{N}_/$.:-])([/$])([a-z0-9]+(?:-[a-z0-9]+)*)(?![\p{L}\p{N}_/-])/gu;
-const MAX_TIER_ONE_SCORE = SELECTION_SCORES.keywordCap + SELECTION_SCORES.tagCap + SELECTION_SCORES.patternCap;
+const MAX_TIER_ONE_SCORE =
+  SELECTION_SCORES.keywordCap + SELECTION_SCORES.tagCap + SELECTION_SCORES.patternCap;
 
 interface SelectionPick {
   index: number;
@@ -97,9 +103,13 @@ export class SkillSelector {
     this.eligible.forEach((skill, index) => {
       this.eligibleIndex.set(skill.name, index);
       this.costs[index] = costOf(skill);
-      for (const trigger of skill.triggers) if (trigger.kind === 'command' && !this.commands.has(trigger.command.slice(1))) this.commands.set(trigger.command.slice(1), skill.name);
+      for (const trigger of skill.triggers)
+        if (trigger.kind === 'command' && !this.commands.has(trigger.command.slice(1)))
+          this.commands.set(trigger.command.slice(1), skill.name);
     });
-    const sorted = this.eligible.map((_, index) => index).sort((a, b) => compareNames(this.eligible[a]!.name, this.eligible[b]!.name));
+    const sorted = this.eligible
+      .map((_, index) => index)
+      .sort((a, b) => compareNames(this.eligible[a]!.name, this.eligible[b]!.name));
     this.byRank = Int32Array.from(sorted);
     this.nameRank = new Int32Array(count);
     sorted.forEach((index, rank) => (this.nameRank[index] = rank));
@@ -108,8 +118,16 @@ export class SkillSelector {
     this.tagPoints = new Int32Array(count);
     this.patternPoints = new Int32Array(count);
     this.flags = new Uint8Array(count);
-    this.matchIndex = new SkillMatchIndex(this.eligible.map((skill) => skill.activation), this.options.patternInputCap);
-    this.tfidf = new TfidfIndex(this.eligible.map((skill, id) => ({ id, text: `${skill.name.replace(/-/g, ' ')} ${skill.description} ${skill.activation.tags.join(' ')}` })));
+    this.matchIndex = new SkillMatchIndex(
+      this.eligible.map((skill) => skill.activation),
+      this.options.patternInputCap,
+    );
+    this.tfidf = new TfidfIndex(
+      this.eligible.map((skill, id) => ({
+        id,
+        text: `${skill.name.replace(/-/g, ' ')} ${skill.description} ${skill.activation.tags.join(' ')}`,
+      })),
+    );
   }
 
   /** Number of eligible (indexed) skills. */
@@ -123,7 +141,9 @@ export class SkillSelector {
     const maxActive = options.maxActive ?? this.options.maxActive;
     const budget = options.maxContextTokens ?? this.options.maxContextTokens;
     const limit = this.options.consideredLimit;
-    const folded = foldText(message.length > this.options.termInputCap ? message.slice(0, this.options.termInputCap) : message);
+    const folded = foldText(
+      message.length > this.options.termInputCap ? message.slice(0, this.options.termInputCap) : message,
+    );
 
     // 1. Deterministic tier: accumulate points per skill.
     const prepared = prepareMessage(folded);
@@ -137,7 +157,10 @@ export class SkillSelector {
     this.matchIndex.forEachTermHit(prepared, (posting, exact) => {
       touch(posting.skill);
       if (posting.kind === 'exclude') this.flags[posting.skill] = 2;
-      else if (posting.kind === 'keyword') this.keywordPoints[posting.skill]! += exact ? SELECTION_SCORES.exactKeyword : SELECTION_SCORES.substringKeyword;
+      else if (posting.kind === 'keyword')
+        this.keywordPoints[posting.skill]! += exact
+          ? SELECTION_SCORES.exactKeyword
+          : SELECTION_SCORES.substringKeyword;
       else if (exact) this.tagPoints[posting.skill]! += SELECTION_SCORES.tag;
     });
     this.matchIndex.forEachPatternHit(prepared, (skill) => {
@@ -145,13 +168,20 @@ export class SkillSelector {
       this.patternPoints[skill]! += SELECTION_SCORES.pattern;
     });
     const score = (index: number) =>
-      Math.min(this.keywordPoints[index]!, SELECTION_SCORES.keywordCap) + Math.min(this.tagPoints[index]!, SELECTION_SCORES.tagCap) + Math.min(this.patternPoints[index]!, SELECTION_SCORES.patternCap);
+      Math.min(this.keywordPoints[index]!, SELECTION_SCORES.keywordCap) +
+      Math.min(this.tagPoints[index]!, SELECTION_SCORES.tagCap) +
+      Math.min(this.patternPoints[index]!, SELECTION_SCORES.patternCap);
 
     try {
       // 2. Mentions, always first.
       const considered: ConsideredSkill[] = [];
       const mentions = this.findMentions(folded, considered);
-      const picks: SelectionPick[] = mentions.map((mention) => ({ index: mention.index, tier: 'mention', score: this.flags[mention.index] === 1 ? score(mention.index) : 0, extraReasons: [mention.reason] }));
+      const picks: SelectionPick[] = mentions.map((mention) => ({
+        index: mention.index,
+        tier: 'mention',
+        score: this.flags[mention.index] === 1 ? score(mention.index) : 0,
+        extraReasons: [mention.reason],
+      }));
       const mentioned = new Set(mentions.map((mention) => mention.index));
 
       // 3. Keyword tier in score order (bucketed: scores are small integers), names breaking ties.
@@ -186,14 +216,28 @@ export class SkillSelector {
           const injection = this.injectionFor(pick.index, options.parameters);
           if (typeof injection === 'string') {
             const skill = this.eligible[pick.index]!;
-            active.push({ name: skill.name, version: skill.version, trust: skill.trust, tier: pick.tier, score: pick.score, costTokens: cost, reasons: [], allowedTools: skill.allowedTools, injection });
+            active.push({
+              name: skill.name,
+              version: skill.version,
+              trust: skill.trust,
+              tier: pick.tier,
+              score: pick.score,
+              costTokens: cost,
+              reasons: [],
+              allowedTools: skill.allowedTools,
+              injection,
+            });
             tokensUsed += cost;
           } else {
             outcome = 'render_failed';
             pick.extraReasons.push(injection.error);
           }
-        } else if (outcome === 'over_max_active') pick.extraReasons.push(`not activated: ${maxActive} skills already active`);
-        else pick.extraReasons.push(`not activated: costs ${cost} tokens, ${Math.max(0, budget - tokensUsed)} of ${budget} left`);
+        } else if (outcome === 'over_max_active')
+          pick.extraReasons.push(`not activated: ${maxActive} skills already active`);
+        else
+          pick.extraReasons.push(
+            `not activated: costs ${cost} tokens, ${Math.max(0, budget - tokensUsed)} of ${budget} left`,
+          );
         if (outcome === 'active' || reported < limit) {
           outcomes.push({ pick, outcome });
           reported++;
@@ -215,7 +259,10 @@ export class SkillSelector {
       for (const pick of similarity) if (!decide(pick)) break;
       for (const index of vetoed) {
         if (reported >= limit) break;
-        outcomes.push({ pick: { index, tier: 'keyword', score: 0, extraReasons: [], vetoed: true }, outcome: 'vetoed' });
+        outcomes.push({
+          pick: { index, tier: 'keyword', score: 0, extraReasons: [], vetoed: true },
+          outcome: 'vetoed',
+        });
         reported++;
       }
 
@@ -223,16 +270,43 @@ export class SkillSelector {
       const reasons = this.reasonsFor(new Set(outcomes.map((entry) => entry.pick.index)), prepared);
       for (const { pick, outcome } of outcomes) {
         const skill = this.eligible[pick.index]!;
-        const all = pick.tier === 'similarity' ? pick.extraReasons : [...(pick.tier === 'mention' ? pick.extraReasons.slice(0, 1) : []), ...(reasons.get(pick.index) ?? []), ...(pick.tier === 'mention' ? pick.extraReasons.slice(1) : pick.extraReasons)];
-        considered.push({ name: skill.name, trust: skill.trust, tier: pick.tier, score: pick.score, costTokens: this.costs[pick.index]!, outcome, reasons: all });
-        const activeEntry = outcome === 'active' ? active.find((entry) => entry.name === skill.name) : undefined;
+        const all =
+          pick.tier === 'similarity'
+            ? pick.extraReasons
+            : [
+                ...(pick.tier === 'mention' ? pick.extraReasons.slice(0, 1) : []),
+                ...(reasons.get(pick.index) ?? []),
+                ...(pick.tier === 'mention' ? pick.extraReasons.slice(1) : pick.extraReasons),
+              ];
+        considered.push({
+          name: skill.name,
+          trust: skill.trust,
+          tier: pick.tier,
+          score: pick.score,
+          costTokens: this.costs[pick.index]!,
+          outcome,
+          reasons: all,
+        });
+        const activeEntry =
+          outcome === 'active' ? active.find((entry) => entry.name === skill.name) : undefined;
         if (activeEntry) activeEntry.reasons = all;
       }
-      considered.sort((a, b) => outcomeRank(a.outcome) - outcomeRank(b.outcome) || b.score - a.score || compareNames(a.name, b.name));
+      considered.sort(
+        (a, b) =>
+          outcomeRank(a.outcome) - outcomeRank(b.outcome) ||
+          b.score - a.score ||
+          compareNames(a.name, b.name),
+      );
       return {
         active,
         considered,
-        consideredTotal: mentions.length + scored + vetoed.length + similarity.length + considered.filter((entry) => entry.outcome === 'gated_out' || entry.outcome === 'below_threshold').length,
+        consideredTotal:
+          mentions.length +
+          scored +
+          vetoed.length +
+          similarity.length +
+          considered.filter((entry) => entry.outcome === 'gated_out' || entry.outcome === 'below_threshold')
+            .length,
         tokensUsed,
         injection: active.map((skill) => skill.injection).join('\n\n'),
         durationMs: performance.now() - started,
@@ -253,7 +327,12 @@ export class SkillSelector {
     if (cacheable && this.injectionCache[index] !== undefined) return this.injectionCache[index]!;
     try {
       const body = renderSkillBody(skill.body, skill.parameters, parameters?.[skill.name], skill.name);
-      const injection = buildSkillInjection({ name: skill.name, version: skill.version, trust: skill.trust, body });
+      const injection = buildSkillInjection({
+        name: skill.name,
+        version: skill.version,
+        trust: skill.trust,
+        body,
+      });
       if (cacheable) this.injectionCache[index] = injection;
       return injection;
     } catch (error) {
@@ -264,11 +343,15 @@ export class SkillSelector {
   /** Reasons in words for the reported skills only. */
   private reasonsFor(indices: Set<number>, message: PreparedMessage): Map<number, string[]> {
     const out = new Map<number, string[]>();
-    for (const index of indices) out.set(index, explainMatches(this.eligible[index]!.activation, message, this.options.patternInputCap));
+    for (const index of indices)
+      out.set(index, explainMatches(this.eligible[index]!.activation, message, this.options.patternInputCap));
     return out;
   }
 
-  private findMentions(folded: string, considered: ConsideredSkill[]): Array<{ index: number; reason: string }> {
+  private findMentions(
+    folded: string,
+    considered: ConsideredSkill[],
+  ): Array<{ index: number; reason: string }> {
     const mentions: Array<{ index: number; reason: string }> = [];
     for (const match of folded.matchAll(MENTION)) {
       const [, sigil, word] = match;
@@ -278,25 +361,52 @@ export class SkillSelector {
       if (index === undefined) {
         const skill = this.byName.get(name)!;
         if (!considered.some((entry) => entry.name === name)) {
-          considered.push({ name, trust: skill.trust, tier: 'mention', score: 0, costTokens: costOf(skill), outcome: 'gated_out', reasons: [`mentioned as ${sigil}${word} but gated out: ${skill.gating.reasons.join('; ')}`] });
+          considered.push({
+            name,
+            trust: skill.trust,
+            tier: 'mention',
+            score: 0,
+            costTokens: costOf(skill),
+            outcome: 'gated_out',
+            reasons: [`mentioned as ${sigil}${word} but gated out: ${skill.gating.reasons.join('; ')}`],
+          });
         }
         continue;
       }
       if (mentions.some((mention) => mention.index === index)) continue;
-      mentions.push({ index, reason: `mentioned as ${sigil}${word}${name !== word ? ` (command of ${name})` : ''}: always active` });
+      mentions.push({
+        index,
+        reason: `mentioned as ${sigil}${word}${name !== word ? ` (command of ${name})` : ''}: always active`,
+      });
     }
     return mentions;
   }
 
-  private similarityPicks(message: string, mentioned: Set<number>, considered: ConsideredSkill[]): SelectionPick[] {
+  private similarityPicks(
+    message: string,
+    mentioned: Set<number>,
+    considered: ConsideredSkill[],
+  ): SelectionPick[] {
     const picks: SelectionPick[] = [];
-    for (const hit of this.tfidf.query(message.slice(0, this.options.termInputCap), this.options.similarityThreshold / 2, 10)) {
+    for (const hit of this.tfidf.query(
+      message.slice(0, this.options.termInputCap),
+      this.options.similarityThreshold / 2,
+      10,
+    )) {
       if (mentioned.has(hit.id) || this.flags[hit.id] === 2) continue;
       const skill = this.eligible[hit.id]!;
       const similarity = Math.round(hit.similarity * 1000) / 1000;
       const reason = `similar to the description (TF-IDF cosine ${similarity}, terms: ${hit.terms.join(', ')})`;
       if (hit.similarity < this.options.similarityThreshold) {
-        considered.push({ name: skill.name, trust: skill.trust, tier: 'similarity', score: similarity, costTokens: this.costs[hit.id]!, outcome: 'below_threshold', reasons: [reason, `below the threshold ${this.options.similarityThreshold}`] });
+        considered.push({
+          name: skill.name,
+          trust: skill.trust,
+          tier: 'similarity',
+          score: similarity,
+          costTokens: this.costs[hit.id]!,
+          outcome: 'below_threshold',
+          reasons: [reason, `below the threshold ${this.options.similarityThreshold}`],
+        });
         continue;
       }
       picks.push({ index: hit.id, tier: 'similarity', score: similarity, extraReasons: [reason] });

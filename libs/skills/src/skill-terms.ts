@@ -35,7 +35,12 @@ export function normaliseTerms(value: unknown, cap: number, label: string, warni
 
 /** A list of plain strings from an array or a space/comma-separated string (no folding). */
 export function stringList(value: unknown): string[] {
-  if (Array.isArray(value)) return value.filter((item): item is string | number => typeof item === 'string' || typeof item === 'number').map(String).map((s) => s.trim()).filter(Boolean);
+  if (Array.isArray(value))
+    return value
+      .filter((item): item is string | number => typeof item === 'string' || typeof item === 'number')
+      .map(String)
+      .map((s) => s.trim())
+      .filter(Boolean);
   if (typeof value === 'string') return value.split(/[\s,]+/).filter(Boolean);
   return [];
 }

@@ -17,7 +17,11 @@ export function collectTriggers(skills: readonly LoadedSkill[], now: Date = new 
         case 'command': {
           const owner = commandOwners.get(trigger.command);
           if (owner) {
-            table.invalid.push({ skill: skill.name, trigger: trigger.command, reason: `command already routed to "${owner}"` });
+            table.invalid.push({
+              skill: skill.name,
+              trigger: trigger.command,
+              reason: `command already routed to "${owner}"`,
+            });
             break;
           }
           commandOwners.set(trigger.command, skill.name);
@@ -26,10 +30,22 @@ export function collectTriggers(skills: readonly LoadedSkill[], now: Date = new 
         }
         case 'schedule': {
           try {
-            const next = CronExpressionParser.parse(trigger.cron, { currentDate: now, ...(trigger.timezone ? { tz: trigger.timezone } : {}) }).next();
-            table.schedules.push({ cron: trigger.cron, skill: skill.name, nextRun: next.toISOString() ?? undefined, ...(trigger.timezone ? { timezone: trigger.timezone } : {}) });
+            const next = CronExpressionParser.parse(trigger.cron, {
+              currentDate: now,
+              ...(trigger.timezone ? { tz: trigger.timezone } : {}),
+            }).next();
+            table.schedules.push({
+              cron: trigger.cron,
+              skill: skill.name,
+              nextRun: next.toISOString() ?? undefined,
+              ...(trigger.timezone ? { timezone: trigger.timezone } : {}),
+            });
           } catch (error) {
-            table.invalid.push({ skill: skill.name, trigger: trigger.cron, reason: `invalid cron: ${(error as Error).message}` });
+            table.invalid.push({
+              skill: skill.name,
+              trigger: trigger.cron,
+              reason: `invalid cron: ${(error as Error).message}`,
+            });
           }
           break;
         }

@@ -42,7 +42,10 @@ export class SkillWatcher {
     this.watcher.on('all', () => this.schedule());
     this.watcher.on('error', (error) => this.emitError(error));
     await this.watchExistingDirs();
-    this.poller = setInterval(() => void this.pollMissingDirs(), this.options.missingDirPollMs ?? DEFAULT_MISSING_DIR_POLL_MS);
+    this.poller = setInterval(
+      () => void this.pollMissingDirs(),
+      this.options.missingDirPollMs ?? DEFAULT_MISSING_DIR_POLL_MS,
+    );
     this.poller.unref();
     return this.refresh();
   }
@@ -78,7 +81,10 @@ export class SkillWatcher {
 
   private async discover(): Promise<SkillSnapshot> {
     await this.watchExistingDirs();
-    const snapshot = await discoverSkills({ ...this.options, generation: (this.snapshot?.generation ?? -1) + 1 });
+    const snapshot = await discoverSkills({
+      ...this.options,
+      generation: (this.snapshot?.generation ?? -1) + 1,
+    });
     this.snapshot = snapshot;
     if (!this.closed) {
       for (const listener of this.listeners) {

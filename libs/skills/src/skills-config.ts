@@ -3,7 +3,11 @@ import { join, resolve } from 'node:path';
 import { ERROR_CODES } from '@talon/contracts';
 import { TalonError } from '@talon/errors';
 import type { SkillDirectories } from './skill-discovery.js';
-import { DEFAULT_MAX_ACTIVE, DEFAULT_MAX_CONTEXT_TOKENS, DEFAULT_SIMILARITY_THRESHOLD } from './skill-selector.js';
+import {
+  DEFAULT_MAX_ACTIVE,
+  DEFAULT_MAX_CONTEXT_TOKENS,
+  DEFAULT_SIMILARITY_THRESHOLD,
+} from './skill-selector.js';
 
 /** The skills configuration of a process, from its environment. */
 export interface SkillsConfig {
@@ -22,18 +26,27 @@ export interface SkillsConfig {
  *   `SKILLS_SIMILARITY_THRESHOLD` (default 0.25, 0–1).
  * Throws one readable error naming every bad variable.
  */
-export function parseSkillsConfig(env: Record<string, string | undefined> = process.env, cwd = process.cwd()): SkillsConfig {
+export function parseSkillsConfig(
+  env: Record<string, string | undefined> = process.env,
+  cwd = process.cwd(),
+): SkillsConfig {
   const problems: string[] = [];
   const home = env['HOME'] || homedir();
   const int = (name: string, fallback: number, min: number, max: number) => {
     const raw = env[name];
     if (raw === undefined || raw === '') return fallback;
     const value = Number(raw);
-    if (!Number.isInteger(value) || value < min || value > max) problems.push(`${name}=${raw} must be an integer from ${min} to ${max}`);
+    if (!Number.isInteger(value) || value < min || value > max)
+      problems.push(`${name}=${raw} must be an integer from ${min} to ${max}`);
     return value;
   };
-  const threshold = env['SKILLS_SIMILARITY_THRESHOLD'] ? Number(env['SKILLS_SIMILARITY_THRESHOLD']) : DEFAULT_SIMILARITY_THRESHOLD;
-  if (!(threshold >= 0 && threshold <= 1)) problems.push(`SKILLS_SIMILARITY_THRESHOLD=${env['SKILLS_SIMILARITY_THRESHOLD']} must be a number from 0 to 1`);
+  const threshold = env['SKILLS_SIMILARITY_THRESHOLD']
+    ? Number(env['SKILLS_SIMILARITY_THRESHOLD'])
+    : DEFAULT_SIMILARITY_THRESHOLD;
+  if (!(threshold >= 0 && threshold <= 1))
+    problems.push(
+      `SKILLS_SIMILARITY_THRESHOLD=${env['SKILLS_SIMILARITY_THRESHOLD']} must be a number from 0 to 1`,
+    );
   const config: SkillsConfig = {
     dirs: {
       workspace: resolve(cwd, env['SKILLS_WORKSPACE_DIR'] || join(env['WORKSPACE_DIR'] || cwd, 'skills')),
@@ -45,6 +58,11 @@ export function parseSkillsConfig(env: Record<string, string | undefined> = proc
     maxContextTokens: int('SKILLS_MAX_CONTEXT_TOKENS', DEFAULT_MAX_CONTEXT_TOKENS, 0, 200_000),
     similarityThreshold: threshold,
   };
-  if (problems.length > 0) throw new TalonError(ERROR_CODES.SCHEMA_VIOLATION, `Invalid skills configuration: ${problems.join('; ')}.`, { details: { problems } });
+  if (problems.length > 0)
+    throw new TalonError(
+      ERROR_CODES.SCHEMA_VIOLATION,
+      `Invalid skills configuration: ${problems.join('; ')}.`,
+      { details: { problems } },
+    );
   return config;
 }

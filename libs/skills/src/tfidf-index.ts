@@ -16,7 +16,9 @@ export interface TfidfHit {
 }
 
 const STOPWORDS = new Set(
-  'the and for with that this from you your are was were will would can could should have has had not but all any into when what which who how why use uses used using about over under then than them they their there here its our out also only just like need needs want wants please help make some more most such very each other'.split(' '),
+  'the and for with that this from you your are was were will would can could should have has had not but all any into when what which who how why use uses used using about over under then than them they their there here its our out also only just like need needs want wants please help make some more most such very each other'.split(
+    ' ',
+  ),
 );
 const LATIN_TOKEN = /[\p{L}\p{N}]+/gu;
 
@@ -101,7 +103,10 @@ export class TfidfIndex {
     const hits: TfidfHit[] = [];
     for (const [id, entry] of scores) {
       if (entry.sum < threshold) continue;
-      const terms = entry.terms.sort((a, b) => b[1] - a[1]).slice(0, 5).map(([term]) => term);
+      const terms = entry.terms
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 5)
+        .map(([term]) => term);
       hits.push({ id, similarity: Math.min(1, entry.sum), terms });
     }
     return hits.sort((a, b) => b.similarity - a.similarity || a.id - b.id).slice(0, limit);

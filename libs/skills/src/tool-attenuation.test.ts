@@ -1,6 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
 import type { ToolDefinition } from '@talon/contracts';
-import { attenuateTools, isToolAllowed, READ_ONLY_TOOL_WHITELIST, toolCeilingFor } from './tool-attenuation.js';
+import {
+  attenuateTools,
+  isToolAllowed,
+  READ_ONLY_TOOL_WHITELIST,
+  toolCeilingFor,
+} from './tool-attenuation.js';
 
 const tool = (name: string): ToolDefinition => ({
   name,
@@ -14,7 +19,18 @@ const tool = (name: string): ToolDefinition => ({
   sensitiveParams: [],
   idempotent: true,
 });
-const TOOLS = ['shell', 'http_fetch', 'file_write', 'memory_search', 'memory_read', 'memory_write', 'time', 'json', 'skill_install', 'skill_list'].map(tool);
+const TOOLS = [
+  'shell',
+  'http_fetch',
+  'file_write',
+  'memory_search',
+  'memory_read',
+  'memory_write',
+  'time',
+  'json',
+  'skill_install',
+  'skill_list',
+].map(tool);
 
 describe('attenuateTools', () => {
   it('keeps every tool when all active skills are trusted, even if one declares allowed-tools', () => {
@@ -33,10 +49,26 @@ describe('attenuateTools', () => {
       ],
       TOOLS,
     );
-    expect(result.kept.map((t) => t.name)).toEqual(['memory_search', 'memory_read', 'time', 'json', 'skill_list']);
-    expect(result.removed.map((r) => r.name)).toEqual(['shell', 'http_fetch', 'file_write', 'memory_write', 'skill_install']);
+    expect(result.kept.map((t) => t.name)).toEqual([
+      'memory_search',
+      'memory_read',
+      'time',
+      'json',
+      'skill_list',
+    ]);
+    expect(result.removed.map((r) => r.name)).toEqual([
+      'shell',
+      'http_fetch',
+      'file_write',
+      'memory_write',
+      'skill_install',
+    ]);
     expect(result.removed[0]!.reason).toContain('"weather"');
-    expect(result.ceiling).toEqual({ mode: 'read_only', allowed: [...READ_ONLY_TOOL_WHITELIST], causedBy: ['weather'] });
+    expect(result.ceiling).toEqual({
+      mode: 'read_only',
+      allowed: [...READ_ONLY_TOOL_WHITELIST],
+      causedBy: ['weather'],
+    });
     expect(result.explanation).toMatch(/5 kept, 5 removed/);
   });
 

@@ -10,13 +10,33 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 let work: string;
 let catalog: SkillCatalog;
 
-const tool = (name: string): ToolDefinition => ({ name, description: name, parameters: {}, effects: [], approval: 'never', timeoutMs: 1000, domain: 'orchestrator', source: 'builtin', sensitiveParams: [], idempotent: true });
+const tool = (name: string): ToolDefinition => ({
+  name,
+  description: name,
+  parameters: {},
+  effects: [],
+  approval: 'never',
+  timeoutMs: 1000,
+  domain: 'orchestrator',
+  source: 'builtin',
+  sensitiveParams: [],
+  idempotent: true,
+});
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'talon-skill-catalog-'));
   await cp(join(ROOT, 'skills'), join(work, 'workspace', 'skills'), { recursive: true });
   await mkdir(join(work, 'user'));
-  const config = parseSkillsConfig({ WORKSPACE_DIR: join(work, 'workspace'), SKILLS_DIR: join(work, 'user'), SKILLS_INSTALLED_DIR: join(work, 'installed'), SKILLS_REGISTRY_DIR: join(ROOT, 'registry', 'skills'), SKILLS_MAX_ACTIVE: '2' }, work);
+  const config = parseSkillsConfig(
+    {
+      WORKSPACE_DIR: join(work, 'workspace'),
+      SKILLS_DIR: join(work, 'user'),
+      SKILLS_INSTALLED_DIR: join(work, 'installed'),
+      SKILLS_REGISTRY_DIR: join(ROOT, 'registry', 'skills'),
+      SKILLS_MAX_ACTIVE: '2',
+    },
+    work,
+  );
   catalog = await SkillCatalog.open({ config, debounceMs: 50 });
 });
 
@@ -28,10 +48,20 @@ afterAll(async () => {
 describe('SkillCatalog', () => {
   it('lists, searches, selects and routes the workspace skills', () => {
     const list = catalog.list();
-    expect(list.skills.map((s) => s.name)).toEqual(['api-testing', 'chinese-writing', 'code-review', 'data-analysis', 'incident-triage', 'release-notes']);
+    expect(list.skills.map((s) => s.name)).toEqual([
+      'api-testing',
+      'chinese-writing',
+      'code-review',
+      'data-analysis',
+      'incident-triage',
+      'release-notes',
+    ]);
     expect(list.skills.every((s) => s.trust === 'TRUSTED')).toBe(true);
     expect(catalog.search({ query: 'incident' }).hits[0]!.skill.name).toBe('incident-triage');
-    const selected = catalog.select({ message: 'please /review my patch', parameters: { 'code-review': { max_findings: 3 } } });
+    const selected = catalog.select({
+      message: 'please /review my patch',
+      parameters: { 'code-review': { max_findings: 3 } },
+    });
     expect(selected.active[0]!.name).toBe('code-review');
     expect(selected.active[0]!.injection).toContain('Report at most 3 findings.');
     expect(catalog.triggers().commands.find((c) => c.command === '/review')!.skill).toBe('code-review');
@@ -40,19 +70,31 @@ describe('SkillCatalog', () => {
   it('installs as Installed (shadowed by a trusted skill of the same name), attenuates, and removes', async () => {
     const installed = await catalog.install({ source: { kind: 'registry', name: 'incident-triage' } });
     expect(installed.trust).toBe('INSTALLED');
-    expect(catalog.list().shadowed.map((s) => [s.name, s.source])).toEqual([['incident-triage', 'installed']]);
+    expect(catalog.list().shadowed.map((s) => [s.name, s.source])).toEqual([
+      ['incident-triage', 'installed'],
+    ]);
 
     await mkdir(join(work, 'elsewhere', 'weather-now'), { recursive: true });
-    await writeFile(join(work, 'elsewhere', 'weather-now', 'SKILL.md'), '---\nname: weather-now\ndescription: Current weather.\nactivation:\n  keywords: [weather]\n---\nAsk for the city.\n');
+    await writeFile(
+      join(work, 'elsewhere', 'weather-now', 'SKILL.md'),
+      '---\nname: weather-now\ndescription: Current weather.\nactivation:\n  keywords: [weather]\n---\nAsk for the city.\n',
+    );
     await catalog.install({ source: { kind: 'path', path: join(work, 'elsewhere', 'weather-now') } });
     const selected = catalog.select({ message: 'what is the weather in Berlin?' });
     expect(selected.active.map((s) => [s.name, s.trust])).toEqual([['weather-now', 'INSTALLED']]);
-    const attenuated = catalog.attenuate({ activeSkills: selected.active.map((s) => ({ name: s.name, trust: s.trust })), tools: [tool('shell'), tool('time')] });
+    const attenuated = catalog.attenuate({
+      activeSkills: selected.active.map((s) => ({ name: s.name, trust: s.trust })),
+      tools: [tool('shell'), tool('time')],
+    });
     expect(attenuated.kept.map((t) => t.name)).toEqual(['time']);
     expect(isToolAllowed('shell', attenuated.ceiling)).toBe(false);
 
     expect(await catalog.remove({ name: 'weather-now' })).toEqual({ name: 'weather-now', removed: true });
-    expect(catalog.select({ message: 'what is the weather in Berlin?' }).active.filter((s) => s.name === 'weather-now')).toEqual([]);
+    expect(
+      catalog
+        .select({ message: 'what is the weather in Berlin?' })
+        .active.filter((s) => s.name === 'weather-now'),
+    ).toEqual([]);
     expect(catalog.list({ trust: 'INSTALLED' }).skills).toEqual([]);
   });
 
@@ -66,7 +108,10 @@ describe('SkillCatalog', () => {
       });
     });
     await mkdir(join(work, 'user', 'late-user-skill'));
-    await writeFile(join(work, 'user', 'late-user-skill', 'SKILL.md'), '---\nname: late-user-skill\ndescription: Late.\nactivation:\n  keywords: [flamingo]\n---\nPink.\n');
+    await writeFile(
+      join(work, 'user', 'late-user-skill', 'SKILL.md'),
+      '---\nname: late-user-skill\ndescription: Late.\nactivation:\n  keywords: [flamingo]\n---\nPink.\n',
+    );
     await changed;
     expect(catalog.select({ message: 'a flamingo' }).active.map((s) => s.name)).toEqual(['late-user-skill']);
   }, 20_000);

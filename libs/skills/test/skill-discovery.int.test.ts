@@ -3,7 +3,13 @@ import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { discoverSkills, SkillSelector, SkillWatcher, toDiscoveryReport, type SkillSnapshot } from '../src/index.js';
+import {
+  discoverSkills,
+  SkillSelector,
+  SkillWatcher,
+  toDiscoveryReport,
+  type SkillSnapshot,
+} from '../src/index.js';
 
 const PRECEDENCE = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'precedence');
 
@@ -20,16 +26,28 @@ afterEach(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
-const skillText = (name: string, keyword: string, body = `Body of ${name}.`) => `---\nname: ${name}\ndescription: Skill ${name}.\nactivation:\n  keywords: [${keyword}]\n---\n${body}\n`;
+const skillText = (name: string, keyword: string, body = `Body of ${name}.`) =>
+  `---\nname: ${name}\ndescription: Skill ${name}.\nactivation:\n  keywords: [${keyword}]\n---\n${body}\n`;
 
 describe('discoverSkills', () => {
   it('lets the first directory win a name, lists the others as shadowed, and assigns trust by directory', async () => {
     const snapshot = await discoverSkills({ dirs });
     const shared = snapshot.skills.find((s) => s.name === 'shared-skill')!;
     expect([shared.source, shared.trust, shared.version]).toEqual(['workspace', 'TRUSTED', 'workspace']);
-    expect(snapshot.skills.find((s) => s.name === 'user-only')).toMatchObject({ source: 'user', trust: 'TRUSTED' });
-    expect(snapshot.skills.find((s) => s.name === 'installed-only')).toMatchObject({ source: 'installed', trust: 'INSTALLED' });
-    expect(snapshot.shadowed.map((s) => [s.source, s.shadowedBy.endsWith(join('workspace', 'shared-skill', 'SKILL.md'))])).toEqual([
+    expect(snapshot.skills.find((s) => s.name === 'user-only')).toMatchObject({
+      source: 'user',
+      trust: 'TRUSTED',
+    });
+    expect(snapshot.skills.find((s) => s.name === 'installed-only')).toMatchObject({
+      source: 'installed',
+      trust: 'INSTALLED',
+    });
+    expect(
+      snapshot.shadowed.map((s) => [
+        s.source,
+        s.shadowedBy.endsWith(join('workspace', 'shared-skill', 'SKILL.md')),
+      ]),
+    ).toEqual([
       ['user', true],
       ['installed', true],
     ]);
@@ -43,7 +61,9 @@ describe('discoverSkills', () => {
   });
 
   it('skips missing directories without failing', async () => {
-    const snapshot = await discoverSkills({ dirs: { workspace: join(work, 'nope'), installed: dirs.installed } });
+    const snapshot = await discoverSkills({
+      dirs: { workspace: join(work, 'nope'), installed: dirs.installed },
+    });
     expect(snapshot.dirs).toEqual([
       { source: 'workspace', path: join(work, 'nope'), exists: false },
       { source: 'installed', path: dirs.installed, exists: true },
@@ -60,7 +80,11 @@ describe('SkillWatcher', () => {
   });
 
   /** Resolves with the first snapshot that satisfies the predicate. */
-  function nextSnapshot(w: SkillWatcher, predicate: (s: SkillSnapshot) => boolean, timeoutMs = 10_000): Promise<SkillSnapshot> {
+  function nextSnapshot(
+    w: SkillWatcher,
+    predicate: (s: SkillSnapshot) => boolean,
+    timeoutMs = 10_000,
+  ): Promise<SkillSnapshot> {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         off();
@@ -85,18 +109,29 @@ describe('SkillWatcher', () => {
     await writeFile(join(dirs.user, 'hot-added', 'SKILL.md'), skillText('hot-added', 'zebra'));
     const afterAdd = await added;
     expect(afterAdd.generation).toBeGreaterThan(0);
-    expect(new SkillSelector(afterAdd.skills).select('a zebra').active.map((s) => s.name)).toEqual(['hot-added']);
+    expect(new SkillSelector(afterAdd.skills).select('a zebra').active.map((s) => s.name)).toEqual([
+      'hot-added',
+    ]);
 
-    const edited = nextSnapshot(watcher, (s) => s.skills.find((k) => k.name === 'hot-added')?.activation.keywords[0] === 'giraffe');
+    const edited = nextSnapshot(
+      watcher,
+      (s) => s.skills.find((k) => k.name === 'hot-added')?.activation.keywords[0] === 'giraffe',
+    );
     await writeFile(join(dirs.user, 'hot-added', 'SKILL.md'), skillText('hot-added', 'giraffe'));
     const afterEdit = await edited;
     expect(new SkillSelector(afterEdit.skills).select('a zebra').active).toEqual([]);
 
     const broken = nextSnapshot(watcher, (s) => s.rejected.some((r) => r.name === 'hot-added'));
-    await writeFile(join(dirs.user, 'hot-added', 'SKILL.md'), '---\nname: hot-added\ndescription: [unclosed\n---\nx\n');
+    await writeFile(
+      join(dirs.user, 'hot-added', 'SKILL.md'),
+      '---\nname: hot-added\ndescription: [unclosed\n---\nx\n',
+    );
     expect((await broken).rejected.find((r) => r.name === 'hot-added')!.reason).toBe('bad_yaml');
 
-    const unshadowed = nextSnapshot(watcher, (s) => s.skills.find((k) => k.name === 'shared-skill')?.source === 'user');
+    const unshadowed = nextSnapshot(
+      watcher,
+      (s) => s.skills.find((k) => k.name === 'shared-skill')?.source === 'user',
+    );
     await rm(join(dirs.workspace, 'shared-skill'), { recursive: true });
     const afterRemove = await unshadowed;
     expect(afterRemove.shadowed.map((s) => s.source)).toEqual(['installed']);

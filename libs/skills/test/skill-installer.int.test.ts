@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { TalonError } from '@talon/errors';
 import { discoverSkills, installSkill, removeSkill, SkillIntegrityError, SkillSearch } from '../src/index.js';
 
-const SKILL = '---\nname: weather-check\nversion: 1.4.0\ndescription: Checks the weather forecast for a city.\nactivation:\n  keywords: [weather, forecast]\n---\nAsk for the city, then fetch the forecast.\n';
+const SKILL =
+  '---\nname: weather-check\nversion: 1.4.0\ndescription: Checks the weather forecast for a city.\nactivation:\n  keywords: [weather, forecast]\n---\nAsk for the city, then fetch the forecast.\n';
 const SHA = createHash('sha256').update(SKILL).digest('hex');
 
 let work: string;
@@ -55,8 +56,18 @@ const codeOf = async (promise: Promise<unknown>) => {
 
 describe('installSkill', () => {
   it('installs from a URL on a real server with the sha256 checked, as Installed', async () => {
-    const result = await installSkill({ source: { kind: 'url', url: `${base}/weather/SKILL.md`, sha256: SHA } }, { installedDir });
-    expect(result).toEqual({ name: 'weather-check', version: '1.4.0', path: join(installedDir, 'weather-check', 'SKILL.md'), sha256: SHA, trust: 'INSTALLED', replaced: false });
+    const result = await installSkill(
+      { source: { kind: 'url', url: `${base}/weather/SKILL.md`, sha256: SHA } },
+      { installedDir },
+    );
+    expect(result).toEqual({
+      name: 'weather-check',
+      version: '1.4.0',
+      path: join(installedDir, 'weather-check', 'SKILL.md'),
+      sha256: SHA,
+      trust: 'INSTALLED',
+      replaced: false,
+    });
     expect(await readFile(result.path, 'utf8')).toBe(SKILL);
     const snapshot = await discoverSkills({ dirs: { installed: installedDir } });
     expect(snapshot.skills.map((s) => [s.name, s.trust])).toEqual([['weather-check', 'INSTALLED']]);
@@ -68,7 +79,10 @@ describe('installSkill', () => {
     const dir = join(work, 'mismatch');
     let error: unknown;
     try {
-      await installSkill({ source: { kind: 'url', url: `${base}/weather/SKILL.md`, sha256: '0'.repeat(64) } }, { installedDir: dir });
+      await installSkill(
+        { source: { kind: 'url', url: `${base}/weather/SKILL.md`, sha256: '0'.repeat(64) } },
+        { installedDir: dir },
+      );
     } catch (caught) {
       error = caught;
     }
@@ -81,41 +95,118 @@ describe('installSkill', () => {
   it('installs from a registry entry (path and URL sources) and checks the entry against the file', async () => {
     await mkdir(join(work, 'src', 'weather-check'), { recursive: true });
     await writeFile(join(work, 'src', 'weather-check', 'SKILL.md'), SKILL);
-    await writeFile(join(registryDir, 'weather-check.json'), JSON.stringify({ name: 'weather-check', version: '1.4.0', description: 'Weather', source: { path: '../../src/weather-check/SKILL.md' }, sha256: SHA }));
-    await writeFile(join(registryDir, 'remote-weather.json'), JSON.stringify({ name: 'remote-weather', version: '1', description: 'Weather', source: { url: `${base}/weather/SKILL.md` }, sha256: SHA }));
+    await writeFile(
+      join(registryDir, 'weather-check.json'),
+      JSON.stringify({
+        name: 'weather-check',
+        version: '1.4.0',
+        description: 'Weather',
+        source: { path: '../../src/weather-check/SKILL.md' },
+        sha256: SHA,
+      }),
+    );
+    await writeFile(
+      join(registryDir, 'remote-weather.json'),
+      JSON.stringify({
+        name: 'remote-weather',
+        version: '1',
+        description: 'Weather',
+        source: { url: `${base}/weather/SKILL.md` },
+        sha256: SHA,
+      }),
+    );
     await writeFile(join(registryDir, 'broken.json'), JSON.stringify({ name: 'broken', source: {} }));
     const dir = join(work, 'from-registry');
-    expect((await installSkill({ source: { kind: 'registry', name: 'weather-check' } }, { installedDir: dir, registryDir })).name).toBe('weather-check');
-    expect(await codeOf(installSkill({ source: { kind: 'registry', name: 'remote-weather' } }, { installedDir: join(work, 'r2'), registryDir }))).toBe('INTEGRITY_MISMATCH');
-    expect(await codeOf(installSkill({ source: { kind: 'registry', name: 'broken' } }, { installedDir: dir, registryDir }))).toBe('SCHEMA_VIOLATION');
-    expect(await codeOf(installSkill({ source: { kind: 'registry', name: 'missing' } }, { installedDir: dir, registryDir }))).toBe('NOT_FOUND');
-    expect(await codeOf(installSkill({ source: { kind: 'registry', name: '../weather-check' } }, { installedDir: dir, registryDir }))).toBe('NOT_FOUND');
+    expect(
+      (
+        await installSkill(
+          { source: { kind: 'registry', name: 'weather-check' } },
+          { installedDir: dir, registryDir },
+        )
+      ).name,
+    ).toBe('weather-check');
+    expect(
+      await codeOf(
+        installSkill(
+          { source: { kind: 'registry', name: 'remote-weather' } },
+          { installedDir: join(work, 'r2'), registryDir },
+        ),
+      ),
+    ).toBe('INTEGRITY_MISMATCH');
+    expect(
+      await codeOf(
+        installSkill({ source: { kind: 'registry', name: 'broken' } }, { installedDir: dir, registryDir }),
+      ),
+    ).toBe('SCHEMA_VIOLATION');
+    expect(
+      await codeOf(
+        installSkill({ source: { kind: 'registry', name: 'missing' } }, { installedDir: dir, registryDir }),
+      ),
+    ).toBe('NOT_FOUND');
+    expect(
+      await codeOf(
+        installSkill(
+          { source: { kind: 'registry', name: '../weather-check' } },
+          { installedDir: dir, registryDir },
+        ),
+      ),
+    ).toBe('NOT_FOUND');
   });
 
   it('installs from a local path, refuses to overwrite unless asked, and replaces atomically', async () => {
     const dir = join(work, 'from-path');
     const path = join(work, 'src', 'weather-check');
-    expect((await installSkill({ source: { kind: 'path', path } }, { installedDir: dir })).replaced).toBe(false);
-    expect(await codeOf(installSkill({ source: { kind: 'path', path } }, { installedDir: dir }))).toBe('NAME_CONFLICT');
-    expect((await installSkill({ source: { kind: 'path', path, sha256: SHA }, replace: true }, { installedDir: dir })).replaced).toBe(true);
+    expect((await installSkill({ source: { kind: 'path', path } }, { installedDir: dir })).replaced).toBe(
+      false,
+    );
+    expect(await codeOf(installSkill({ source: { kind: 'path', path } }, { installedDir: dir }))).toBe(
+      'NAME_CONFLICT',
+    );
+    expect(
+      (
+        await installSkill(
+          { source: { kind: 'path', path, sha256: SHA }, replace: true },
+          { installedDir: dir },
+        )
+      ).replaced,
+    ).toBe(true);
     expect(await readdir(dir)).toEqual(['weather-check']);
   });
 
   it('caps downloads, refuses redirects, non-http schemes, bad files and names that escape', async () => {
     const dir = join(work, 'refused');
-    expect(await codeOf(installSkill({ source: { kind: 'url', url: `${base}/huge` } }, { installedDir: dir }))).toBe('PAYLOAD_TOO_LARGE');
-    expect(await codeOf(installSkill({ source: { kind: 'url', url: `${base}/chunked-huge` } }, { installedDir: dir }))).toBe('PAYLOAD_TOO_LARGE');
-    expect(await codeOf(installSkill({ source: { kind: 'url', url: `${base}/redirect` } }, { installedDir: dir }))).toBe('TOOL_FAILED');
-    expect(await codeOf(installSkill({ source: { kind: 'url', url: 'file:///etc/passwd' } }, { installedDir: dir }))).toBe('POLICY_DENIED');
-    expect(await codeOf(installSkill({ source: { kind: 'url', url: `${base}/evil` } }, { installedDir: dir }))).toBe('SCHEMA_VIOLATION');
-    expect(await codeOf(installSkill({ source: { kind: 'url', url: `${base}/nothing` } }, { installedDir: dir }))).toBe('TOOL_FAILED');
+    expect(
+      await codeOf(installSkill({ source: { kind: 'url', url: `${base}/huge` } }, { installedDir: dir })),
+    ).toBe('PAYLOAD_TOO_LARGE');
+    expect(
+      await codeOf(
+        installSkill({ source: { kind: 'url', url: `${base}/chunked-huge` } }, { installedDir: dir }),
+      ),
+    ).toBe('PAYLOAD_TOO_LARGE');
+    expect(
+      await codeOf(installSkill({ source: { kind: 'url', url: `${base}/redirect` } }, { installedDir: dir })),
+    ).toBe('TOOL_FAILED');
+    expect(
+      await codeOf(
+        installSkill({ source: { kind: 'url', url: 'file:///etc/passwd' } }, { installedDir: dir }),
+      ),
+    ).toBe('POLICY_DENIED');
+    expect(
+      await codeOf(installSkill({ source: { kind: 'url', url: `${base}/evil` } }, { installedDir: dir })),
+    ).toBe('SCHEMA_VIOLATION');
+    expect(
+      await codeOf(installSkill({ source: { kind: 'url', url: `${base}/nothing` } }, { installedDir: dir })),
+    ).toBe('TOOL_FAILED');
     const denied = await codeOf(
-      installSkill({ source: { kind: 'url', url: `${base}/weather/SKILL.md` } }, {
-        installedDir: dir,
-        checkUrl: () => {
-          throw new TalonError('SSRF_BLOCKED', 'blocked by test guard');
+      installSkill(
+        { source: { kind: 'url', url: `${base}/weather/SKILL.md` } },
+        {
+          installedDir: dir,
+          checkUrl: () => {
+            throw new TalonError('SSRF_BLOCKED', 'blocked by test guard');
+          },
         },
-      }),
+      ),
     );
     expect(denied).toBe('SSRF_BLOCKED');
     await expect(readdir(dir)).rejects.toThrow();
@@ -126,8 +217,15 @@ describe('removeSkill', () => {
   it('removes an installed skill and refuses names that escape the directory', async () => {
     const dir = join(work, 'remove');
     await installSkill({ source: { kind: 'url', url: `${base}/weather/SKILL.md` } }, { installedDir: dir });
-    expect(await removeSkill('weather-check', { installedDir: dir })).toEqual({ name: 'weather-check', removed: true });
-    expect(await removeSkill('weather-check', { installedDir: dir })).toEqual({ name: 'weather-check', removed: false });
-    for (const name of ['..', '../remove', '/etc', 'a/b', '']) expect(await codeOf(removeSkill(name, { installedDir: dir }))).toBe('NAME_CONFLICT');
+    expect(await removeSkill('weather-check', { installedDir: dir })).toEqual({
+      name: 'weather-check',
+      removed: true,
+    });
+    expect(await removeSkill('weather-check', { installedDir: dir })).toEqual({
+      name: 'weather-check',
+      removed: false,
+    });
+    for (const name of ['..', '../remove', '/etc', 'a/b', ''])
+      expect(await codeOf(removeSkill(name, { installedDir: dir }))).toBe('NAME_CONFLICT');
   });
 });

@@ -7,7 +7,8 @@ export class ConcurrencyLimiter {
   private readonly waiting: Array<{ start: () => void; signal?: AbortSignal; onAbort?: () => void }> = [];
 
   constructor(readonly limit: number) {
-    if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`concurrency limit must be a positive integer, got ${limit}`);
+    if (!Number.isInteger(limit) || limit < 1)
+      throw new RangeError(`concurrency limit must be a positive integer, got ${limit}`);
   }
 
   /** Calls running now. */

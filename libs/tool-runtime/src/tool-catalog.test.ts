@@ -2,8 +2,23 @@ import { describe, expect, it } from '@jest/globals';
 import type { ToolAnnouncement, ToolDefinition } from '@talon/contracts';
 import { ToolCatalog } from './tool-catalog.js';
 
-function definition(name: string, source: ToolDefinition['source'] = 'builtin', domain: ToolDefinition['domain'] = 'orchestrator'): ToolDefinition {
-  return { name, description: name, parameters: { type: 'object' }, effects: [], approval: 'never', timeoutMs: 1000, domain, source, sensitiveParams: [], idempotent: true };
+function definition(
+  name: string,
+  source: ToolDefinition['source'] = 'builtin',
+  domain: ToolDefinition['domain'] = 'orchestrator',
+): ToolDefinition {
+  return {
+    name,
+    description: name,
+    parameters: { type: 'object' },
+    effects: [],
+    approval: 'never',
+    timeoutMs: 1000,
+    domain,
+    source,
+    sensitiveParams: [],
+    idempotent: true,
+  };
 }
 
 function announcement(instanceId: string, tools: ToolDefinition[], ttlMs = 1000): ToolAnnouncement {
@@ -53,7 +68,14 @@ describe('ToolCatalog', () => {
     const catalog = new ToolCatalog();
     catalog.registerLocal({ definition: definition('tool_info'), execute: async () => ({}) });
     catalog.announce(announcement('w1', [definition('echo')]), 0);
-    catalog.announce(announcement('runner', [definition('echo', 'wasm', 'container'), definition('tool_info', 'mcp', 'container'), definition('stats', 'wasm', 'container')]), 0);
+    catalog.announce(
+      announcement('runner', [
+        definition('echo', 'wasm', 'container'),
+        definition('tool_info', 'mcp', 'container'),
+        definition('stats', 'wasm', 'container'),
+      ]),
+      0,
+    );
     expect(catalog.get('echo')!.definition.source).toBe('builtin');
     expect(catalog.get('tool_info')!.location).toBe('local');
     expect(catalog.get('stats')!.definition.source).toBe('wasm');

@@ -67,7 +67,12 @@ export class ToolCatalog implements ToolLookup {
 
   /** Adds a tool this process runs itself (control-plane tools). Its name is protected like a built-in. */
   registerLocal(tool: Tool): void {
-    this.entries.set(tool.definition.name, { definition: tool.definition, location: 'local', instances: new Map(), tool });
+    this.entries.set(tool.definition.name, {
+      definition: tool.definition,
+      location: 'local',
+      instances: new Map(),
+      tool,
+    });
     this.emit([tool.definition.name], []);
   }
 
@@ -78,12 +83,17 @@ export class ToolCatalog implements ToolLookup {
     const previous = this.offers.get(instanceId) ?? new Set<string>();
     const next = new Set<string>();
     const added: string[] = [];
-    for (const key of [...this.conflictList.keys()]) if (key.startsWith(`${instanceId}\u0000`)) this.conflictList.delete(key);
+    for (const key of [...this.conflictList.keys()])
+      if (key.startsWith(`${instanceId}\u0000`)) this.conflictList.delete(key);
     for (const definition of announcement.tools) {
       const existing = this.entries.get(definition.name);
       const refusal = existing ? this.refusal(existing, definition) : undefined;
       if (refusal) {
-        this.conflictList.set(`${instanceId}\u0000${definition.name}`, { instanceId, name: definition.name, reason: refusal });
+        this.conflictList.set(`${instanceId}\u0000${definition.name}`, {
+          instanceId,
+          name: definition.name,
+          reason: refusal,
+        });
         continue;
       }
       next.add(definition.name);
@@ -91,12 +101,18 @@ export class ToolCatalog implements ToolLookup {
         existing.definition = definition;
         existing.instances.set(instanceId, expiresAt);
       } else {
-        this.entries.set(definition.name, { definition, location: 'remote', instances: new Map([[instanceId, expiresAt]]) });
+        this.entries.set(definition.name, {
+          definition,
+          location: 'remote',
+          instances: new Map([[instanceId, expiresAt]]),
+        });
         added.push(definition.name);
       }
     }
     this.offers.set(instanceId, next);
-    const removed = [...previous].filter((name) => !next.has(name)).filter((name) => this.dropInstance(name, instanceId));
+    const removed = [...previous]
+      .filter((name) => !next.has(name))
+      .filter((name) => this.dropInstance(name, instanceId));
     if (added.length || removed.length) this.emit(added, removed);
   }
 

@@ -4,7 +4,11 @@ import type { ApprovalRequirement, ToolCallRequest, ToolDefinition } from '@talo
 export type CredentialGrant = NonNullable<ToolCallRequest['grants']>[number];
 
 /** Structured log line sink handed to tools. Sensitive params never reach it. */
-export type ToolLogger = (level: 'debug' | 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>) => void;
+export type ToolLogger = (
+  level: 'debug' | 'info' | 'warn' | 'error',
+  message: string,
+  fields?: Record<string, unknown>,
+) => void;
 
 /** What a tool receives besides its params. */
 export interface ToolContext {

@@ -9,12 +9,22 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ComponentCompiler, ComponentToolLoader, FetchHostHttpClient, parseCapabilities } from '../dist/index.js';
+import {
+  ComponentCompiler,
+  ComponentToolLoader,
+  FetchHostHttpClient,
+  parseCapabilities,
+} from '../dist/index.js';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 const ITERATIONS = process.argv[2] === '--cold' ? 0 : Number(process.argv[2] ?? 2000);
 const bytesOf = (path) => readFileSync(join(ROOT, path));
-const context = () => ({ callId: 'bench', signal: new AbortController().signal, grants: [], log: () => undefined });
+const context = () => ({
+  callId: 'bench',
+  signal: new AbortController().signal,
+  grants: [],
+  log: () => undefined,
+});
 
 function percentiles(samples) {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -40,10 +50,16 @@ async function series(n, fn) {
 
 async function coldStart(cacheDir, name, path, capabilities, params) {
   const loader = new ComponentToolLoader({ compiler: new ComponentCompiler({ cacheDir }), host: {} });
-  const [loadMs, tool] = await timed(() => loader.loadTool(name, { bytes: bytesOf(path), capabilities, version: '1' }));
+  const [loadMs, tool] = await timed(() =>
+    loader.loadTool(name, { bytes: bytesOf(path), capabilities, version: '1' }),
+  );
   const [firstMs] = await timed(() => tool.execute(params, context()));
   await tool.version.pool.close();
-  return { loadMs: +loadMs.toFixed(1), firstExecuteMs: +firstMs.toFixed(2), totalMs: +(loadMs + firstMs).toFixed(1) };
+  return {
+    loadMs: +loadMs.toFixed(1),
+    firstExecuteMs: +firstMs.toFixed(2),
+    totalMs: +(loadMs + firstMs).toFixed(1),
+  };
 }
 
 /** The same component instantiated in this thread and called directly: the baseline without a worker hop. */
@@ -57,22 +73,41 @@ async function directInstance(cacheDir, path, memoryMb) {
       log: () => undefined,
       nowMillis: () => BigInt(Date.now()),
       secretExists: () => false,
-      httpRequest: () => { throw { payload: 'denied' }; },
-      workspaceRead: () => { throw { payload: 'denied' }; },
-      toolInvoke: () => { throw { payload: 'denied' }; },
+      httpRequest: () => {
+        throw { payload: 'denied' };
+      },
+      workspaceRead: () => {
+        throw { payload: 'denied' };
+      },
+      toolInvoke: () => {
+        throw { payload: 'denied' };
+      },
     },
   });
 }
 
-const jsCaps = parseCapabilities({ effects: [], limits: { memory_mb: 128, timeout_ms: 5000, max_concurrency: 1 } });
-const watCaps = parseCapabilities({ effects: [], limits: { memory_mb: 4, timeout_ms: 5000, max_concurrency: 1 } });
+const jsCaps = parseCapabilities({
+  effects: [],
+  limits: { memory_mb: 128, timeout_ms: 5000, max_concurrency: 1 },
+});
+const watCaps = parseCapabilities({
+  effects: [],
+  limits: { memory_mb: 4, timeout_ms: 5000, max_concurrency: 1 },
+});
 const textParams = { text: 'the quick brown fox jumps over the lazy dog\nthe end', top: 3 };
 
 /** Child mode: one cold start (load + first execute) in this fresh process, printed as JSON. */
 async function coldChild(cacheDir, tool) {
-  const result = tool === 'probe'
-    ? await coldStart(cacheDir, 'probe', 'tools-src/wat/build/probe.wasm', watCaps, { x: 1 })
-    : await coldStart(cacheDir, 'text-stats', 'tools-src/text-stats/build/text-stats.wasm', jsCaps, textParams);
+  const result =
+    tool === 'probe'
+      ? await coldStart(cacheDir, 'probe', 'tools-src/wat/build/probe.wasm', watCaps, { x: 1 })
+      : await coldStart(
+          cacheDir,
+          'text-stats',
+          'tools-src/text-stats/build/text-stats.wasm',
+          jsCaps,
+          textParams,
+        );
   console.log(JSON.stringify(result));
 }
 
@@ -82,7 +117,15 @@ async function main() {
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const host = `127.0.0.1:${server.address().port}`;
   try {
-    const coldInChild = (tool) => JSON.parse(execFileSync(process.execPath, [new URL(import.meta.url).pathname, '--cold', cacheDir, tool], { encoding: 'utf8' }).trim().split('\n').at(-1));
+    const coldInChild = (tool) =>
+      JSON.parse(
+        execFileSync(process.execPath, [new URL(import.meta.url).pathname, '--cold', cacheDir, tool], {
+          encoding: 'utf8',
+        })
+          .trim()
+          .split('\n')
+          .at(-1),
+      );
     const medianOfFive = (tool) => {
       const runs = Array.from({ length: 5 }, () => coldInChild(tool)).sort((a, b) => a.totalMs - b.totalMs);
       return { ...runs[2], runsMs: runs.map((run) => run.totalMs) };
@@ -92,12 +135,27 @@ async function main() {
     const watColdEmpty = coldInChild('probe');
     const watColdWarmCache = medianOfFive('probe');
 
-    const loader = new ComponentToolLoader({ compiler: new ComponentCompiler({ cacheDir }), host: { httpClient: new FetchHostHttpClient() } });
-    const text = await loader.loadTool('text-stats', { bytes: bytesOf('tools-src/text-stats/build/text-stats.wasm'), capabilities: jsCaps, version: '1' });
-    const probe = await loader.loadTool('probe', { bytes: bytesOf('tools-src/wat/build/probe.wasm'), capabilities: watCaps, version: '1' });
+    const loader = new ComponentToolLoader({
+      compiler: new ComponentCompiler({ cacheDir }),
+      host: { httpClient: new FetchHostHttpClient() },
+    });
+    const text = await loader.loadTool('text-stats', {
+      bytes: bytesOf('tools-src/text-stats/build/text-stats.wasm'),
+      capabilities: jsCaps,
+      version: '1',
+    });
+    const probe = await loader.loadTool('probe', {
+      bytes: bytesOf('tools-src/wat/build/probe.wasm'),
+      capabilities: watCaps,
+      version: '1',
+    });
     const hostProbe = await loader.loadTool('host-probe', {
       bytes: bytesOf('tools-src/host-probe/build/host-probe.wasm'),
-      capabilities: parseCapabilities({ effects: ['network'], http: { allowlist: [{ host, path_prefix: '/', methods: ['GET'] }] }, limits: { max_concurrency: 1 } }),
+      capabilities: parseCapabilities({
+        effects: ['network'],
+        http: { allowlist: [{ host, path_prefix: '/', methods: ['GET'] }] },
+        limits: { max_concurrency: 1 },
+      }),
       version: '1',
     });
 
@@ -105,9 +163,17 @@ async function main() {
     await probe.execute({ mode: 't' }, context()).catch(() => undefined);
     const [recycledProbeMs] = await timed(() => probe.execute({ x: 1 }, context()));
     await text.version.pool.close();
-    const textAgain = await loader.loadTool('text-stats', { bytes: bytesOf('tools-src/text-stats/build/text-stats.wasm'), capabilities: jsCaps, version: '1' });
+    const textAgain = await loader.loadTool('text-stats', {
+      bytes: bytesOf('tools-src/text-stats/build/text-stats.wasm'),
+      capabilities: jsCaps,
+      version: '1',
+    });
     const [textNewPoolMs] = await timed(async () => {
-      const fresh = await loader.loadTool('text-stats', { bytes: bytesOf('tools-src/text-stats/build/text-stats.wasm'), capabilities: jsCaps, version: '1' });
+      const fresh = await loader.loadTool('text-stats', {
+        bytes: bytesOf('tools-src/text-stats/build/text-stats.wasm'),
+        capabilities: jsCaps,
+        version: '1',
+      });
       await fresh.execute(textParams, context());
       await fresh.version.pool.close();
     });
@@ -126,13 +192,29 @@ async function main() {
     const httpParams = { op: 'http', url: `http://${host}/x` };
     for (let i = 0; i < 50; i++) await hostProbe.execute(httpParams, context());
     const hostHttp = await series(Math.min(ITERATIONS, 500), () => hostProbe.execute(httpParams, context()));
-    const directFetch = await series(Math.min(ITERATIONS, 500), async () => (await fetch(`http://${host}/x`)).text());
+    const directFetch = await series(Math.min(ITERATIONS, 500), async () =>
+      (await fetch(`http://${host}/x`)).text(),
+    );
 
     const ratio = (a, b) => +(a.p50 / b.p50).toFixed(1);
     const result = {
       iterations: ITERATIONS,
-      coldStartMs: { textStatsEmptyCache: coldEmpty, textStatsWarmCache: coldWarmCache, probeEmptyCache: watColdEmpty, probeWarmCache: watColdWarmCache, probeRecycledWorker: +recycledProbeMs.toFixed(2), textStatsNewPoolCompiledModules: +textNewPoolMs.toFixed(1) },
-      warmExecuteMs: { textStatsPool: warmText, textStatsDirect: directTextP, textStatsRatio: ratio(warmText, directTextP), probePool: warmProbe, probeDirect: directProbeP, probeRatio: ratio(warmProbe, directProbeP) },
+      coldStartMs: {
+        textStatsEmptyCache: coldEmpty,
+        textStatsWarmCache: coldWarmCache,
+        probeEmptyCache: watColdEmpty,
+        probeWarmCache: watColdWarmCache,
+        probeRecycledWorker: +recycledProbeMs.toFixed(2),
+        textStatsNewPoolCompiledModules: +textNewPoolMs.toFixed(1),
+      },
+      warmExecuteMs: {
+        textStatsPool: warmText,
+        textStatsDirect: directTextP,
+        textStatsRatio: ratio(warmText, directTextP),
+        probePool: warmProbe,
+        probeDirect: directProbeP,
+        probeRatio: ratio(warmProbe, directProbeP),
+      },
       hostHttpRequestMs: { throughComponent: hostHttp, directFetch, ratio: ratio(hostHttp, directFetch) },
     };
     console.table({

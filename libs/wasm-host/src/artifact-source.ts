@@ -14,7 +14,8 @@ export const fetchArtifactDownloader: ArtifactDownloader = async (url, maxBytes)
   const response = await fetch(url, { redirect: 'error' });
   if (!response.ok) throw new Error(`download of ${url} answered ${response.status}`);
   const declared = Number(response.headers.get('content-length') ?? '0');
-  if (declared > maxBytes) throw new ArtifactTooLargeError(`${url} is ${declared} bytes, above the cap of ${maxBytes}.`);
+  if (declared > maxBytes)
+    throw new ArtifactTooLargeError(`${url} is ${declared} bytes, above the cap of ${maxBytes}.`);
   const chunks: Uint8Array[] = [];
   let total = 0;
   for await (const chunk of (response.body ?? []) as AsyncIterable<Uint8Array>) {
@@ -32,7 +33,8 @@ async function readCapped(path: string, maxBytes: number): Promise<Uint8Array> {
   const handle = await open(path, 'r');
   try {
     const { size } = await handle.stat();
-    if (size > maxBytes) throw new ArtifactTooLargeError(`${path} is ${size} bytes, above the cap of ${maxBytes}.`);
+    if (size > maxBytes)
+      throw new ArtifactTooLargeError(`${path} is ${size} bytes, above the cap of ${maxBytes}.`);
     return await handle.readFile();
   } finally {
     await handle.close();
@@ -43,9 +45,15 @@ async function readCapped(path: string, maxBytes: number): Promise<Uint8Array> {
  * Reads an artifact named by a registry entry: a path (relative to the entry's folder), a `file://` URL, or
  * an `http(s)://` URL fetched through `download`.
  */
-export async function readArtifact(url: string, baseDir: string, maxBytes: number, download: ArtifactDownloader): Promise<Uint8Array> {
+export async function readArtifact(
+  url: string,
+  baseDir: string,
+  maxBytes: number,
+  download: ArtifactDownloader,
+): Promise<Uint8Array> {
   if (/^https?:\/\//i.test(url)) return download(url, maxBytes);
   if (url.startsWith('file://')) return readCapped(fileURLToPath(url), maxBytes);
-  if (/^[a-z][a-z0-9+.-]*:/i.test(url) && !/^[a-z]:[\\/]/i.test(url)) throw new Error(`unsupported artifact URL scheme in ${url}`);
+  if (/^[a-z][a-z0-9+.-]*:/i.test(url) && !/^[a-z]:[\\/]/i.test(url))
+    throw new Error(`unsupported artifact URL scheme in ${url}`);
   return readCapped(isAbsolute(url) ? url : resolve(baseDir, url), maxBytes);
 }

@@ -10,7 +10,10 @@ export const HttpAllowEntrySchema = Type.Object(
   {
     host: Type.String({ minLength: 1, maxLength: 253, pattern: '^[A-Za-z0-9.\\-:\\[\\]]+$' }),
     path_prefix: Type.String({ pattern: '^/' }),
-    methods: Type.Array(Type.Union(HTTP_METHODS.map((method) => Type.Literal(method))), { minItems: 1, uniqueItems: true }),
+    methods: Type.Array(Type.Union(HTTP_METHODS.map((method) => Type.Literal(method))), {
+      minItems: 1,
+      uniqueItems: true,
+    }),
   },
   { additionalProperties: false },
 );
@@ -49,7 +52,10 @@ export const CapabilitiesSchema = Type.Object(
       ),
     ),
     rate_limit: Type.Optional(
-      Type.Object({ calls: Type.Integer({ minimum: 1 }), per_ms: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }),
+      Type.Object(
+        { calls: Type.Integer({ minimum: 1 }), per_ms: Type.Integer({ minimum: 1 }) },
+        { additionalProperties: false },
+      ),
     ),
     secrets: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { uniqueItems: true })),
     workspace: Type.Optional(
@@ -61,7 +67,9 @@ export const CapabilitiesSchema = Type.Object(
         { additionalProperties: false },
       ),
     ),
-    tool_aliases: Type.Optional(Type.Record(Type.String({ pattern: '^[a-zA-Z0-9_.-]{1,64}$' }), Type.String({ minLength: 1 }))),
+    tool_aliases: Type.Optional(
+      Type.Record(Type.String({ pattern: '^[a-zA-Z0-9_.-]{1,64}$' }), Type.String({ minLength: 1 })),
+    ),
     limits: Type.Optional(
       Type.Object(
         {
@@ -130,17 +138,24 @@ function consistencyViolations(file: CapabilitiesFile): string[] {
   const violations: string[] = [];
   const effects = new Set(file.effects);
   const secrets = new Set(file.secrets ?? []);
-  if ((file.http?.allowlist.length ?? 0) > 0 && !effects.has('network')) violations.push('/http allowlist needs the "network" effect');
+  if ((file.http?.allowlist.length ?? 0) > 0 && !effects.has('network'))
+    violations.push('/http allowlist needs the "network" effect');
   for (const credential of file.http?.credentials ?? []) {
-    if (!secrets.has(credential.secret_name)) violations.push(`/http/credentials secret "${credential.secret_name}" is not listed in /secrets`);
-    if (credential.location.kind !== 'bearer' && !credential.location.name) violations.push(`/http/credentials "${credential.secret_name}" needs location.name`);
+    if (!secrets.has(credential.secret_name))
+      violations.push(`/http/credentials secret "${credential.secret_name}" is not listed in /secrets`);
+    if (credential.location.kind !== 'bearer' && !credential.location.name)
+      violations.push(`/http/credentials "${credential.secret_name}" needs location.name`);
   }
-  if (secrets.size > 0 && !effects.has('use_secret')) violations.push('/secrets needs the "use_secret" effect');
-  if ((file.workspace?.read_prefixes.length ?? 0) > 0 && !effects.has('read_filesystem')) violations.push('/workspace needs the "read_filesystem" effect');
+  if (secrets.size > 0 && !effects.has('use_secret'))
+    violations.push('/secrets needs the "use_secret" effect');
+  if ((file.workspace?.read_prefixes.length ?? 0) > 0 && !effects.has('read_filesystem'))
+    violations.push('/workspace needs the "read_filesystem" effect');
   for (const prefix of file.workspace?.read_prefixes ?? []) {
-    if (prefix.startsWith('/') || prefix.split(/[\\/]/).includes('..') || prefix.includes('\0')) violations.push(`/workspace prefix "${prefix}" must be relative and stay inside the workspace`);
+    if (prefix.startsWith('/') || prefix.split(/[\\/]/).includes('..') || prefix.includes('\0'))
+      violations.push(`/workspace prefix "${prefix}" must be relative and stay inside the workspace`);
   }
-  if (Object.keys(file.tool_aliases ?? {}).length > 0 && !effects.has('dispatch_capability')) violations.push('/tool_aliases needs the "dispatch_capability" effect');
+  if (Object.keys(file.tool_aliases ?? {}).length > 0 && !effects.has('dispatch_capability'))
+    violations.push('/tool_aliases needs the "dispatch_capability" effect');
   return violations;
 }
 
@@ -151,12 +166,17 @@ function consistencyViolations(file: CapabilitiesFile): string[] {
 export function parseCapabilities(input: unknown, source = 'capabilities'): Capabilities {
   if (!validateFile(input)) {
     const violations = (validateFile.errors ?? []).map(describeViolation);
-    throw new CapabilitiesInvalidError(`${source} is invalid: ${violations.join('; ')}. Fix the file and install again.`, { details: { violations } });
+    throw new CapabilitiesInvalidError(
+      `${source} is invalid: ${violations.join('; ')}. Fix the file and install again.`,
+      { details: { violations } },
+    );
   }
   const file = input;
   const violations = consistencyViolations(file);
   if (violations.length > 0) {
-    throw new CapabilitiesInvalidError(`${source} is inconsistent: ${violations.join('; ')}.`, { details: { violations } });
+    throw new CapabilitiesInvalidError(`${source} is inconsistent: ${violations.join('; ')}.`, {
+      details: { violations },
+    });
   }
   return {
     effects: file.effects,

@@ -8,13 +8,24 @@ describe('checkImports', () => {
   });
 
   it('refuses WASI and anything else with a typed error naming them', () => {
-    expect(() => checkImports(['talon:tool/host@0.1.0', 'wasi:cli/environment@0.2.3', 'wasi:filesystem/types@0.2.3'], { allowedImports: [] })).toThrow(
-      expect.objectContaining({ code: 'POLICY_DENIED', details: { forbidden: ['wasi:cli/environment@0.2.3', 'wasi:filesystem/types@0.2.3'] } }),
+    expect(() =>
+      checkImports(['talon:tool/host@0.1.0', 'wasi:cli/environment@0.2.3', 'wasi:filesystem/types@0.2.3'], {
+        allowedImports: [],
+      }),
+    ).toThrow(
+      expect.objectContaining({
+        code: 'POLICY_DENIED',
+        details: { forbidden: ['wasi:cli/environment@0.2.3', 'wasi:filesystem/types@0.2.3'] },
+      }),
     );
-    expect(() => checkImports(['talon:tool/host-extra@0.1.0'], { allowedImports: [] })).toThrow(/talon:tool\/host-extra/);
+    expect(() => checkImports(['talon:tool/host-extra@0.1.0'], { allowedImports: [] })).toThrow(
+      /talon:tool\/host-extra/,
+    );
   });
 
   it('allows interfaces the policy lists', () => {
-    expect(() => checkImports(['wasi:random/random@0.2.0'], { allowedImports: ['wasi:random/random'] })).not.toThrow();
+    expect(() =>
+      checkImports(['wasi:random/random@0.2.0'], { allowedImports: ['wasi:random/random'] }),
+    ).not.toThrow();
   });
 });

@@ -110,7 +110,10 @@ export class ComponentCompiler {
   }
 
   /** Transpiles (or reads from the cache) and checks imports against the policy. */
-  async compile(bytes: Uint8Array, policy: ImportPolicy = { allowedImports: [] }): Promise<CompiledComponent> {
+  async compile(
+    bytes: Uint8Array,
+    policy: ImportPolicy = { allowedImports: [] },
+  ): Promise<CompiledComponent> {
     const sha256 = sha256Hex(bytes);
     const dir = join(this.cacheRoot, sha256);
     let meta = await this.readMeta(dir);
@@ -121,7 +124,9 @@ export class ComponentCompiler {
       });
       if (!reply.ok) {
         throw new ComponentLoadError(
-          reply.stage === 'wit' ? `The artifact is not a valid WebAssembly component (${reply.message}); rebuild it.` : `jco could not transpile the component (${reply.message}); check that it targets the talon:tool WIT.`,
+          reply.stage === 'wit'
+            ? `The artifact is not a valid WebAssembly component (${reply.message}); rebuild it.`
+            : `jco could not transpile the component (${reply.message}); check that it targets the talon:tool WIT.`,
         );
       }
       const imports = importsFromWit(reply.wit);
@@ -158,7 +163,10 @@ export class ComponentCompiler {
     for (const key of this.modules.keys()) if (key.startsWith(`${sha256}:`)) this.modules.delete(key);
   }
 
-  private async compileModules(compiled: CompiledComponent, memoryMb: number): Promise<Record<string, WebAssembly.Module>> {
+  private async compileModules(
+    compiled: CompiledComponent,
+    memoryMb: number,
+  ): Promise<Record<string, WebAssembly.Module>> {
     const modules: Record<string, WebAssembly.Module> = {};
     for (const name of compiled.coreModules) {
       const bytes = await readFile(join(compiled.dir, name));
@@ -175,7 +183,11 @@ export class ComponentCompiler {
     }
   }
 
-  private async writeCache(files: Record<string, Uint8Array>, dir: string, imports: string[]): Promise<CacheMeta> {
+  private async writeCache(
+    files: Record<string, Uint8Array>,
+    dir: string,
+    imports: string[],
+  ): Promise<CacheMeta> {
     const staging = `${dir}.tmp-${process.pid}-${Date.now()}`;
     await mkdir(staging, { recursive: true });
     const coreModules: string[] = [];
@@ -194,6 +206,8 @@ export class ComponentCompiler {
 
   /** Lists the sha256 entries currently in the disk cache. */
   async cachedEntries(): Promise<string[]> {
-    return (await readdir(this.cacheRoot).catch(() => [] as string[])).filter((name) => /^[0-9a-f]{64}$/.test(name));
+    return (await readdir(this.cacheRoot).catch(() => [] as string[])).filter((name) =>
+      /^[0-9a-f]{64}$/.test(name),
+    );
   }
 }

@@ -33,9 +33,14 @@ export interface ComponentToolSpec {
 export class ComponentToolLoader {
   constructor(private readonly options: ComponentToolLoaderOptions) {}
 
-  async loadVersion(spec: ComponentToolSpec, toolName = 'component'): Promise<WasmToolVersion & { witVersion?: string }> {
+  async loadVersion(
+    spec: ComponentToolSpec,
+    toolName = 'component',
+  ): Promise<WasmToolVersion & { witVersion?: string }> {
     const { capabilities } = spec;
-    const compiled = await this.options.compiler.compile(spec.bytes, { allowedImports: capabilities.allowedImports });
+    const compiled = await this.options.compiler.compile(spec.bytes, {
+      allowedImports: capabilities.allowedImports,
+    });
     const modules = await this.options.compiler.loadModules(compiled, capabilities.memoryMb);
     const pool = new ComponentWorkerPool({
       toolName,
@@ -57,9 +62,19 @@ export class ComponentToolLoader {
         parameters = undefined;
       }
       if (typeof parameters !== 'object' || parameters === null || Array.isArray(parameters)) {
-        throw new ComponentLoadError('The component\'s schema() did not return a JSON Schema object; fix the tool.');
+        throw new ComponentLoadError(
+          "The component's schema() did not return a JSON Schema object; fix the tool.",
+        );
       }
-      return { version: spec.version, sha256: compiled.sha256, pool, capabilities, parameters: parameters as Record<string, unknown>, description, witVersion: compiled.witVersion };
+      return {
+        version: spec.version,
+        sha256: compiled.sha256,
+        pool,
+        capabilities,
+        parameters: parameters as Record<string, unknown>,
+        description,
+        witVersion: compiled.witVersion,
+      };
     } catch (error) {
       await pool.close();
       throw error;

@@ -4,7 +4,13 @@ import { ComponentLoadError } from './errors/component-load-error.js';
 import { MemoryLimitError } from './errors/memory-limit-error.js';
 import { ToolTrapError } from './errors/tool-trap-error.js';
 import type { HostCallContext, HostImports } from './host-imports.js';
-import type { ComponentWorkerData, FromWorkerMessage, SequencedHostAnswer, SequencedHostOperation, ToWorkerMessage } from './worker-protocol.js';
+import type {
+  ComponentWorkerData,
+  FromWorkerMessage,
+  SequencedHostAnswer,
+  SequencedHostOperation,
+  ToWorkerMessage,
+} from './worker-protocol.js';
 
 /** Core modules and generated entry of one component, ready to post to workers. */
 export interface LoadedComponent {
@@ -67,20 +73,33 @@ export class ComponentWorkerHandle {
     });
     this.ready.catch(() => undefined);
     this.worker.on('message', (message: FromWorkerMessage) => this.onMessage(message));
-    this.worker.on('error', (error) => this.fail(new ToolTrapError(`The component worker crashed: ${error.message}`, { cause: error })));
-    this.worker.on('exit', (code) => this.fail(new ToolTrapError(`The component worker exited (code ${code}).`)));
+    this.worker.on('error', (error) =>
+      this.fail(new ToolTrapError(`The component worker crashed: ${error.message}`, { cause: error })),
+    );
+    this.worker.on('exit', (code) =>
+      this.fail(new ToolTrapError(`The component worker exited (code ${code}).`)),
+    );
     channel.port1.on('message', (operation: SequencedHostOperation) => void this.onHostOperation(operation));
   }
 
   /** Runs one `execute` (or `describe`) with a deadline; rejects with a typed error and kills the worker on failure. */
-  run(message: { type: 'describe' } | Omit<Extract<ToWorkerMessage, { type: 'execute' }>, 'id'>, timeoutMs: number, host?: HostCallContext): Promise<Settled> {
-    if (this.dead) return Promise.reject(new ToolTrapError('The component worker is gone; retry the call.', { retryable: true }));
-    const outgoing: ToWorkerMessage = message.type === 'describe' ? message : { ...message, id: this.nextId++ };
+  run(
+    message: { type: 'describe' } | Omit<Extract<ToWorkerMessage, { type: 'execute' }>, 'id'>,
+    timeoutMs: number,
+    host?: HostCallContext,
+  ): Promise<Settled> {
+    if (this.dead)
+      return Promise.reject(
+        new ToolTrapError('The component worker is gone; retry the call.', { retryable: true }),
+      );
+    const outgoing: ToWorkerMessage =
+      message.type === 'describe' ? message : { ...message, id: this.nextId++ };
     return new Promise<Settled>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.fail(new ToolTimeoutError(this.options.toolName, timeoutMs, 'timeout'));
       }, timeoutMs);
-      const onAbort = (): void => this.fail(new ToolTimeoutError(this.options.toolName, timeoutMs, 'cancelled'));
+      const onAbort = (): void =>
+        this.fail(new ToolTimeoutError(this.options.toolName, timeoutMs, 'cancelled'));
       host?.signal.addEventListener('abort', onAbort, { once: true });
       const done = (): void => {
         clearTimeout(timer);
@@ -113,7 +132,11 @@ export class ComponentWorkerHandle {
     const pending = this.pending;
     switch (message.type) {
       case 'log':
-        pending?.host?.log(LOG_LEVELS.has(message.level) ? (message.level as 'info') : 'info', message.message, { source: 'component' });
+        pending?.host?.log(
+          LOG_LEVELS.has(message.level) ? (message.level as 'info') : 'info',
+          message.message,
+          { source: 'component' },
+        );
         return;
       case 'ready':
         this.pending = undefined;
@@ -124,7 +147,9 @@ export class ComponentWorkerHandle {
         return;
       case 'trap': {
         const error = message.outOfMemory
-          ? new MemoryLimitError(`The tool ran out of its ${Math.round(this.options.memoryCapBytes / 1_048_576)} MB memory cap and was stopped (${message.message}).`)
+          ? new MemoryLimitError(
+              `The tool ran out of its ${Math.round(this.options.memoryCapBytes / 1_048_576)} MB memory cap and was stopped (${message.message}).`,
+            )
           : new ToolTrapError(`The tool trapped: ${message.message}. Its worker was recycled.`);
         this.fail(error);
         return;
@@ -137,7 +162,9 @@ export class ComponentWorkerHandle {
 
   private async onHostOperation(operation: SequencedHostOperation): Promise<void> {
     const host = this.pending?.host;
-    const answer = host ? await this.options.hostImports.handle(operation, host) : { ok: false as const, error: 'denied: no call in progress' };
+    const answer = host
+      ? await this.options.hostImports.handle(operation, host)
+      : { ok: false as const, error: 'denied: no call in progress' };
     if (this.dead) return;
     const sequenced: SequencedHostAnswer = { ...answer, seq: operation.seq };
     this.hostPort.postMessage(sequenced);

@@ -4,7 +4,13 @@
  * shared flag until the main thread posts the answer, because jco host imports are synchronous.
  */
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
-import type { ComponentWorkerData, FromWorkerMessage, HostOperation, SequencedHostAnswer, ToWorkerMessage } from './worker-protocol.js';
+import type {
+  ComponentWorkerData,
+  FromWorkerMessage,
+  HostOperation,
+  SequencedHostAnswer,
+  ToWorkerMessage,
+} from './worker-protocol.js';
 
 interface ToolExports {
   execute(request: { params: string; context?: string }): { output?: string; error?: string };
@@ -15,7 +21,10 @@ interface ToolExports {
 type Instantiate = (
   getCoreModule: (name: string) => WebAssembly.Module,
   imports: Record<string, Record<string, unknown>>,
-  instantiateCore: (module: WebAssembly.Module, imports: WebAssembly.Imports) => Promise<WebAssembly.Instance>,
+  instantiateCore: (
+    module: WebAssembly.Module,
+    imports: WebAssembly.Imports,
+  ) => Promise<WebAssembly.Instance>,
 ) => Promise<ToolExports>;
 
 const MAX_LOG_CHARS = 4096;
@@ -47,7 +56,8 @@ function callHost(operation: HostOperation): unknown {
       return answer.value;
     }
     const remaining = deadline - Date.now();
-    if (remaining <= 0 || Atomics.wait(flag, 0, 0, remaining) === 'timed-out') throw { payload: 'host call timed out' };
+    if (remaining <= 0 || Atomics.wait(flag, 0, 0, remaining) === 'timed-out')
+      throw { payload: 'host call timed out' };
     Atomics.store(flag, 0, 0);
   }
 }
@@ -55,8 +65,14 @@ function callHost(operation: HostOperation): unknown {
 const host = {
   log(level: string, message: string): void {
     logLines++;
-    if (logLines <= MAX_LOG_LINES_PER_CALL) post({ type: 'log', level, message: message.slice(0, MAX_LOG_CHARS) });
-    else if (logLines === MAX_LOG_LINES_PER_CALL + 1) post({ type: 'log', level: 'warn', message: `log limit of ${MAX_LOG_LINES_PER_CALL} lines per call reached; further lines dropped` });
+    if (logLines <= MAX_LOG_LINES_PER_CALL)
+      post({ type: 'log', level, message: message.slice(0, MAX_LOG_CHARS) });
+    else if (logLines === MAX_LOG_LINES_PER_CALL + 1)
+      post({
+        type: 'log',
+        level: 'warn',
+        message: `log limit of ${MAX_LOG_LINES_PER_CALL} lines per call reached; further lines dropped`,
+      });
   },
   nowMillis(): bigint {
     return BigInt(Date.now());
@@ -65,7 +81,15 @@ const host = {
     return presentSecrets.has(name);
   },
   httpRequest(request: { method: string; url: string; headers: [string, string][]; body?: string }): unknown {
-    return callHost({ op: 'http-request', request: { method: request.method, url: request.url, headers: request.headers, body: request.body ?? undefined } });
+    return callHost({
+      op: 'http-request',
+      request: {
+        method: request.method,
+        url: request.url,
+        headers: request.headers,
+        body: request.body ?? undefined,
+      },
+    });
   },
   workspaceRead(path: string): unknown {
     return callHost({ op: 'workspace-read', path });
@@ -93,7 +117,8 @@ async function start(): Promise<void> {
       { 'talon:tool/host': host },
       async (module, imports) => {
         const instance = await WebAssembly.instantiate(module, imports);
-        for (const value of Object.values(instance.exports)) if (value instanceof WebAssembly.Memory) memories.push(value);
+        for (const value of Object.values(instance.exports))
+          if (value instanceof WebAssembly.Memory) memories.push(value);
         return instance;
       },
     );
@@ -115,7 +140,12 @@ async function start(): Promise<void> {
     logLines = 0;
     try {
       const response = tool.execute({ params: message.params, context: message.context });
-      post({ type: 'result', id: message.id, output: response.output ?? undefined, error: response.error ?? undefined });
+      post({
+        type: 'result',
+        id: message.id,
+        output: response.output ?? undefined,
+        error: response.error ?? undefined,
+      });
     } catch (error) {
       const text = error instanceof Error ? error.message : String(error);
       post({ type: 'trap', id: message.id, message: text, outOfMemory: outOfMemory(text) });

@@ -8,7 +8,13 @@ export class FetchHostHttpClient implements HostHttpClient {
   async request(request: HostHttpRequest): Promise<HostHttpResponse> {
     const timeout = AbortSignal.timeout(request.timeoutMs);
     const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
-    const response = await fetch(request.url, { method: request.method, headers: request.headers, body: request.body, redirect: 'manual', signal });
+    const response = await fetch(request.url, {
+      method: request.method,
+      headers: request.headers,
+      body: request.body,
+      redirect: 'manual',
+      signal,
+    });
     const chunks: Uint8Array[] = [];
     let received = 0;
     if (response.body) {

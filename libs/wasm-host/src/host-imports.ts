@@ -9,7 +9,11 @@ import type { GuestHttpRequest, GuestHttpResponse, HostAnswer, HostOperation } f
 import { readWorkspaceFile } from './workspace-reader.js';
 
 /** Calls another tool for `tool-invoke`; the integrator routes it through the orchestrator under the same policy. */
-export type ToolInvoker = (toolName: string, params: Record<string, unknown>, call: HostCallContext) => Promise<unknown>;
+export type ToolInvoker = (
+  toolName: string,
+  params: Record<string, unknown>,
+  call: HostCallContext,
+) => Promise<unknown>;
 
 /** What the host knows about the call a host import belongs to. */
 export interface HostCallContext {
@@ -35,7 +39,14 @@ export interface HostImportsDependencies {
 
 const REDACTED = '[REDACTED]';
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
-const STRIPPED_REQUEST_HEADERS = new Set(['host', 'content-length', 'connection', 'transfer-encoding', 'proxy-authorization', 'cookie']);
+const STRIPPED_REQUEST_HEADERS = new Set([
+  'host',
+  'content-length',
+  'connection',
+  'transfer-encoding',
+  'proxy-authorization',
+  'cookie',
+]);
 
 function scrub(text: string, secrets: readonly string[]): string {
   let out = text;
@@ -69,7 +80,9 @@ export class HostImports {
           return { ok: true, value: await this.toolInvoke(operation.alias, operation.paramsJson, call) };
       }
     } catch (error) {
-      const message = TalonError.isInstance(error) ? error.message : `host error: ${error instanceof Error ? error.message : String(error)}`;
+      const message = TalonError.isInstance(error)
+        ? error.message
+        : `host error: ${error instanceof Error ? error.message : String(error)}`;
       call.log('warn', `host import ${operation.op} refused`, { reason: message });
       return { ok: false, error: `denied: ${message}` };
     }
@@ -78,7 +91,8 @@ export class HostImports {
   /** The allowed secret names that have a value: what `secret-exists` answers true for. */
   async presentSecrets(call: HostCallContext): Promise<string[]> {
     const present: string[] = [];
-    for (const name of this.capabilities.secrets) if ((await call.secrets.get(name)) !== undefined) present.push(name);
+    for (const name of this.capabilities.secrets)
+      if ((await call.secrets.get(name)) !== undefined) present.push(name);
     return present;
   }
 
@@ -89,13 +103,16 @@ export class HostImports {
       this.rateLimiter.take('http-request', 'http-request', limit);
     } catch (error) {
       if (!(error instanceof RateLimitedError)) throw error;
-      throw new HostImportDeniedError(`rate limit of ${limit.calls} requests per ${limit.perMs} ms reached; retry in ${error.details.retryAfterMs} ms`);
+      throw new HostImportDeniedError(
+        `rate limit of ${limit.calls} requests per ${limit.perMs} ms reached; retry in ${error.details.retryAfterMs} ms`,
+      );
     }
   }
 
   private async httpRequest(request: GuestHttpRequest, call: HostCallContext): Promise<GuestHttpResponse> {
     const client = this.dependencies.httpClient;
-    if (this.capabilities.httpAllowlist.length === 0 || !client) throw new HostImportDeniedError('http-request is not granted to this tool');
+    if (this.capabilities.httpAllowlist.length === 0 || !client)
+      throw new HostImportDeniedError('http-request is not granted to this tool');
     let url: URL;
     try {
       url = new URL(request.url);
@@ -104,7 +121,10 @@ export class HostImports {
     }
     const allowed = findAllowEntry(this.capabilities.httpAllowlist, request.method, url);
     if ('reason' in allowed) throw new HostImportDeniedError(allowed.reason);
-    if (request.body !== undefined && Buffer.byteLength(request.body) > this.capabilities.httpMaxRequestBytes) {
+    if (
+      request.body !== undefined &&
+      Buffer.byteLength(request.body) > this.capabilities.httpMaxRequestBytes
+    ) {
       throw new HostImportDeniedError(`request body above ${this.capabilities.httpMaxRequestBytes} bytes`);
     }
     this.checkRateLimit();
@@ -114,23 +134,32 @@ export class HostImports {
       if (!STRIPPED_REQUEST_HEADERS.has(name.toLowerCase())) headers[name.toLowerCase()] = value;
     }
     // Scrub every secret this call could reach from what the guest gets back, not only the injected ones.
-    const reachableSecrets: string[] = (await Promise.all(this.capabilities.secrets.map((name) => call.secrets.get(name)))).filter(
-      (value): value is string => value !== undefined && value.length > 0,
-    );
-    const secureEnough = url.protocol === 'https:' || this.dependencies.allowCredentialsOverHttp === true || LOOPBACK_HOSTS.has(url.hostname);
+    const reachableSecrets: string[] = (
+      await Promise.all(this.capabilities.secrets.map((name) => call.secrets.get(name)))
+    ).filter((value): value is string => value !== undefined && value.length > 0);
+    const secureEnough =
+      url.protocol === 'https:' ||
+      this.dependencies.allowCredentialsOverHttp === true ||
+      LOOPBACK_HOSTS.has(url.hostname);
     for (const credential of this.capabilities.credentials) {
       if (!credential.host_patterns.some((pattern) => hostMatches(pattern, url))) continue;
       if (!secureEnough) {
-        call.log('warn', 'credential not sent over plain http', { secret: credential.secret_name, host: url.host });
+        call.log('warn', 'credential not sent over plain http', {
+          secret: credential.secret_name,
+          host: url.host,
+        });
         continue;
       }
       const value = await call.secrets.get(credential.secret_name);
       if (value === undefined) {
-        call.log('warn', 'credential not granted to this call; request sent without it', { secret: credential.secret_name });
+        call.log('warn', 'credential not granted to this call; request sent without it', {
+          secret: credential.secret_name,
+        });
         continue;
       }
       if (credential.location.kind === 'bearer') headers['authorization'] = `Bearer ${value}`;
-      else if (credential.location.kind === 'header') headers[credential.location.name!.toLowerCase()] = value;
+      else if (credential.location.kind === 'header')
+        headers[credential.location.name!.toLowerCase()] = value;
       else url.searchParams.set(credential.location.name!, value);
     }
 
@@ -146,11 +175,17 @@ export class HostImports {
       });
       return {
         status: response.status,
-        headers: Object.entries(response.headers).map(([name, value]) => [name, scrub(value, reachableSecrets)] as [string, string]),
+        headers: Object.entries(response.headers).map(
+          ([name, value]) => [name, scrub(value, reachableSecrets)] as [string, string],
+        ),
         body: scrub(response.body, reachableSecrets),
       };
     } catch (error) {
-      const message = TalonError.isInstance(error) ? `${error.code}: ${error.message}` : error instanceof Error ? error.message : String(error);
+      const message = TalonError.isInstance(error)
+        ? `${error.code}: ${error.message}`
+        : error instanceof Error
+          ? error.message
+          : String(error);
       throw new HostImportDeniedError(`request failed: ${scrub(message, reachableSecrets)}`);
     }
   }
@@ -158,11 +193,18 @@ export class HostImports {
   private async workspaceRead(path: string): Promise<string> {
     const root = this.dependencies.workspaceRoot;
     if (!root) throw new HostImportDeniedError('workspace-read is not available on this host');
-    return readWorkspaceFile(root, this.capabilities.workspacePrefixes, path, this.capabilities.workspaceMaxReadBytes);
+    return readWorkspaceFile(
+      root,
+      this.capabilities.workspacePrefixes,
+      path,
+      this.capabilities.workspaceMaxReadBytes,
+    );
   }
 
   private async toolInvoke(alias: string, paramsJson: string, call: HostCallContext): Promise<string> {
-    const target = Object.hasOwn(this.capabilities.toolAliases, alias) ? this.capabilities.toolAliases[alias] : undefined;
+    const target = Object.hasOwn(this.capabilities.toolAliases, alias)
+      ? this.capabilities.toolAliases[alias]
+      : undefined;
     if (!target) throw new HostImportDeniedError(`tool alias "${alias}" is not declared`);
     const invoke = this.dependencies.invokeTool;
     if (!invoke) throw new HostImportDeniedError('tool-invoke is not available on this host');
@@ -172,7 +214,8 @@ export class HostImports {
     } catch {
       throw new HostImportDeniedError('params-json is not valid JSON');
     }
-    if (typeof params !== 'object' || params === null || Array.isArray(params)) throw new HostImportDeniedError('params-json must be a JSON object');
+    if (typeof params !== 'object' || params === null || Array.isArray(params))
+      throw new HostImportDeniedError('params-json must be a JSON object');
     const result = await invoke(target, params as Record<string, unknown>, call);
     return typeof result === 'string' ? result : JSON.stringify(result ?? null);
   }

@@ -22,8 +22,12 @@ describe('findAllowEntry', () => {
   const allowlist = [{ host: 'api.example.com', path_prefix: '/v1', methods: ['GET' as const] }];
 
   it('grants a matching request', () => {
-    expect(findAllowEntry(allowlist, 'get', new URL('https://api.example.com/v1/items'))).toEqual({ entry: allowlist[0] });
-    expect(findAllowEntry(allowlist, 'GET', new URL('https://api.example.com/v1'))).toEqual({ entry: allowlist[0] });
+    expect(findAllowEntry(allowlist, 'get', new URL('https://api.example.com/v1/items'))).toEqual({
+      entry: allowlist[0],
+    });
+    expect(findAllowEntry(allowlist, 'GET', new URL('https://api.example.com/v1'))).toEqual({
+      entry: allowlist[0],
+    });
   });
 
   it.each([

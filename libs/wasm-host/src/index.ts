@@ -1,10 +1,42 @@
 // Public API of @talon/wasm-host: sandboxed WebAssembly component tools (no Nest, no NATS).
-export { CapabilitiesSchema, DEFAULT_LIMITS, parseCapabilities, type Capabilities, type CapabilitiesFile, type CredentialSpec, type HttpAllowEntry } from './capabilities.js';
-export { ComponentCompiler, HOST_INTERFACE, checkImports, sha256Hex, type CompiledComponent, type ComponentCompilerOptions, type ImportPolicy } from './component-compiler.js';
-export { ComponentToolLoader, type ComponentToolLoaderOptions, type ComponentToolSpec } from './component-tool-loader.js';
+export {
+  CapabilitiesSchema,
+  DEFAULT_LIMITS,
+  parseCapabilities,
+  type Capabilities,
+  type CapabilitiesFile,
+  type CredentialSpec,
+  type HttpAllowEntry,
+} from './capabilities.js';
+export {
+  ComponentCompiler,
+  HOST_INTERFACE,
+  checkImports,
+  sha256Hex,
+  type CompiledComponent,
+  type ComponentCompilerOptions,
+  type ImportPolicy,
+} from './component-compiler.js';
+export {
+  ComponentToolLoader,
+  type ComponentToolLoaderOptions,
+  type ComponentToolSpec,
+} from './component-tool-loader.js';
 export type { LoadedComponent } from './component-worker-handle.js';
-export { ComponentWorkerPool, defaultWorkerScript, type ComponentWorkerPoolOptions, type PoolCall, type PoolResult, type PoolStats } from './worker-pool.js';
-export { HostImports, type HostCallContext, type HostImportsDependencies, type ToolInvoker } from './host-imports.js';
+export {
+  ComponentWorkerPool,
+  defaultWorkerScript,
+  type ComponentWorkerPoolOptions,
+  type PoolCall,
+  type PoolResult,
+  type PoolStats,
+} from './worker-pool.js';
+export {
+  HostImports,
+  type HostCallContext,
+  type HostImportsDependencies,
+  type ToolInvoker,
+} from './host-imports.js';
 export type { HostHttpClient, HostHttpRequest, HostHttpResponse } from './host-http-client.js';
 export { FetchHostHttpClient } from './fetch-host-http-client.js';
 export { SafeFetchHostHttpClient } from './safe-fetch-host-http-client.js';
@@ -15,13 +47,48 @@ export { GrantSecretsProvider } from './grant-secrets-provider.js';
 export { StaticSecretsProvider } from './static-secrets-provider.js';
 export { WasmTool, type WasmToolOptions, type WasmToolVersion } from './wasm-tool.js';
 export { capModuleMemory, initialMemoryBytes } from './wasm-memory-limit.js';
-export { BundlesFileSchema, RegistryEntrySchema, parseBundles, parseRegistryEntry, type RegistryEntry, type ToolBundle } from './registry-entry.js';
-export { ToolPackageRegistry, type LocatedRegistryEntry, type RegistryProblem, type RegistrySearchHit } from './tool-package-registry.js';
-export { InstalledToolsStore, InstalledToolRecordSchema, type InstalledToolRecord, type InstalledToolsState } from './installed-tools-store.js';
-export { DEFAULT_MAX_ARTIFACT_BYTES, fetchArtifactDownloader, readArtifact, type ArtifactDownloader } from './artifact-source.js';
-export { DEFAULT_ARTIFACT_DOWNLOAD_TIMEOUT_MS, safeFetchArtifactDownloader } from './safe-fetch-artifact-downloader.js';
-export { ToolInstaller, type InstalledToolChange, type InstalledToolInfo, type ToolInstallerOptions } from './tool-installer.js';
-export { SUPPORTED_WIT_VERSIONS, ToolVersionPreparer, type PreparedVersion, type ToolVersionPreparerOptions } from './tool-version-preparer.js';
+export {
+  BundlesFileSchema,
+  RegistryEntrySchema,
+  parseBundles,
+  parseRegistryEntry,
+  type RegistryEntry,
+  type ToolBundle,
+} from './registry-entry.js';
+export {
+  ToolPackageRegistry,
+  type LocatedRegistryEntry,
+  type RegistryProblem,
+  type RegistrySearchHit,
+} from './tool-package-registry.js';
+export {
+  InstalledToolsStore,
+  InstalledToolRecordSchema,
+  type InstalledToolRecord,
+  type InstalledToolsState,
+} from './installed-tools-store.js';
+export {
+  DEFAULT_MAX_ARTIFACT_BYTES,
+  fetchArtifactDownloader,
+  readArtifact,
+  type ArtifactDownloader,
+} from './artifact-source.js';
+export {
+  DEFAULT_ARTIFACT_DOWNLOAD_TIMEOUT_MS,
+  safeFetchArtifactDownloader,
+} from './safe-fetch-artifact-downloader.js';
+export {
+  ToolInstaller,
+  type InstalledToolChange,
+  type InstalledToolInfo,
+  type ToolInstallerOptions,
+} from './tool-installer.js';
+export {
+  SUPPORTED_WIT_VERSIONS,
+  ToolVersionPreparer,
+  type PreparedVersion,
+  type ToolVersionPreparerOptions,
+} from './tool-version-preparer.js';
 export type { GuestHttpRequest, GuestHttpResponse } from './worker-protocol.js';
 export { ArtifactTooLargeError } from './errors/artifact-too-large-error.js';
 export { CapabilitiesInvalidError } from './errors/capabilities-invalid-error.js';
@@ -42,5 +109,9 @@ export { createToolInstallTool, type ToolInstallParams } from './extension-tools
 export { createToolListTool } from './extension-tools/tool-list-tool.js';
 export { createToolUpgradeTool, type ToolUpgradeParams } from './extension-tools/tool-upgrade-tool.js';
 export { createToolRemoveTool, type ToolRemoveParams } from './extension-tools/tool-remove-tool.js';
-export { createExtensionInfoTool, type ExtensionInfo, type ExtensionInfoParams } from './extension-tools/extension-info-tool.js';
+export {
+  createExtensionInfoTool,
+  type ExtensionInfo,
+  type ExtensionInfoParams,
+} from './extension-tools/extension-info-tool.js';
 export type { InstalledToolSummary } from './extension-tools/installed-tool-summary.js';

@@ -19,7 +19,10 @@ export const InstalledToolRecordSchema = Type.Object({
 /** A persisted installed tool. */
 export type InstalledToolRecord = Static<typeof InstalledToolRecordSchema>;
 
-const InstalledStateSchema = Type.Object({ format: Type.Literal(1), tools: Type.Array(InstalledToolRecordSchema) });
+const InstalledStateSchema = Type.Object({
+  format: Type.Literal(1),
+  tools: Type.Array(InstalledToolRecordSchema),
+});
 type InstalledState = Static<typeof InstalledStateSchema>;
 
 const validateState = new Ajv({ strict: false }).compile<InstalledState>(InstalledStateSchema);
@@ -75,9 +78,15 @@ export class InstalledToolsStore implements InstalledToolsState {
     try {
       parsed = JSON.parse(raw);
     } catch (error) {
-      throw new RegistryEntryInvalidError(`${path} is not valid JSON; restore it from a backup or delete it to start empty.`, { cause: error });
+      throw new RegistryEntryInvalidError(
+        `${path} is not valid JSON; restore it from a backup or delete it to start empty.`,
+        { cause: error },
+      );
     }
-    if (!validateState(parsed)) throw new RegistryEntryInvalidError(`${path} does not match its schema; restore it from a backup or delete it.`);
+    if (!validateState(parsed))
+      throw new RegistryEntryInvalidError(
+        `${path} does not match its schema; restore it from a backup or delete it.`,
+      );
     this.records = new Map(parsed.tools.map((record) => [record.name, record]));
   }
 

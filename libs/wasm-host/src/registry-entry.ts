@@ -12,7 +12,10 @@ export const RegistryEntrySchema = Type.Object(
     description: Type.String({ minLength: 1, maxLength: 4096 }),
     keywords: Type.Array(Type.String()),
     source: Type.Optional(Type.String()),
-    artifact: Type.Object({ url: Type.String({ minLength: 1 }), sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }) }, { additionalProperties: false }),
+    artifact: Type.Object(
+      { url: Type.String({ minLength: 1 }), sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }) },
+      { additionalProperties: false },
+    ),
     /** A path to a `*.capabilities.json` file, or the capabilities inline. */
     capabilities: Type.Union([Type.String({ minLength: 1 }), Type.Record(Type.String(), Type.Unknown())]),
     auth: Type.Object(
@@ -29,7 +32,14 @@ export type RegistryEntry = Static<typeof RegistryEntrySchema>;
 /** `registry/_bundles.json`: named sets of tools installed together. */
 export const BundlesFileSchema = Type.Object({
   bundles: Type.Array(
-    Type.Object({ name: Type.String({ minLength: 1 }), description: Type.String(), tools: Type.Array(Type.String(), { minItems: 1 }) }, { additionalProperties: false }),
+    Type.Object(
+      {
+        name: Type.String({ minLength: 1 }),
+        description: Type.String(),
+        tools: Type.Array(Type.String(), { minItems: 1 }),
+      },
+      { additionalProperties: false },
+    ),
   ),
 });
 /** A named bundle. */
@@ -42,13 +52,21 @@ const validateBundles = ajv.compile<Static<typeof BundlesFileSchema>>(BundlesFil
 /** Validates a parsed registry entry. @throws RegistryEntryInvalidError */
 export function parseRegistryEntry(input: unknown, source: string): RegistryEntry {
   if (validateEntry(input)) return input;
-  const violations = (validateEntry.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message ?? 'is invalid'}`);
-  throw new RegistryEntryInvalidError(`${source} is not a valid registry entry: ${violations.join('; ')}.`, { details: { violations } });
+  const violations = (validateEntry.errors ?? []).map(
+    (error) => `${error.instancePath || '/'} ${error.message ?? 'is invalid'}`,
+  );
+  throw new RegistryEntryInvalidError(`${source} is not a valid registry entry: ${violations.join('; ')}.`, {
+    details: { violations },
+  });
 }
 
 /** Validates a parsed bundles file. @throws RegistryEntryInvalidError */
 export function parseBundles(input: unknown, source: string): ToolBundle[] {
   if (validateBundles(input)) return input.bundles;
-  const violations = (validateBundles.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message ?? 'is invalid'}`);
-  throw new RegistryEntryInvalidError(`${source} is not a valid bundles file: ${violations.join('; ')}.`, { details: { violations } });
+  const violations = (validateBundles.errors ?? []).map(
+    (error) => `${error.instancePath || '/'} ${error.message ?? 'is invalid'}`,
+  );
+  throw new RegistryEntryInvalidError(`${source} is not a valid bundles file: ${violations.join('; ')}.`, {
+    details: { violations },
+  });
 }

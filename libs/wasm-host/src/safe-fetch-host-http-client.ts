@@ -25,7 +25,8 @@ export class SafeFetchHostHttpClient implements HostHttpClient {
       signal: request.signal,
     });
     const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(response.headers)) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+    for (const [name, value] of Object.entries(response.headers))
+      headers[name] = Array.isArray(value) ? value.join(', ') : value;
     return { status: response.status, headers, body: response.body.toString('utf8') };
   }
 }

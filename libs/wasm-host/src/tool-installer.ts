@@ -7,7 +7,11 @@ import { ToolAlreadyInstalledError } from './errors/tool-already-installed-error
 import { ToolNotInstalledError } from './errors/tool-not-installed-error.js';
 import type { InstalledToolsState } from './installed-tools-store.js';
 import type { RegistryEntry } from './registry-entry.js';
-import type { LocatedRegistryEntry, RegistrySearchHit, ToolPackageRegistry } from './tool-package-registry.js';
+import type {
+  LocatedRegistryEntry,
+  RegistrySearchHit,
+  ToolPackageRegistry,
+} from './tool-package-registry.js';
 import { ToolVersionPreparer } from './tool-version-preparer.js';
 import type { WasmTool, WasmToolVersion } from './wasm-tool.js';
 import type { PoolStats } from './worker-pool.js';
@@ -50,7 +54,6 @@ export interface InstalledToolInfo {
   pool: PoolStats;
 }
 
-
 /**
  * Installs, upgrades and removes component tools from the registry, live: a tool is callable as soon as
  * `install` resolves, an upgrade lets calls already running finish on the old version, and the installed
@@ -75,9 +78,19 @@ export class ToolInstaller {
    * Aligns the live tools with the persisted state (re-read first): loads tools installed by another
    * instance, swaps versions upgraded elsewhere, and drops tools removed elsewhere.
    */
-  async reconcile(): Promise<{ installed: string[]; upgraded: string[]; removed: string[]; failed: { name: string; reason: string }[] }> {
+  async reconcile(): Promise<{
+    installed: string[];
+    upgraded: string[];
+    removed: string[];
+    failed: { name: string; reason: string }[];
+  }> {
     await this.options.store.reload();
-    const result = { installed: [] as string[], upgraded: [] as string[], removed: [] as string[], failed: [] as { name: string; reason: string }[] };
+    const result = {
+      installed: [] as string[],
+      upgraded: [] as string[],
+      removed: [] as string[],
+      failed: [] as { name: string; reason: string }[],
+    };
     const records = new Map(this.options.store.list().map((record) => [record.name, record]));
     for (const name of [...this.tools.keys()]) {
       if (records.has(name)) continue;
@@ -96,7 +109,10 @@ export class ToolInstaller {
         if (current?.version.sha256 === record.sha256) return;
         try {
           const bytes = await this.options.store.readArtifact(record);
-          if (sha256Hex(bytes) !== record.sha256) throw new IntegrityMismatchError(`The stored artifact of ${record.name} no longer matches its sha256; reinstall it.`);
+          if (sha256Hex(bytes) !== record.sha256)
+            throw new IntegrityMismatchError(
+              `The stored artifact of ${record.name} no longer matches its sha256; reinstall it.`,
+            );
           const version = await this.preparer.loadVersion(record, bytes);
           let tool: WasmTool;
           try {
@@ -108,7 +124,12 @@ export class ToolInstaller {
           if (current) {
             const previous = current.replace(version);
             result.upgraded.push(record.name);
-            this.options.onChange?.({ kind: 'upgraded', name: record.name, version: record.version, tool: current });
+            this.options.onChange?.({
+              kind: 'upgraded',
+              name: record.name,
+              version: record.version,
+              tool: current,
+            });
             void previous.pool.close().catch(() => undefined);
           } else {
             this.tools.set(record.name, tool);
@@ -116,7 +137,10 @@ export class ToolInstaller {
             this.options.onChange?.({ kind: 'installed', name: record.name, version: record.version, tool });
           }
         } catch (error) {
-          result.failed.push({ name: record.name, reason: error instanceof Error ? error.message : String(error) });
+          result.failed.push({
+            name: record.name,
+            reason: error instanceof Error ? error.message : String(error),
+          });
         }
       });
     }
@@ -130,7 +154,10 @@ export class ToolInstaller {
   /** Installs a registry tool (or the given entry). @throws IntegrityMismatchError, ForbiddenImportError, ToolAlreadyInstalledError */
   install(name: string, entry?: LocatedRegistryEntry): Promise<InstalledToolInfo> {
     return this.exclusive(name, async () => {
-      if (this.tools.has(name)) throw new ToolAlreadyInstalledError(`${name} is already installed; use upgrade to change its version.`);
+      if (this.tools.has(name))
+        throw new ToolAlreadyInstalledError(
+          `${name} is already installed; use upgrade to change its version.`,
+        );
       const prepared = await this.preparer.prepare(name, entry);
       await this.options.store.put(prepared.record, prepared.bytes);
       const tool = prepared.tool;
@@ -143,9 +170,11 @@ export class ToolInstaller {
   /** Installs every tool of a bundle that is not installed yet. */
   async installBundle(bundleName: string): Promise<InstalledToolInfo[]> {
     const bundle = this.options.registry.bundles().find((candidate) => candidate.name === bundleName);
-    if (!bundle) throw new ToolNotInstalledError(`No bundle named ${bundleName} in the registry; see the bundle list.`);
+    if (!bundle)
+      throw new ToolNotInstalledError(`No bundle named ${bundleName} in the registry; see the bundle list.`);
     const installed: InstalledToolInfo[] = [];
-    for (const name of bundle.tools) installed.push(this.tools.has(name) ? this.describe(name) : await this.install(name));
+    for (const name of bundle.tools)
+      installed.push(this.tools.has(name) ? this.describe(name) : await this.install(name));
     return installed;
   }
 
@@ -186,8 +215,15 @@ export class ToolInstaller {
   info(name: string): { installed?: InstalledToolInfo; registry?: RegistryEntry; upgradeAvailable: boolean } {
     const registry = this.options.registry.get(name)?.entry;
     const installed = this.tools.has(name) ? this.describe(name) : undefined;
-    if (!installed && !registry) throw new ToolNotInstalledError(`No tool named ${name} is installed or in the registry; try tool_search.`);
-    return { installed, registry, upgradeAvailable: Boolean(installed && registry && registry.artifact.sha256 !== installed.sha256) };
+    if (!installed && !registry)
+      throw new ToolNotInstalledError(
+        `No tool named ${name} is installed or in the registry; try tool_search.`,
+      );
+    return {
+      installed,
+      registry,
+      upgradeAvailable: Boolean(installed && registry && registry.artifact.sha256 !== installed.sha256),
+    };
   }
 
   get(name: string): WasmTool | undefined {
@@ -224,7 +260,8 @@ export class ToolInstaller {
 
   private requireTool(name: string): WasmTool {
     const tool = this.tools.get(name);
-    if (!tool) throw new ToolNotInstalledError(`${name} is not installed; see tool_list, or install it first.`);
+    if (!tool)
+      throw new ToolNotInstalledError(`${name} is not installed; see tool_list, or install it first.`);
     return tool;
   }
 
@@ -237,9 +274,11 @@ export class ToolInstaller {
     const previous = this.locks.get(name) ?? Promise.resolve();
     const next = previous.catch(() => undefined).then(work);
     this.locks.set(name, next);
-    void next.finally(() => {
-      if (this.locks.get(name) === next) this.locks.delete(name);
-    }).catch(() => undefined);
+    void next
+      .finally(() => {
+        if (this.locks.get(name) === next) this.locks.delete(name);
+      })
+      .catch(() => undefined);
     return next;
   }
 }

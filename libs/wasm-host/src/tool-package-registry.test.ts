@@ -26,21 +26,44 @@ describe('ToolPackageRegistry', () => {
 
   beforeAll(async () => {
     mkdirSync(join(dir, 'tools'));
-    writeFileSync(join(dir, 'tools', 'weather.json'), JSON.stringify(entry('weather', { keywords: ['forecast'], tags: ['api'] })));
-    writeFileSync(join(dir, 'tools', 'stats.json'), JSON.stringify(entry('stats', { description: 'counts words of a forecast text' })));
+    writeFileSync(
+      join(dir, 'tools', 'weather.json'),
+      JSON.stringify(entry('weather', { keywords: ['forecast'], tags: ['api'] })),
+    );
+    writeFileSync(
+      join(dir, 'tools', 'stats.json'),
+      JSON.stringify(entry('stats', { description: 'counts words of a forecast text' })),
+    );
     writeFileSync(join(dir, 'tools', 'bad-name.json'), JSON.stringify(entry('Bad Name')));
-    writeFileSync(join(dir, 'tools', 'bad-sha.json'), JSON.stringify(entry('bad-sha', { artifact: { url: 'x', sha256: 'xyz' } })));
+    writeFileSync(
+      join(dir, 'tools', 'bad-sha.json'),
+      JSON.stringify(entry('bad-sha', { artifact: { url: 'x', sha256: 'xyz' } })),
+    );
     writeFileSync(join(dir, 'tools', 'dup.json'), JSON.stringify(entry('weather')));
-    writeFileSync(join(dir, '_bundles.json'), JSON.stringify({ bundles: [{ name: 'all', description: 'everything', tools: ['weather', 'stats'] }] }));
+    writeFileSync(
+      join(dir, '_bundles.json'),
+      JSON.stringify({ bundles: [{ name: 'all', description: 'everything', tools: ['weather', 'stats'] }] }),
+    );
     registry = await ToolPackageRegistry.open(dir);
   });
 
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('loads valid entries and reports the bad ones', () => {
-    expect(registry.list().map((item) => item.name).sort()).toEqual(['stats', 'weather']);
-    expect(registry.problems.map((problem) => problem.file).sort()).toEqual(['bad-name.json', 'bad-sha.json', 'dup.json']);
-    expect(registry.problems.find((problem) => problem.file === 'dup.json')!.reason).toMatch(/must be in weather.json/);
+    expect(
+      registry
+        .list()
+        .map((item) => item.name)
+        .sort(),
+    ).toEqual(['stats', 'weather']);
+    expect(registry.problems.map((problem) => problem.file).sort()).toEqual([
+      'bad-name.json',
+      'bad-sha.json',
+      'dup.json',
+    ]);
+    expect(registry.problems.find((problem) => problem.file === 'dup.json')!.reason).toMatch(
+      /must be in weather.json/,
+    );
   });
 
   it('ranks by name, keyword and tag above description matches', () => {
@@ -51,6 +74,8 @@ describe('ToolPackageRegistry', () => {
 
   it('lists everything for an empty query, and reads bundles', () => {
     expect(registry.search('').map((hit) => hit.name)).toEqual(['stats', 'weather']);
-    expect(registry.bundles()).toEqual([{ name: 'all', description: 'everything', tools: ['weather', 'stats'] }]);
+    expect(registry.bundles()).toEqual([
+      { name: 'all', description: 'everything', tools: ['weather', 'stats'] },
+    ]);
   });
 });

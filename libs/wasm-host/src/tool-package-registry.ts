@@ -61,12 +61,18 @@ export class ToolPackageRegistry {
     const toolsDir = join(this.registryDir, 'tools');
     const entries = new Map<string, LocatedRegistryEntry>();
     const problems: RegistryProblem[] = [];
-    const files = (await readdir(toolsDir).catch(() => [] as string[])).filter((file) => file.endsWith('.json')).sort();
+    const files = (await readdir(toolsDir).catch(() => [] as string[]))
+      .filter((file) => file.endsWith('.json'))
+      .sort();
     for (const file of files) {
       try {
-        const entry = parseRegistryEntry(JSON.parse(await readFile(join(toolsDir, file), 'utf8')), `registry/tools/${file}`);
+        const entry = parseRegistryEntry(
+          JSON.parse(await readFile(join(toolsDir, file), 'utf8')),
+          `registry/tools/${file}`,
+        );
         // One file per name, named after it: duplicates cannot hide behind another file name.
-        if (file !== `${entry.name}.json`) throw new Error(`the entry for ${entry.name} must be in ${entry.name}.json`);
+        if (file !== `${entry.name}.json`)
+          throw new Error(`the entry for ${entry.name} must be in ${entry.name}.json`);
         entries.set(entry.name, { entry, baseDir: toolsDir });
       } catch (error) {
         problems.push({ file, reason: error instanceof Error ? error.message : String(error) });
@@ -74,9 +80,16 @@ export class ToolPackageRegistry {
     }
     let bundles: ToolBundle[] = [];
     try {
-      bundles = parseBundles(JSON.parse(await readFile(join(this.registryDir, '_bundles.json'), 'utf8')), 'registry/_bundles.json');
+      bundles = parseBundles(
+        JSON.parse(await readFile(join(this.registryDir, '_bundles.json'), 'utf8')),
+        'registry/_bundles.json',
+      );
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') problems.push({ file: '_bundles.json', reason: error instanceof Error ? error.message : String(error) });
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+        problems.push({
+          file: '_bundles.json',
+          reason: error instanceof Error ? error.message : String(error),
+        });
     }
     this.entries = entries;
     this.bundleList = bundles;
@@ -103,6 +116,14 @@ export class ToolPackageRegistry {
       .filter((hit) => hit.score > 0)
       .sort((a, b) => b.score - a.score || a.entry.name.localeCompare(b.entry.name))
       .slice(0, limit)
-      .map(({ entry, score }) => ({ name: entry.name, display_name: entry.display_name, version: entry.version, description: entry.description, tags: entry.tags, auth: entry.auth, score }));
+      .map(({ entry, score }) => ({
+        name: entry.name,
+        display_name: entry.display_name,
+        version: entry.version,
+        description: entry.description,
+        tags: entry.tags,
+        auth: entry.auth,
+        score,
+      }));
   }
 }

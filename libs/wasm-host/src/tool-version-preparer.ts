@@ -1,6 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { DEFAULT_MAX_ARTIFACT_BYTES, fetchArtifactDownloader, readArtifact, type ArtifactDownloader } from './artifact-source.js';
+import {
+  DEFAULT_MAX_ARTIFACT_BYTES,
+  fetchArtifactDownloader,
+  readArtifact,
+  type ArtifactDownloader,
+} from './artifact-source.js';
 import { parseCapabilities } from './capabilities.js';
 import { sha256Hex } from './component-compiler.js';
 import type { ComponentToolLoader } from './component-tool-loader.js';
@@ -45,7 +50,8 @@ export class ToolVersionPreparer {
   locate(name: string, given?: LocatedRegistryEntry): LocatedRegistryEntry {
     const located = given ?? this.options.registry.get(name);
     if (!located) throw new ToolNotInstalledError(`No tool named ${name} in the registry; try tool_search.`);
-    if (located.entry.name !== name) throw new IntegrityMismatchError(`The registry entry is for ${located.entry.name}, not ${name}.`);
+    if (located.entry.name !== name)
+      throw new IntegrityMismatchError(`The registry entry is for ${located.entry.name}, not ${name}.`);
     return located;
   }
 
@@ -54,18 +60,32 @@ export class ToolVersionPreparer {
     const { entry, baseDir } = this.locate(name, given);
     const supported = this.options.supportedWitVersions ?? SUPPORTED_WIT_VERSIONS;
     if (!supported.includes(entry.wit_version)) {
-      throw new IntegrityMismatchError(`${name} targets talon:tool ${entry.wit_version}; this host implements ${supported.join(', ')}. Install a version built for it.`, {
-        details: { expected: supported, actual: entry.wit_version, check: 'wit_version' },
-      });
+      throw new IntegrityMismatchError(
+        `${name} targets talon:tool ${entry.wit_version}; this host implements ${supported.join(', ')}. Install a version built for it.`,
+        {
+          details: { expected: supported, actual: entry.wit_version, check: 'wit_version' },
+        },
+      );
     }
-    const bytes = await readArtifact(entry.artifact.url, baseDir, this.options.maxArtifactBytes ?? DEFAULT_MAX_ARTIFACT_BYTES, this.options.download ?? fetchArtifactDownloader);
+    const bytes = await readArtifact(
+      entry.artifact.url,
+      baseDir,
+      this.options.maxArtifactBytes ?? DEFAULT_MAX_ARTIFACT_BYTES,
+      this.options.download ?? fetchArtifactDownloader,
+    );
     const actual = sha256Hex(bytes);
     if (actual !== entry.artifact.sha256) {
-      throw new IntegrityMismatchError(`The artifact of ${name} has sha256 ${actual}, but the registry says ${entry.artifact.sha256}; refusing to install it.`, {
-        details: { expected: entry.artifact.sha256, actual, check: 'sha256' },
-      });
+      throw new IntegrityMismatchError(
+        `The artifact of ${name} has sha256 ${actual}, but the registry says ${entry.artifact.sha256}; refusing to install it.`,
+        {
+          details: { expected: entry.artifact.sha256, actual, check: 'sha256' },
+        },
+      );
     }
-    const capabilities = typeof entry.capabilities === 'string' ? await this.readCapabilitiesFile(resolve(baseDir, entry.capabilities)) : entry.capabilities;
+    const capabilities =
+      typeof entry.capabilities === 'string'
+        ? await this.readCapabilitiesFile(resolve(baseDir, entry.capabilities))
+        : entry.capabilities;
     const record: InstalledToolRecord = {
       name,
       display_name: entry.display_name,
@@ -80,7 +100,12 @@ export class ToolVersionPreparer {
     if (config) record.config = config;
     const version = await this.loadVersion(record, bytes);
     try {
-      return { version, tool: this.options.loader.toolFor(name, version, record.display_name), record, bytes };
+      return {
+        version,
+        tool: this.options.loader.toolFor(name, version, record.display_name),
+        record,
+        bytes,
+      };
     } catch (error) {
       await version.pool.close();
       throw error;
@@ -91,7 +116,10 @@ export class ToolVersionPreparer {
     try {
       return JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>;
     } catch (error) {
-      throw new CapabilitiesInvalidError(`Cannot read the capabilities file ${path}: ${error instanceof Error ? error.message : String(error)}.`, { cause: error });
+      throw new CapabilitiesInvalidError(
+        `Cannot read the capabilities file ${path}: ${error instanceof Error ? error.message : String(error)}.`,
+        { cause: error },
+      );
     }
   }
 
@@ -99,12 +127,18 @@ export class ToolVersionPreparer {
   async loadVersion(record: InstalledToolRecord, bytes: Uint8Array): Promise<WasmToolVersion> {
     const capabilities = parseCapabilities(record.capabilities, `capabilities of ${record.name}`);
     const config = this.options.toolConfig?.[record.name] ?? record.config;
-    const version = await this.options.loader.loadVersion({ bytes, capabilities, version: record.version, config }, record.name);
+    const version = await this.options.loader.loadVersion(
+      { bytes, capabilities, version: record.version, config },
+      record.name,
+    );
     if (version.witVersion !== undefined && version.witVersion !== record.wit_version) {
       await version.pool.close();
-      throw new IntegrityMismatchError(`${record.name} declares wit_version ${record.wit_version} but its component imports talon:tool/host@${version.witVersion}.`, {
-        details: { expected: record.wit_version, actual: version.witVersion, check: 'wit_version' },
-      });
+      throw new IntegrityMismatchError(
+        `${record.name} declares wit_version ${record.wit_version} but its component imports talon:tool/host@${version.witVersion}.`,
+        {
+          details: { expected: record.wit_version, actual: version.witVersion, check: 'wit_version' },
+        },
+      );
     }
     return version;
   }

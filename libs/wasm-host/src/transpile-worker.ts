@@ -6,7 +6,9 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { componentWit, transpile } from '@bytecodealliance/jco';
 
 /** Reply of the transpile worker. */
-export type TranspileReply = { ok: true; wit: string; files: Record<string, Uint8Array> } | { ok: false; stage: 'wit' | 'transpile'; message: string };
+export type TranspileReply =
+  | { ok: true; wit: string; files: Record<string, Uint8Array> }
+  | { ok: false; stage: 'wit' | 'transpile'; message: string };
 
 async function run(bytes: Uint8Array): Promise<TranspileReply> {
   let wit: string;
@@ -16,7 +18,12 @@ async function run(bytes: Uint8Array): Promise<TranspileReply> {
     return { ok: false, stage: 'wit', message: error instanceof Error ? error.message : String(error) };
   }
   try {
-    const { files } = await transpile(bytes, { name: 'component', instantiation: 'async', noTypescript: true, quiet: true });
+    const { files } = await transpile(bytes, {
+      name: 'component',
+      instantiation: 'async',
+      noTypescript: true,
+      quiet: true,
+    });
     return { ok: true, wit, files };
   } catch (error) {
     return { ok: false, stage: 'transpile', message: error instanceof Error ? error.message : String(error) };

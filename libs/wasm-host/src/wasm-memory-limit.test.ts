@@ -5,7 +5,22 @@ import { capModuleMemory, initialMemoryBytes } from './wasm-memory-limit.js';
 function moduleWithMemory(limits: number[]): Uint8Array {
   const memory = [0x01, ...limits];
   const exportSection = [0x01, 0x03, 0x6d, 0x65, 0x6d, 0x02, 0x00];
-  return Uint8Array.from([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, 0x05, memory.length, ...memory, 0x07, exportSection.length, ...exportSection]);
+  return Uint8Array.from([
+    0x00,
+    0x61,
+    0x73,
+    0x6d,
+    0x01,
+    0x00,
+    0x00,
+    0x00,
+    0x05,
+    memory.length,
+    ...memory,
+    0x07,
+    exportSection.length,
+    ...exportSection,
+  ]);
 }
 
 function maximumOf(bytes: Uint8Array): number | undefined {
@@ -41,7 +56,9 @@ describe('capModuleMemory', () => {
   });
 
   it('refuses a cap below the initial memory', () => {
-    expect(() => capModuleMemory(moduleWithMemory([0x00, 0x91, 0x01]), 2_000_000)).toThrow(/needs 10 MB of memory at start/);
+    expect(() => capModuleMemory(moduleWithMemory([0x00, 0x91, 0x01]), 2_000_000)).toThrow(
+      /needs 10 MB of memory at start/,
+    );
   });
 
   it('reads the initial memory size', () => {

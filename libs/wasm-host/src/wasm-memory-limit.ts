@@ -40,7 +40,10 @@ function rewriteMemorySection(content: Uint8Array, maxPages: number): number[] {
   let offset = count.next;
   for (let index = 0; index < count.value; index++) {
     const flags = content[offset++]!;
-    if (flags > 1) throw new Error(`memory limits flag 0x${flags.toString(16)} (shared or 64-bit memory) is not supported`);
+    if (flags > 1)
+      throw new Error(
+        `memory limits flag 0x${flags.toString(16)} (shared or 64-bit memory) is not supported`,
+      );
     const minimum = readUnsignedLeb(content, offset);
     offset = minimum.next;
     let maximum = maxPages;
@@ -50,7 +53,9 @@ function rewriteMemorySection(content: Uint8Array, maxPages: number): number[] {
       maximum = Math.min(declared.value, maxPages);
     }
     if (minimum.value > maximum) {
-      throw new ComponentLoadError(`The module needs ${Math.ceil((minimum.value * PAGE_BYTES) / 1_048_576)} MB of memory at start, above the cap of ${Math.floor((maxPages * PAGE_BYTES) / 1_048_576)} MB; raise limits.memory_mb in the capabilities file.`);
+      throw new ComponentLoadError(
+        `The module needs ${Math.ceil((minimum.value * PAGE_BYTES) / 1_048_576)} MB of memory at start, above the cap of ${Math.floor((maxPages * PAGE_BYTES) / 1_048_576)} MB; raise limits.memory_mb in the capabilities file.`,
+      );
     }
     out.push(1, ...writeUnsignedLeb(minimum.value), ...writeUnsignedLeb(maximum));
   }

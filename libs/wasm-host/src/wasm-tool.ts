@@ -26,7 +26,16 @@ export interface WasmToolOptions {
   fallbackSecrets?: SecretsProvider;
 }
 
-const EFFECTS_NEEDING_APPROVAL: readonly ToolEffect[] = ['write_filesystem', 'delete_filesystem', 'external_write', 'financial', 'spawn_process', 'modify_extension', 'modify_approval', 'modify_budget'];
+const EFFECTS_NEEDING_APPROVAL: readonly ToolEffect[] = [
+  'write_filesystem',
+  'delete_filesystem',
+  'external_write',
+  'financial',
+  'spawn_process',
+  'modify_extension',
+  'modify_approval',
+  'modify_budget',
+];
 const READ_ONLY_EFFECTS: readonly ToolEffect[] = ['read_filesystem', 'network', 'use_secret'];
 
 /**
@@ -50,7 +59,9 @@ export class WasmTool implements Tool {
       description: description.slice(0, 4096),
       parameters,
       effects: [...capabilities.effects],
-      approval: capabilities.effects.some((effect) => EFFECTS_NEEDING_APPROVAL.includes(effect)) ? 'unless_auto_approved' : 'never',
+      approval: capabilities.effects.some((effect) => EFFECTS_NEEDING_APPROVAL.includes(effect))
+        ? 'unless_auto_approved'
+        : 'never',
       timeoutMs: capabilities.timeoutMs,
       domain: 'container',
       source: 'wasm',
@@ -79,12 +90,17 @@ export class WasmTool implements Tool {
       return await this.executeOn(this.current, params, context);
     } catch (error) {
       // A call still queued on a version that an upgrade retired runs on the new version instead.
-      if (error instanceof PoolClosedError && !this.current.pool.isClosed()) return this.executeOn(this.current, params, context);
+      if (error instanceof PoolClosedError && !this.current.pool.isClosed())
+        return this.executeOn(this.current, params, context);
       throw error;
     }
   }
 
-  private async executeOn(version: WasmToolVersion, params: Record<string, unknown>, context: ToolContext): Promise<unknown> {
+  private async executeOn(
+    version: WasmToolVersion,
+    params: Record<string, unknown>,
+    context: ToolContext,
+  ): Promise<unknown> {
     const grants = new GrantSecretsProvider(context.grants);
     const fallback = this.options.fallbackSecrets;
     const secrets: SecretsProvider = {
@@ -92,9 +108,18 @@ export class WasmTool implements Tool {
     };
     const result = await version.pool.execute({
       params: JSON.stringify(params),
-      host: { callId: context.callId, signal: context.signal, secrets, log: context.log, sessionId: context.sessionId },
+      host: {
+        callId: context.callId,
+        signal: context.signal,
+        secrets,
+        log: context.log,
+        sessionId: context.sessionId,
+      },
     });
-    if (result.error !== undefined) throw new ToolFailedError(`${this.options.name} failed: ${result.error}`, { details: { tool: this.options.name } });
+    if (result.error !== undefined)
+      throw new ToolFailedError(`${this.options.name} failed: ${result.error}`, {
+        details: { tool: this.options.name },
+      });
     const output = result.output ?? '';
     try {
       return JSON.parse(output) as unknown;

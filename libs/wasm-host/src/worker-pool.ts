@@ -78,11 +78,22 @@ export class ComponentWorkerPool {
     const timeoutMs = Math.min(call.timeoutMs ?? this.options.timeoutMs, this.options.timeoutMs);
     return this.withWorker(async (worker) => {
       const presentSecrets = await this.options.hostImports.presentSecrets(call.host);
-      const settled = await worker.run({ type: 'execute', params: call.params, context: call.context ?? this.options.context, presentSecrets }, timeoutMs, call.host);
+      const settled = await worker.run(
+        {
+          type: 'execute',
+          params: call.params,
+          context: call.context ?? this.options.context,
+          presentSecrets,
+        },
+        timeoutMs,
+        call.host,
+      );
       if (settled.type !== 'result') throw new Error('unexpected worker answer');
       const size = Buffer.byteLength(settled.output ?? '') + Buffer.byteLength(settled.error ?? '');
       if (size > this.options.maxOutputBytes) {
-        throw new OutputTooLargeError(`The tool returned ${size} bytes, above its cap of ${this.options.maxOutputBytes}; ask for less.`);
+        throw new OutputTooLargeError(
+          `The tool returned ${size} bytes, above its cap of ${this.options.maxOutputBytes}; ask for less.`,
+        );
       }
       return { output: settled.output, error: settled.error };
     });
@@ -104,7 +115,14 @@ export class ComponentWorkerPool {
 
   /** Live counters. */
   stats(): PoolStats {
-    return { workers: this.workers.size, idle: this.idle.length, inFlight: this.inFlight, queued: this.waiters.length, started: this.started, recycled: this.recycled };
+    return {
+      workers: this.workers.size,
+      idle: this.idle.length,
+      inFlight: this.inFlight,
+      queued: this.waiters.length,
+      started: this.started,
+      recycled: this.recycled,
+    };
   }
 
   /** Whether `close` was called. */
@@ -123,7 +141,10 @@ export class ComponentWorkerPool {
   }
 
   private async withWorker<T>(work: (worker: ComponentWorkerHandle) => Promise<T>): Promise<T> {
-    if (this.closed) throw new PoolClosedError('This tool version was removed or replaced; call the tool again.', { retryable: true });
+    if (this.closed)
+      throw new PoolClosedError('This tool version was removed or replaced; call the tool again.', {
+        retryable: true,
+      });
     this.inFlight++;
     let worker: ComponentWorkerHandle | undefined;
     try {
@@ -138,7 +159,10 @@ export class ComponentWorkerPool {
 
   private async acquire(): Promise<ComponentWorkerHandle> {
     for (;;) {
-      if (this.closed) throw new PoolClosedError('This tool version was removed or replaced; call the tool again.', { retryable: true });
+      if (this.closed)
+        throw new PoolClosedError('This tool version was removed or replaced; call the tool again.', {
+          retryable: true,
+        });
       const idle = this.idle.pop();
       if (idle) return idle;
       if (this.workers.size < this.options.maxConcurrency) {
@@ -176,7 +200,8 @@ export class ComponentWorkerPool {
       if (!worker.dead) void worker.terminate();
       if (worker.dead) {
         this.recycled++;
-        if (!this.closed && this.options.replaceRecycled !== false && this.idle.length === 0) this.replenish();
+        if (!this.closed && this.options.replaceRecycled !== false && this.idle.length === 0)
+          this.replenish();
       }
     } else {
       this.idle.push(worker);

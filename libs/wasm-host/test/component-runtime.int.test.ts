@@ -61,7 +61,8 @@ describe('component runtime (hand-written WAT probe, real worker threads)', () =
   it('starts a replacement worker in the background after a recycle', async () => {
     await probe.execute({ mode: 't' }, toolContext()).catch(() => undefined);
     const deadline = Date.now() + 3000;
-    while (probe.version.pool.stats().idle === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    while (probe.version.pool.stats().idle === 0 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 10));
     expect(probe.version.pool.stats()).toMatchObject({ idle: 1, inFlight: 0 });
     const started = performance.now();
     await expect(probe.execute({ warm: true }, toolContext())).resolves.toEqual({ warm: true });
@@ -72,7 +73,11 @@ describe('component runtime (hand-written WAT probe, real worker threads)', () =
     const started = performance.now();
     const error = await probe.execute({ mode: 'l' }, toolContext()).catch((caught: unknown) => caught);
     const elapsed = performance.now() - started;
-    expect(error).toMatchObject({ name: 'ToolTimeoutError', code: 'TIMEOUT', details: { reason: 'timeout' } });
+    expect(error).toMatchObject({
+      name: 'ToolTimeoutError',
+      code: 'TIMEOUT',
+      details: { reason: 'timeout' },
+    });
     expect(elapsed).toBeGreaterThanOrEqual(490);
     expect(elapsed).toBeLessThan(2000);
     await expect(probe.execute({ after: 'loop' }, toolContext())).resolves.toEqual({ after: 'loop' });
@@ -89,16 +94,23 @@ describe('component runtime (hand-written WAT probe, real worker threads)', () =
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
     const started = performance.now();
-    const error = await probe.execute({ mode: 'l' }, toolContext({ signal: controller.signal })).catch((caught: unknown) => caught);
+    const error = await probe
+      .execute({ mode: 'l' }, toolContext({ signal: controller.signal }))
+      .catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: 'TIMEOUT' });
     expect(performance.now() - started).toBeLessThan(400);
   });
 
   it('runs at most max_concurrency calls at once and queues the rest', async () => {
     const pool = probe.version.pool;
-    const calls = [probe.execute({ mode: 'l' }, toolContext()), probe.execute({ mode: 'l' }, toolContext()), probe.execute({ n: 3 }, toolContext())];
+    const calls = [
+      probe.execute({ mode: 'l' }, toolContext()),
+      probe.execute({ mode: 'l' }, toolContext()),
+      probe.execute({ n: 3 }, toolContext()),
+    ];
     // Workers start asynchronously (slowly on a loaded machine): wait until both slots are taken.
-    for (let waited = 0; pool.stats().queued > 1 && waited < 5000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (let waited = 0; pool.stats().queued > 1 && waited < 5000; waited += 20)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     expect(pool.stats()).toMatchObject({ workers: 2, inFlight: 3, queued: 1 });
     const settled = await Promise.allSettled(calls);
     expect(settled.map((result) => result.status)).toEqual(['rejected', 'rejected', 'fulfilled']);

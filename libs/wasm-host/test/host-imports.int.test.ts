@@ -24,7 +24,11 @@ describe('host imports (host-probe component built with componentize-js, real wo
   const tools: WasmTool[] = [];
 
   async function probeWith(file: Record<string, unknown>): Promise<WasmTool> {
-    const tool = await loader.loadTool('host-probe', { bytes: artifact('host-probe'), capabilities: capabilities(file), version: '1' });
+    const tool = await loader.loadTool('host-probe', {
+      bytes: artifact('host-probe'),
+      capabilities: capabilities(file),
+      version: '1',
+    });
     tools.push(tool);
     return tool;
   }
@@ -66,7 +70,13 @@ describe('host imports (host-probe component built with componentize-js, real wo
       effects: ['network', 'use_secret', 'read_filesystem', 'dispatch_capability'],
       http: {
         allowlist: [{ host: server.host, path_prefix: '/v1/', methods: ['GET', 'POST'] }],
-        credentials: [{ secret_name: 'api_token', location: { kind: 'header', name: 'X-Api-Key' }, host_patterns: [server.host] }],
+        credentials: [
+          {
+            secret_name: 'api_token',
+            location: { kind: 'header', name: 'X-Api-Key' },
+            host_patterns: [server.host],
+          },
+        ],
         max_response_bytes: 100_000,
         max_request_bytes: 1000,
       },
@@ -85,13 +95,24 @@ describe('host imports (host-probe component built with componentize-js, real wo
     for (const dir of [cache, workspace, outside]) dir.cleanup();
   });
 
-  const grant = [{ secretName: 'api_token', value: SECRET, hostPatterns: ['127.0.0.1'], location: { kind: 'header' as const, name: 'X-Api-Key' } }];
+  const grant = [
+    {
+      secretName: 'api_token',
+      value: SECRET,
+      hostPatterns: ['127.0.0.1'],
+      location: { kind: 'header' as const, name: 'X-Api-Key' },
+    },
+  ];
 
   describe('log and now-millis (always available)', () => {
     it('forwards log lines to the call logger', async () => {
       const result = await call(denyAll, { op: 'log', level: 'warn', message: 'from the guest' });
       expect(result.err).toBeUndefined();
-      expect(result.logs).toContainEqual({ level: 'warn', message: 'from the guest', fields: { source: 'component' } });
+      expect(result.logs).toContainEqual({
+        level: 'warn',
+        message: 'from the guest',
+        fields: { source: 'component' },
+      });
     });
 
     it('answers now-millis with the host clock', async () => {
@@ -109,10 +130,20 @@ describe('host imports (host-probe component built with componentize-js, real wo
     });
 
     it('sends an allowlisted request and returns the response', async () => {
-      const result = await call(granted, { op: 'http', method: 'POST', url: `${server.baseUrl}/v1/items?q=1`, headers: [['content-type', 'text/plain']], body: 'hello' });
+      const result = await call(granted, {
+        op: 'http',
+        method: 'POST',
+        url: `${server.baseUrl}/v1/items?q=1`,
+        headers: [['content-type', 'text/plain']],
+        body: 'hello',
+      });
       const response = result.ok as { status: number; body: string };
       expect(response.status).toBe(200);
-      expect(JSON.parse(response.body)).toMatchObject({ method: 'POST', url: '/v1/items?q=1', body: 'hello' });
+      expect(JSON.parse(response.body)).toMatchObject({
+        method: 'POST',
+        url: '/v1/items?q=1',
+        body: 'hello',
+      });
     });
 
     it.each([
@@ -134,7 +165,12 @@ describe('host imports (host-probe component built with componentize-js, real wo
     });
 
     it('refuses a request body above the byte cap', async () => {
-      const result = await call(granted, { op: 'http', method: 'POST', url: `${server.baseUrl}/v1/x`, body: 'z'.repeat(2000) });
+      const result = await call(granted, {
+        op: 'http',
+        method: 'POST',
+        url: `${server.baseUrl}/v1/x`,
+        body: 'z'.repeat(2000),
+      });
       expect(result.err).toMatch(/request body above 1000 bytes/);
     });
 
@@ -150,7 +186,18 @@ describe('host imports (host-probe component built with componentize-js, real wo
     });
 
     it('injects the credential on the host side; the guest never sees it, even echoed back', async () => {
-      const result = await call(granted, { op: 'http', url: `${server.baseUrl}/v1/echo`, headers: [['X-Api-Key', 'guest-chosen'], ['Cookie', 'a=b']] }, grant);
+      const result = await call(
+        granted,
+        {
+          op: 'http',
+          url: `${server.baseUrl}/v1/echo`,
+          headers: [
+            ['X-Api-Key', 'guest-chosen'],
+            ['Cookie', 'a=b'],
+          ],
+        },
+        grant,
+      );
       const serverSaw = server.received.at(-1)!;
       expect(serverSaw.headers['x-api-key']).toBe(SECRET);
       expect(serverSaw.headers['cookie']).toBeUndefined();
@@ -171,7 +218,8 @@ describe('host imports (host-probe component built with componentize-js, real wo
         rate_limit: { calls: 2, per_ms: 60_000 },
       });
       const results = [];
-      for (let index = 0; index < 3; index++) results.push(await call(limited, { op: 'http', url: `${server.baseUrl}/v1/rl` }));
+      for (let index = 0; index < 3; index++)
+        results.push(await call(limited, { op: 'http', url: `${server.baseUrl}/v1/rl` }));
       expect(results.map((result) => (result.err ? 'denied' : 'ok'))).toEqual(['ok', 'ok', 'denied']);
       expect(results[2]!.err).toMatch(/rate limit of 2 requests/);
     });
@@ -191,11 +239,15 @@ describe('host imports (host-probe component built with componentize-js, real wo
 
   describe('workspace-read', () => {
     it('reads a file under an allowed prefix', async () => {
-      expect((await call(granted, { op: 'read', path: 'docs/guide.md' })).ok).toBe('# Guide\nHello workspace\n');
+      expect((await call(granted, { op: 'read', path: 'docs/guide.md' })).ok).toBe(
+        '# Guide\nHello workspace\n',
+      );
     });
 
     it('is denied when the capabilities grant no workspace prefix', async () => {
-      expect((await call(denyAll, { op: 'read', path: 'docs/guide.md' })).err).toMatch(/workspace-read is not granted/);
+      expect((await call(denyAll, { op: 'read', path: 'docs/guide.md' })).err).toMatch(
+        /workspace-read is not granted/,
+      );
     });
 
     it.each([
@@ -205,7 +257,11 @@ describe('host imports (host-probe component built with componentize-js, real wo
       ['an absolute path', '/etc/passwd', /must be relative/],
       ['a NUL byte', 'docs/guide.md\u0000.txt', /NUL byte/],
       ['a symlink out of the workspace', 'docs/escape.md', /resolves outside the workspace/],
-      ['a symlink to another folder of the workspace', 'docs/sideways.md', /resolves outside the allowed prefixes/],
+      [
+        'a symlink to another folder of the workspace',
+        'docs/sideways.md',
+        /resolves outside the allowed prefixes/,
+      ],
       ['a file above the byte cap', 'docs/large.md', /above the cap of 1000/],
       ['a missing file', 'docs/missing.md', /no such file/],
       ['a folder', 'docs', /not a file/],
@@ -217,16 +273,25 @@ describe('host imports (host-probe component built with componentize-js, real wo
   describe('tool-invoke', () => {
     it('dispatches a declared alias to its tool with the same call id', async () => {
       const context = toolContext();
-      const result = (await granted.execute({ op: 'invoke', alias: 'stats', params: { text: 'a b' } }, context)) as { ok: string };
+      const result = (await granted.execute(
+        { op: 'invoke', alias: 'stats', params: { text: 'a b' } },
+        context,
+      )) as { ok: string };
       expect(JSON.parse(result.ok)).toEqual({ invoked: 'text-stats', echo: { text: 'a b' } });
       expect(invoked.at(-1)).toEqual({ tool: 'text-stats', params: { text: 'a b' }, callId: context.callId });
     });
 
     it('refuses an undeclared alias and a tool without aliases', async () => {
       const count = invoked.length;
-      expect((await call(granted, { op: 'invoke', alias: 'shell', params: {} })).err).toMatch(/alias "shell" is not declared/);
-      expect((await call(granted, { op: 'invoke', alias: 'constructor', params: {} })).err).toMatch(/is not declared/);
-      expect((await call(denyAll, { op: 'invoke', alias: 'stats', params: {} })).err).toMatch(/is not declared/);
+      expect((await call(granted, { op: 'invoke', alias: 'shell', params: {} })).err).toMatch(
+        /alias "shell" is not declared/,
+      );
+      expect((await call(granted, { op: 'invoke', alias: 'constructor', params: {} })).err).toMatch(
+        /is not declared/,
+      );
+      expect((await call(denyAll, { op: 'invoke', alias: 'stats', params: {} })).err).toMatch(
+        /is not declared/,
+      );
       expect(invoked.length).toBe(count);
     });
   });
@@ -238,7 +303,9 @@ describe('host imports (host-probe component built with componentize-js, real wo
       const port = Number(server.host.split(':')[1]);
       const guardedLoader = new ComponentToolLoader({
         compiler: new ComponentCompiler({ cacheDir: cache.path }),
-        host: { httpClient: new SafeFetchHostHttpClient({ allowlist: [{ cidr: '127.0.0.1', ports: [port] }] }) },
+        host: {
+          httpClient: new SafeFetchHostHttpClient({ allowlist: [{ cidr: '127.0.0.1', ports: [port] }] }),
+        },
       });
       guarded = await guardedLoader.loadTool('host-probe', {
         bytes: artifact('host-probe'),
@@ -246,7 +313,11 @@ describe('host imports (host-probe component built with componentize-js, real wo
         capabilities: capabilities({
           effects: ['network'],
           http: {
-            allowlist: ['10.0.0.1', '169.254.169.254', '127.0.0.1', '[::1]'].map((host) => ({ host, path_prefix: '/', methods: ['GET'] })),
+            allowlist: ['10.0.0.1', '169.254.169.254', '127.0.0.1', '[::1]'].map((host) => ({
+              host,
+              path_prefix: '/',
+              methods: ['GET'],
+            })),
           },
         }),
       });
@@ -272,9 +343,16 @@ describe('host imports (host-probe component built with componentize-js, real wo
 
   it('does not send a credential over plain http to a non-loopback host', async () => {
     const rewrite: HostHttpClient = {
-      request: (request) => new FetchHostHttpClient().request({ ...request, url: request.url.replace('http://api.example.test', server.baseUrl) }),
+      request: (request) =>
+        new FetchHostHttpClient().request({
+          ...request,
+          url: request.url.replace('http://api.example.test', server.baseUrl),
+        }),
     };
-    const plainLoader = new ComponentToolLoader({ compiler: new ComponentCompiler({ cacheDir: cache.path }), host: { httpClient: rewrite } });
+    const plainLoader = new ComponentToolLoader({
+      compiler: new ComponentCompiler({ cacheDir: cache.path }),
+      host: { httpClient: rewrite },
+    });
     const plain = await plainLoader.loadTool('host-probe', {
       bytes: artifact('host-probe'),
       version: '1',
@@ -283,19 +361,30 @@ describe('host imports (host-probe component built with componentize-js, real wo
         secrets: ['api_token'],
         http: {
           allowlist: [{ host: 'api.example.test', path_prefix: '/v1/', methods: ['GET'] }],
-          credentials: [{ secret_name: 'api_token', location: { kind: 'bearer' }, host_patterns: ['api.example.test'] }],
+          credentials: [
+            { secret_name: 'api_token', location: { kind: 'bearer' }, host_patterns: ['api.example.test'] },
+          ],
         },
       }),
     });
     tools.push(plain);
-    const result = await call(plain, { op: 'http', url: 'http://api.example.test/v1/plain' }, [{ ...grant[0]!, hostPatterns: ['api.example.test'] }]);
+    const result = await call(plain, { op: 'http', url: 'http://api.example.test/v1/plain' }, [
+      { ...grant[0]!, hostPatterns: ['api.example.test'] },
+    ]);
     expect((result.ok as { status: number }).status).toBe(200);
     expect(server.received.at(-1)!.headers.authorization).toBeUndefined();
-    expect(result.logs).toContainEqual(expect.objectContaining({ level: 'warn', message: 'credential not sent over plain http' }));
+    expect(result.logs).toContainEqual(
+      expect.objectContaining({ level: 'warn', message: 'credential not sent over plain http' }),
+    );
   });
 
   it('hands the host-side tool config to the guest as request.context', async () => {
-    const configured = await loader.loadVersion({ bytes: artifact('host-probe'), capabilities: capabilities({}), version: '1', config: { base_url: 'https://example.test' } });
+    const configured = await loader.loadVersion({
+      bytes: artifact('host-probe'),
+      capabilities: capabilities({}),
+      version: '1',
+      config: { base_url: 'https://example.test' },
+    });
     const tool = loader.toolFor('host-probe', configured);
     tools.push(tool);
     const result = await call(tool, { op: 'context' });

@@ -24,7 +24,12 @@ export async function startEchoServer(options: { bigBytes?: number } = {}): Prom
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      const entry = { method: request.method ?? '', url: request.url ?? '', headers: request.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const entry = {
+        method: request.method ?? '',
+        url: request.url ?? '',
+        headers: request.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
       received.push(entry);
       if (entry.url.startsWith('/v1/big')) {
         response.end('x'.repeat(options.bigBytes ?? 1_000_000));
@@ -40,7 +45,19 @@ export async function startEchoServer(options: { bigBytes?: number } = {}): Prom
           return;
         }
         response.setHeader('content-type', 'application/json');
-        response.end(JSON.stringify({ location: { name: 'Lisbon', country: 'Portugal' }, current: { temp_c: 21.5, temp_f: 70.7, condition: { text: 'Sunny' }, wind_kph: 11, wind_mph: 6.8, humidity: 40 } }));
+        response.end(
+          JSON.stringify({
+            location: { name: 'Lisbon', country: 'Portugal' },
+            current: {
+              temp_c: 21.5,
+              temp_f: 70.7,
+              condition: { text: 'Sunny' },
+              wind_kph: 11,
+              wind_mph: 6.8,
+              humidity: 40,
+            },
+          }),
+        );
         return;
       }
       if (entry.url.startsWith('/v1/slow')) {

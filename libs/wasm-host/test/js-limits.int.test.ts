@@ -14,8 +14,16 @@ describe('limits on a componentize-js tool (StarlingMonkey engine inside the com
     buildToolsAndWorker();
     loader = new ComponentToolLoader({ compiler: new ComponentCompiler({ cacheDir: cache.path }), host: {} });
     // The bomb needs a few seconds of garbage collection near the cap before the engine gives up.
-    tool = await loader.loadTool('host-probe', { bytes: artifact('host-probe'), capabilities: capabilities({ limits: { memory_mb: 48, timeout_ms: 20000, max_concurrency: 1 } }), version: '1' });
-    spinner = await loader.loadTool('host-probe', { bytes: artifact('host-probe'), capabilities: capabilities({ limits: { timeout_ms: 1000, max_concurrency: 1 } }), version: '1' });
+    tool = await loader.loadTool('host-probe', {
+      bytes: artifact('host-probe'),
+      capabilities: capabilities({ limits: { memory_mb: 48, timeout_ms: 20000, max_concurrency: 1 } }),
+      version: '1',
+    });
+    spinner = await loader.loadTool('host-probe', {
+      bytes: artifact('host-probe'),
+      capabilities: capabilities({ limits: { timeout_ms: 1000, max_concurrency: 1 } }),
+      version: '1',
+    });
   }, 120_000);
 
   afterAll(async () => {
@@ -30,20 +38,32 @@ describe('limits on a componentize-js tool (StarlingMonkey engine inside the com
     expect(error).toMatchObject({ name: 'MemoryLimitError', code: 'TOOL_FAILED' });
     expect((error as Error).message).toContain('48 MB memory cap');
     expect(tool.version.pool.stats().recycled).toBe(before.recycled + 1);
-    await expect(tool.execute({ op: 'now' }, toolContext())).resolves.toMatchObject({ ok: expect.any(Number) });
+    await expect(tool.execute({ op: 'now' }, toolContext())).resolves.toMatchObject({
+      ok: expect.any(Number),
+    });
   }, 30_000);
 
   it('stops a JavaScript busy loop at its timeout', async () => {
     const started = performance.now();
     const error = await spinner.execute({ op: 'spin' }, toolContext()).catch((caught: unknown) => caught);
-    expect(error).toMatchObject({ name: 'ToolTimeoutError', code: 'TIMEOUT', details: { reason: 'timeout' } });
+    expect(error).toMatchObject({
+      name: 'ToolTimeoutError',
+      code: 'TIMEOUT',
+      details: { reason: 'timeout' },
+    });
     expect(performance.now() - started).toBeLessThan(4000);
-    await expect(spinner.execute({ op: 'now' }, toolContext())).resolves.toMatchObject({ ok: expect.any(Number) });
+    await expect(spinner.execute({ op: 'now' }, toolContext())).resolves.toMatchObject({
+      ok: expect.any(Number),
+    });
   }, 30_000);
 
   it('refuses a memory cap below what the engine needs at start', async () => {
     const error = await loader
-      .loadTool('tiny', { bytes: artifact('text-stats'), capabilities: capabilities({ limits: { memory_mb: 4 } }), version: '1' })
+      .loadTool('tiny', {
+        bytes: artifact('text-stats'),
+        capabilities: capabilities({ limits: { memory_mb: 4 } }),
+        version: '1',
+      })
       .catch((caught: unknown) => caught);
     expect(error).toMatchObject({ name: 'ComponentLoadError', code: 'TOOL_FAILED' });
     expect((error as Error).message).toMatch(/needs 10 MB of memory at start, above the cap of 4 MB/);

@@ -20,7 +20,10 @@ import { startEchoServer, type EchoServer } from './http-echo-server.js';
 import { ROOT, artifactPath, buildToolsAndWorker, tempDir, toolContext } from './wasm-test-setup.js';
 
 async function errorOf(promise: Promise<unknown>): Promise<TalonError> {
-  const error = await promise.then(() => undefined, (caught: unknown) => caught);
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
   if (!TalonError.isInstance(error)) throw new Error(`expected a TalonError, got ${String(error)}`);
   return error;
 }
@@ -72,7 +75,13 @@ describe('tool installer (registry entries, sha256 and WIT checks, hot upgrade, 
   }
 
   async function newInstaller(registry: ToolPackageRegistry): Promise<ToolInstaller> {
-    return new ToolInstaller({ registry, store: await InstalledToolsStore.open(state.path), loader, onChange: (change) => changes.push(change), maxArtifactBytes: 20_000_000 });
+    return new ToolInstaller({
+      registry,
+      store: await InstalledToolsStore.open(state.path),
+      loader,
+      onChange: (change) => changes.push(change),
+      maxArtifactBytes: 20_000_000,
+    });
   }
 
   beforeAll(async () => {
@@ -92,11 +101,19 @@ describe('tool installer (registry entries, sha256 and WIT checks, hot upgrade, 
     writeFileSync(join(workspace.path, 'docs', 'intro.md'), '# Intro\nTalon runs tools.\n');
     writeFileSync(join(workspace.path, 'secret.txt'), 'nope');
     writeEntry(entry('probe'));
-    writeEntry(entry('bad-sha', { artifact: { url: pathToFileURL(artifactPath('probe', 'wat')).href, sha256: '0'.repeat(64) } }));
+    writeEntry(
+      entry('bad-sha', {
+        artifact: { url: pathToFileURL(artifactPath('probe', 'wat')).href, sha256: '0'.repeat(64) },
+      }),
+    );
     writeEntry(entry('future-wit', { wit_version: '0.2.0' }));
     const wasiPath = artifactPath('wasi-random', 'wat');
-    writeEntry(entry('wasi-random', { artifact: { url: wasiPath, sha256: sha256Hex(readFileSync(wasiPath)) } }));
-    writeEntry(entry('downloaded', { artifact: { url: `${artifactBase}/probe.wasm`, sha256: sha256Hex(probeBytes) } }));
+    writeEntry(
+      entry('wasi-random', { artifact: { url: wasiPath, sha256: sha256Hex(readFileSync(wasiPath)) } }),
+    );
+    writeEntry(
+      entry('downloaded', { artifact: { url: `${artifactBase}/probe.wasm`, sha256: sha256Hex(probeBytes) } }),
+    );
     writeEntry(entry('too-big', { artifact: { url: `${artifactBase}/huge.wasm`, sha256: '1'.repeat(64) } }));
     writeFileSync(join(registryDir.path, 'tools', 'broken.json'), '{"name": "broken"');
 
@@ -124,7 +141,12 @@ describe('tool installer (registry entries, sha256 and WIT checks, hot upgrade, 
 
   it('installs with the right sha256 and the tool is callable at once', async () => {
     const info = await installer.install('probe');
-    expect(info).toMatchObject({ name: 'probe', version: '1.0.0', wit_version: '0.1.0', definition: { name: 'probe', source: 'wasm', domain: 'container' } });
+    expect(info).toMatchObject({
+      name: 'probe',
+      version: '1.0.0',
+      wit_version: '0.1.0',
+      definition: { name: 'probe', source: 'wasm', domain: 'container' },
+    });
     expect(changes.at(-1)).toMatchObject({ kind: 'installed', name: 'probe' });
     await expect(installer.get('probe')!.execute({ a: 1 }, toolContext())).resolves.toEqual({ a: 1 });
     expect(installer.list().map((tool) => tool.name)).toEqual(['probe']);
@@ -156,7 +178,9 @@ describe('tool installer (registry entries, sha256 and WIT checks, hot upgrade, 
 
   it('downloads an http artifact, and refuses one above the byte cap', async () => {
     await installer.install('downloaded');
-    await expect(installer.get('downloaded')!.execute({ via: 'http' }, toolContext())).resolves.toEqual({ via: 'http' });
+    await expect(installer.get('downloaded')!.execute({ via: 'http' }, toolContext())).resolves.toEqual({
+      via: 'http',
+    });
     expect((await errorOf(installer.install('too-big'))).code).toBe('PAYLOAD_TOO_LARGE');
   });
 
@@ -164,7 +188,14 @@ describe('tool installer (registry entries, sha256 and WIT checks, hot upgrade, 
     const registry = await ToolPackageRegistry.open(registryDir.path);
     const guarded = (allowlist: { cidr: string; ports: number[] }[]) =>
       InstalledToolsStore.open(join(state.path, `guarded-${allowlist.length}`)).then(
-        (store) => new ToolInstaller({ registry, store, loader, download: safeFetchArtifactDownloader({ allowlist }), maxArtifactBytes: 20_000_000 }),
+        (store) =>
+          new ToolInstaller({
+            registry,
+            store,
+            loader,
+            download: safeFetchArtifactDownloader({ allowlist }),
+            maxArtifactBytes: 20_000_000,
+          }),
       );
     const strict = await guarded([]);
     expect((await errorOf(strict.install('downloaded'))).code).toBe('SSRF_BLOCKED');
@@ -178,7 +209,11 @@ describe('tool installer (registry entries, sha256 and WIT checks, hot upgrade, 
   it('refuses unknown tools and reports info', async () => {
     expect((await errorOf(installer.install('no-such-tool'))).code).toBe('NOT_FOUND');
     expect(() => installer.info('no-such-tool')).toThrow(expect.objectContaining({ code: 'NOT_FOUND' }));
-    expect(installer.info('probe')).toMatchObject({ installed: { name: 'probe' }, registry: { name: 'probe' }, upgradeAvailable: false });
+    expect(installer.info('probe')).toMatchObject({
+      installed: { name: 'probe' },
+      registry: { name: 'probe' },
+      upgradeAvailable: false,
+    });
   });
 
   it('upgrades while a call is in flight: the call finishes on the old version, new calls use the new one', async () => {
@@ -186,7 +221,11 @@ describe('tool installer (registry entries, sha256 and WIT checks, hot upgrade, 
     writeEntry(
       entry('swap', {
         artifact: { url: hostProbe, sha256: sha256Hex(readFileSync(hostProbe)) },
-        capabilities: { effects: ['network'], http: { allowlist: [{ host: server.host, path_prefix: '/v1/', methods: ['GET'] }] }, limits: { memory_mb: 128, timeout_ms: 5000, max_concurrency: 1 } },
+        capabilities: {
+          effects: ['network'],
+          http: { allowlist: [{ host: server.host, path_prefix: '/v1/', methods: ['GET'] }] },
+          limits: { memory_mb: 128, timeout_ms: 5000, max_concurrency: 1 },
+        },
       }),
     );
     const registry = await ToolPackageRegistry.open(registryDir.path);
@@ -221,7 +260,9 @@ describe('tool installer (registry entries, sha256 and WIT checks, hot upgrade, 
     const { restored, failed } = await again.restore();
     expect(failed).toEqual([]);
     expect(restored.sort()).toEqual(['downloaded', 'probe']);
-    await expect(again.get('probe')!.execute({ restored: true }, toolContext())).resolves.toEqual({ restored: true });
+    await expect(again.get('probe')!.execute({ restored: true }, toolContext())).resolves.toEqual({
+      restored: true,
+    });
     await again.remove('downloaded');
     expect(again.get('downloaded')).toBeUndefined();
     expect(changes.at(-1)).toMatchObject({ kind: 'removed', name: 'downloaded' });
@@ -236,13 +277,30 @@ describe('tool installer (registry entries, sha256 and WIT checks, hot upgrade, 
     const first = new ToolInstaller({ registry, store: await InstalledToolsStore.open(shared), loader });
     const second = new ToolInstaller({ registry, store: await InstalledToolsStore.open(shared), loader });
     await first.install('probe');
-    expect(await second.reconcile()).toMatchObject({ installed: ['probe'], upgraded: [], removed: [], failed: [] });
-    await expect(second.get('probe')!.execute({ seen: 'by second' }, toolContext())).resolves.toEqual({ seen: 'by second' });
+    expect(await second.reconcile()).toMatchObject({
+      installed: ['probe'],
+      upgraded: [],
+      removed: [],
+      failed: [],
+    });
+    await expect(second.get('probe')!.execute({ seen: 'by second' }, toolContext())).resolves.toEqual({
+      seen: 'by second',
+    });
 
     const hostProbe = artifactPath('host-probe');
-    await first.upgrade('probe', { entry: { ...registry.get('probe')!.entry, version: '2.0.0', artifact: { url: hostProbe, sha256: sha256Hex(readFileSync(hostProbe)) }, capabilities: { effects: [] } }, baseDir: registryDir.path });
+    await first.upgrade('probe', {
+      entry: {
+        ...registry.get('probe')!.entry,
+        version: '2.0.0',
+        artifact: { url: hostProbe, sha256: sha256Hex(readFileSync(hostProbe)) },
+        capabilities: { effects: [] },
+      },
+      baseDir: registryDir.path,
+    });
     expect(await second.reconcile()).toMatchObject({ installed: [], upgraded: ['probe'], removed: [] });
-    await expect(second.get('probe')!.execute({ op: 'now' }, toolContext())).resolves.toMatchObject({ ok: expect.any(Number) });
+    await expect(second.get('probe')!.execute({ op: 'now' }, toolContext())).resolves.toMatchObject({
+      ok: expect.any(Number),
+    });
 
     await first.remove('probe');
     expect(await second.reconcile()).toMatchObject({ removed: ['probe'] });
@@ -251,20 +309,45 @@ describe('tool installer (registry entries, sha256 and WIT checks, hot upgrade, 
   }, 60_000);
 
   it('offers tool_search, tool_install, tool_list, tool_upgrade, tool_remove and extension_info as tools', async () => {
-    const local = new ToolInstaller({ registry: await ToolPackageRegistry.open(registryDir.path), store: await InstalledToolsStore.open(join(state.path, 'ext')), loader });
+    const local = new ToolInstaller({
+      registry: await ToolPackageRegistry.open(registryDir.path),
+      store: await InstalledToolsStore.open(join(state.path, 'ext')),
+      loader,
+    });
     const tools = Object.fromEntries(createExtensionTools(local).map((tool) => [tool.definition.name, tool]));
     for (const tool of Object.values(tools)) assertValidToolDefinition(tool.definition);
-    expect(tools.tool_install!.definition).toMatchObject({ effects: ['modify_extension'], approval: 'always' });
-    const search = (await tools.tool_search!.execute({ query: 'downloaded' }, toolContext())) as { results: { name: string; installed: boolean }[] };
+    expect(tools.tool_install!.definition).toMatchObject({
+      effects: ['modify_extension'],
+      approval: 'always',
+    });
+    const search = (await tools.tool_search!.execute({ query: 'downloaded' }, toolContext())) as {
+      results: { name: string; installed: boolean }[];
+    };
     expect(search.results[0]).toMatchObject({ name: 'downloaded', installed: false });
-    const installed = (await tools.tool_install!.execute({ name: 'probe' }, toolContext())) as { installed: { name: string; sha256: string }[] };
-    expect(installed.installed[0]).toMatchObject({ name: 'probe', sha256: sha256Hex(readFileSync(artifactPath('probe', 'wat'))) });
-    expect(await tools.tool_list!.execute({}, toolContext())).toMatchObject({ tools: [{ name: 'probe', version: '1.0.0' }] });
-    expect(await tools.extension_info!.execute({ name: 'probe' }, toolContext())).toMatchObject({ installed: { name: 'probe' }, registry: { name: 'probe', auth: { required: false } }, upgradeAvailable: false });
-    expect(await tools.tool_upgrade!.execute({ name: 'probe' }, toolContext())).toMatchObject({ upgraded: { version: '1.0.0' }, previousVersion: '1.0.0' });
+    const installed = (await tools.tool_install!.execute({ name: 'probe' }, toolContext())) as {
+      installed: { name: string; sha256: string }[];
+    };
+    expect(installed.installed[0]).toMatchObject({
+      name: 'probe',
+      sha256: sha256Hex(readFileSync(artifactPath('probe', 'wat'))),
+    });
+    expect(await tools.tool_list!.execute({}, toolContext())).toMatchObject({
+      tools: [{ name: 'probe', version: '1.0.0' }],
+    });
+    expect(await tools.extension_info!.execute({ name: 'probe' }, toolContext())).toMatchObject({
+      installed: { name: 'probe' },
+      registry: { name: 'probe', auth: { required: false } },
+      upgradeAvailable: false,
+    });
+    expect(await tools.tool_upgrade!.execute({ name: 'probe' }, toolContext())).toMatchObject({
+      upgraded: { version: '1.0.0' },
+      previousVersion: '1.0.0',
+    });
     expect(await tools.tool_remove!.execute({ name: 'probe' }, toolContext())).toEqual({ removed: 'probe' });
     expect(await tools.tool_list!.execute({}, toolContext())).toEqual({ tools: [] });
-    expect((await errorOf(tools.tool_remove!.execute({ name: 'probe' }, toolContext()))).code).toBe('NOT_FOUND');
+    expect((await errorOf(tools.tool_remove!.execute({ name: 'probe' }, toolContext()))).code).toBe(
+      'NOT_FOUND',
+    );
     await local.close();
   }, 60_000);
 
@@ -273,7 +356,11 @@ describe('tool installer (registry entries, sha256 and WIT checks, hot upgrade, 
 
     beforeAll(async () => {
       const store = await InstalledToolsStore.open(join(state.path, 'real'));
-      real = new ToolInstaller({ registry: await ToolPackageRegistry.open(join(ROOT, 'registry')), store, loader });
+      real = new ToolInstaller({
+        registry: await ToolPackageRegistry.open(join(ROOT, 'registry')),
+        store,
+        loader,
+      });
     });
 
     afterAll(async () => {
@@ -283,12 +370,27 @@ describe('tool installer (registry entries, sha256 and WIT checks, hot upgrade, 
     it('finds tools by keyword and installs a bundle', async () => {
       expect(real.search('weather')[0]!.name).toBe('weather-api');
       const installed = await real.installBundle('all');
-      expect(installed.map((info) => info.name).sort()).toEqual(['text-stats', 'weather-api', 'workspace-summary']);
+      expect(installed.map((info) => info.name).sort()).toEqual([
+        'text-stats',
+        'weather-api',
+        'workspace-summary',
+      ]);
     }, 60_000);
 
     it('runs text-stats', async () => {
-      const result = await real.get('text-stats')!.execute({ text: 'the cat and the hat\nthe end', top: 2 }, toolContext());
-      expect(result).toEqual({ characters: 27, words: 7, lines: 2, uniqueWords: 5, topWords: [{ word: 'the', count: 3 }, { word: 'and', count: 1 }] });
+      const result = await real
+        .get('text-stats')!
+        .execute({ text: 'the cat and the hat\nthe end', top: 2 }, toolContext());
+      expect(result).toEqual({
+        characters: 27,
+        words: 7,
+        lines: 2,
+        uniqueWords: 5,
+        topWords: [
+          { word: 'the', count: 3 },
+          { word: 'and', count: 1 },
+        ],
+      });
     });
 
     it('runs weather-api with the host-injected key against its declared host', async () => {
@@ -301,11 +403,16 @@ describe('tool installer (registry entries, sha256 and WIT checks, hot upgrade, 
     });
 
     it('runs workspace-summary through workspace-read, refusing paths outside its prefixes', async () => {
-      const result = (await real.get('workspace-summary')!.execute({ paths: ['docs/intro.md', 'secret.txt'] }, toolContext())) as {
+      const result = (await real
+        .get('workspace-summary')!
+        .execute({ paths: ['docs/intro.md', 'secret.txt'] }, toolContext())) as {
         files: { path: string; title?: string; error?: string }[];
       };
       expect(result.files[0]).toMatchObject({ path: 'docs/intro.md', title: 'Intro', lines: 3, words: 5 });
-      expect(result.files[1]).toMatchObject({ path: 'secret.txt', error: expect.stringMatching(/outside the allowed prefixes/) });
+      expect(result.files[1]).toMatchObject({
+        path: 'secret.txt',
+        error: expect.stringMatching(/outside the allowed prefixes/),
+      });
     });
   });
 });

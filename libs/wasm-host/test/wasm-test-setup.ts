@@ -16,13 +16,21 @@ let built = false;
  */
 export function buildToolsAndWorker(): void {
   if (built) return;
-  execFileSync(process.execPath, [join(ROOT, 'tools-src/build.mjs'), '--quiet'], { cwd: ROOT, stdio: 'inherit' });
+  execFileSync(process.execPath, [join(ROOT, 'tools-src/build.mjs'), '--quiet'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
   try {
-    execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-b', 'libs/wasm-host'], { cwd: ROOT, stdio: 'pipe' });
+    execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-b', 'libs/wasm-host'], {
+      cwd: ROOT,
+      stdio: 'pipe',
+    });
   } catch (error) {
     // A sibling library being edited may not compile right now; the workers only need their own compiled files.
     if (!workersCompiled()) throw error;
-    console.warn(`tsc -b libs/wasm-host failed; using the compiled workers already in dist/.\n${String((error as { stdout?: Buffer }).stdout ?? '')}`);
+    console.warn(
+      `tsc -b libs/wasm-host failed; using the compiled workers already in dist/.\n${String((error as { stdout?: Buffer }).stdout ?? '')}`,
+    );
   }
   built = true;
 }
@@ -30,7 +38,10 @@ export function buildToolsAndWorker(): void {
 function workersCompiled(): boolean {
   return ['component-worker', 'transpile-worker', 'worker-protocol'].every((name) => {
     try {
-      return statSync(join(ROOT, `libs/wasm-host/dist/${name}.js`)).mtimeMs >= statSync(join(ROOT, `libs/wasm-host/src/${name}.ts`)).mtimeMs;
+      return (
+        statSync(join(ROOT, `libs/wasm-host/dist/${name}.js`)).mtimeMs >=
+        statSync(join(ROOT, `libs/wasm-host/src/${name}.ts`)).mtimeMs
+      );
     } catch {
       return false;
     }
@@ -45,7 +56,10 @@ export function artifact(name: string, kind: 'js' | 'wat' = 'js'): Uint8Array {
 
 /** Path of a built component. */
 export function artifactPath(name: string, kind: 'js' | 'wat' = 'js'): string {
-  return join(ROOT, kind === 'js' ? `tools-src/${name}/build/${name}.wasm` : `tools-src/wat/build/${name}.wasm`);
+  return join(
+    ROOT,
+    kind === 'js' ? `tools-src/${name}/build/${name}.wasm` : `tools-src/wat/build/${name}.wasm`,
+  );
 }
 
 /** Capabilities from a plain object (validated like a file). */
@@ -70,5 +84,12 @@ export interface RecordedLog {
 export function toolContext(options: Partial<ToolContext> = {}): ToolContext & { logs: RecordedLog[] } {
   const logs: RecordedLog[] = [];
   const log: ToolLogger = (level, message, fields) => logs.push({ level, message, fields });
-  return { callId: `call-${Math.random().toString(36).slice(2)}`, signal: new AbortController().signal, grants: [], log, logs, ...options };
+  return {
+    callId: `call-${Math.random().toString(36).slice(2)}`,
+    signal: new AbortController().signal,
+    grants: [],
+    log,
+    logs,
+    ...options,
+  };
 }

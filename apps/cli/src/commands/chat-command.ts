@@ -7,7 +7,14 @@ import { Spinner } from '../spinner.js';
 
 /** A turn may wait on people (approvals) and tools: give it a long deadline. */
 const TURN_TIMEOUT_MS = 15 * 60_000;
-const ANSWERS: Record<string, 'approve' | 'deny' | 'approve_always'> = { y: 'approve', yes: 'approve', n: 'deny', no: 'deny', a: 'approve_always', always: 'approve_always' };
+const ANSWERS: Record<string, 'approve' | 'deny' | 'approve_always'> = {
+  y: 'approve',
+  yes: 'approve',
+  n: 'deny',
+  no: 'deny',
+  a: 'approve_always',
+  always: 'approve_always',
+};
 
 /**
  * `talon chat`: an interactive session. Output streams as the model writes, tool calls show as they
@@ -23,7 +30,8 @@ export async function chatCommand(print: (line: string) => void): Promise<number
     return 1;
   }
   const requester = new NatsRequester(connection);
-  const call = <T>(method: string, payload: unknown, timeoutMs = 10_000) => requester.request<T>(apiSubject(method), payload, { timeoutMs });
+  const call = <T>(method: string, payload: unknown, timeoutMs = 10_000) =>
+    requester.request<T>(apiSubject(method), payload, { timeoutMs });
   const session = await call<{ id: string }>('sessions.create', { title: 'talon chat' });
   const out = process.stdout;
   const spinner = new Spinner(out);
@@ -40,7 +48,11 @@ export async function chatCommand(print: (line: string) => void): Promise<number
     callback: (_error, message) => {
       const event = message.json<ChatEvent>();
       if (event.type === 'approval_requested') {
-        pendingApprovals = pendingApprovals.then(() => askApproval(rl, event, spinner, (id, decision) => call('approvals.resolve', { id, decision, resolvedBy: 'cli' })));
+        pendingApprovals = pendingApprovals.then(() =>
+          askApproval(rl, event, spinner, (id, decision) =>
+            call('approvals.resolve', { id, decision, resolvedBy: 'cli' }),
+          ),
+        );
         return;
       }
       const text = renderChatEvent(event);
@@ -58,11 +70,16 @@ export async function chatCommand(print: (line: string) => void): Promise<number
       if (line === '/exit' || line === '/quit') break;
       spinner.start('thinking');
       try {
-        const reply = await call<ChatSendReply>('chat.send', { sessionId: session.id, message: line }, TURN_TIMEOUT_MS);
+        const reply = await call<ChatSendReply>(
+          'chat.send',
+          { sessionId: session.id, message: line },
+          TURN_TIMEOUT_MS,
+        );
         await pendingApprovals;
         spinner.stop();
         if (reply.reason !== 'command') out.write('\n');
-        if (reply.error) out.write(`\x1b[31m${(reply.error as { message?: string }).message ?? 'the turn failed'}\x1b[0m\n`);
+        if (reply.error)
+          out.write(`\x1b[31m${(reply.error as { message?: string }).message ?? 'the turn failed'}\x1b[0m\n`);
       } catch (error) {
         spinner.stop();
         out.write(`\x1b[31m${(error as Error).message}\x1b[0m\n`);
@@ -77,11 +94,22 @@ export async function chatCommand(print: (line: string) => void): Promise<number
   return 0;
 }
 
-async function askApproval(rl: Interface, event: ChatEvent, spinner: Spinner, resolve: (id: string, decision: string) => Promise<unknown>): Promise<void> {
+async function askApproval(
+  rl: Interface,
+  event: ChatEvent,
+  spinner: Spinner,
+  resolve: (id: string, decision: string) => Promise<unknown>,
+): Promise<void> {
   spinner.stop();
   const params = JSON.stringify(event.params ?? {});
   for (;;) {
-    const answer = (await rl.question(`\x1b[33m? allow ${event.tool} ${params.length > 200 ? params.slice(0, 199) + '…' : params}\x1b[0m\n  ${event.reason ?? ''}\n  [y]es / [n]o / [a]lways for this session: `)).trim().toLowerCase();
+    const answer = (
+      await rl.question(
+        `\x1b[33m? allow ${event.tool} ${params.length > 200 ? params.slice(0, 199) + '…' : params}\x1b[0m\n  ${event.reason ?? ''}\n  [y]es / [n]o / [a]lways for this session: `,
+      )
+    )
+      .trim()
+      .toLowerCase();
     const decision = ANSWERS[answer];
     if (decision) {
       await resolve(String(event.approvalId), decision);

@@ -59,10 +59,22 @@ function natsCatalogOptions(requester: NatsRequester): { server: TalonMcpServerO
         },
       },
       call: async (tool, args) => {
-        const timeoutMs = (cached?.tools.find((definition) => definition.name === tool)?.timeoutMs ?? 30_000) + CALL_MARGIN_MS;
+        const timeoutMs =
+          (cached?.tools.find((definition) => definition.name === tool)?.timeoutMs ?? 30_000) +
+          CALL_MARGIN_MS;
         // The client is an agent: its calls pass the session policy (APPROVAL_REQUIRED carries the approval id).
-        sessionId ??= requester.request<{ id: string }>(apiSubject('sessions.create'), { title: 'mcp stdio client' }, { timeoutMs: 5_000 }).then((session) => session.id);
-        const reply = await requester.request<ToolsCallReply>(apiSubject('tools.call'), { tool, params: args, sessionId: await sessionId, policy: 'agent' }, { timeoutMs });
+        sessionId ??= requester
+          .request<{ id: string }>(
+            apiSubject('sessions.create'),
+            { title: 'mcp stdio client' },
+            { timeoutMs: 5_000 },
+          )
+          .then((session) => session.id);
+        const reply = await requester.request<ToolsCallReply>(
+          apiSubject('tools.call'),
+          { tool, params: args, sessionId: await sessionId, policy: 'agent' },
+          { timeoutMs },
+        );
         return reply.text;
       },
     },

@@ -34,11 +34,17 @@ export async function secretCommand(args: readonly string[], print: (line: strin
     print(`Cannot reach NATS at ${url}. Start Talon with \`pnpm talon up\` first.`);
     return 1;
   }
-  const call = <T>(method: string, payload: unknown) => new NatsRequester(connection).request<T>(apiSubject(method), payload, { timeoutMs: 10_000 });
+  const call = <T>(method: string, payload: unknown) =>
+    new NatsRequester(connection).request<T>(apiSubject(method), payload, { timeoutMs: 10_000 });
   try {
     if (action === 'list') {
-      const { secrets } = await call<{ secrets: Array<{ name: string; hostPatterns: string[]; location: { kind: string; name?: string } }> }>('secrets.list', {});
-      for (const secret of secrets) print(`${secret.name.padEnd(24)} ${secret.location.kind}${secret.location.name ? `:${secret.location.name}` : ''}  ${secret.hostPatterns.join(', ') || '(no hosts: never sent)'}`);
+      const { secrets } = await call<{
+        secrets: Array<{ name: string; hostPatterns: string[]; location: { kind: string; name?: string } }>;
+      }>('secrets.list', {});
+      for (const secret of secrets)
+        print(
+          `${secret.name.padEnd(24)} ${secret.location.kind}${secret.location.name ? `:${secret.location.name}` : ''}  ${secret.hostPatterns.join(', ') || '(no hosts: never sent)'}`,
+        );
       if (secrets.length === 0) print('no secrets');
       return 0;
     }

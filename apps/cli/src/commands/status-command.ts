@@ -14,7 +14,11 @@ export async function statusCommand(print: (line: string) => void): Promise<numb
     return 1;
   }
   try {
-    const status = await new NatsRequester(connection).request<SystemStatus>(apiSubject('system.status'), {}, { timeoutMs: 5000 });
+    const status = await new NatsRequester(connection).request<SystemStatus>(
+      apiSubject('system.status'),
+      {},
+      { timeoutMs: 5000 },
+    );
     print(formatStatusTable(status));
     return status.services.every((service) => service.state === 'up') ? 0 : 1;
   } catch (error) {

@@ -24,7 +24,9 @@ export async function upCommand(print: (line: string) => void): Promise<number> 
     if (!binary && installNatsServer(print)) binary = findNatsServer();
     if (!binary) {
       print('No NATS server answers and nats-server is not installed.');
-      print('Install it (Debian: `sudo apt-get install nats-server`; elsewhere: https://docs.nats.io) or set NATS_URL, then run `pnpm talon up` again.');
+      print(
+        'Install it (Debian: `sudo apt-get install nats-server`; elsewhere: https://docs.nats.io) or set NATS_URL, then run `pnpm talon up` again.',
+      );
       return 1;
     }
     print(`Starting ${binary} with JetStream on ${natsHost}:${natsPort} (store: ${stateDir}/nats)`);

@@ -23,14 +23,22 @@ export class AgentLifecycle implements OnApplicationBootstrap, OnApplicationShut
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.approvals.expireDue().catch((error) => this.logger.write('warn', 'expiring approvals failed', { error: String(error) }));
+    await this.approvals
+      .expireDue()
+      .catch((error) => this.logger.write('warn', 'expiring approvals failed', { error: String(error) }));
     const pending = await this.approvals.listPending();
     for (const sessionId of new Set(pending.map((approval) => approval.sessionId))) {
       this.logger.write('info', 'resuming a turn that waits for approval', { sessionId });
-      void this.chat.resume(sessionId).catch((error) => this.logger.write('error', 'resuming a turn failed', { sessionId, error: String(error) }));
+      void this.chat
+        .resume(sessionId)
+        .catch((error) =>
+          this.logger.write('error', 'resuming a turn failed', { sessionId, error: String(error) }),
+        );
     }
     this.sweeper = setInterval(() => {
-      void this.approvals.expireDue().catch((error) => this.logger.write('warn', 'expiring approvals failed', { error: String(error) }));
+      void this.approvals
+        .expireDue()
+        .catch((error) => this.logger.write('warn', 'expiring approvals failed', { error: String(error) }));
     }, EXPIRE_EVERY_MS);
     this.sweeper.unref();
   }

@@ -2,13 +2,27 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Provider } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { ApprovalQueue, loadOrCreateSecretsKeyFile, PolicyEngine, SecretCipher, TurnRunner } from '@talon/agent';
+import {
+  ApprovalQueue,
+  loadOrCreateSecretsKeyFile,
+  PolicyEngine,
+  SecretCipher,
+  TurnRunner,
+} from '@talon/agent';
 import { createLlmProvider, describeLlmConfig } from '@talon/llm';
 import type { Database } from '@talon/persistence';
 import { NatsRequester, type JsonLogger } from '@talon/service-runtime';
 import type { ToolCatalog } from '@talon/tool-runtime';
 import type { AuditLog } from '../audit/audit-log.js';
-import { APPROVAL_QUEUE, AUDIT_LOG, CHAT_SERVICE, POLICY_GATE, SECRET_STORE, TOOL_CATALOG, TOOL_DISPATCHER } from '../config/orchestrator.constants.js';
+import {
+  APPROVAL_QUEUE,
+  AUDIT_LOG,
+  CHAT_SERVICE,
+  POLICY_GATE,
+  SECRET_STORE,
+  TOOL_CATALOG,
+  TOOL_DISPATCHER,
+} from '../config/orchestrator.constants.js';
 import type { OrchestratorConfig } from '../config/orchestrator-config.js';
 import { SecretStore } from '../secrets/secret-store.js';
 import { createSecretTools } from '../secrets/secret-tools.js';
@@ -32,36 +46,56 @@ function secretCipher(config: OrchestratorConfig, logger: JsonLogger): SecretCip
   mkdirSync(config.stateDir, { recursive: true });
   const file = join(config.stateDir, 'secrets.key');
   const { key, generated } = loadOrCreateSecretsKeyFile(file);
-  if (generated) logger.write('warn', 'generated a secrets key file; set TALON_SECRETS_KEY in production', { file });
+  if (generated)
+    logger.write('warn', 'generated a secrets key file; set TALON_SECRETS_KEY in production', { file });
   return new SecretCipher(key);
 }
 
 /** Secrets, approvals, the agent loop and the chat service, wired to the catalog and the dispatcher. */
-export function agentProviders(config: OrchestratorConfig, connection: NatsConnection, logger: JsonLogger, database: Database): Provider[] {
-  const provider = createLlmProvider(config.llm, { onRetry: (attempt) => logger.write('warn', 'retrying the model call', { attempt }) });
+export function agentProviders(
+  config: OrchestratorConfig,
+  connection: NatsConnection,
+  logger: JsonLogger,
+  database: Database,
+): Provider[] {
+  const provider = createLlmProvider(config.llm, {
+    onRetry: (attempt) => logger.write('warn', 'retrying the model call', { attempt }),
+  });
   logger.write('info', 'model', { model: describeLlmConfig(config.llm) });
   const grants = new PrismaGrantStore(database.prisma);
-  const approvals = new ApprovalQueue(new PrismaApprovalStore(database.prisma), grants, { timeoutMs: config.approvalTimeoutMs });
+  const approvals = new ApprovalQueue(new PrismaApprovalStore(database.prisma), grants, {
+    timeoutMs: config.approvalTimeoutMs,
+  });
   const secrets = new SecretStore(database.prisma, secretCipher(config, logger));
   const policy = new PolicyEngine();
   return [
     {
       provide: POLICY_GATE,
       inject: [TOOL_CATALOG, TOOL_DISPATCHER],
-      useFactory: (catalog: ToolCatalog, dispatcher: ToolDispatcher) => new PolicyGate(catalog, dispatcher, policy, grants, approvals),
+      useFactory: (catalog: ToolCatalog, dispatcher: ToolDispatcher) =>
+        new PolicyGate(catalog, dispatcher, policy, grants, approvals),
     },
     { provide: APPROVAL_QUEUE, useValue: approvals },
     { provide: SECRET_STORE, useValue: secrets },
     {
       provide: CHAT_SERVICE,
       inject: [TOOL_CATALOG, TOOL_DISPATCHER, AUDIT_LOG, SKILL_SERVICE_CLIENT],
-      useFactory: (catalog: ToolCatalog, dispatcher: ToolDispatcher, audit: AuditLog, skills: SkillServiceClient) => {
+      useFactory: (
+        catalog: ToolCatalog,
+        dispatcher: ToolDispatcher,
+        audit: AuditLog,
+        skills: SkillServiceClient,
+      ) => {
         for (const tool of createSecretTools(secrets)) catalog.registerLocal(tool);
         const runner = new TurnRunner(
           {
             provider: provider ?? new UnconfiguredProvider(),
             tools: new CatalogToolSource(catalog),
-            caller: new DispatcherToolCaller(dispatcher, secrets, new WasmDeclaredSecrets(catalog, new NatsRequester(connection))),
+            caller: new DispatcherToolCaller(
+              dispatcher,
+              secrets,
+              new WasmDeclaredSecrets(catalog, new NatsRequester(connection)),
+            ),
             sessions: new PrismaSessionStore(database.prisma),
             approvals,
             grants,
@@ -70,7 +104,17 @@ export function agentProviders(config: OrchestratorConfig, connection: NatsConne
           },
           { maxIterations: config.maxIterations },
         );
-        return new ChatService({ runner, approvals, prisma: database.prisma, connection, catalog, skills, audit, logger, modelConfigured: provider !== undefined });
+        return new ChatService({
+          runner,
+          approvals,
+          prisma: database.prisma,
+          connection,
+          catalog,
+          skills,
+          audit,
+          logger,
+          modelConfigured: provider !== undefined,
+        });
       },
     },
   ];

@@ -29,7 +29,8 @@ export class ChatApi implements OnModuleInit {
     this.router.register({
       name: 'chat.send',
       scope: 'agent',
-      description: 'Sends one user message and runs the turn. Events stream on talon.events.v1.session.<id> (SSE and gRPC stream them too); the reply says how the turn ended.',
+      description:
+        'Sends one user message and runs the turn. Events stream on talon.events.v1.session.<id> (SSE and gRPC stream them too); the reply says how the turn ended.',
       request: ChatSendRequestSchema,
       handle: (request: ChatSendRequest) => this.chat.send(request.sessionId, request.message),
     });
@@ -38,19 +39,37 @@ export class ChatApi implements OnModuleInit {
       scope: 'agent',
       description: 'Pending approvals, oldest first, of one session or of all.',
       request: ApprovalsListRequestSchema,
-      handle: async (request: ApprovalsListRequest) => ({ approvals: await this.approvals.listPending(request.sessionId) }),
+      handle: async (request: ApprovalsListRequest) => ({
+        approvals: await this.approvals.listPending(request.sessionId),
+      }),
     });
     this.router.register({
       name: 'approvals.resolve',
       scope: 'agent',
-      description: 'Approves, denies, or approves a tool for the rest of the session (approve_always); the waiting turn resumes.',
+      description:
+        'Approves, denies, or approves a tool for the rest of the session (approve_always); the waiting turn resumes.',
       request: ApprovalsResolveRequestSchema,
       handle: async (request: ApprovalsResolveRequest, context: ApiCallContext) => {
         const resolvedBy = request.resolvedBy ?? `operator:${context.surface}`;
         const record = await this.approvals.resolve(request.id, request.decision, resolvedBy);
-        this.audit.append({ kind: 'approval.decision', actor: resolvedBy, sessionId: record.sessionId, callId: record.callId, tool: record.tool, outcome: request.decision, data: { approvalId: record.id } });
+        this.audit.append({
+          kind: 'approval.decision',
+          actor: resolvedBy,
+          sessionId: record.sessionId,
+          callId: record.callId,
+          tool: record.tool,
+          outcome: request.decision,
+          data: { approvalId: record.id },
+        });
         if (request.decision === 'approve_always') {
-          this.audit.append({ kind: 'policy.change', actor: resolvedBy, sessionId: record.sessionId, tool: record.tool, outcome: 'allow', data: { grant: 'tool', approvalId: record.id } });
+          this.audit.append({
+            kind: 'policy.change',
+            actor: resolvedBy,
+            sessionId: record.sessionId,
+            tool: record.tool,
+            outcome: 'allow',
+            data: { grant: 'tool', approvalId: record.id },
+          });
         }
         return record;
       },

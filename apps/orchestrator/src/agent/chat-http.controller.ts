@@ -11,7 +11,9 @@ import type { ChatService } from './chat-service.js';
 import { chatEventStream } from './chat-stream.js';
 
 function openEventStream(response: Response): (event: ChatEvent) => void {
-  response.status(200).set({ 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  response
+    .status(200)
+    .set({ 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
   response.flushHeaders();
   return (event) => response.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
 }
@@ -31,10 +33,17 @@ export class ChatHttpController {
     let message: string;
     try {
       const body = (await readJsonBody(request, this.config.maxPayloadBytes)) as Record<string, unknown>;
-      message = validatePayload<{ message: string }>(ChatSendRequestSchema, { ...body, sessionId: id }, 'The message').message;
+      message = validatePayload<{ message: string }>(
+        ChatSendRequestSchema,
+        { ...body, sessionId: id },
+        'The message',
+      ).message;
     } catch (error) {
       const wire = toWireError(error);
-      response.status(wire.code === 'PAYLOAD_TOO_LARGE' ? 413 : 400).type('application/json').send(JSON.stringify({ ok: false, error: wire }));
+      response
+        .status(wire.code === 'PAYLOAD_TOO_LARGE' ? 413 : 400)
+        .type('application/json')
+        .send(JSON.stringify({ ok: false, error: wire }));
       return;
     }
     const write = openEventStream(response);

@@ -1,5 +1,14 @@
 import type { NatsConnection } from '@nats-io/transport-node';
-import { isSlashCommand, parseSlashCommand, slashCommandHelp, type AgentEvent, type ApprovalQueue, type SlashCommand, type TurnResult, type TurnRunner } from '@talon/agent';
+import {
+  isSlashCommand,
+  parseSlashCommand,
+  slashCommandHelp,
+  type AgentEvent,
+  type ApprovalQueue,
+  type SlashCommand,
+  type TurnResult,
+  type TurnRunner,
+} from '@talon/agent';
 import { ERROR_CODES, SUBJECTS, type ChatEvent, type ChatSendReply } from '@talon/contracts';
 import { TalonError, toWireError } from '@talon/errors';
 import type { PrismaClient } from '@talon/persistence';
@@ -39,23 +48,44 @@ export class ChatService {
   private async sessionAutonomy(sessionId: string): Promise<boolean> {
     const known = this.autonomy.get(sessionId);
     if (known !== undefined) return known;
-    const session = await this.deps.prisma.session.findUnique({ where: { id: sessionId }, select: { autonomous: true } });
-    if (!session) throw new TalonError(ERROR_CODES.NOT_FOUND, `No session ${sessionId}; create one with sessions.create.`, { details: { sessionId } });
+    const session = await this.deps.prisma.session.findUnique({
+      where: { id: sessionId },
+      select: { autonomous: true },
+    });
+    if (!session)
+      throw new TalonError(
+        ERROR_CODES.NOT_FOUND,
+        `No session ${sessionId}; create one with sessions.create.`,
+        { details: { sessionId } },
+      );
     if (this.autonomy.size >= 10_000) this.autonomy.delete(this.autonomy.keys().next().value!);
     this.autonomy.set(sessionId, session.autonomous);
     return session.autonomous;
   }
 
-  async send(sessionId: string, message: string, sink?: ChatEventSink, signal?: AbortSignal): Promise<ChatSendReply> {
+  async send(
+    sessionId: string,
+    message: string,
+    sink?: ChatEventSink,
+    signal?: AbortSignal,
+  ): Promise<ChatSendReply> {
     const session = { autonomous: await this.sessionAutonomy(sessionId) };
     const emit = this.emitter(sessionId, sink);
     if (isSlashCommand(message)) {
       const command = builtinCommand(message);
       if (command) return this.command(sessionId, command, session.autonomous, emit, signal);
       // `/review …` and `/<skill-name> …` are skill mentions: the turn runs and selection activates the skill.
-      if (!(await this.isSkillCommand(message))) throw new TalonError(ERROR_CODES.UNKNOWN_METHOD, `Not a command. ${slashCommandHelp()}`);
+      if (!(await this.isSkillCommand(message)))
+        throw new TalonError(ERROR_CODES.UNKNOWN_METHOD, `Not a command. ${slashCommandHelp()}`);
     }
-    const result = await this.deps.runner.run({ sessionId, message, autonomous: session.autonomous, actor: 'model', signal, onEvent: emit });
+    const result = await this.deps.runner.run({
+      sessionId,
+      message,
+      autonomous: session.autonomous,
+      actor: 'model',
+      signal,
+      onEvent: emit,
+    });
     return toReply(result);
   }
 
@@ -76,33 +106,71 @@ export class ChatService {
   async resume(sessionId: string): Promise<TurnResult | undefined> {
     const session = await this.deps.prisma.session.findUnique({ where: { id: sessionId } });
     if (!session || this.deps.runner.isBusy(sessionId)) return undefined;
-    return this.deps.runner.resumeTurn(sessionId, { autonomous: session.autonomous, onEvent: this.emitter(sessionId) });
+    return this.deps.runner.resumeTurn(sessionId, {
+      autonomous: session.autonomous,
+      onEvent: this.emitter(sessionId),
+    });
   }
 
-  private async command(sessionId: string, command: SlashCommand, autonomous: boolean, emit: (event: AgentEvent | ChatEvent) => void, signal?: AbortSignal): Promise<ChatSendReply> {
+  private async command(
+    sessionId: string,
+    command: SlashCommand,
+    autonomous: boolean,
+    emit: (event: AgentEvent | ChatEvent) => void,
+    signal?: AbortSignal,
+  ): Promise<ChatSendReply> {
     const started = performance.now();
     let result: unknown;
     switch (command.kind) {
       case 'help':
-        result = { help: slashCommandHelp(), model: this.deps.modelConfigured ? 'configured' : CONFIGURE_MODEL_HINT };
+        result = {
+          help: slashCommandHelp(),
+          model: this.deps.modelConfigured ? 'configured' : CONFIGURE_MODEL_HINT,
+        };
         break;
       case 'tools':
-        result = { tools: this.deps.catalog.list().map((entry) => ({ name: entry.definition.name, description: entry.definition.description, approval: entry.definition.approval, effects: entry.definition.effects })) };
+        result = {
+          tools: this.deps.catalog.list().map((entry) => ({
+            name: entry.definition.name,
+            description: entry.definition.description,
+            approval: entry.definition.approval,
+            effects: entry.definition.effects,
+          })),
+        };
         break;
       case 'skills':
         result = await this.deps.skills.list({});
         break;
       case 'call': {
-        const outcome = await this.deps.runner.callTool({ sessionId, tool: command.tool, params: command.params, actor: 'operator', autonomous, signal, onEvent: emit });
+        const outcome = await this.deps.runner.callTool({
+          sessionId,
+          tool: command.tool,
+          params: command.params,
+          actor: 'operator',
+          autonomous,
+          signal,
+          onEvent: emit,
+        });
         result = outcome;
         break;
       }
       case 'skill': {
         if (!this.deps.modelConfigured) {
-          result = { skill: command.name, selection: await this.deps.skills.select(`$${command.name} ${command.message}`), note: CONFIGURE_MODEL_HINT };
+          result = {
+            skill: command.name,
+            selection: await this.deps.skills.select(`$${command.name} ${command.message}`),
+            note: CONFIGURE_MODEL_HINT,
+          };
           break;
         }
-        const turn = await this.deps.runner.run({ sessionId, message: command.message, mentionSkills: [command.name], autonomous, signal, onEvent: emit });
+        const turn = await this.deps.runner.run({
+          sessionId,
+          message: command.message,
+          mentionSkills: [command.name],
+          autonomous,
+          signal,
+          onEvent: emit,
+        });
         return toReply(turn);
       }
     }
@@ -146,7 +214,10 @@ export class ChatService {
         outcome: String(record.decision ?? record.status ?? 'resolved'),
         data: { approvalId: record.approvalId ?? record.id },
       });
-    } else if (event.type === 'tool_call_finished' && (record.policy as { action?: string } | undefined)?.action === 'deny') {
+    } else if (
+      event.type === 'tool_call_finished' &&
+      (record.policy as { action?: string } | undefined)?.action === 'deny'
+    ) {
       this.deps.audit.append({
         kind: 'policy.decision',
         actor: 'policy',
@@ -159,7 +230,6 @@ export class ChatService {
     }
   }
 }
-
 
 /** A built-in slash command, or undefined when the command name is not one (bad arguments still throw). */
 function builtinCommand(message: string): SlashCommand | undefined {

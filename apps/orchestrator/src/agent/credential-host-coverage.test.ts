@@ -23,7 +23,9 @@ describe('hostPatternCovers', () => {
   });
 
   it('needs every declared pattern covered, and covers nothing with no stored patterns', () => {
-    expect(hostPatternsCover(['api.example.com', '*.cdn.example.com'], ['api.example.com', 'x.cdn.example.com'])).toBe(true);
+    expect(
+      hostPatternsCover(['api.example.com', '*.cdn.example.com'], ['api.example.com', 'x.cdn.example.com']),
+    ).toBe(true);
     expect(hostPatternsCover(['api.example.com'], ['api.example.com', 'other.example.com'])).toBe(false);
     expect(hostPatternsCover([], ['api.example.com'])).toBe(false);
   });

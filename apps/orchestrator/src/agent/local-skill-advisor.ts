@@ -16,9 +16,16 @@ export class LocalSkillAdvisor implements SkillAdvisor {
     return this.client.select(message, options);
   }
 
-  async attenuate(activeSkills: readonly ActiveSkill[], tools: readonly ToolDefinition[]): Promise<AttenuateResult> {
+  async attenuate(
+    activeSkills: readonly ActiveSkill[],
+    tools: readonly ToolDefinition[],
+  ): Promise<AttenuateResult> {
     return attenuateTools(
-      activeSkills.map(({ name, trust, allowedTools }) => ({ name, trust, ...(allowedTools ? { allowedTools: [...allowedTools] } : {}) })),
+      activeSkills.map(({ name, trust, allowedTools }) => ({
+        name,
+        trust,
+        ...(allowedTools ? { allowedTools: [...allowedTools] } : {}),
+      })),
       tools,
     );
   }

@@ -38,17 +38,31 @@ export class PolicyGate {
       callApproved: existing?.status === 'approved',
     });
     if (decision.action === 'deny') {
-      throw new TalonError(ERROR_CODES.POLICY_DENIED, `Refused by policy: ${decision.reason}.`, { details: { tool: request.tool } });
+      throw new TalonError(ERROR_CODES.POLICY_DENIED, `Refused by policy: ${decision.reason}.`, {
+        details: { tool: request.tool },
+      });
     }
     if (decision.action === 'ask') {
       const approval =
         existing?.status === 'pending'
           ? existing
-          : await this.approvals.request({ sessionId: request.sessionId, callId: callKey, tool: request.tool, params: redactParams(params, entry.definition.sensitiveParams), reason: decision.reason });
+          : await this.approvals.request({
+              sessionId: request.sessionId,
+              callId: callKey,
+              tool: request.tool,
+              params: redactParams(params, entry.definition.sensitiveParams),
+              reason: decision.reason,
+            });
       throw new TalonError(
         ERROR_CODES.APPROVAL_REQUIRED,
         `"${request.tool}" needs a person's approval (${decision.reason}). Approve it with approvals.resolve {"id": "${approval.id}"} and call again.`,
-        { details: { approvalId: approval.id, tool: request.tool, expiresAt: new Date(approval.expiresAt).toISOString() } },
+        {
+          details: {
+            approvalId: approval.id,
+            tool: request.tool,
+            expiresAt: new Date(approval.expiresAt).toISOString(),
+          },
+        },
       );
     }
     return this.dispatcher.call(request);

@@ -47,12 +47,20 @@ export class PrismaApprovalStore implements ApprovalStore {
   }
 
   async listPending(sessionId?: string): Promise<readonly ApprovalRecord[]> {
-    const rows = await this.prisma.approval.findMany({ where: { status: 'pending', ...(sessionId ? { sessionId } : {}) }, orderBy: { createdAt: 'asc' } });
+    const rows = await this.prisma.approval.findMany({
+      where: { status: 'pending', ...(sessionId ? { sessionId } : {}) },
+      orderBy: { createdAt: 'asc' },
+    });
     return rows.map(toRecord);
   }
 
   /** Compare-and-set on `status = pending`: a person and the timeout racing settle exactly once. */
-  async resolve(id: string, decision: ApprovalDecision, resolvedBy: string, resolvedAt: number): Promise<ApprovalResolveOutcome | undefined> {
+  async resolve(
+    id: string,
+    decision: ApprovalDecision,
+    resolvedBy: string,
+    resolvedAt: number,
+  ): Promise<ApprovalResolveOutcome | undefined> {
     const { count } = await this.prisma.approval.updateMany({
       where: { id, status: 'pending' },
       data: { status: statusOfDecision(decision), decision, resolvedBy, resolvedAt: new Date(resolvedAt) },
@@ -66,12 +74,18 @@ export class PrismaApprovalStore implements ApprovalStore {
   }
 
   async findByCall(sessionId: string, callId: string): Promise<ApprovalRecord | undefined> {
-    const row = await this.prisma.approval.findFirst({ where: { sessionId, callId }, orderBy: { createdAt: 'desc' } });
+    const row = await this.prisma.approval.findFirst({
+      where: { sessionId, callId },
+      orderBy: { createdAt: 'desc' },
+    });
     return row ? toRecord(row) : undefined;
   }
 
   async listExpired(now: number): Promise<readonly ApprovalRecord[]> {
-    const rows = await this.prisma.approval.findMany({ where: { status: 'pending', expiresAt: { lte: new Date(now) } }, orderBy: { expiresAt: 'asc' } });
+    const rows = await this.prisma.approval.findMany({
+      where: { status: 'pending', expiresAt: { lte: new Date(now) } },
+      orderBy: { expiresAt: 'asc' },
+    });
     return rows.map(toRecord);
   }
 }

@@ -25,7 +25,12 @@ export class PrismaGrantStore implements GrantStore {
     return this.set(sessionId, 'effect', effect, action);
   }
 
-  private async set(sessionId: string, kind: 'tool' | 'effect', target: string, action: PolicyAction): Promise<void> {
+  private async set(
+    sessionId: string,
+    kind: 'tool' | 'effect',
+    target: string,
+    action: PolicyAction,
+  ): Promise<void> {
     await this.prisma.sessionGrant.upsert({
       where: { sessionId_kind_target: { sessionId, kind, target } },
       create: { sessionId, kind, target, action },

@@ -19,7 +19,11 @@ export class PrismaSessionStore implements SessionStore {
    * One statement, so one commit: the messages get the next seqs in order (the unique (session, seq)
    * index refuses a racing writer), and a user message marks the session as active.
    */
-  async appendMany(sessionId: string, turnId: string, messages: readonly LlmMessage[]): Promise<readonly StoredMessage[]> {
+  async appendMany(
+    sessionId: string,
+    turnId: string,
+    messages: readonly LlmMessage[],
+  ): Promise<readonly StoredMessage[]> {
     const contents = JSON.stringify(messages.map((message) => ({ turnId, message }) satisfies StoredContent));
     const roles = messages.map((message) => message.role);
     const touch = roles.includes('user');
@@ -34,14 +38,26 @@ export class PrismaSessionStore implements SessionStore {
         UPDATE session SET updated_at = now() WHERE id = ${sessionId}::uuid AND ${touch}
       )
       SELECT seq, created_at FROM inserted ORDER BY seq`;
-    return rows.map((row, index) => ({ sessionId, seq: row.seq, turnId, message: messages[index]!, createdAt: row.created_at.getTime() }));
+    return rows.map((row, index) => ({
+      sessionId,
+      seq: row.seq,
+      turnId,
+      message: messages[index]!,
+      createdAt: row.created_at.getTime(),
+    }));
   }
 
   async load(sessionId: string): Promise<readonly StoredMessage[]> {
     const rows = await this.prisma.message.findMany({ where: { sessionId }, orderBy: { seq: 'asc' } });
     return rows.map((row) => {
       const content = row.content as unknown as StoredContent;
-      return { sessionId, seq: row.seq, turnId: content.turnId, message: content.message, createdAt: row.createdAt.getTime() };
+      return {
+        sessionId,
+        seq: row.seq,
+        turnId: content.turnId,
+        message: content.message,
+        createdAt: row.createdAt.getTime(),
+      };
     });
   }
 }

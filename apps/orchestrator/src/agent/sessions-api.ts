@@ -43,10 +43,16 @@ export class SessionsApi implements OnModuleInit {
     this.router.register({
       name: 'sessions.create',
       scope: 'agent',
-      description: 'Creates a chat session. `autonomous: true` means no person is attached: calls that need asking are denied.',
+      description:
+        'Creates a chat session. `autonomous: true` means no person is attached: calls that need asking are denied.',
       request: SessionsCreateRequestSchema,
       handle: async (request: SessionsCreateRequest): Promise<Session> =>
-        toSession(await prisma.session.create({ data: { title: request.title ?? '', autonomous: request.autonomous ?? false } }), 0),
+        toSession(
+          await prisma.session.create({
+            data: { title: request.title ?? '', autonomous: request.autonomous ?? false },
+          }),
+          0,
+        ),
     });
     this.router.register({
       name: 'sessions.get',
@@ -54,14 +60,26 @@ export class SessionsApi implements OnModuleInit {
       description: 'One session, with its messages when includeMessages is true.',
       request: SessionsGetRequestSchema,
       handle: async (request: SessionsGetRequest): Promise<SessionDetail> => {
-        const row = await prisma.session.findUnique({ where: { id: request.id }, include: { _count: { select: { messages: true } } } });
-        if (!row) throw new TalonError(ERROR_CODES.NOT_FOUND, `No session ${request.id}.`, { details: { id: request.id } });
+        const row = await prisma.session.findUnique({
+          where: { id: request.id },
+          include: { _count: { select: { messages: true } } },
+        });
+        if (!row)
+          throw new TalonError(ERROR_CODES.NOT_FOUND, `No session ${request.id}.`, {
+            details: { id: request.id },
+          });
         const session = toSession(row, row._count.messages);
         if (!request.includeMessages) return session;
         const stored = await messages.load(request.id);
         return {
           ...session,
-          messages: stored.map((entry) => ({ seq: entry.seq, turnId: entry.turnId, role: entry.message.role, message: entry.message, createdAt: new Date(entry.createdAt).toISOString() })),
+          messages: stored.map((entry) => ({
+            seq: entry.seq,
+            turnId: entry.turnId,
+            role: entry.message.role,
+            message: entry.message,
+            createdAt: new Date(entry.createdAt).toISOString(),
+          })),
         };
       },
     });
@@ -71,7 +89,11 @@ export class SessionsApi implements OnModuleInit {
       description: 'Sessions, most recently active first.',
       request: SessionsListRequestSchema,
       handle: async (request: SessionsListRequest): Promise<{ sessions: Session[] }> => {
-        const rows = await prisma.session.findMany({ orderBy: { updatedAt: 'desc' }, take: request.limit ?? 50, include: { _count: { select: { messages: true } } } });
+        const rows = await prisma.session.findMany({
+          orderBy: { updatedAt: 'desc' },
+          take: request.limit ?? 50,
+          include: { _count: { select: { messages: true } } },
+        });
         return { sessions: rows.map((row) => toSession(row, row._count.messages)) };
       },
     });

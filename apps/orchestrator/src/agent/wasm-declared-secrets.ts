@@ -21,7 +21,11 @@ export class WasmDeclaredSecrets {
   async credentialsFor(tool: string): Promise<WasmDeclaredSecretsReply['credentials']> {
     const definition = this.catalog.get(tool)?.definition;
     if (definition?.source !== 'wasm' || !definition.effects.includes('use_secret')) return [];
-    const reply = await this.requester.request<WasmDeclaredSecretsReply>(WASM_DECLARED_SECRETS_SUBJECT, { tool }, { timeoutMs: LOOKUP_TIMEOUT_MS });
+    const reply = await this.requester.request<WasmDeclaredSecretsReply>(
+      WASM_DECLARED_SECRETS_SUBJECT,
+      { tool },
+      { timeoutMs: LOOKUP_TIMEOUT_MS },
+    );
     return reply.credentials;
   }
 
@@ -32,9 +36,13 @@ export class WasmDeclaredSecrets {
   async grantsFor(tool: string, secrets: SecretStore): Promise<CredentialGrant[]> {
     const declared = await this.credentialsFor(tool);
     if (declared.length === 0) return [];
-    const grants = await secrets.grantsForNames([...new Set(declared.map((credential) => credential.secretName))]);
+    const grants = await secrets.grantsForNames([
+      ...new Set(declared.map((credential) => credential.secretName)),
+    ]);
     return grants.filter((grant) =>
-      declared.filter((credential) => credential.secretName === grant.secretName).every((credential) => hostPatternsCover(grant.hostPatterns, credential.hostPatterns)),
+      declared
+        .filter((credential) => credential.secretName === grant.secretName)
+        .every((credential) => hostPatternsCover(grant.hostPatterns, credential.hostPatterns)),
     );
   }
 }

@@ -18,7 +18,11 @@ export class ApiRouter {
 
   /** Every method with the scope it needs (`by-request` when the request decides, as for `tools.call`). */
   list(): Array<{ name: string; description: string; scope: ApiScope | 'by-request' }> {
-    return [...this.methods.values()].map(({ name, description, scope }) => ({ name, description, scope: typeof scope === 'function' ? 'by-request' : scope }));
+    return [...this.methods.values()].map(({ name, description, scope }) => ({
+      name,
+      description,
+      scope: typeof scope === 'function' ? 'by-request' : scope,
+    }));
   }
 
   async call(name: string, payload: unknown, context: ApiCallContext): Promise<unknown> {

@@ -44,14 +44,23 @@ export class GrpcApiController {
 
   /** chat.send as a server stream of events ending with `result` (or `error`). */
   @GrpcMethod('Talon', 'Chat')
-  chatStream(request: { session_id: string; message: string }): Observable<{ type: string; event_json: string }> {
-    return chatEventStream(this.chat, request.session_id, request.message).pipe(map((event) => ({ type: event.type, event_json: JSON.stringify(event) })));
+  chatStream(request: {
+    session_id: string;
+    message: string;
+  }): Observable<{ type: string; event_json: string }> {
+    return chatEventStream(this.chat, request.session_id, request.message).pipe(
+      map((event) => ({ type: event.type, event_json: JSON.stringify(event) })),
+    );
   }
 
   @GrpcMethod('Talon', 'Call')
   async call(request: CallRequest): Promise<CallReply> {
     try {
-      const data = await this.router.call(request.method, parsePayload(request.payload_json, this.config.maxPayloadBytes), { surface: 'grpc' });
+      const data = await this.router.call(
+        request.method,
+        parsePayload(request.payload_json, this.config.maxPayloadBytes),
+        { surface: 'grpc' },
+      );
       return { ok: true, data_json: JSON.stringify(data ?? null) };
     } catch (error) {
       const wire = toWireError(error);

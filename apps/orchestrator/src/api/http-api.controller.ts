@@ -1,4 +1,16 @@
-import { All, Controller, Get, Inject, Param, Post, Query, Req, Res, Sse, type MessageEvent } from '@nestjs/common';
+import {
+  All,
+  Controller,
+  Get,
+  Inject,
+  Param,
+  Post,
+  Query,
+  Req,
+  Res,
+  Sse,
+  type MessageEvent,
+} from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { from, interval, startWith, switchMap, type Observable } from 'rxjs';
 import { HTTP_STATUS_BY_CODE, type Envelope } from '@talon/contracts';
@@ -21,8 +33,14 @@ export class HttpApiController {
   ) {}
 
   @Post('v1/rpc/:method')
-  async rpc(@Param('method') method: string, @Req() request: Request, @Res() response: Response): Promise<void> {
-    await this.reply(response, async () => this.router.call(method, await readJsonBody(request, this.config.maxPayloadBytes), { surface: 'http' }));
+  async rpc(
+    @Param('method') method: string,
+    @Req() request: Request,
+    @Res() response: Response,
+  ): Promise<void> {
+    await this.reply(response, async () =>
+      this.router.call(method, await readJsonBody(request, this.config.maxPayloadBytes), { surface: 'http' }),
+    );
   }
 
   @Get('v1/system/status')
@@ -50,7 +68,10 @@ export class HttpApiController {
   @All('*path')
   async unknown(@Req() request: Request, @Res() response: Response): Promise<void> {
     await this.reply(response, async () => {
-      throw new UnknownMethodError(`${request.method} ${request.path}`, this.router.list().map((method) => `POST /v1/rpc/${method.name}`));
+      throw new UnknownMethodError(
+        `${request.method} ${request.path}`,
+        this.router.list().map((method) => `POST /v1/rpc/${method.name}`),
+      );
     });
   }
 

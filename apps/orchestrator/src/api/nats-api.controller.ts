@@ -12,6 +12,10 @@ export class NatsApiController {
   @MessagePattern(`${API_PREFIX}.>`)
   handle(@Payload() payload: unknown, @Ctx() context: TalonNatsContext): Promise<unknown> {
     const method = context.subject.slice(API_PREFIX.length + 1);
-    return this.router.call(method, payload, { surface: 'nats', callId: context.callId, traceparent: context.traceparent });
+    return this.router.call(method, payload, {
+      surface: 'nats',
+      callId: context.callId,
+      traceparent: context.traceparent,
+    });
   }
 }

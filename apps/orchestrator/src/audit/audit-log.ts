@@ -1,4 +1,10 @@
-import { computeAuditHash, GENESIS_HASH, verifyAuditChain, type AuditRecord, type AuditVerification } from '@talon/audit';
+import {
+  computeAuditHash,
+  GENESIS_HASH,
+  verifyAuditChain,
+  type AuditRecord,
+  type AuditVerification,
+} from '@talon/audit';
 import type { PrismaClient } from '@talon/persistence';
 
 /** One advisory-lock key for the whole chain, so orchestrators append one at a time. */
@@ -9,7 +15,10 @@ const FLUSH_DELAY_MS = 25;
 const FLUSH_BATCH_SIZE = 200;
 
 /** The fields a caller provides; time and chain links are added here. */
-export type AuditEntry = Omit<AuditRecord, 'at' | 'sessionId' | 'callId' | 'tool' | 'argsHash' | 'durationMs' | 'data'> &
+export type AuditEntry = Omit<
+  AuditRecord,
+  'at' | 'sessionId' | 'callId' | 'tool' | 'argsHash' | 'durationMs' | 'data'
+> &
   Partial<Pick<AuditRecord, 'sessionId' | 'callId' | 'tool' | 'argsHash' | 'durationMs' | 'data'>>;
 
 /**

@@ -28,8 +28,14 @@ export const DEFAULT_GRPC_PORT = 50051;
 export function parseOrchestratorConfig(env: NodeJS.ProcessEnv = process.env): OrchestratorConfig {
   return {
     ...parseServiceConfig('orchestrator', env),
-    http: { host: env.TALON_HTTP_HOST || '127.0.0.1', port: readPositiveInt(env, 'TALON_HTTP_PORT', DEFAULT_HTTP_PORT) },
-    grpc: { host: env.TALON_GRPC_HOST || '127.0.0.1', port: readPositiveInt(env, 'TALON_GRPC_PORT', DEFAULT_GRPC_PORT) },
+    http: {
+      host: env.TALON_HTTP_HOST || '127.0.0.1',
+      port: readPositiveInt(env, 'TALON_HTTP_PORT', DEFAULT_HTTP_PORT),
+    },
+    grpc: {
+      host: env.TALON_GRPC_HOST || '127.0.0.1',
+      port: readPositiveInt(env, 'TALON_GRPC_PORT', DEFAULT_GRPC_PORT),
+    },
     statusTimeoutMs: readPositiveInt(env, 'TALON_STATUS_TIMEOUT_MS', 500),
     llm: parseLlmConfig(env),
     stateDir: resolve(env.TALON_STATE_DIR || '.talon/state'),

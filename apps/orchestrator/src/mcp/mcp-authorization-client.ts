@@ -1,5 +1,12 @@
 import type { NatsConnection } from '@nats-io/transport-node';
-import { ERROR_CODES, MCP_AUTHORIZE_SUBJECT, type Envelope, type McpAuthorizeRequest, type McpInstanceReply, type McpServerView } from '@talon/contracts';
+import {
+  ERROR_CODES,
+  MCP_AUTHORIZE_SUBJECT,
+  type Envelope,
+  type McpAuthorizeRequest,
+  type McpInstanceReply,
+  type McpServerView,
+} from '@talon/contracts';
 import { fromWireError, type TalonError } from '@talon/errors';
 import { encodeJson } from '@talon/service-runtime';
 import { McpAuthorizationNotPendingError } from './mcp-authorization-not-pending-error.js';
@@ -34,7 +41,11 @@ export class McpAuthorizationClient {
   async authorize(request: McpAuthorizeRequest): Promise<McpServerView> {
     const replies: Envelope<McpInstanceReply>[] = [];
     try {
-      const messages = await this.connection.requestMany(MCP_AUTHORIZE_SUBJECT, encodeJson(request), { strategy: 'stall', stall: this.stallMs, maxWait: this.timeoutMs });
+      const messages = await this.connection.requestMany(MCP_AUTHORIZE_SUBJECT, encodeJson(request), {
+        strategy: 'stall',
+        stall: this.stallMs,
+        maxWait: this.timeoutMs,
+      });
       for await (const message of messages) replies.push(message.json<Envelope<McpInstanceReply>>());
     } catch {
       // No tool-worker answered: reported below as nothing pending.

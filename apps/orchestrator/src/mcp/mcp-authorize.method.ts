@@ -11,7 +11,8 @@ import { MCP_AUTHORIZATION_CLIENT } from './mcp.constants.js';
 @Injectable()
 export class McpAuthorizeMethod implements ApiMethod<McpAuthorizeRequest, McpServerView>, OnModuleInit {
   readonly name = 'mcp.authorize';
-  readonly description = "Finishes a remote MCP server's OAuth authorization with the code and state from the redirect, then starts the server.";
+  readonly description =
+    "Finishes a remote MCP server's OAuth authorization with the code and state from the redirect, then starts the server.";
   readonly scope = 'operator' as const;
   readonly request = McpAuthorizeRequestSchema;
 
@@ -28,10 +29,20 @@ export class McpAuthorizeMethod implements ApiMethod<McpAuthorizeRequest, McpSer
   async handle(request: McpAuthorizeRequest, context: ApiCallContext): Promise<McpServerView> {
     try {
       const view = await this.authorization.authorize(request);
-      this.audit.append({ kind: 'mcp.authorize', actor: `operator:${context.surface}`, outcome: 'ok', data: { server: request.server } });
+      this.audit.append({
+        kind: 'mcp.authorize',
+        actor: `operator:${context.surface}`,
+        outcome: 'ok',
+        data: { server: request.server },
+      });
       return view;
     } catch (error) {
-      this.audit.append({ kind: 'mcp.authorize', actor: `operator:${context.surface}`, outcome: 'error', data: { server: request.server, code: (error as { code?: string }).code } });
+      this.audit.append({
+        kind: 'mcp.authorize',
+        actor: `operator:${context.surface}`,
+        outcome: 'error',
+        data: { server: request.server, code: (error as { code?: string }).code },
+      });
       throw error;
     }
   }

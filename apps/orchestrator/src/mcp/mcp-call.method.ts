@@ -9,7 +9,8 @@ import { MCP_TOOL_CALLER } from './mcp.constants.js';
 @Injectable()
 export class McpCallMethod implements ApiMethod<McpCallRequest, ToolsCallReply>, OnModuleInit {
   readonly name = 'mcp.call';
-  readonly description = 'Calls an MCP tool by `server.tool` through the full tool pipeline (starts its server if needed).';
+  readonly description =
+    'Calls an MCP tool by `server.tool` through the full tool pipeline (starts its server if needed).';
   readonly scope = 'operator' as const;
   readonly request = McpCallRequestSchema;
 

@@ -12,7 +12,9 @@ export class McpClientSessions {
   sessionFor(mcpSessionId = 'stateless'): Promise<string> {
     let session = this.sessions.get(mcpSessionId);
     if (!session) {
-      session = this.prisma.session.create({ data: { title: `mcp client ${mcpSessionId}` }, select: { id: true } }).then((row) => row.id);
+      session = this.prisma.session
+        .create({ data: { title: `mcp client ${mcpSessionId}` }, select: { id: true } })
+        .then((row) => row.id);
       session.catch(() => this.sessions.delete(mcpSessionId));
       if (this.sessions.size >= 1000) this.sessions.delete(this.sessions.keys().next().value!);
       this.sessions.set(mcpSessionId, session);

@@ -48,8 +48,12 @@ export class McpControlClient {
 
   /** Every configured server of every domain. Domains with no running instance are simply absent. */
   async list(): Promise<McpServerView[]> {
-    const replies = await Promise.all(TOOL_DOMAINS.map((domain) => this.ask(domain, 'list', {}, this.listTimeoutMs)));
-    return mergeMcpInstanceReplies(replies.flat().filter((reply): reply is McpInstanceReply => !(reply instanceof Error)));
+    const replies = await Promise.all(
+      TOOL_DOMAINS.map((domain) => this.ask(domain, 'list', {}, this.listTimeoutMs)),
+    );
+    return mergeMcpInstanceReplies(
+      replies.flat().filter((reply): reply is McpInstanceReply => !(reply instanceof Error)),
+    );
   }
 
   start(server: string): Promise<McpServerView> {
@@ -61,18 +65,31 @@ export class McpControlClient {
   }
 
   private async control(operation: 'start' | 'stop', server: string): Promise<McpServerView> {
-    const replies = (await Promise.all(TOOL_DOMAINS.map((domain) => this.ask(domain, operation, { server }, this.controlTimeoutMs)))).flat();
-    const view = mergeMcpInstanceReplies(replies.filter((reply): reply is McpInstanceReply => !(reply instanceof Error)))[0];
+    const replies = (
+      await Promise.all(
+        TOOL_DOMAINS.map((domain) => this.ask(domain, operation, { server }, this.controlTimeoutMs)),
+      )
+    ).flat();
+    const view = mergeMcpInstanceReplies(
+      replies.filter((reply): reply is McpInstanceReply => !(reply instanceof Error)),
+    )[0];
     if (view) return view;
     const errors = replies.filter((reply): reply is TalonError => TalonError.isInstance(reply));
     // NOT_FOUND from a domain only says the server lives elsewhere; any other error is the real answer.
-    const failure = errors.find((error) => error.code !== ERROR_CODES.NOT_FOUND && error.code !== ERROR_CODES.NO_RESPONDERS);
+    const failure = errors.find(
+      (error) => error.code !== ERROR_CODES.NOT_FOUND && error.code !== ERROR_CODES.NO_RESPONDERS,
+    );
     if (failure) throw failure;
     throw new McpServerNotFoundError(server);
   }
 
   /** One domain's replies: one from a queue group, or every instance's from a scatter. Errors are returned, not thrown. */
-  private async ask(domain: ToolDomain, operation: McpControlOperation, payload: unknown, timeoutMs: number): Promise<Array<McpInstanceReply | Error>> {
+  private async ask(
+    domain: ToolDomain,
+    operation: McpControlOperation,
+    payload: unknown,
+    timeoutMs: number,
+  ): Promise<Array<McpInstanceReply | Error>> {
     const subject = mcpControlSubject(domain, operation);
     if (!MCP_CONTROL_SCATTER[domain]) {
       try {
@@ -83,7 +100,11 @@ export class McpControlClient {
     }
     const results: Array<McpInstanceReply | Error> = [];
     try {
-      const replies = await this.connection.requestMany(subject, encodeJson(payload), { strategy: 'stall', stall: this.stallMs, maxWait: timeoutMs });
+      const replies = await this.connection.requestMany(subject, encodeJson(payload), {
+        strategy: 'stall',
+        stall: this.stallMs,
+        maxWait: timeoutMs,
+      });
       for await (const message of replies) {
         const envelope = message.json<Envelope<McpInstanceReply>>();
         results.push(envelope.ok ? envelope.data : fromWireError(envelope.error));

@@ -7,14 +7,34 @@ import type { McpToolCaller } from './mcp-tool-caller.js';
 
 const SERVER_PARAMETERS = {
   type: 'object',
-  properties: { server: { type: 'string', pattern: '^[a-zA-Z0-9][a-zA-Z0-9_-]{0,47}$', description: 'The MCP server name as configured' } },
+  properties: {
+    server: {
+      type: 'string',
+      pattern: '^[a-zA-Z0-9][a-zA-Z0-9_-]{0,47}$',
+      description: 'The MCP server name as configured',
+    },
+  },
   required: ['server'],
   additionalProperties: false,
 };
 
 /** MCP control tools ask no approval of their own and are never retried. */
-function definition(name: string, description: string, parameters: Record<string, unknown>, effects: ToolEffect[], timeoutMs: number): ToolDefinition {
-  return controlPlaneToolDefinition({ name, description, parameters, effects, approval: 'never', timeoutMs, idempotent: false });
+function definition(
+  name: string,
+  description: string,
+  parameters: Record<string, unknown>,
+  effects: ToolEffect[],
+  timeoutMs: number,
+): ToolDefinition {
+  return controlPlaneToolDefinition({
+    name,
+    description,
+    parameters,
+    effects,
+    approval: 'never',
+    timeoutMs,
+    idempotent: false,
+  });
 }
 
 /**
@@ -25,16 +45,34 @@ function definition(name: string, description: string, parameters: Record<string
 export function createMcpControlTools(control: McpControlClient, caller: McpToolCaller): Tool[] {
   return [
     {
-      definition: definition('mcp_start', 'Start a configured MCP server and list its tools.', SERVER_PARAMETERS, ['spawn_process', 'network'], 60_000),
+      definition: definition(
+        'mcp_start',
+        'Start a configured MCP server and list its tools.',
+        SERVER_PARAMETERS,
+        ['spawn_process', 'network'],
+        60_000,
+      ),
       execute: async (params) => control.start(String(params.server)),
     },
     {
-      definition: definition('mcp_stop', 'Stop a running MCP server (its tools stay listed; the next call starts it again).', SERVER_PARAMETERS, [], 60_000),
+      definition: definition(
+        'mcp_stop',
+        'Stop a running MCP server (its tools stay listed; the next call starts it again).',
+        SERVER_PARAMETERS,
+        [],
+        60_000,
+      ),
       execute: async (params) => control.stop(String(params.server)),
     },
     {
       definition: {
-        ...definition('mcp_list', 'List MCP servers with state, tool count, last error and restarts.', { type: 'object', properties: {}, additionalProperties: false }, [], 10_000),
+        ...definition(
+          'mcp_list',
+          'List MCP servers with state, tool count, last error and restarts.',
+          { type: 'object', properties: {}, additionalProperties: false },
+          [],
+          10_000,
+        ),
         idempotent: true,
       },
       execute: async () => ({ servers: await control.list() }),
@@ -46,7 +84,11 @@ export function createMcpControlTools(control: McpControlClient, caller: McpTool
         {
           type: 'object',
           properties: {
-            tool: { type: 'string', pattern: '^[a-zA-Z0-9][a-zA-Z0-9_-]{0,47}\\..+$', description: '`server.tool`' },
+            tool: {
+              type: 'string',
+              pattern: '^[a-zA-Z0-9][a-zA-Z0-9_-]{0,47}\\..+$',
+              description: '`server.tool`',
+            },
             arguments: { type: 'object' },
           },
           required: ['tool'],
@@ -56,13 +98,17 @@ export function createMcpControlTools(control: McpControlClient, caller: McpTool
         120_000,
       ),
       execute: async (params, context) => {
-        const reply = await caller.call(String(params.tool), (params.arguments as Record<string, unknown> | undefined) ?? {}, {
-          callId: `${context.callId}.mcp`,
-          signal: context.signal,
-          grants: context.grants,
-          ...(context.sessionId ? { sessionId: context.sessionId } : {}),
-          actor: context.sessionId ? `session:${context.sessionId}` : 'operator',
-        });
+        const reply = await caller.call(
+          String(params.tool),
+          (params.arguments as Record<string, unknown> | undefined) ?? {},
+          {
+            callId: `${context.callId}.mcp`,
+            signal: context.signal,
+            grants: context.grants,
+            ...(context.sessionId ? { sessionId: context.sessionId } : {}),
+            actor: context.sessionId ? `session:${context.sessionId}` : 'operator',
+          },
+        );
         return reply.output;
       },
     },

@@ -37,10 +37,12 @@ export class McpCredentialScope {
     const oauth = OAUTH_KEY.exec(key);
     if (oauth) {
       const [, server = '', item = ''] = oauth;
-      if (!this.oauthServers.has(server) || !(OAUTH_ITEMS as readonly string[]).includes(item)) return undefined;
+      if (!this.oauthServers.has(server) || !(OAUTH_ITEMS as readonly string[]).includes(item))
+        return undefined;
       return { storedName: `${MCP_OAUTH_SECRET_PREFIX}${server}.${item}`, writable: true };
     }
-    if (operation !== 'get' || !this.bearer.has(key) || key.startsWith(MCP_OAUTH_SECRET_PREFIX)) return undefined;
+    if (operation !== 'get' || !this.bearer.has(key) || key.startsWith(MCP_OAUTH_SECRET_PREFIX))
+      return undefined;
     return { storedName: key, writable: false };
   }
 

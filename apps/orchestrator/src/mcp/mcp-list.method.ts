@@ -9,7 +9,8 @@ import { MCP_CONTROL_CLIENT } from './mcp.constants.js';
 @Injectable()
 export class McpListMethod implements ApiMethod<EmptyRequest, McpViewListReply>, OnModuleInit {
   readonly name = 'mcp.list';
-  readonly description = 'Lists MCP servers of every wasm-runner and tool-worker: state, tools, last error, restarts.';
+  readonly description =
+    'Lists MCP servers of every wasm-runner and tool-worker: state, tools, last error, restarts.';
   readonly scope = 'read' as const;
   readonly request = EmptyRequestSchema;
 

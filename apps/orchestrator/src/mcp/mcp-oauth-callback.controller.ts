@@ -15,16 +15,34 @@ export class McpOAuthCallbackController {
   constructor(private readonly authorize: McpAuthorizeMethod) {}
 
   @Get(':server')
-  async callback(@Param('server') server: string, @Query() query: Record<string, unknown>, @Res() response: Response): Promise<void> {
-    response.type('text/plain; charset=utf-8').set({ 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+  async callback(
+    @Param('server') server: string,
+    @Query() query: Record<string, unknown>,
+    @Res() response: Response,
+  ): Promise<void> {
+    response
+      .type('text/plain; charset=utf-8')
+      .set({ 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
     if (typeof query.error === 'string') {
-      response.status(403).send(`The authorization of MCP server "${server}" was not granted (${query.error}). Run mcp.start for a new authorization URL.\n`);
+      response
+        .status(403)
+        .send(
+          `The authorization of MCP server "${server}" was not granted (${query.error}). Run mcp.start for a new authorization URL.\n`,
+        );
       return;
     }
     try {
-      const request = validatePayload<McpAuthorizeRequest>(McpAuthorizeRequestSchema, { server, code: query.code, state: query.state }, 'The OAuth callback');
+      const request = validatePayload<McpAuthorizeRequest>(
+        McpAuthorizeRequestSchema,
+        { server, code: query.code, state: query.state },
+        'The OAuth callback',
+      );
       const view = await this.authorize.handle(request, { surface: 'http' });
-      response.status(200).send(`MCP server "${view.name}" is authorized (${view.state}, ${view.toolCount} tools). You can close this page.\n`);
+      response
+        .status(200)
+        .send(
+          `MCP server "${view.name}" is authorized (${view.state}, ${view.toolCount} tools). You can close this page.\n`,
+        );
     } catch (error) {
       const wire = toWireError(error);
       response.status(HTTP_STATUS_BY_CODE[wire.code] ?? 500).send(`${wire.code}: ${wire.message}\n`);

@@ -40,7 +40,9 @@ export class McpSecretsResponder {
         this.connection.subscribe(mcpSecretsSubject(operation), {
           queue: QUEUE_GROUPS.orchestrator,
           callback: (_error, message) => {
-            void this.answer(operation, message.data).then((envelope) => message.respond(encodeJson(envelope)));
+            void this.answer(operation, message.data).then((envelope) =>
+              message.respond(encodeJson(envelope)),
+            );
           },
         }),
       );
@@ -55,20 +57,37 @@ export class McpSecretsResponder {
   async answer(operation: McpSecretsOperation, data: Uint8Array): Promise<Envelope<McpSecretsReply>> {
     let name = '';
     try {
-      const request = validatePayload<McpSecretsRequest>(McpSecretsRequestSchema, decodeJsonPayload(data, MAX_REQUEST_BYTES), `MCP secrets ${operation}`);
+      const request = validatePayload<McpSecretsRequest>(
+        McpSecretsRequestSchema,
+        decodeJsonPayload(data, MAX_REQUEST_BYTES),
+        `MCP secrets ${operation}`,
+      );
       name = request.name;
       const grant = this.scope.grant(name, operation);
-      if (!grant || (operation !== 'get' && !grant.writable)) throw new McpSecretOutOfScopeError(name, operation);
+      if (!grant || (operation !== 'get' && !grant.writable))
+        throw new McpSecretOutOfScopeError(name, operation);
       const reply = await this.perform(operation, grant.storedName, request.value);
-      this.logger.write('debug', 'MCP secret served', { operation, name, found: operation === 'get' ? reply.value !== undefined : undefined });
+      this.logger.write('debug', 'MCP secret served', {
+        operation,
+        name,
+        found: operation === 'get' ? reply.value !== undefined : undefined,
+      });
       return { ok: true, data: reply };
     } catch (error) {
-      this.logger.write('warn', 'MCP secret request refused', { operation, name, code: TalonError.isInstance(error) ? error.code : 'INTERNAL' });
+      this.logger.write('warn', 'MCP secret request refused', {
+        operation,
+        name,
+        code: TalonError.isInstance(error) ? error.code : 'INTERNAL',
+      });
       return { ok: false, error: toWireError(error) };
     }
   }
 
-  private async perform(operation: McpSecretsOperation, storedName: string, value: string | undefined): Promise<McpSecretsReply> {
+  private async perform(
+    operation: McpSecretsOperation,
+    storedName: string,
+    value: string | undefined,
+  ): Promise<McpSecretsReply> {
     if (operation === 'get') {
       const stored = await this.secrets.valueOf(storedName);
       return stored === undefined ? {} : { value: stored };
@@ -77,7 +96,8 @@ export class McpSecretsResponder {
       await this.secrets.delete(storedName);
       return {};
     }
-    if (value === undefined) throw new TalonError(ERROR_CODES.SCHEMA_VIOLATION, 'MCP secrets set needs a value.');
+    if (value === undefined)
+      throw new TalonError(ERROR_CODES.SCHEMA_VIOLATION, 'MCP secrets set needs a value.');
     // OAuth entries get no host patterns, so no tool call is ever granted them.
     await this.secrets.set(storedName, value, { hostPatterns: [] });
     return {};

@@ -26,7 +26,9 @@ export class McpSecretsLifecycle implements OnModuleInit, BeforeApplicationShutd
     try {
       scope = new McpCredentialScope(await loadRemoteMcpDefinitions());
     } catch (error) {
-      this.logger.write('error', 'MCP server definitions unreadable: no MCP credentials are served', { error: (error as Error).message });
+      this.logger.write('error', 'MCP server definitions unreadable: no MCP credentials are served', {
+        error: (error as Error).message,
+      });
       scope = new McpCredentialScope([]);
     }
     this.logger.write('info', 'MCP credentials served to tool-workers', scope.describe());

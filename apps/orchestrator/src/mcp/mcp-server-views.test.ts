@@ -2,7 +2,11 @@ import { describe, expect, it } from '@jest/globals';
 import type { McpServerListing } from '@talon/contracts';
 import { mergeMcpInstanceReplies } from './mcp-server-views.js';
 
-const listing = (name: string, state: McpServerListing['state'], extra: Partial<McpServerListing> = {}): McpServerListing => ({
+const listing = (
+  name: string,
+  state: McpServerListing['state'],
+  extra: Partial<McpServerListing> = {},
+): McpServerListing => ({
   name,
   displayName: name,
   transport: 'streamable-http',
@@ -18,7 +22,11 @@ const listing = (name: string, state: McpServerListing['state'], extra: Partial<
 describe('mergeMcpInstanceReplies', () => {
   it('shows each server once, by its healthiest instance, with every instance state and summed restarts', () => {
     const views = mergeMcpInstanceReplies([
-      { instanceId: 'w1', domain: 'orchestrator', servers: [listing('remote', 'down', { lastError: 'refused', restarts: 2 }), listing('b', 'stopped')] },
+      {
+        instanceId: 'w1',
+        domain: 'orchestrator',
+        servers: [listing('remote', 'down', { lastError: 'refused', restarts: 2 }), listing('b', 'stopped')],
+      },
       { instanceId: 'w2', domain: 'orchestrator', servers: [listing('remote', 'running', { restarts: 1 })] },
       { instanceId: 'r1', domain: 'container', servers: [listing('a', 'stopped', { transport: 'stdio' })] },
     ]);
@@ -29,7 +37,10 @@ describe('mergeMcpInstanceReplies', () => {
       { instanceId: 'w1', state: 'down', lastError: 'refused' },
       { instanceId: 'w2', state: 'running' },
     ]);
-    expect(views[0]).toMatchObject({ domain: 'container', instances: [{ instanceId: 'r1', state: 'stopped' }] });
+    expect(views[0]).toMatchObject({
+      domain: 'container',
+      instances: [{ instanceId: 'r1', state: 'stopped' }],
+    });
   });
 
   it('returns nothing for no replies', () => {

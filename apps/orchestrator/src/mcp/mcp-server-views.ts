@@ -1,6 +1,12 @@
 import type { McpInstanceReply, McpServerListing, McpServerView } from '@talon/contracts';
 
-const STATE_RANK: Record<McpServerListing['state'], number> = { running: 0, starting: 1, stopping: 2, stopped: 3, down: 4 };
+const STATE_RANK: Record<McpServerListing['state'], number> = {
+  running: 0,
+  starting: 1,
+  stopping: 2,
+  stopped: 3,
+  down: 4,
+};
 
 /**
  * Merges the control replies of every instance into one view per server. Tool-workers each run their own
@@ -11,7 +17,11 @@ export function mergeMcpInstanceReplies(replies: readonly McpInstanceReply[]): M
   const views = new Map<string, McpServerView>();
   for (const reply of replies) {
     for (const listing of reply.servers) {
-      const instance = { instanceId: reply.instanceId, state: listing.state, ...(listing.lastError ? { lastError: listing.lastError } : {}) };
+      const instance = {
+        instanceId: reply.instanceId,
+        state: listing.state,
+        ...(listing.lastError ? { lastError: listing.lastError } : {}),
+      };
       const current = views.get(listing.name);
       if (!current) {
         views.set(listing.name, { ...listing, domain: reply.domain, instances: [instance] });
@@ -19,7 +29,10 @@ export function mergeMcpInstanceReplies(replies: readonly McpInstanceReply[]): M
       }
       const instances = [...current.instances, instance];
       const restarts = current.restarts + listing.restarts;
-      const best = STATE_RANK[listing.state] < STATE_RANK[current.state] ? { ...listing, domain: reply.domain } : current;
+      const best =
+        STATE_RANK[listing.state] < STATE_RANK[current.state]
+          ? { ...listing, domain: reply.domain }
+          : current;
       views.set(listing.name, { ...best, restarts, instances });
     }
   }

@@ -9,7 +9,8 @@ import { MCP_CONTROL_CLIENT } from './mcp.constants.js';
 @Injectable()
 export class McpStartMethod implements ApiMethod<McpServerRequest, McpServerView>, OnModuleInit {
   readonly name = 'mcp.start';
-  readonly description = 'Starts a configured MCP server (stdio: wasm-runner; remote: every tool-worker) and lists its tools.';
+  readonly description =
+    'Starts a configured MCP server (stdio: wasm-runner; remote: every tool-worker) and lists its tools.';
   readonly scope = 'operator' as const;
   readonly request = McpServerRequestSchema;
 

@@ -9,7 +9,8 @@ import { MCP_CONTROL_CLIENT } from './mcp.constants.js';
 @Injectable()
 export class McpStopMethod implements ApiMethod<McpServerRequest, McpServerView>, OnModuleInit {
   readonly name = 'mcp.stop';
-  readonly description = 'Stops a running MCP server; its tools stay listed and the next call starts it again.';
+  readonly description =
+    'Stops a running MCP server; its tools stay listed and the next call starts it again.';
   readonly scope = 'operator' as const;
   readonly request = McpServerRequestSchema;
 

@@ -19,13 +19,19 @@ export class McpToolCaller {
     private readonly control: McpControlClient,
   ) {}
 
-  async call(displayName: string, args: Record<string, unknown>, request: Omit<DispatchRequest, 'tool' | 'params'>): Promise<ToolsCallReply> {
+  async call(
+    displayName: string,
+    args: Record<string, unknown>,
+    request: Omit<DispatchRequest, 'tool' | 'params'>,
+  ): Promise<ToolsCallReply> {
     const entry = this.find(displayName) ?? (await this.startAndFind(displayName));
     return this.dispatcher.call({ ...request, tool: entry.definition.name, params: args });
   }
 
   private find(displayName: string): CatalogEntry | undefined {
-    return this.catalog.list().find((entry) => entry.definition.source === 'mcp' && entry.definition.displayName === displayName);
+    return this.catalog
+      .list()
+      .find((entry) => entry.definition.source === 'mcp' && entry.definition.displayName === displayName);
   }
 
   private async startAndFind(displayName: string): Promise<CatalogEntry> {

@@ -23,7 +23,8 @@ export function mcpProviders(connection: NatsConnection): Provider[] {
     {
       provide: MCP_TOOL_CALLER,
       inject: [TOOL_CATALOG, TOOL_DISPATCHER, MCP_CONTROL_CLIENT],
-      useFactory: (catalog: ToolCatalog, dispatcher: ToolDispatcher, control: McpControlClient) => new McpToolCaller(catalog, dispatcher, control),
+      useFactory: (catalog: ToolCatalog, dispatcher: ToolDispatcher, control: McpControlClient) =>
+        new McpToolCaller(catalog, dispatcher, control),
     },
     McpControlToolsRegistration,
     McpStartMethod,
@@ -32,7 +33,11 @@ export function mcpProviders(connection: NatsConnection): Provider[] {
     McpCallMethod,
     TalonMcpEndpoint,
     // Remote servers' credentials (bearer, OAuth) and `mcp.authorize`.
-    { provide: MCP_AUTHORIZATION_CLIENT, inject: [MCP_CONTROL_CLIENT], useFactory: (control: McpControlClient) => new McpAuthorizationClient(connection, control) },
+    {
+      provide: MCP_AUTHORIZATION_CLIENT,
+      inject: [MCP_CONTROL_CLIENT],
+      useFactory: (control: McpControlClient) => new McpAuthorizationClient(connection, control),
+    },
     McpAuthorizeMethod,
     McpSecretsLifecycle,
   ];

@@ -13,7 +13,9 @@ import { talonMcpServerOptions } from './talon-mcp-catalog.js';
 
 class ApprovalRequiredForTest extends TalonError {
   constructor(approvalId: string) {
-    super(ERROR_CODES.APPROVAL_REQUIRED, 'a person must approve this call first', { details: { approvalId } });
+    super(ERROR_CODES.APPROVAL_REQUIRED, 'a person must approve this call first', {
+      details: { approvalId },
+    });
   }
 }
 
@@ -35,13 +37,26 @@ function localTool(name: string, execute: Tool['execute']): Tool {
 
 async function connectedClient() {
   const catalog = new ToolCatalog();
-  catalog.registerLocal(localTool('say', async (params) => `said ${String(params.message)} sk-proj-abcdefghijklmnopqrstuvwxyzABCDEF0123456789`));
-  catalog.registerLocal(localTool('guarded', async () => {
-    throw new ApprovalRequiredForTest('appr-42');
-  }));
+  catalog.registerLocal(
+    localTool(
+      'say',
+      async (params) => `said ${String(params.message)} sk-proj-abcdefghijklmnopqrstuvwxyzABCDEF0123456789`,
+    ),
+  );
+  catalog.registerLocal(
+    localTool('guarded', async () => {
+      throw new ApprovalRequiredForTest('appr-42');
+    }),
+  );
   // Local tools never reach NATS: the requester is not used.
-  const dispatcher = new ToolDispatcher({ catalog, requester: undefined as unknown as NatsRequester, safety: createOutputSafety() });
-  const server = createTalonMcpServer(talonMcpServerOptions(catalog, (request) => dispatcher.call(request), 'mcp-test'));
+  const dispatcher = new ToolDispatcher({
+    catalog,
+    requester: undefined as unknown as NatsRequester,
+    safety: createOutputSafety(),
+  });
+  const server = createTalonMcpServer(
+    talonMcpServerOptions(catalog, (request) => dispatcher.call(request), 'mcp-test'),
+  );
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const client = new Client({ name: 'test', version: '1.0.0' });
@@ -67,7 +82,10 @@ describe('talonMcpServerOptions', () => {
     const result = await client.callTool({ name: 'guarded', arguments: {} });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toContain('approval required (approval id: appr-42)');
-    expect(result._meta).toMatchObject({ 'talon/errorCode': 'APPROVAL_REQUIRED', 'talon/approvalId': 'appr-42' });
+    expect(result._meta).toMatchObject({
+      'talon/errorCode': 'APPROVAL_REQUIRED',
+      'talon/approvalId': 'appr-42',
+    });
     const invalid = await client.callTool({ name: 'say', arguments: { message: 'x', extra: 1 } });
     expect(invalid).toMatchObject({ isError: true, _meta: { 'talon/errorCode': 'SCHEMA_VIOLATION' } });
     await client.close();

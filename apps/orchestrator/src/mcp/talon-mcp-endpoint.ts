@@ -3,7 +3,12 @@ import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { createTalonMcpHttpHandler, DEFAULT_TALON_MCP_PATH, type TalonMcpHttpHandler } from '@talon/mcp';
 import type { ToolCatalog } from '@talon/tool-runtime';
 import type { Database } from '@talon/persistence';
-import { DATABASE, ORCHESTRATOR_CONFIG, POLICY_GATE, TOOL_CATALOG } from '../config/orchestrator.constants.js';
+import {
+  DATABASE,
+  ORCHESTRATOR_CONFIG,
+  POLICY_GATE,
+  TOOL_CATALOG,
+} from '../config/orchestrator.constants.js';
 import type { PolicyGate } from '../agent/policy-gate.js';
 import { McpClientSessions } from './mcp-client-sessions.js';
 import type { OrchestratorConfig } from '../config/orchestrator-config.js';
@@ -28,7 +33,12 @@ export class TalonMcpEndpoint implements OnApplicationShutdown {
     // MCP clients are agents: each client session gets a Talon session whose policy and approvals apply.
     const sessions = new McpClientSessions(database.prisma);
     this.handler = createTalonMcpHttpHandler({
-      ...talonMcpServerOptions(catalog, async (request, mcpSessionId) => gate.call({ ...request, sessionId: await sessions.sessionFor(mcpSessionId) }), 'mcp-client'),
+      ...talonMcpServerOptions(
+        catalog,
+        async (request, mcpSessionId) =>
+          gate.call({ ...request, sessionId: await sessions.sessionFor(mcpSessionId) }),
+        'mcp-client',
+      ),
       path: DEFAULT_TALON_MCP_PATH,
       ...(allowedHosts ? { allowedHosts } : {}),
     });
@@ -54,8 +64,15 @@ export class TalonMcpEndpoint implements OnApplicationShutdown {
  * name it controls). `TALON_MCP_ALLOWED_HOSTS` (comma-separated `host:port`) wins; on a loopback address the
  * default is `127.0.0.1:<port>` and `localhost:<port>`; elsewhere any host is accepted.
  */
-export function mcpAllowedHosts(http: { host: string; port: number }, configured: string | undefined): string[] | undefined {
-  if (configured?.trim()) return configured.split(',').map((host) => host.trim()).filter(Boolean);
+export function mcpAllowedHosts(
+  http: { host: string; port: number },
+  configured: string | undefined,
+): string[] | undefined {
+  if (configured?.trim())
+    return configured
+      .split(',')
+      .map((host) => host.trim())
+      .filter(Boolean);
   const loopback = http.host === '127.0.0.1' || http.host === 'localhost' || http.host === '::1';
   return loopback ? [`127.0.0.1:${http.port}`, `localhost:${http.port}`, `[::1]:${http.port}`] : undefined;
 }

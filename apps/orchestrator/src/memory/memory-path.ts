@@ -12,10 +12,19 @@ function hasControlCharacter(text: string): boolean {
 export function normalizeMemoryPath(raw: string): string {
   const path = raw.replace(/\\/g, '/').replace(/^\/+/, '').replace(/\/+$/, '');
   const segments = path.split('/');
-  if (!path || path.length > MAX_PATH_LENGTH || segments.some((segment) => segment === '' || segment === '.' || segment === '..') || hasControlCharacter(path)) {
-    throw new TalonError(ERROR_CODES.SCHEMA_VIOLATION, `"${raw.slice(0, 80)}" is not a memory path: use names like notes/today.md (no "..", at most ${MAX_PATH_LENGTH} characters).`, {
-      details: { path: raw.slice(0, 200) },
-    });
+  if (
+    !path ||
+    path.length > MAX_PATH_LENGTH ||
+    segments.some((segment) => segment === '' || segment === '.' || segment === '..') ||
+    hasControlCharacter(path)
+  ) {
+    throw new TalonError(
+      ERROR_CODES.SCHEMA_VIOLATION,
+      `"${raw.slice(0, 80)}" is not a memory path: use names like notes/today.md (no "..", at most ${MAX_PATH_LENGTH} characters).`,
+      {
+        details: { path: raw.slice(0, 200) },
+      },
+    );
   }
   return path;
 }

@@ -34,9 +34,18 @@ export class SecretStore {
     private readonly cipher: SecretCipher,
   ) {}
 
-  async set(name: string, value: string, options: { hostPatterns?: string[]; location?: SecretLocation } = {}): Promise<SecretListing> {
-    if (!NAME_PATTERN.test(name)) throw new TalonError(ERROR_CODES.SCHEMA_VIOLATION, `"${name}" is not a secret name: use letters, digits, _ . - (start with a letter).`);
-    if (value.length === 0) throw new TalonError(ERROR_CODES.SCHEMA_VIOLATION, 'A secret value cannot be empty.');
+  async set(
+    name: string,
+    value: string,
+    options: { hostPatterns?: string[]; location?: SecretLocation } = {},
+  ): Promise<SecretListing> {
+    if (!NAME_PATTERN.test(name))
+      throw new TalonError(
+        ERROR_CODES.SCHEMA_VIOLATION,
+        `"${name}" is not a secret name: use letters, digits, _ . - (start with a letter).`,
+      );
+    if (value.length === 0)
+      throw new TalonError(ERROR_CODES.SCHEMA_VIOLATION, 'A secret value cannot be empty.');
     const data = {
       sealed: this.cipher.encrypt(name, value),
       hostPatterns: options.hostPatterns ?? [],
@@ -67,7 +76,9 @@ export class SecretStore {
     const port = Number(parsed.port || (parsed.protocol === 'https:' ? 443 : 80));
     const rows = await this.prisma.secret.findMany();
     return rows
-      .filter((row) => (row.hostPatterns as string[]).some((pattern) => hostMatchesPattern(parsed.hostname, port, pattern)))
+      .filter((row) =>
+        (row.hostPatterns as string[]).some((pattern) => hostMatchesPattern(parsed.hostname, port, pattern)),
+      )
       .map((row) => ({
         secretName: row.name,
         value: this.cipher.decrypt(row.name, row.sealed),
@@ -96,7 +107,17 @@ export class SecretStore {
     }));
   }
 
-  private listing(row: { name: string; hostPatterns: unknown; location: unknown; updatedAt: Date }): SecretListing {
-    return { name: row.name, hostPatterns: row.hostPatterns as string[], location: row.location as unknown as SecretLocation, updatedAt: row.updatedAt.toISOString() };
+  private listing(row: {
+    name: string;
+    hostPatterns: unknown;
+    location: unknown;
+    updatedAt: Date;
+  }): SecretListing {
+    return {
+      name: row.name,
+      hostPatterns: row.hostPatterns as string[],
+      location: row.location as unknown as SecretLocation,
+      updatedAt: row.updatedAt.toISOString(),
+    };
   }
 }

@@ -1,5 +1,11 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
-import { EmptyRequestSchema, SecretsDeleteRequestSchema, SecretsSetRequestSchema, type SecretsDeleteRequest, type SecretsSetRequest } from '@talon/contracts';
+import {
+  EmptyRequestSchema,
+  SecretsDeleteRequestSchema,
+  SecretsSetRequestSchema,
+  type SecretsDeleteRequest,
+  type SecretsSetRequest,
+} from '@talon/contracts';
 import { ApiRouter } from '../api/api-router.js';
 import type { ApiCallContext } from '../api/api-method.js';
 import type { AuditLog } from '../audit/audit-log.js';
@@ -19,11 +25,20 @@ export class SecretsApi implements OnModuleInit {
     this.router.register({
       name: 'secrets.set',
       scope: 'operator',
-      description: 'Stores a secret encrypted at rest, with the host patterns it may be sent to. Not available to models.',
+      description:
+        'Stores a secret encrypted at rest, with the host patterns it may be sent to. Not available to models.',
       request: SecretsSetRequestSchema,
       handle: async (request: SecretsSetRequest, context: ApiCallContext) => {
-        const listing = await this.secrets.set(request.name, request.value, { hostPatterns: request.hostPatterns, location: request.location });
-        this.audit.append({ kind: 'secret.set', actor: `operator:${context.surface}`, outcome: 'ok', data: { name: request.name, hostPatterns: listing.hostPatterns } });
+        const listing = await this.secrets.set(request.name, request.value, {
+          hostPatterns: request.hostPatterns,
+          location: request.location,
+        });
+        this.audit.append({
+          kind: 'secret.set',
+          actor: `operator:${context.surface}`,
+          outcome: 'ok',
+          data: { name: request.name, hostPatterns: listing.hostPatterns },
+        });
         return listing;
       },
     });
@@ -41,7 +56,12 @@ export class SecretsApi implements OnModuleInit {
       request: SecretsDeleteRequestSchema,
       handle: async (request: SecretsDeleteRequest, context: ApiCallContext) => {
         const deleted = await this.secrets.delete(request.name);
-        this.audit.append({ kind: 'secret.delete', actor: `operator:${context.surface}`, outcome: deleted ? 'ok' : 'not_found', data: { name: request.name } });
+        this.audit.append({
+          kind: 'secret.delete',
+          actor: `operator:${context.surface}`,
+          outcome: deleted ? 'ok' : 'not_found',
+          data: { name: request.name },
+        });
         return { name: request.name, deleted };
       },
     });

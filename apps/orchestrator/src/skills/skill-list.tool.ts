@@ -13,11 +13,19 @@ export function createSkillListTool(skills: SkillServiceClient): Tool<SkillListP
   return {
     definition: controlPlaneToolDefinition({
       name: 'skill_list',
-      description: 'Lists the available skills: name, version, description, trust (TRUSTED or INSTALLED), whether each can be used here and its /commands.',
+      description:
+        'Lists the available skills: name, version, description, trust (TRUSTED or INSTALLED), whether each can be used here and its /commands.',
       parameters: {
         properties: {
-          trust: { type: 'string', enum: ['TRUSTED', 'INSTALLED'], description: 'only skills of this trust level' },
-          includeGatedOut: { type: 'boolean', description: 'also list skills whose requirements are missing (default true)' },
+          trust: {
+            type: 'string',
+            enum: ['TRUSTED', 'INSTALLED'],
+            description: 'only skills of this trust level',
+          },
+          includeGatedOut: {
+            type: 'boolean',
+            description: 'also list skills whose requirements are missing (default true)',
+          },
         },
       },
       effects: [],
@@ -35,7 +43,9 @@ export function createSkillListTool(skills: SkillServiceClient): Tool<SkillListP
           source: skill.source,
           eligible: skill.gating.eligible,
           ...(skill.gating.eligible ? {} : { unavailableBecause: skill.gating.reasons }),
-          commands: skill.triggers.flatMap((trigger) => (trigger.kind === 'command' ? [trigger.command] : [])),
+          commands: skill.triggers.flatMap((trigger) =>
+            trigger.kind === 'command' ? [trigger.command] : [],
+          ),
         })),
         refusedFiles: result.rejected.length,
       };

@@ -7,9 +7,17 @@ export function createSkillRemoveTool(skills: SkillServiceClient): Tool<{ name: 
   return {
     definition: controlPlaneToolDefinition({
       name: 'skill_remove',
-      description: 'Removes an INSTALLED skill by name; answers removed: false when no installed skill has that name.',
+      description:
+        'Removes an INSTALLED skill by name; answers removed: false when no installed skill has that name.',
       parameters: {
-        properties: { name: { type: 'string', minLength: 1, maxLength: 64, description: 'the skill name, e.g. "code-review"' } },
+        properties: {
+          name: {
+            type: 'string',
+            minLength: 1,
+            maxLength: 64,
+            description: 'the skill name, e.g. "code-review"',
+          },
+        },
         required: ['name'],
       },
       effects: ['modify_extension'],

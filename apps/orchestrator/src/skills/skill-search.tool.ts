@@ -12,10 +12,16 @@ export function createSkillSearchTool(skills: SkillServiceClient): Tool<SkillSea
   return {
     definition: controlPlaneToolDefinition({
       name: 'skill_search',
-      description: 'Searches the available skills by name, keywords, tags and description; returns the best matches with scores and reasons.',
+      description:
+        'Searches the available skills by name, keywords, tags and description; returns the best matches with scores and reasons.',
       parameters: {
         properties: {
-          query: { type: 'string', minLength: 1, maxLength: 1000, description: 'what the skill should help with' },
+          query: {
+            type: 'string',
+            minLength: 1,
+            maxLength: 1000,
+            description: 'what the skill should help with',
+          },
           limit: { type: 'integer', minimum: 1, maximum: 100, description: 'default 10' },
         },
         required: ['query'],

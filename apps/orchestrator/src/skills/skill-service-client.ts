@@ -67,9 +67,17 @@ export class SkillServiceClient {
   }
 
   /** The tools a turn may see given its active skills; only what attenuation needs of each skill is sent. */
-  attenuate(activeSkills: readonly (ActiveSkill | AttenuationSkill)[], tools: readonly ToolDefinition[], options: SkillCallOptions = {}): Promise<AttenuateResult> {
+  attenuate(
+    activeSkills: readonly (ActiveSkill | AttenuationSkill)[],
+    tools: readonly ToolDefinition[],
+    options: SkillCallOptions = {},
+  ): Promise<AttenuateResult> {
     const request: AttenuateRequest = {
-      activeSkills: activeSkills.map(({ name, trust, allowedTools }) => ({ name, trust, ...(allowedTools ? { allowedTools: [...allowedTools] } : {}) })),
+      activeSkills: activeSkills.map(({ name, trust, allowedTools }) => ({
+        name,
+        trust,
+        ...(allowedTools ? { allowedTools: [...allowedTools] } : {}),
+      })),
       tools: [...tools],
     };
     return this.call('attenuate', request, options);

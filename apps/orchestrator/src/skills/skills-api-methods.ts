@@ -6,4 +6,11 @@ import { SkillsSelectMethod } from './skills-select.method.js';
 import { SkillsTriggersMethod } from './skills-triggers.method.js';
 
 /** The `skills.*` API methods; each registers itself with the router. Needs the SKILL_SERVICE_CLIENT provider. */
-export const SKILLS_API_METHODS = [SkillsListMethod, SkillsSearchMethod, SkillsSelectMethod, SkillsInstallMethod, SkillsRemoveMethod, SkillsTriggersMethod];
+export const SKILLS_API_METHODS = [
+  SkillsListMethod,
+  SkillsSearchMethod,
+  SkillsSelectMethod,
+  SkillsInstallMethod,
+  SkillsRemoveMethod,
+  SkillsTriggersMethod,
+];

@@ -1,5 +1,9 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
-import { SkillInstallRequestSchema, type SkillInstallRequest, type SkillInstallResult } from '@talon/contracts';
+import {
+  SkillInstallRequestSchema,
+  type SkillInstallRequest,
+  type SkillInstallResult,
+} from '@talon/contracts';
 import { ApiRouter } from '../api/api-router.js';
 import type { ApiCallContext, ApiMethod } from '../api/api-method.js';
 import type { SkillServiceClient } from './skill-service-client.js';
@@ -9,7 +13,8 @@ import { SKILL_SERVICE_CLIENT } from './skills.constants.js';
 @Injectable()
 export class SkillsInstallMethod implements ApiMethod<SkillInstallRequest, SkillInstallResult>, OnModuleInit {
   readonly name = 'skills.install';
-  readonly description = 'Installs a skill from a registry entry, a URL or a path, sha256-checked, into the installed directory as Installed.';
+  readonly description =
+    'Installs a skill from a registry entry, a URL or a path, sha256-checked, into the installed directory as Installed.';
   readonly scope = 'operator' as const;
   readonly request = SkillInstallRequestSchema;
 

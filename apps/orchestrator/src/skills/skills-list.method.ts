@@ -9,7 +9,8 @@ import { SKILL_SERVICE_CLIENT } from './skills.constants.js';
 @Injectable()
 export class SkillsListMethod implements ApiMethod<SkillListRequest, SkillListResult>, OnModuleInit {
   readonly name = 'skills.list';
-  readonly description = 'Lists the discovered skills (workspace, user, installed) with trust, gating and triggers, plus refused and shadowed files.';
+  readonly description =
+    'Lists the discovered skills (workspace, user, installed) with trust, gating and triggers, plus refused and shadowed files.';
   readonly scope = 'read' as const;
   readonly request = SkillListRequestSchema;
 

@@ -9,7 +9,8 @@ import { SKILL_SERVICE_CLIENT } from './skills.constants.js';
 @Injectable()
 export class SkillsSelectMethod implements ApiMethod<SelectRequest, SelectResult>, OnModuleInit {
   readonly name = 'skills.select';
-  readonly description = 'Selects the skills that apply to a message (keywords, tags, patterns, similarity, /mentions) with scores, reasons and injection text.';
+  readonly description =
+    'Selects the skills that apply to a message (keywords, tags, patterns, similarity, /mentions) with scores, reasons and injection text.';
   readonly scope = 'read' as const;
   readonly request = SelectRequestSchema;
 
@@ -24,6 +25,10 @@ export class SkillsSelectMethod implements ApiMethod<SelectRequest, SelectResult
 
   handle(request: SelectRequest, context: ApiCallContext): Promise<SelectResult> {
     const { message, ...options } = request;
-    return this.skills.select(message, { ...options, callId: context.callId, traceparent: context.traceparent });
+    return this.skills.select(message, {
+      ...options,
+      callId: context.callId,
+      traceparent: context.traceparent,
+    });
   }
 }

@@ -1,5 +1,10 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
-import { SUBJECTS, SystemPingRequestSchema, type SystemPingReply, type SystemPingRequest } from '@talon/contracts';
+import {
+  SUBJECTS,
+  SystemPingRequestSchema,
+  type SystemPingReply,
+  type SystemPingRequest,
+} from '@talon/contracts';
 import type { NatsRequester } from '@talon/service-runtime';
 import { ApiRouter } from '../api/api-router.js';
 import type { ApiMethod, ApiCallContext } from '../api/api-method.js';
@@ -9,7 +14,8 @@ import { NATS_REQUESTER } from '../config/orchestrator.constants.js';
 @Injectable()
 export class SystemPingMethod implements ApiMethod<SystemPingRequest, SystemPingReply>, OnModuleInit {
   readonly name = 'system.ping';
-  readonly description = 'Sends a no-op request to one instance of a service (default tool-worker) and returns which instance answered.';
+  readonly description =
+    'Sends a no-op request to one instance of a service (default tool-worker) and returns which instance answered.';
   readonly scope = 'read' as const;
   readonly request = SystemPingRequestSchema;
 
@@ -25,6 +31,10 @@ export class SystemPingMethod implements ApiMethod<SystemPingRequest, SystemPing
   handle(request: SystemPingRequest, context: ApiCallContext): Promise<SystemPingReply> {
     const service = request.service ?? 'tool-worker';
     if (service === 'orchestrator') return Promise.resolve({ service, instanceId: 'self' });
-    return this.requester.request<SystemPingReply>(SUBJECTS.ping(service), {}, { timeoutMs: request.timeoutMs ?? 2000, callId: context.callId });
+    return this.requester.request<SystemPingReply>(
+      SUBJECTS.ping(service),
+      {},
+      { timeoutMs: request.timeoutMs ?? 2000, callId: context.callId },
+    );
   }
 }

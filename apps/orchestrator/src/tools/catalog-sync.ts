@@ -1,5 +1,12 @@
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
-import { SUBJECTS, ToolAnnouncementSchema, ToolWithdrawalSchema, type Envelope, type ToolAnnouncement, type ToolWithdrawal } from '@talon/contracts';
+import {
+  SUBJECTS,
+  ToolAnnouncementSchema,
+  ToolWithdrawalSchema,
+  type Envelope,
+  type ToolAnnouncement,
+  type ToolWithdrawal,
+} from '@talon/contracts';
 import { validatePayload, type JsonLogger } from '@talon/service-runtime';
 import type { ToolCatalog } from '@talon/tool-runtime';
 
@@ -22,12 +29,27 @@ export class CatalogSync {
 
   async start(): Promise<void> {
     this.subscriptions.push(
-      this.connection.subscribe(SUBJECTS.toolAnnounce, { callback: (_error, message) => this.apply(() => this.catalog.announce(this.decode<ToolAnnouncement>(message.json(), ToolAnnouncementSchema))) }),
-      this.connection.subscribe(SUBJECTS.toolWithdraw, { callback: (_error, message) => this.apply(() => this.catalog.withdraw(this.decode<ToolWithdrawal>(message.json(), ToolWithdrawalSchema).instanceId)) }),
+      this.connection.subscribe(SUBJECTS.toolAnnounce, {
+        callback: (_error, message) =>
+          this.apply(() =>
+            this.catalog.announce(this.decode<ToolAnnouncement>(message.json(), ToolAnnouncementSchema)),
+          ),
+      }),
+      this.connection.subscribe(SUBJECTS.toolWithdraw, {
+        callback: (_error, message) =>
+          this.apply(() =>
+            this.catalog.withdraw(
+              this.decode<ToolWithdrawal>(message.json(), ToolWithdrawalSchema).instanceId,
+            ),
+          ),
+      }),
     );
     this.sweeper = setInterval(() => {
       const gone = this.catalog.expire();
-      if (gone.length) this.logger.write('warn', 'tool instances stopped announcing; dropped from the catalog', { instances: gone });
+      if (gone.length)
+        this.logger.write('warn', 'tool instances stopped announcing; dropped from the catalog', {
+          instances: gone,
+        });
     }, EXPIRE_EVERY_MS);
     this.sweeper.unref();
     await this.refresh();
@@ -36,11 +58,16 @@ export class CatalogSync {
   /** Scatter request: every worker answers with its announcement. */
   async refresh(maxWaitMs = 300): Promise<void> {
     try {
-      const replies = await this.connection.requestMany(SUBJECTS.toolCatalogRequest, undefined, { strategy: 'stall', stall: 50, maxWait: maxWaitMs });
+      const replies = await this.connection.requestMany(SUBJECTS.toolCatalogRequest, undefined, {
+        strategy: 'stall',
+        stall: 50,
+        maxWait: maxWaitMs,
+      });
       for await (const message of replies) {
         this.apply(() => {
           const envelope = message.json<Envelope<ToolAnnouncement>>();
-          if (envelope.ok) this.catalog.announce(this.decode<ToolAnnouncement>(envelope.data, ToolAnnouncementSchema));
+          if (envelope.ok)
+            this.catalog.announce(this.decode<ToolAnnouncement>(envelope.data, ToolAnnouncementSchema));
         });
       }
     } catch {

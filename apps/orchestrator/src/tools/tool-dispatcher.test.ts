@@ -6,7 +6,18 @@ import { NoRespondersError, RequestTimeoutError, type NatsRequester } from '@tal
 import { ToolDispatcher } from './tool-dispatcher.js';
 
 function definition(name: string, idempotent: boolean): ToolDefinition {
-  return { name, description: name, parameters: { type: 'object' }, effects: [], approval: 'never', timeoutMs: 1000, domain: 'orchestrator', source: 'builtin', sensitiveParams: [], idempotent };
+  return {
+    name,
+    description: name,
+    parameters: { type: 'object' },
+    effects: [],
+    approval: 'never',
+    timeoutMs: 1000,
+    domain: 'orchestrator',
+    source: 'builtin',
+    sensitiveParams: [],
+    idempotent,
+  };
 }
 
 /** A requester whose first `failures` calls fail with the given error, then answer. */
@@ -24,35 +35,56 @@ function flakyRequester(failures: number, error: () => Error) {
 
 function dispatcherWith(requester: NatsRequester) {
   const catalog = new ToolCatalog();
-  catalog.announce({ instanceId: 'w1', service: 'tool-worker', domain: 'orchestrator', ttlMs: 60_000, tools: [definition('safe', true), definition('unsafe', false)] });
+  catalog.announce({
+    instanceId: 'w1',
+    service: 'tool-worker',
+    domain: 'orchestrator',
+    ttlMs: 60_000,
+    tools: [definition('safe', true), definition('unsafe', false)],
+  });
   return new ToolDispatcher({ catalog, requester, safety: NOOP_OUTPUT_SAFETY });
 }
 
 describe('ToolDispatcher retries', () => {
   it('retries an idempotent tool once after a timeout and reports the attempts', async () => {
-    const { requester, calls } = flakyRequester(1, () => new RequestTimeoutError('talon.tools.v1.call.orchestrator', 1250));
+    const { requester, calls } = flakyRequester(
+      1,
+      () => new RequestTimeoutError('talon.tools.v1.call.orchestrator', 1250),
+    );
     const reply = await dispatcherWith(requester).call({ tool: 'safe', params: {} });
     expect(reply).toMatchObject({ output: 'done', attempts: 2, instanceId: 'w2' });
     expect(calls).toHaveLength(2);
   });
 
   it('never retries a tool that is not idempotent', async () => {
-    const { requester, calls } = flakyRequester(1, () => new RequestTimeoutError('talon.tools.v1.call.orchestrator', 1250));
-    const failure = await dispatcherWith(requester).call({ tool: 'unsafe', params: {} }).catch((error) => error);
+    const { requester, calls } = flakyRequester(
+      1,
+      () => new RequestTimeoutError('talon.tools.v1.call.orchestrator', 1250),
+    );
+    const failure = await dispatcherWith(requester)
+      .call({ tool: 'unsafe', params: {} })
+      .catch((error) => error);
     expect(TalonError.isInstance(failure) && failure.code).toBe('TIMEOUT');
     expect(calls).toHaveLength(1);
   });
 
   it('gives up after the attempt budget with the last typed error', async () => {
-    const { requester, calls } = flakyRequester(5, () => new NoRespondersError('talon.tools.v1.call.orchestrator'));
-    const failure = await dispatcherWith(requester).call({ tool: 'safe', params: {} }).catch((error) => error);
+    const { requester, calls } = flakyRequester(
+      5,
+      () => new NoRespondersError('talon.tools.v1.call.orchestrator'),
+    );
+    const failure = await dispatcherWith(requester)
+      .call({ tool: 'safe', params: {} })
+      .catch((error) => error);
     expect(TalonError.isInstance(failure) && failure.code).toBe('NO_RESPONDERS');
     expect(calls).toHaveLength(2);
   });
 
   it('does not retry a tool failure', async () => {
     const { requester, calls } = flakyRequester(1, () => new TalonError('TOOL_FAILED', 'bad input'));
-    const failure = await dispatcherWith(requester).call({ tool: 'safe', params: {} }).catch((error) => error);
+    const failure = await dispatcherWith(requester)
+      .call({ tool: 'safe', params: {} })
+      .catch((error) => error);
     expect(TalonError.isInstance(failure) && failure.code).toBe('TOOL_FAILED');
     expect(calls).toHaveLength(1);
   });

@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { ERROR_CODES, SUBJECTS, type ToolCallRequest, type ToolCallResult, type ToolsCallReply } from '@talon/contracts';
+import {
+  ERROR_CODES,
+  SUBJECTS,
+  type ToolCallRequest,
+  type ToolCallResult,
+  type ToolsCallReply,
+} from '@talon/contracts';
 import { TalonError } from '@talon/errors';
 import type { NatsRequester } from '@talon/service-runtime';
 import {
@@ -93,18 +99,38 @@ export class ToolDispatcher {
             attempts,
             ...(instanceId ? { instanceId } : {}),
           };
-          this.record(request, prepared, 'ok', reply.durationMs, { attempts, instanceId, truncated: result.truncated, redactions: reply.redactions });
+          this.record(request, prepared, 'ok', reply.durationMs, {
+            attempts,
+            instanceId,
+            truncated: result.truncated,
+            redactions: reply.redactions,
+          });
           return reply;
         } catch (error) {
           const code = TalonError.isInstance(error) ? error.code : ERROR_CODES.INTERNAL;
-          if (!(prepared.definition.idempotent && RETRYABLE.has(code) && attempts < this.maxAttempts && !request.signal?.aborted)) throw error;
-          this.options.log?.('warn', 'retrying an idempotent tool call', { tool: prepared.tool, callId, code, attempts });
+          if (!(
+            prepared.definition.idempotent &&
+            RETRYABLE.has(code) &&
+            attempts < this.maxAttempts &&
+            !request.signal?.aborted
+          ))
+            throw error;
+          this.options.log?.('warn', 'retrying an idempotent tool call', {
+            tool: prepared.tool,
+            callId,
+            code,
+            attempts,
+          });
         }
       }
     } catch (error) {
       const typed = prepared ? this.pipeline.redactError(prepared, error) : error;
       const code = TalonError.isInstance(typed) ? typed.code : ERROR_CODES.INTERNAL;
-      this.record(request, prepared, code, performance.now() - started, { attempts, instanceId, message: (typed as Error).message });
+      this.record(request, prepared, code, performance.now() - started, {
+        attempts,
+        instanceId,
+        message: (typed as Error).message,
+      });
       throw typed;
     }
   }
@@ -141,7 +167,13 @@ export class ToolDispatcher {
     };
   }
 
-  private record(request: DispatchRequest, prepared: PreparedCall | undefined, outcome: string, durationMs: number, data: Record<string, unknown>): void {
+  private record(
+    request: DispatchRequest,
+    prepared: PreparedCall | undefined,
+    outcome: string,
+    durationMs: number,
+    data: Record<string, unknown>,
+  ): void {
     if (!this.options.audit) return;
     const definition = prepared?.definition;
     const params = prepared?.params ?? (request.params as Record<string, unknown> | undefined);
@@ -152,7 +184,8 @@ export class ToolDispatcher {
       sessionId: request.sessionId ?? null,
       callId: prepared?.callId ?? request.callId ?? null,
       tool: definition?.name ?? request.tool,
-      argsHash: params && typeof params === 'object' ? hashParams(params, definition?.sensitiveParams ?? []) : null,
+      argsHash:
+        params && typeof params === 'object' ? hashParams(params, definition?.sensitiveParams ?? []) : null,
       outcome,
       durationMs: Math.round(durationMs),
       data: clean,

@@ -4,9 +4,12 @@ import { controlPlaneToolDefinition } from './control-plane-tool-definition.js';
 
 const DEFINITION = controlPlaneToolDefinition({
   name: 'tool_info',
-  description: 'Describes one tool of the live catalog: its parameters (JSON Schema), effects, approval, timeout and the instances that run it.',
+  description:
+    'Describes one tool of the live catalog: its parameters (JSON Schema), effects, approval, timeout and the instances that run it.',
   parameters: {
-    properties: { name: { type: 'string', minLength: 1, maxLength: 128, description: 'the tool name, e.g. "http"' } },
+    properties: {
+      name: { type: 'string', minLength: 1, maxLength: 128, description: 'the tool name, e.g. "http"' },
+    },
     required: ['name'],
   },
   effects: [],

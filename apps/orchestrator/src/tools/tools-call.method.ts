@@ -1,5 +1,10 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
-import { ToolsCallRequestSchema, type ApiScope, type ToolsCallReply, type ToolsCallRequest } from '@talon/contracts';
+import {
+  ToolsCallRequestSchema,
+  type ApiScope,
+  type ToolsCallReply,
+  type ToolsCallRequest,
+} from '@talon/contracts';
 import { ApiRouter } from '../api/api-router.js';
 import type { ApiCallContext, ApiMethod } from '../api/api-method.js';
 import { ERROR_CODES } from '@talon/contracts';
@@ -12,10 +17,12 @@ import type { ToolDispatcher } from './tool-dispatcher.js';
 @Injectable()
 export class ToolsCallMethod implements ApiMethod<ToolsCallRequest, ToolsCallReply>, OnModuleInit {
   readonly name = 'tools.call';
-  readonly description = 'Runs one tool through the full pipeline (validation, dispatch, output safety, audit); with policy "agent" the session\'s policy and approvals apply too.';
+  readonly description =
+    'Runs one tool through the full pipeline (validation, dispatch, output safety, audit); with policy "agent" the session\'s policy and approvals apply too.';
   readonly request = ToolsCallRequestSchema;
   /** An operator call skips approvals, so it needs `operator`; under the agent policy `agent` suffices. */
-  readonly scope = (request: ToolsCallRequest): ApiScope => (request.policy === 'agent' ? 'agent' : 'operator');
+  readonly scope = (request: ToolsCallRequest): ApiScope =>
+    request.policy === 'agent' ? 'agent' : 'operator';
 
   constructor(
     private readonly router: ApiRouter,
@@ -30,9 +37,22 @@ export class ToolsCallMethod implements ApiMethod<ToolsCallRequest, ToolsCallRep
   handle(request: ToolsCallRequest, context: ApiCallContext): Promise<ToolsCallReply> {
     const { policy, ...call } = request;
     if (policy === 'agent') {
-      if (!call.sessionId) throw new TalonError(ERROR_CODES.SCHEMA_VIOLATION, 'tools.call with policy "agent" needs a sessionId (create one with sessions.create).');
-      return this.gate.call({ ...call, sessionId: call.sessionId, callId: call.callId ?? context.callId, actor: `agent:${context.surface}` });
+      if (!call.sessionId)
+        throw new TalonError(
+          ERROR_CODES.SCHEMA_VIOLATION,
+          'tools.call with policy "agent" needs a sessionId (create one with sessions.create).',
+        );
+      return this.gate.call({
+        ...call,
+        sessionId: call.sessionId,
+        callId: call.callId ?? context.callId,
+        actor: `agent:${context.surface}`,
+      });
     }
-    return this.dispatcher.call({ ...call, callId: call.callId ?? context.callId, actor: `operator:${context.surface}` });
+    return this.dispatcher.call({
+      ...call,
+      callId: call.callId ?? context.callId,
+      actor: `operator:${context.surface}`,
+    });
   }
 }

@@ -10,7 +10,8 @@ import { toCatalogTool } from './catalog-view.js';
 @Injectable()
 export class ToolsInfoMethod implements ApiMethod<ToolsInfoRequest, CatalogTool>, OnModuleInit {
   readonly name = 'tools.info';
-  readonly description = 'Describes one tool: parameters, effects, approval, timeout and the instances that run it.';
+  readonly description =
+    'Describes one tool: parameters, effects, approval, timeout and the instances that run it.';
   readonly scope = 'read' as const;
   readonly request = ToolsInfoRequestSchema;
 

@@ -10,7 +10,8 @@ import { listCatalog } from './catalog-view.js';
 @Injectable()
 export class ToolsListMethod implements ApiMethod<ToolsListRequest, ToolsListReply>, OnModuleInit {
   readonly name = 'tools.list';
-  readonly description = 'Lists the live tool catalog: definitions, where each runs, and refused name conflicts.';
+  readonly description =
+    'Lists the live tool catalog: definitions, where each runs, and refused name conflicts.';
   readonly scope = 'read' as const;
   readonly request = ToolsListRequestSchema;
 

@@ -15,13 +15,19 @@ import { createToolInfoTool } from './tool-info.tool.js';
 import { ToolDispatcher } from './tool-dispatcher.js';
 
 /** The catalog, its sync with the workers, the audit log and the dispatcher, built once. */
-export function toolProviders(connection: NatsConnection, logger: JsonLogger, database: Database): Provider[] {
+export function toolProviders(
+  connection: NatsConnection,
+  logger: JsonLogger,
+  database: Database,
+): Provider[] {
   const catalog = new ToolCatalog();
   catalog.registerLocal(createToolInfoTool(catalog) as unknown as Tool);
   for (const tool of createMemoryTools(database.prisma)) catalog.registerLocal(tool);
   const skills = new SkillServiceClient(new NatsRequester(connection));
   for (const tool of createSkillTools(skills)) catalog.registerLocal(tool);
-  const audit = new AuditLog(database.prisma, (error) => logger.write('error', 'audit write failed', { error: String(error) }));
+  const audit = new AuditLog(database.prisma, (error) =>
+    logger.write('error', 'audit write failed', { error: String(error) }),
+  );
   const dispatcher = new ToolDispatcher({
     catalog,
     requester: new NatsRequester(connection),

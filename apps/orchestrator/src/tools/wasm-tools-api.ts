@@ -1,24 +1,70 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import type { TSchema } from '@sinclair/typebox';
-import { type ApiScope, ToolPackageRequestSchema, ToolsInstallRequestSchema, ToolsInstalledRequestSchema, ToolsSearchRequestSchema } from '@talon/contracts';
+import {
+  type ApiScope,
+  ToolPackageRequestSchema,
+  ToolsInstallRequestSchema,
+  ToolsInstalledRequestSchema,
+  ToolsSearchRequestSchema,
+} from '@talon/contracts';
 import { ApiRouter } from '../api/api-router.js';
 import type { ApiCallContext } from '../api/api-method.js';
 import { TOOL_DISPATCHER } from '../config/orchestrator.constants.js';
 import type { ToolDispatcher } from './tool-dispatcher.js';
 
 /** Each lifecycle method and the wasm-runner extension tool it runs. */
-const WASM_TOOL_METHODS: readonly { name: string; scope: ApiScope; tool: string; request: TSchema; description: string }[] = [
-  { name: 'tools.search', scope: 'read', tool: 'tool_search', request: ToolsSearchRequestSchema, description: 'Searches the WebAssembly tool registry by keywords (runs tool_search).' },
+const WASM_TOOL_METHODS: readonly {
+  name: string;
+  scope: ApiScope;
+  tool: string;
+  request: TSchema;
+  description: string;
+}[] = [
   {
-    name: 'tools.install', scope: 'operator',
+    name: 'tools.search',
+    scope: 'read',
+    tool: 'tool_search',
+    request: ToolsSearchRequestSchema,
+    description: 'Searches the WebAssembly tool registry by keywords (runs tool_search).',
+  },
+  {
+    name: 'tools.install',
+    scope: 'operator',
     tool: 'tool_install',
     request: ToolsInstallRequestSchema,
-    description: 'Installs a WebAssembly tool or bundle from the registry after checking sha256, WIT version and imports; callable at once (runs tool_install).',
+    description:
+      'Installs a WebAssembly tool or bundle from the registry after checking sha256, WIT version and imports; callable at once (runs tool_install).',
   },
-  { name: 'tools.upgrade', scope: 'operator', tool: 'tool_upgrade', request: ToolPackageRequestSchema, description: 'Moves an installed WebAssembly tool to the registry version; calls in flight finish on the old one (runs tool_upgrade).' },
-  { name: 'tools.remove', scope: 'operator', tool: 'tool_remove', request: ToolPackageRequestSchema, description: 'Uninstalls a WebAssembly tool; it leaves the catalog (runs tool_remove).' },
-  { name: 'tools.installed', scope: 'read', tool: 'tool_list', request: ToolsInstalledRequestSchema, description: 'Lists the installed WebAssembly tools (runs tool_list).' },
-  { name: 'extensions.info', scope: 'read', tool: 'extension_info', request: ToolPackageRequestSchema, description: 'An installed WebAssembly tool next to its registry entry: versions, credentials, upgrade available (runs extension_info).' },
+  {
+    name: 'tools.upgrade',
+    scope: 'operator',
+    tool: 'tool_upgrade',
+    request: ToolPackageRequestSchema,
+    description:
+      'Moves an installed WebAssembly tool to the registry version; calls in flight finish on the old one (runs tool_upgrade).',
+  },
+  {
+    name: 'tools.remove',
+    scope: 'operator',
+    tool: 'tool_remove',
+    request: ToolPackageRequestSchema,
+    description: 'Uninstalls a WebAssembly tool; it leaves the catalog (runs tool_remove).',
+  },
+  {
+    name: 'tools.installed',
+    scope: 'read',
+    tool: 'tool_list',
+    request: ToolsInstalledRequestSchema,
+    description: 'Lists the installed WebAssembly tools (runs tool_list).',
+  },
+  {
+    name: 'extensions.info',
+    scope: 'read',
+    tool: 'extension_info',
+    request: ToolPackageRequestSchema,
+    description:
+      'An installed WebAssembly tool next to its registry entry: versions, credentials, upgrade available (runs extension_info).',
+  },
 ];
 
 /**
@@ -41,7 +87,12 @@ export class WasmToolsApi implements OnModuleInit {
         scope: method.scope,
         request: method.request,
         handle: async (request: Record<string, unknown>, context: ApiCallContext): Promise<unknown> => {
-          const reply = await this.dispatcher.call({ tool: method.tool, params: request, callId: context.callId, actor: `operator:${context.surface}` });
+          const reply = await this.dispatcher.call({
+            tool: method.tool,
+            params: request,
+            callId: context.callId,
+            actor: `operator:${context.surface}`,
+          });
           return reply.output;
         },
       });

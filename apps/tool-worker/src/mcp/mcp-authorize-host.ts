@@ -1,5 +1,11 @@
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
-import { MCP_AUTHORIZE_SUBJECT, McpAuthorizeRequestSchema, type Envelope, type McpAuthorizeRequest, type McpInstanceReply } from '@talon/contracts';
+import {
+  MCP_AUTHORIZE_SUBJECT,
+  McpAuthorizeRequestSchema,
+  type Envelope,
+  type McpAuthorizeRequest,
+  type McpInstanceReply,
+} from '@talon/contracts';
 import { toWireError } from '@talon/errors';
 import type { McpManager } from '@talon/mcp';
 import { decodeJsonPayload, encodeJson, validatePayload, type JsonLogger } from '@talon/service-runtime';
@@ -37,11 +43,17 @@ export class McpAuthorizeHost {
 
   private async answer(data: Uint8Array): Promise<Envelope<McpInstanceReply>> {
     try {
-      const request = validatePayload<McpAuthorizeRequest>(McpAuthorizeRequestSchema, decodeJsonPayload(data, MAX_REQUEST_BYTES), 'mcp authorize');
+      const request = validatePayload<McpAuthorizeRequest>(
+        McpAuthorizeRequestSchema,
+        decodeJsonPayload(data, MAX_REQUEST_BYTES),
+        'mcp authorize',
+      );
       await this.oauth.authorize(this.manager, request);
       // Never log the code or the state: either lets someone finish the exchange.
       this.logger.write('info', 'MCP server authorized', { server: request.server });
-      const servers = this.oauth.withAuthorizationUrls(this.manager.list()).filter((listing) => listing.name === request.server);
+      const servers = this.oauth
+        .withAuthorizationUrls(this.manager.list())
+        .filter((listing) => listing.name === request.server);
       return { ok: true, data: { instanceId: this.instanceId, domain: 'orchestrator', servers } };
     } catch (error) {
       return { ok: false, error: toWireError(error) };

@@ -23,15 +23,27 @@ export class NatsMcpSecretsStore implements McpSecretsStore {
   }
 
   async get(name: string): Promise<string | undefined> {
-    const reply = await this.requester.request<McpSecretsReply>(mcpSecretsSubject('get'), { name }, { timeoutMs: this.timeoutMs });
+    const reply = await this.requester.request<McpSecretsReply>(
+      mcpSecretsSubject('get'),
+      { name },
+      { timeoutMs: this.timeoutMs },
+    );
     return reply.value;
   }
 
   async set(name: string, value: string): Promise<void> {
-    await this.requester.request<McpSecretsReply>(mcpSecretsSubject('set'), { name, value }, { timeoutMs: this.timeoutMs });
+    await this.requester.request<McpSecretsReply>(
+      mcpSecretsSubject('set'),
+      { name, value },
+      { timeoutMs: this.timeoutMs },
+    );
   }
 
   async delete(name: string): Promise<void> {
-    await this.requester.request<McpSecretsReply>(mcpSecretsSubject('delete'), { name }, { timeoutMs: this.timeoutMs });
+    await this.requester.request<McpSecretsReply>(
+      mcpSecretsSubject('delete'),
+      { name },
+      { timeoutMs: this.timeoutMs },
+    );
   }
 }

@@ -54,6 +54,7 @@ function oauthRedirectUrlOf(value: string | undefined): string {
   } catch {
     throw new InvalidConfigError('TALON_MCP_OAUTH_REDIRECT_URL', value, 'an absolute http(s) URL');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidConfigError('TALON_MCP_OAUTH_REDIRECT_URL', value, 'an absolute http(s) URL');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new InvalidConfigError('TALON_MCP_OAUTH_REDIRECT_URL', value, 'an absolute http(s) URL');
   return url.toString();
 }

@@ -1,4 +1,9 @@
-import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
 import type { McpToolSource } from '@talon/mcp';
 import type { McpControlHost } from '@talon/service-runtime';
 import type { McpAuthorizeHost } from './mcp-authorize-host.js';

@@ -1,7 +1,13 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { McpAuthorizeRequest, McpServerListing } from '@talon/contracts';
 import { TalonError } from '@talon/errors';
-import { McpAuthorizationRequiredError, SecretsStoreOAuthProvider, type McpManager, type McpSecretsStore, type McpServerDefinition } from '@talon/mcp';
+import {
+  McpAuthorizationRequiredError,
+  SecretsStoreOAuthProvider,
+  type McpManager,
+  type McpSecretsStore,
+  type McpServerDefinition,
+} from '@talon/mcp';
 import { AuthorizationStateMismatchError } from './authorization-state-mismatch-error.js';
 import { NoPendingAuthorizationError } from './no-pending-authorization-error.js';
 import { ReplicaOAuthSecretsStore } from './replica-oauth-secrets-store.js';
@@ -66,7 +72,8 @@ export class RemoteMcpOAuth {
     manager.definitionOf(request.server);
     const url = this.pending.get(request.server);
     if (!url) throw new NoPendingAuthorizationError(request.server);
-    if (!sameText(url.searchParams.get('state') ?? '', request.state)) throw new AuthorizationStateMismatchError(request.server);
+    if (!sameText(url.searchParams.get('state') ?? '', request.state))
+      throw new AuthorizationStateMismatchError(request.server);
     this.pending.delete(request.server);
     try {
       await manager.finishAuthorization(request.server, request.code);

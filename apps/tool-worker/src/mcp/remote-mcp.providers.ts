@@ -1,7 +1,12 @@
 import { resolve } from 'node:path';
 import type { Provider } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { loadMcpSourceDefinitions, standardConfigVariables, startMcpToolSource, type McpToolSource } from '@talon/mcp';
+import {
+  loadMcpSourceDefinitions,
+  standardConfigVariables,
+  startMcpToolSource,
+  type McpToolSource,
+} from '@talon/mcp';
 import { McpControlHost, type JsonLogger } from '@talon/service-runtime';
 import type { ToolRegistry } from '@talon/tool-runtime';
 import type { ToolWorkerConfig } from '../tool-worker-config.js';
@@ -23,7 +28,10 @@ export function remoteMcpProviders(
   connection: NatsConnection,
   logger: JsonLogger,
 ): Provider[] {
-  const oauth = new RemoteMcpOAuth(new NatsMcpSecretsStore(connection), parseRemoteMcpConfig(process.env).oauthRedirectUrl);
+  const oauth = new RemoteMcpOAuth(
+    new NatsMcpSecretsStore(connection),
+    parseRemoteMcpConfig(process.env).oauthRedirectUrl,
+  );
   return [
     {
       provide: MCP_TOOL_SOURCE,
@@ -39,7 +47,9 @@ export function remoteMcpProviders(
           }),
           transports: ['streamable-http', 'sse'],
         });
-        logger.write('info', 'MCP remote servers configured', { servers: servers.map((server) => server.name) });
+        logger.write('info', 'MCP remote servers configured', {
+          servers: servers.map((server) => server.name),
+        });
         return startMcpToolSource({
           servers,
           registry,
@@ -55,7 +65,11 @@ export function remoteMcpProviders(
       useFactory: (source: McpToolSource) =>
         new McpControlHost({
           connection,
-          target: { start: (server) => source.manager.start(server), stop: (server) => source.manager.stop(server), list: () => oauth.withAuthorizationUrls(source.manager.list()) },
+          target: {
+            start: (server) => source.manager.start(server),
+            stop: (server) => source.manager.stop(server),
+            list: () => oauth.withAuthorizationUrls(source.manager.list()),
+          },
           service: 'tool-worker',
           domain: 'orchestrator',
           instanceId: config.instanceId,
@@ -64,7 +78,8 @@ export function remoteMcpProviders(
     {
       provide: MCP_AUTHORIZE_HOST,
       inject: [MCP_TOOL_SOURCE],
-      useFactory: (source: McpToolSource) => new McpAuthorizeHost(connection, source.manager, oauth, config.instanceId, logger),
+      useFactory: (source: McpToolSource) =>
+        new McpAuthorizeHost(connection, source.manager, oauth, config.instanceId, logger),
     },
     RemoteMcpLifecycle,
   ];

@@ -17,7 +17,7 @@ describe('ReplicaOAuthSecretsStore', () => {
     expect(await a.get('mcp/oauth/x/state')).toBeUndefined();
   });
 
-  it("shares the client the tokens were issued to, and a replica that finds tokens drops its own registration", async () => {
+  it('shares the client the tokens were issued to, and a replica that finds tokens drops its own registration', async () => {
     const shared = new InMemoryMcpSecretsStore();
     const [a, b] = [new ReplicaOAuthSecretsStore(shared), new ReplicaOAuthSecretsStore(shared)];
     await a.set('mcp/oauth/x/client', 'client-a');
@@ -54,7 +54,10 @@ describe('ReplicaOAuthSecretsStore', () => {
     expect(await store.get('mcp/oauth/x/tokens')).toBe('mine');
     await store.delete('mcp/oauth/x/tokens');
     expect(await store.get('mcp/oauth/x/tokens')).toBeUndefined();
-    const fresh = new ReplicaOAuthSecretsStore(new InMemoryMcpSecretsStore({ 'mcp/oauth/x/tokens': 'v1' }), 0);
+    const fresh = new ReplicaOAuthSecretsStore(
+      new InMemoryMcpSecretsStore({ 'mcp/oauth/x/tokens': 'v1' }),
+      0,
+    );
     expect(await fresh.get('mcp/oauth/x/tokens')).toBe('v1');
   });
 });

@@ -1,5 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  type Server as HttpServer,
+  type ServerResponse,
+} from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 
@@ -44,11 +49,20 @@ export async function startProtectedMcpServer(mode: ProtectedMcpMode): Promise<P
 
   const serveMcp = async (req: IncomingMessage, res: ServerResponse, caller: string) => {
     const server = new McpServer({ name: `protected-${mode.auth}`, version: '1.0.0' });
-    server.registerTool('whoami', { description: 'Says who is calling' }, async () => ({ content: [{ type: 'text', text: `authorized as ${caller}` }] }));
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    server.registerTool('whoami', { description: 'Says who is calling' }, async () => ({
+      content: [{ type: 'text', text: `authorized as ${caller}` }],
+    }));
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
     await server.connect(transport);
     res.on('close', () => void server.close());
-    await transport.handleRequest(req, res, req.method === 'POST' ? JSON.parse(await readBody(req)) : undefined);
+    await transport.handleRequest(
+      req,
+      res,
+      req.method === 'POST' ? JSON.parse(await readBody(req)) : undefined,
+    );
   };
 
   const handler = async (req: IncomingMessage, res: ServerResponse) => {
@@ -58,11 +72,14 @@ export async function startProtectedMcpServer(mode: ProtectedMcpMode): Promise<P
       if (req.headers.authorization) authorizations.push(req.headers.authorization);
       const caller = callers.get((req.headers.authorization ?? '').replace(/^Bearer /, ''));
       if (caller) return serveMcp(req, res, caller);
-      const challenge = oauth ? `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"` : 'Bearer';
+      const challenge = oauth
+        ? `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"`
+        : 'Bearer';
       return json(res, 401, { error: 'invalid_token' }, { 'www-authenticate': challenge });
     }
     if (!oauth) return json(res, 404, { error: 'not_found' });
-    if (url.pathname === '/.well-known/oauth-protected-resource/mcp') return json(res, 200, { resource: `${base}/mcp`, authorization_servers: [base] });
+    if (url.pathname === '/.well-known/oauth-protected-resource/mcp')
+      return json(res, 200, { resource: `${base}/mcp`, authorization_servers: [base] });
     if (url.pathname === '/.well-known/oauth-authorization-server') {
       return json(res, 200, {
         issuer: base,
@@ -77,12 +94,20 @@ export async function startProtectedMcpServer(mode: ProtectedMcpMode): Promise<P
     }
     if (url.pathname === '/register' && req.method === 'POST') {
       const metadata = JSON.parse(await readBody(req)) as Record<string, unknown>;
-      return json(res, 201, { ...metadata, client_id: `client-${randomBytes(4).toString('hex')}`, client_id_issued_at: Math.floor(Date.now() / 1000) });
+      return json(res, 201, {
+        ...metadata,
+        client_id: `client-${randomBytes(4).toString('hex')}`,
+        client_id_issued_at: Math.floor(Date.now() / 1000),
+      });
     }
     if (url.pathname === '/authorize') {
-      if (url.searchParams.get('code_challenge_method') !== 'S256') return json(res, 400, { error: 'invalid_request' });
+      if (url.searchParams.get('code_challenge_method') !== 'S256')
+        return json(res, 400, { error: 'invalid_request' });
       const code = randomBytes(8).toString('hex');
-      codes.set(code, { challenge: url.searchParams.get('code_challenge') ?? '', clientId: url.searchParams.get('client_id') ?? '' });
+      codes.set(code, {
+        challenge: url.searchParams.get('code_challenge') ?? '',
+        clientId: url.searchParams.get('client_id') ?? '',
+      });
       const target = new URL(url.searchParams.get('redirect_uri') ?? '');
       target.searchParams.set('code', code);
       target.searchParams.set('state', url.searchParams.get('state') ?? '');
@@ -91,18 +116,28 @@ export async function startProtectedMcpServer(mode: ProtectedMcpMode): Promise<P
     if (url.pathname === '/token' && req.method === 'POST') {
       const form = new URLSearchParams(await readBody(req));
       const grant = codes.get(form.get('code') ?? '');
-      const challenge = createHash('sha256').update(form.get('code_verifier') ?? '').digest('base64url');
-      if (form.get('grant_type') !== 'authorization_code' || !grant || grant.challenge !== challenge) return json(res, 400, { error: 'invalid_grant' });
+      const challenge = createHash('sha256')
+        .update(form.get('code_verifier') ?? '')
+        .digest('base64url');
+      if (form.get('grant_type') !== 'authorization_code' || !grant || grant.challenge !== challenge)
+        return json(res, 400, { error: 'invalid_grant' });
       codes.delete(form.get('code') ?? '');
       const token = `at-${randomBytes(12).toString('hex')}`;
       issuedTokens.push(token);
       callers.set(token, grant.clientId);
-      return json(res, 200, { access_token: token, token_type: 'Bearer', expires_in: 3600, refresh_token: `rt-${randomBytes(12).toString('hex')}` });
+      return json(res, 200, {
+        access_token: token,
+        token_type: 'Bearer',
+        expires_in: 3600,
+        refresh_token: `rt-${randomBytes(12).toString('hex')}`,
+      });
     }
     return json(res, 404, { error: 'not_found' });
   };
 
-  const http: HttpServer = createServer((req, res) => void handler(req, res).catch((error: Error) => json(res, 500, { error: error.message })));
+  const http: HttpServer = createServer(
+    (req, res) => void handler(req, res).catch((error: Error) => json(res, 500, { error: error.message })),
+  );
   await new Promise<void>((done) => http.listen(0, '127.0.0.1', done));
   const address = http.address();
   base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;

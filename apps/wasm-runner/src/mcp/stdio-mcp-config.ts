@@ -28,11 +28,19 @@ export interface StdioMcpConfig {
   dataDir: string;
 }
 
-export function parseStdioMcpConfig(env: NodeJS.ProcessEnv, stateDir: string, cwd = process.cwd()): StdioMcpConfig {
+export function parseStdioMcpConfig(
+  env: NodeJS.ProcessEnv,
+  stateDir: string,
+  cwd = process.cwd(),
+): StdioMcpConfig {
   const root = resolve(cwd, env.TALON_ROOT || INSTALL_ROOT);
   const idle = env.TALON_MCP_IDLE_MS;
   if (idle !== undefined && idle !== '' && !(Number.isInteger(Number(idle)) && Number(idle) >= 0)) {
-    throw new InvalidConfigError('TALON_MCP_IDLE_MS', idle, 'milliseconds, 0 or more (0 never stops idle servers)');
+    throw new InvalidConfigError(
+      'TALON_MCP_IDLE_MS',
+      idle,
+      'milliseconds, 0 or more (0 never stops idle servers)',
+    );
   }
   return {
     root,

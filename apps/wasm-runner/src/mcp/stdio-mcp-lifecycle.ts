@@ -1,4 +1,9 @@
-import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
 import type { McpToolSource } from '@talon/mcp';
 import type { McpControlHost } from '@talon/service-runtime';
 import { MCP_CONTROL_HOST, MCP_TOOL_SOURCE } from './stdio-mcp.constants.js';

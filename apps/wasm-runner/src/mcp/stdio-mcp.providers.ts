@@ -1,7 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import type { Provider } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { loadMcpSourceDefinitions, standardConfigVariables, startMcpToolSource, type McpToolSource } from '@talon/mcp';
+import {
+  loadMcpSourceDefinitions,
+  standardConfigVariables,
+  startMcpToolSource,
+  type McpToolSource,
+} from '@talon/mcp';
 import { McpControlHost, type JsonLogger } from '@talon/service-runtime';
 import type { ToolRegistry } from '@talon/tool-runtime';
 import type { WasmRunnerConfig } from '../wasm-runner-config.js';
@@ -29,10 +34,16 @@ export function stdioMcpProviders(
         const servers = await loadMcpSourceDefinitions({
           ...(mcp.registryDir ? { registryDir: mcp.registryDir } : {}),
           ...(mcp.userConfigFile ? { userConfigFile: mcp.userConfigFile } : {}),
-          variables: standardConfigVariables({ root: mcp.root, workspace: config.workspaceDir, dataDir: mcp.dataDir }),
+          variables: standardConfigVariables({
+            root: mcp.root,
+            workspace: config.workspaceDir,
+            dataDir: mcp.dataDir,
+          }),
           transports: ['stdio'],
         });
-        logger.write('info', 'MCP stdio servers configured', { servers: servers.map((server) => server.name) });
+        logger.write('info', 'MCP stdio servers configured', {
+          servers: servers.map((server) => server.name),
+        });
         return startMcpToolSource({
           servers,
           registry,
@@ -47,7 +58,13 @@ export function stdioMcpProviders(
       provide: MCP_CONTROL_HOST,
       inject: [MCP_TOOL_SOURCE],
       useFactory: (source: McpToolSource) =>
-        new McpControlHost({ connection, target: source.manager, service: 'wasm-runner', domain: 'container', instanceId: config.instanceId }),
+        new McpControlHost({
+          connection,
+          target: source.manager,
+          service: 'wasm-runner',
+          domain: 'container',
+          instanceId: config.instanceId,
+        }),
     },
     StdioMcpLifecycle,
   ];

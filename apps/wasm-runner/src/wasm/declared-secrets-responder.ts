@@ -1,5 +1,12 @@
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
-import { QUEUE_GROUPS, WASM_DECLARED_SECRETS_SUBJECT, WasmDeclaredSecretsRequestSchema, type Envelope, type WasmDeclaredSecretsReply, type WasmDeclaredSecretsRequest } from '@talon/contracts';
+import {
+  QUEUE_GROUPS,
+  WASM_DECLARED_SECRETS_SUBJECT,
+  WasmDeclaredSecretsRequestSchema,
+  type Envelope,
+  type WasmDeclaredSecretsReply,
+  type WasmDeclaredSecretsRequest,
+} from '@talon/contracts';
 import { toWireError } from '@talon/errors';
 import { decodeJsonPayload, encodeJson, validatePayload } from '@talon/service-runtime';
 import type { ToolInstaller } from '@talon/wasm-host';
@@ -33,9 +40,21 @@ export class DeclaredSecretsResponder {
 
   private answer(data: Uint8Array): Envelope<WasmDeclaredSecretsReply> {
     try {
-      const { tool } = validatePayload<WasmDeclaredSecretsRequest>(WasmDeclaredSecretsRequestSchema, decodeJsonPayload(data, MAX_REQUEST_BYTES), 'declared-secrets request');
+      const { tool } = validatePayload<WasmDeclaredSecretsRequest>(
+        WasmDeclaredSecretsRequestSchema,
+        decodeJsonPayload(data, MAX_REQUEST_BYTES),
+        'declared-secrets request',
+      );
       const credentials = this.installer.get(tool)?.version.capabilities.credentials ?? [];
-      return { ok: true, data: { credentials: credentials.map((credential) => ({ secretName: credential.secret_name, hostPatterns: [...credential.host_patterns] })) } };
+      return {
+        ok: true,
+        data: {
+          credentials: credentials.map((credential) => ({
+            secretName: credential.secret_name,
+            hostPatterns: [...credential.host_patterns],
+          })),
+        },
+      };
     } catch (error) {
       return { ok: false, error: toWireError(error) };
     }

@@ -26,7 +26,11 @@ export class InstalledToolsCatalogBridge {
       this.registry.register(change.tool as unknown as Tool, { replace: change.kind === 'upgraded' });
       this.logger.write('info', `wasm tool ${change.kind}`, { tool: change.name, version: change.version });
     } catch (error) {
-      this.logger.write('error', 'wasm tool not registered', { tool: change.name, code: (error as { code?: string }).code, error: (error as Error).message });
+      this.logger.write('error', 'wasm tool not registered', {
+        tool: change.name,
+        code: (error as { code?: string }).code,
+        error: (error as Error).message,
+      });
     }
   };
 }

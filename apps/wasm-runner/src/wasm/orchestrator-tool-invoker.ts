@@ -11,7 +11,10 @@ const DEFAULT_INVOKE_TIMEOUT_MS = 30_000;
  * passes the same dispatcher as any other call (lookup, parameter validation, rate limit, output safety,
  * audit). The guest receives the tool's structured output.
  */
-export function orchestratorToolInvoker(requester: NatsRequester, timeoutMs = DEFAULT_INVOKE_TIMEOUT_MS): ToolInvoker {
+export function orchestratorToolInvoker(
+  requester: NatsRequester,
+  timeoutMs = DEFAULT_INVOKE_TIMEOUT_MS,
+): ToolInvoker {
   return async (toolName: string, params: Record<string, unknown>, call: HostCallContext) => {
     const request: ToolsCallRequest = {
       tool: toolName,
@@ -19,7 +22,10 @@ export function orchestratorToolInvoker(requester: NatsRequester, timeoutMs = DE
       callId: `${call.callId}:invoke:${randomUUID().slice(0, 8)}`,
       ...(call.sessionId ? { sessionId: call.sessionId } : {}),
     };
-    const reply = await requester.request<ToolsCallReply>(apiSubject('tools.call'), request, { timeoutMs, callId: request.callId });
+    const reply = await requester.request<ToolsCallReply>(apiSubject('tools.call'), request, {
+      timeoutMs,
+      callId: request.callId,
+    });
     return reply.output;
   };
 }

@@ -23,10 +23,15 @@ export class RegistryFolderWatcher {
   start(): void {
     try {
       this.watcher = watch(join(this.registryDir, 'tools'), () => this.schedule());
-      this.watcher.on('error', (error) => this.logger.write('warn', 'tool registry watch stopped', { error: error.message }));
+      this.watcher.on('error', (error) =>
+        this.logger.write('warn', 'tool registry watch stopped', { error: error.message }),
+      );
     } catch (error) {
       // A missing folder is not fatal: install and upgrade still re-read it.
-      this.logger.write('warn', 'tool registry folder not watched', { dir: this.registryDir, error: (error as Error).message });
+      this.logger.write('warn', 'tool registry folder not watched', {
+        dir: this.registryDir,
+        error: (error as Error).message,
+      });
     }
   }
 
@@ -38,7 +43,11 @@ export class RegistryFolderWatcher {
   private schedule(): void {
     clearTimeout(this.timer);
     this.timer = setTimeout(() => {
-      this.registry.reload().catch((error: unknown) => this.logger.write('warn', 'tool registry reload failed', { error: String(error) }));
+      this.registry
+        .reload()
+        .catch((error: unknown) =>
+          this.logger.write('warn', 'tool registry reload failed', { error: String(error) }),
+        );
     }, RELOAD_DEBOUNCE_MS);
     this.timer.unref();
   }

@@ -1,5 +1,10 @@
 import { ToolNameConflictError, type ToolRegistry } from '@talon/tool-runtime';
-import { ToolInstaller, type InstalledToolInfo, type LocatedRegistryEntry, type ToolInstallerOptions } from '@talon/wasm-host';
+import {
+  ToolInstaller,
+  type InstalledToolInfo,
+  type LocatedRegistryEntry,
+  type ToolInstallerOptions,
+} from '@talon/wasm-host';
 
 /**
  * The wasm-runner's {@link ToolInstaller}: re-reads the registry folder before an install or upgrade (so an

@@ -18,7 +18,11 @@ export interface WasmToolsConfig {
   ssrfAllowlist: AllowlistEntry[];
 }
 
-export function parseWasmToolsConfig(env: NodeJS.ProcessEnv, stateDir: string, cwd = process.cwd()): WasmToolsConfig {
+export function parseWasmToolsConfig(
+  env: NodeJS.ProcessEnv,
+  stateDir: string,
+  cwd = process.cwd(),
+): WasmToolsConfig {
   const root = resolve(cwd, env.TALON_ROOT || INSTALL_ROOT);
   return {
     registryDir: resolve(cwd, env.TALON_TOOL_REGISTRY_DIR || resolve(root, 'registry')),

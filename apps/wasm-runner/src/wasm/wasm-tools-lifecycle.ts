@@ -1,4 +1,9 @@
-import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
 import type { DeclaredSecretsResponder } from './declared-secrets-responder.js';
 import type { WasmToolsRuntime } from './wasm-tools-runtime.js';
 import { DECLARED_SECRETS_RESPONDER, WASM_TOOLS_RUNTIME } from './wasm-tools.constants.js';

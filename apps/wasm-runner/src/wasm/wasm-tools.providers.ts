@@ -31,7 +31,12 @@ import { WasmToolsLifecycle } from './wasm-tools-lifecycle.js';
  * come from each call's grants (the orchestrator asks which credentials a tool declares, on
  * `talon.wasm.v1.container.declared-secrets`); `tool-invoke` goes back through the orchestrator's `tools.call`.
  */
-export function wasmToolProviders(config: WasmRunnerConfig, registry: ToolRegistry, connection: NatsConnection, logger: JsonLogger): Provider[] {
+export function wasmToolProviders(
+  config: WasmRunnerConfig,
+  registry: ToolRegistry,
+  connection: NatsConnection,
+  logger: JsonLogger,
+): Provider[] {
   return [
     {
       provide: WASM_TOOLS_RUNTIME,
@@ -48,7 +53,8 @@ export function wasmToolProviders(config: WasmRunnerConfig, registry: ToolRegist
           },
         });
         const packages = await ToolPackageRegistry.open(wasm.registryDir);
-        for (const problem of packages.problems) logger.write('warn', 'tool registry entry skipped', { ...problem });
+        for (const problem of packages.problems)
+          logger.write('warn', 'tool registry entry skipped', { ...problem });
         const bridge = new InstalledToolsCatalogBridge(registry, logger);
         const installer = new RunnerToolInstaller(
           {

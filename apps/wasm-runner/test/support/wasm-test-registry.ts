@@ -5,12 +5,17 @@ import { REPO_ROOT } from '@talon/testing';
 
 /** Path of a component built by `tools-src/build.mjs`: a JavaScript tool or a WAT fixture. */
 export function builtComponent(name: string, kind: 'js' | 'wat' = 'js'): string {
-  return join(REPO_ROOT, kind === 'js' ? `tools-src/${name}/build/${name}.wasm` : `tools-src/wat/build/${name}.wasm`);
+  return join(
+    REPO_ROOT,
+    kind === 'js' ? `tools-src/${name}/build/${name}.wasm` : `tools-src/wat/build/${name}.wasm`,
+  );
 }
 
 /** sha256 of a file, hex. */
 export async function sha256Of(path: string): Promise<string> {
-  return createHash('sha256').update(await readFile(path)).digest('hex');
+  return createHash('sha256')
+    .update(await readFile(path))
+    .digest('hex');
 }
 
 /**

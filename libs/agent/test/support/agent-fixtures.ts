@@ -3,7 +3,15 @@
  * tool caller that runs echo-like tools in process and records what ran, a skill advisor with fixed
  * answers, and a helper that builds a TurnRunner over in-memory stores.
  */
-import type { ActiveSkill, AttenuateResult, SelectResult, ToolDefinition, ToolEffect, ToolsCallReply, ApprovalRequirement } from '@talon/contracts';
+import type {
+  ActiveSkill,
+  AttenuateResult,
+  SelectResult,
+  ToolDefinition,
+  ToolEffect,
+  ToolsCallReply,
+  ApprovalRequirement,
+} from '@talon/contracts';
 import { ERROR_CODES } from '@talon/contracts';
 import { TalonError } from '@talon/errors';
 import type { LlmProvider } from '@talon/llm';
@@ -23,7 +31,11 @@ import {
 } from '../../src/index.js';
 
 /** A tool definition with test defaults. */
-export function toolDef(name: string, effects: ToolEffect[] = [], approval: ApprovalRequirement = 'never'): ToolDefinition {
+export function toolDef(
+  name: string,
+  effects: ToolEffect[] = [],
+  approval: ApprovalRequirement = 'never',
+): ToolDefinition {
   return {
     name,
     description: `${name} tool`,
@@ -76,7 +88,16 @@ export class RecordingToolCaller implements ToolCaller {
     this.calls.push({ call, startedAt, endedAt });
     if (call.tool === 'fail') throw new TalonError(ERROR_CODES.TOOL_FAILED, 'the tool broke on purpose');
     const text = JSON.stringify(call.params);
-    return { callId: call.callId, tool: call.tool, output: call.params, text: `<tool_output tool="${call.tool}">${call.tool}:${text}</tool_output>`, truncated: false, redactions: [], durationMs: endedAt - startedAt, attempts: 1 };
+    return {
+      callId: call.callId,
+      tool: call.tool,
+      output: call.params,
+      text: `<tool_output tool="${call.tool}">${call.tool}:${text}</tool_output>`,
+      truncated: false,
+      redactions: [],
+      durationMs: endedAt - startedAt,
+      attempts: 1,
+    };
   }
 }
 
@@ -93,21 +114,61 @@ export class FixedSkillAdvisor implements SkillAdvisor {
   async select(message: string): Promise<SelectResult> {
     this.selectCalls++;
     this.selectedFor.push(message);
-    return { active: this.active, considered: [], consideredTotal: this.active.length, tokensUsed: 0, injection: this.active.map((skill) => skill.injection).join('\n'), durationMs: 0 };
+    return {
+      active: this.active,
+      considered: [],
+      consideredTotal: this.active.length,
+      tokensUsed: 0,
+      injection: this.active.map((skill) => skill.injection).join('\n'),
+      durationMs: 0,
+    };
   }
 
-  async attenuate(_skills: readonly ActiveSkill[], tools: readonly ToolDefinition[]): Promise<AttenuateResult> {
+  async attenuate(
+    _skills: readonly ActiveSkill[],
+    tools: readonly ToolDefinition[],
+  ): Promise<AttenuateResult> {
     this.attenuateCalls++;
-    if (this.keep === undefined) return { kept: [...tools], removed: [], explanation: 'all kept', ceiling: { mode: 'all', allowed: tools.map((tool) => tool.name), causedBy: [] } };
+    if (this.keep === undefined)
+      return {
+        kept: [...tools],
+        removed: [],
+        explanation: 'all kept',
+        ceiling: { mode: 'all', allowed: tools.map((tool) => tool.name), causedBy: [] },
+      };
     const kept = tools.filter((tool) => this.keep!.has(tool.name));
-    const removed = tools.filter((tool) => !this.keep!.has(tool.name)).map((tool) => ({ name: tool.name, reason: `installed skill "${this.active[0]?.name}" allows read-only tools only` }));
-    return { kept, removed, explanation: 'narrowed', ceiling: { mode: 'read_only', allowed: kept.map((tool) => tool.name), causedBy: [this.active[0]?.name ?? ''] } };
+    const removed = tools
+      .filter((tool) => !this.keep!.has(tool.name))
+      .map((tool) => ({
+        name: tool.name,
+        reason: `installed skill "${this.active[0]?.name}" allows read-only tools only`,
+      }));
+    return {
+      kept,
+      removed,
+      explanation: 'narrowed',
+      ceiling: {
+        mode: 'read_only',
+        allowed: kept.map((tool) => tool.name),
+        causedBy: [this.active[0]?.name ?? ''],
+      },
+    };
   }
 }
 
 /** An active skill as the skill service would return it. */
 export function activeSkill(name: string, trust: 'TRUSTED' | 'INSTALLED' = 'TRUSTED'): ActiveSkill {
-  return { name, version: '1.0.0', trust, tier: 'keyword', score: 1, costTokens: 10, reasons: ['keyword'], allowedTools: [], injection: `<skill name="${name}">Use ${name} wisely.</skill>` };
+  return {
+    name,
+    version: '1.0.0',
+    trust,
+    tier: 'keyword',
+    score: 1,
+    costTokens: 10,
+    reasons: ['keyword'],
+    allowedTools: [],
+    injection: `<skill name="${name}">Use ${name} wisely.</skill>`,
+  };
 }
 
 /** A TurnRunner over in-memory stores, with everything a test needs to poke at. */
@@ -128,9 +189,22 @@ export function buildRunner(options: {
   const approvalStore = options.approvalStore ?? new InMemoryApprovalStore();
   const grants = options.grants ?? new InMemoryGrantStore();
   const approvals = new ApprovalQueue(approvalStore, grants, { pollIntervalMs: 0, ...options.queue });
-  const runner = new TurnRunner({ provider: options.provider, tools, caller, sessions, approvals, grants, skills: options.skills }, options.runner);
+  const runner = new TurnRunner(
+    { provider: options.provider, tools, caller, sessions, approvals, grants, skills: options.skills },
+    options.runner,
+  );
   const events: AgentEvent[] = [];
-  return { runner, tools, caller, sessions, approvals, approvalStore, grants, events, onEvent: (event: AgentEvent) => events.push(event) };
+  return {
+    runner,
+    tools,
+    caller,
+    sessions,
+    approvals,
+    approvalStore,
+    grants,
+    events,
+    onEvent: (event: AgentEvent) => events.push(event),
+  };
 }
 
 /** The event types in order, for compact assertions. */

@@ -18,7 +18,10 @@ export function mcpControlSubject(domain: ToolDomain, operation: McpControlOpera
 }
 
 /** Whether a domain's control subjects are answered by every instance (scatter) or by one (queue group). */
-export const MCP_CONTROL_SCATTER: Readonly<Record<ToolDomain, boolean>> = { container: false, orchestrator: true };
+export const MCP_CONTROL_SCATTER: Readonly<Record<ToolDomain, boolean>> = {
+  container: false,
+  orchestrator: true,
+};
 
 /** What one instance answers to `start`, `stop` (its server's listing) and `list` (every server it runs). */
 export const McpInstanceReplySchema = Type.Object({

@@ -40,12 +40,18 @@ export const SessionMessageSchema = Type.Object({
 export type SessionMessage = Static<typeof SessionMessageSchema>;
 
 /** Reply of `sessions.get`. */
-export const SessionDetailSchema = Type.Intersect([SessionSchema, Type.Object({ messages: Type.Optional(Type.Array(SessionMessageSchema)) })]);
+export const SessionDetailSchema = Type.Intersect([
+  SessionSchema,
+  Type.Object({ messages: Type.Optional(Type.Array(SessionMessageSchema)) }),
+]);
 /** Reply of `sessions.get`. */
 export type SessionDetail = Static<typeof SessionDetailSchema>;
 
 /** Request of `sessions.list`. */
-export const SessionsListRequestSchema = Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })) }, { additionalProperties: false });
+export const SessionsListRequestSchema = Type.Object(
+  { limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })) },
+  { additionalProperties: false },
+);
 /** Request of `sessions.list`. */
 export type SessionsListRequest = Static<typeof SessionsListRequestSchema>;
 
@@ -66,7 +72,10 @@ export type ChatSendRequest = Static<typeof ChatSendRequestSchema>;
  * `approval_requested`, `approval_resolved`, `message`, `usage`, `error`, `turn_finished`, and for
  * slash commands `command_result`.
  */
-export const ChatEventSchema = Type.Object({ type: Type.String(), sessionId: Type.String() }, { additionalProperties: true });
+export const ChatEventSchema = Type.Object(
+  { type: Type.String(), sessionId: Type.String() },
+  { additionalProperties: true },
+);
 /** A chat event. */
 export type ChatEvent = Static<typeof ChatEventSchema> & Record<string, unknown>;
 
@@ -78,7 +87,12 @@ export const ChatSendReplySchema = Type.Object({
   content: Type.Optional(Type.String()),
   iterations: Type.Integer(),
   usage: Type.Object({ inputTokens: Type.Integer(), outputTokens: Type.Integer() }),
-  timings: Type.Object({ totalMs: Type.Number(), modelMs: Type.Number(), toolMs: Type.Number(), overheadMs: Type.Number() }),
+  timings: Type.Object({
+    totalMs: Type.Number(),
+    modelMs: Type.Number(),
+    toolMs: Type.Number(),
+    overheadMs: Type.Number(),
+  }),
   error: Type.Optional(Type.Unknown()),
   command: Type.Optional(Type.Unknown({ description: 'the result of a slash command' })),
 });
@@ -86,7 +100,10 @@ export const ChatSendReplySchema = Type.Object({
 export type ChatSendReply = Static<typeof ChatSendReplySchema>;
 
 /** Request of `approvals.list`. */
-export const ApprovalsListRequestSchema = Type.Object({ sessionId: Type.Optional(Type.String({ format: 'uuid' })) }, { additionalProperties: false });
+export const ApprovalsListRequestSchema = Type.Object(
+  { sessionId: Type.Optional(Type.String({ format: 'uuid' })) },
+  { additionalProperties: false },
+);
 /** Request of `approvals.list`. */
 export type ApprovalsListRequest = Static<typeof ApprovalsListRequestSchema>;
 
@@ -109,7 +126,10 @@ export const SecretsSetRequestSchema = Type.Object(
     value: Type.String({ minLength: 1, maxLength: 16384 }),
     hostPatterns: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 253 }), { maxItems: 20 })),
     location: Type.Optional(
-      Type.Object({ kind: Type.Union([Type.Literal('bearer'), Type.Literal('header'), Type.Literal('query')]), name: Type.Optional(Type.String({ maxLength: 128 })) }),
+      Type.Object({
+        kind: Type.Union([Type.Literal('bearer'), Type.Literal('header'), Type.Literal('query')]),
+        name: Type.Optional(Type.String({ maxLength: 128 })),
+      }),
     ),
   },
   { additionalProperties: false },
@@ -118,6 +138,9 @@ export const SecretsSetRequestSchema = Type.Object(
 export type SecretsSetRequest = Static<typeof SecretsSetRequestSchema>;
 
 /** Request of `secrets.delete`. */
-export const SecretsDeleteRequestSchema = Type.Object({ name: Type.String({ minLength: 1, maxLength: 128 }) }, { additionalProperties: false });
+export const SecretsDeleteRequestSchema = Type.Object(
+  { name: Type.String({ minLength: 1, maxLength: 128 }) },
+  { additionalProperties: false },
+);
 /** Request of `secrets.delete`. */
 export type SecretsDeleteRequest = Static<typeof SecretsDeleteRequestSchema>;

@@ -35,7 +35,9 @@ export const SKILL_REJECTION_REASONS = [
 /** Why a SKILL.md was refused. */
 export type SkillRejectionReason = (typeof SKILL_REJECTION_REASONS)[number];
 /** JSON Schema of a rejection reason. */
-export const SkillRejectionReasonSchema = Type.Union(SKILL_REJECTION_REASONS.map((value) => Type.Literal(value)));
+export const SkillRejectionReasonSchema = Type.Union(
+  SKILL_REJECTION_REASONS.map((value) => Type.Literal(value)),
+);
 
 /** A refused SKILL.md: where it is, the stable reason and a message that says what to fix. */
 export const SkillRejectionSchema = Type.Object({
@@ -66,7 +68,13 @@ export type SkillTrigger = Static<typeof SkillTriggerSchema>;
 /** A declared template parameter of a workflow-style skill. */
 export const SkillParameterSchema = Type.Object({
   name: Type.String(),
-  type: Type.Union([Type.Literal('string'), Type.Literal('number'), Type.Literal('boolean'), Type.Literal('array'), Type.Literal('object')]),
+  type: Type.Union([
+    Type.Literal('string'),
+    Type.Literal('number'),
+    Type.Literal('boolean'),
+    Type.Literal('array'),
+    Type.Literal('object'),
+  ]),
   description: Type.Optional(Type.String()),
   required: Type.Boolean(),
   default: Type.Optional(Type.Unknown()),
@@ -153,7 +161,15 @@ export const SELECTION_TIERS = ['mention', 'keyword', 'similarity'] as const;
 export type SelectionTier = (typeof SELECTION_TIERS)[number];
 
 /** What happened to a considered skill. */
-export const SELECTION_OUTCOMES = ['active', 'vetoed', 'over_budget', 'over_max_active', 'below_threshold', 'gated_out', 'render_failed'] as const;
+export const SELECTION_OUTCOMES = [
+  'active',
+  'vetoed',
+  'over_budget',
+  'over_max_active',
+  'below_threshold',
+  'gated_out',
+  'render_failed',
+] as const;
 /** A selection outcome. */
 export type SelectionOutcome = (typeof SELECTION_OUTCOMES)[number];
 
@@ -288,8 +304,16 @@ export type SkillSearchResult = Static<typeof SkillSearchResultSchema>;
 /** Where to install a skill from. */
 export const SkillInstallSourceSchema = Type.Union([
   Type.Object({ kind: Type.Literal('registry'), name: Type.String() }),
-  Type.Object({ kind: Type.Literal('url'), url: Type.String(), sha256: Type.Optional(Type.String({ pattern: '^[a-f0-9]{64}$' })) }),
-  Type.Object({ kind: Type.Literal('path'), path: Type.String(), sha256: Type.Optional(Type.String({ pattern: '^[a-f0-9]{64}$' })) }),
+  Type.Object({
+    kind: Type.Literal('url'),
+    url: Type.String(),
+    sha256: Type.Optional(Type.String({ pattern: '^[a-f0-9]{64}$' })),
+  }),
+  Type.Object({
+    kind: Type.Literal('path'),
+    path: Type.String(),
+    sha256: Type.Optional(Type.String({ pattern: '^[a-f0-9]{64}$' })),
+  }),
 ]);
 /** An install source. */
 export type SkillInstallSource = Static<typeof SkillInstallSourceSchema>;
@@ -342,7 +366,12 @@ export type SkillRegistryEntry = Static<typeof SkillRegistryEntrySchema>;
 export const SkillTriggerTableSchema = Type.Object({
   commands: Type.Array(Type.Object({ command: Type.String(), skill: Type.String() })),
   schedules: Type.Array(
-    Type.Object({ cron: Type.String(), timezone: Type.Optional(Type.String()), skill: Type.String(), nextRun: Type.Optional(Type.String()) }),
+    Type.Object({
+      cron: Type.String(),
+      timezone: Type.Optional(Type.String()),
+      skill: Type.String(),
+      nextRun: Type.Optional(Type.String()),
+    }),
   ),
   webhooks: Type.Array(Type.Object({ event: Type.String(), skill: Type.String() })),
   manual: Type.Array(Type.String()),

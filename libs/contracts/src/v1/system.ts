@@ -17,7 +17,9 @@ export type HealthReply = Static<typeof HealthReplySchema>;
 
 /** The payload of `system.status` (no fields required). */
 export const SystemStatusRequestSchema = Type.Object({
-  timeoutMs: Type.Optional(Type.Integer({ minimum: 50, maximum: 10000, description: 'how long to wait for instances; default 500' })),
+  timeoutMs: Type.Optional(
+    Type.Integer({ minimum: 50, maximum: 10000, description: 'how long to wait for instances; default 500' }),
+  ),
 });
 /** Request of `system.status`. */
 export type SystemStatusRequest = Static<typeof SystemStatusRequestSchema>;

@@ -30,7 +30,9 @@ export const ToolDomainSchema = Type.Union(TOOL_DOMAINS.map((domain) => Type.Lit
 export const APPROVAL_REQUIREMENTS = ['never', 'unless_auto_approved', 'always'] as const;
 /** A tool's approval requirement. */
 export type ApprovalRequirement = (typeof APPROVAL_REQUIREMENTS)[number];
-export const ApprovalRequirementSchema = Type.Union(APPROVAL_REQUIREMENTS.map((value) => Type.Literal(value)));
+export const ApprovalRequirementSchema = Type.Union(
+  APPROVAL_REQUIREMENTS.map((value) => Type.Literal(value)),
+);
 
 /** Where a tool comes from; built-in names are protected from dynamic tools. */
 export const TOOL_SOURCES = ['builtin', 'wasm', 'mcp', 'installed'] as const;
@@ -141,13 +143,18 @@ export type ToolsListRequest = Static<typeof ToolsListRequestSchema>;
 export const ToolsListReplySchema = Type.Object({
   version: Type.Integer({ description: 'increases whenever the visible tool set changes' }),
   tools: Type.Array(CatalogToolSchema),
-  conflicts: Type.Array(Type.Object({ instanceId: Type.String(), name: Type.String(), reason: Type.String() })),
+  conflicts: Type.Array(
+    Type.Object({ instanceId: Type.String(), name: Type.String(), reason: Type.String() }),
+  ),
 });
 /** Reply of `tools.list`. */
 export type ToolsListReply = Static<typeof ToolsListReplySchema>;
 
 /** Request of `tools.info`. */
-export const ToolsInfoRequestSchema = Type.Object({ name: Type.String({ minLength: 1, maxLength: 128 }) }, { additionalProperties: false });
+export const ToolsInfoRequestSchema = Type.Object(
+  { name: Type.String({ minLength: 1, maxLength: 128 }) },
+  { additionalProperties: false },
+);
 /** Request of `tools.info`. */
 export type ToolsInfoRequest = Static<typeof ToolsInfoRequestSchema>;
 

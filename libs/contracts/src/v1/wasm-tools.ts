@@ -5,7 +5,10 @@ import { Type, type Static } from '@sinclair/typebox';
  * wasm-runner through the dispatcher (the `tools.call` path) and answers with that tool's output.
  */
 
-const ToolPackageName = Type.String({ pattern: '^[a-z0-9][a-z0-9_-]{0,63}$', description: 'registry tool name' });
+const ToolPackageName = Type.String({
+  pattern: '^[a-z0-9][a-z0-9_-]{0,63}$',
+  description: 'registry tool name',
+});
 
 /** Request of `tools.search` (runs `tool_search`). */
 export const ToolsSearchRequestSchema = Type.Object(
@@ -24,7 +27,10 @@ export const ToolsInstallRequestSchema = Type.Union([
 export type ToolsInstallRequest = Static<typeof ToolsInstallRequestSchema>;
 
 /** Request of `tools.upgrade`, `tools.remove` and `extensions.info`: one tool by name. */
-export const ToolPackageRequestSchema = Type.Object({ name: ToolPackageName }, { additionalProperties: false });
+export const ToolPackageRequestSchema = Type.Object(
+  { name: ToolPackageName },
+  { additionalProperties: false },
+);
 /** Request naming one installed or registry tool. */
 export type ToolPackageRequest = Static<typeof ToolPackageRequestSchema>;
 
@@ -42,7 +48,10 @@ export type ToolsInstalledRequest = Static<typeof ToolsInstalledRequestSchema>;
 export const WASM_DECLARED_SECRETS_SUBJECT = 'talon.wasm.v1.container.declared-secrets';
 
 /** Request on {@link WASM_DECLARED_SECRETS_SUBJECT}. */
-export const WasmDeclaredSecretsRequestSchema = Type.Object({ tool: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false });
+export const WasmDeclaredSecretsRequestSchema = Type.Object(
+  { tool: Type.String({ minLength: 1, maxLength: 64 }) },
+  { additionalProperties: false },
+);
 /** Request on {@link WASM_DECLARED_SECRETS_SUBJECT}. */
 export type WasmDeclaredSecretsRequest = Static<typeof WasmDeclaredSecretsRequestSchema>;
 
@@ -51,7 +60,9 @@ export type WasmDeclaredSecretsRequest = Static<typeof WasmDeclaredSecretsReques
  * runner injects it for); empty when the tool is not installed or declares none.
  */
 export const WasmDeclaredSecretsReplySchema = Type.Object({
-  credentials: Type.Array(Type.Object({ secretName: Type.String(), hostPatterns: Type.Array(Type.String()) })),
+  credentials: Type.Array(
+    Type.Object({ secretName: Type.String(), hostPatterns: Type.Array(Type.String()) }),
+  ),
 });
 /** Reply on {@link WASM_DECLARED_SECRETS_SUBJECT}. */
 export type WasmDeclaredSecretsReply = Static<typeof WasmDeclaredSecretsReplySchema>;

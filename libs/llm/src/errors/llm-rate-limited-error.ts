@@ -13,7 +13,10 @@ export interface LlmRateLimitedFacts {
 /** Still HTTP 429 after every attempt, or the server asked for a longer wait than allowed. */
 export class LlmRateLimitedError extends LlmError {
   constructor(facts: LlmRateLimitedFacts, cause?: unknown) {
-    const wait = facts.retryAfterMs === undefined ? '' : ` (the server asks to wait ${Math.ceil(facts.retryAfterMs / 1000)} s)`;
+    const wait =
+      facts.retryAfterMs === undefined
+        ? ''
+        : ` (the server asks to wait ${Math.ceil(facts.retryAfterMs / 1000)} s)`;
     super(
       LLM_ERROR_CODES.RATE_LIMITED,
       `${facts.provider} at ${facts.baseURL} is rate limiting this key after ${facts.attempts} attempt(s)${wait}; ` +

@@ -25,7 +25,13 @@ import {
   type LlmTestServerOptions,
 } from './llm-test-server.js';
 
-export type { LlmTestReply, LlmTestReplyFactory, LlmTestFailure, LlmTestServer, RecordedLlmRequest } from './llm-test-server.js';
+export type {
+  LlmTestReply,
+  LlmTestReplyFactory,
+  LlmTestFailure,
+  LlmTestServer,
+  RecordedLlmRequest,
+} from './llm-test-server.js';
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 const ERROR_TYPE_BY_STATUS: Readonly<Record<number, string>> = {
@@ -37,20 +43,28 @@ const ERROR_TYPE_BY_STATUS: Readonly<Record<number, string>> = {
   529: 'overloaded_error',
 };
 
-const event = (type: string, data: Record<string, unknown>) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+const event = (type: string, data: Record<string, unknown>) =>
+  `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
 
 const anthropicProtocol: LlmTestProtocol = {
   path: '/v1/messages',
   baseURL: (origin) => origin,
   // The API takes the key as `x-api-key` or, as the current SDK sends it, `Authorization: Bearer`.
-  authorized: (headers, apiKey) => apiKey === undefined || headers['x-api-key'] === apiKey || headers.authorization === `Bearer ${apiKey}`,
-  errorBody: (status, message) => ({ type: 'error', error: { type: ERROR_TYPE_BY_STATUS[status] ?? 'api_error', message } }),
+  authorized: (headers, apiKey) =>
+    apiKey === undefined || headers['x-api-key'] === apiKey || headers.authorization === `Bearer ${apiKey}`,
+  errorBody: (status, message) => ({
+    type: 'error',
+    error: { type: ERROR_TYPE_BY_STATUS[status] ?? 'api_error', message },
+  }),
   streamErrorFrame: (message) => event('error', { error: { type: 'overloaded_error', message } }),
   validate: validateMessagesRequest,
   frames(reply, body, nextId) {
     const texts = textDeltas(reply);
     const calls = reply.toolCalls ?? [];
-    const usage = reply.usage ?? { inputTokens: Math.ceil(JSON.stringify(body).length / 40), outputTokens: 0 };
+    const usage = reply.usage ?? {
+      inputTokens: Math.ceil(JSON.stringify(body).length / 40),
+      outputTokens: 0,
+    };
     const frames = [
       event('message_start', {
         message: {
@@ -61,7 +75,12 @@ const anthropicProtocol: LlmTestProtocol = {
           content: [],
           stop_reason: null,
           stop_sequence: null,
-          usage: { input_tokens: usage.inputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 1 },
+          usage: {
+            input_tokens: usage.inputTokens,
+            cache_creation_input_tokens: 0,
+            cache_read_input_tokens: 0,
+            output_tokens: 1,
+          },
         },
       }),
     ];
@@ -79,16 +98,28 @@ const anthropicProtocol: LlmTestProtocol = {
     }
     for (const call of calls) {
       const json = typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments);
-      frames.push(event('content_block_start', { index, content_block: { type: 'tool_use', id: call.id ?? nextId('toolu_'), name: call.name, input: {} } }));
+      frames.push(
+        event('content_block_start', {
+          index,
+          content_block: { type: 'tool_use', id: call.id ?? nextId('toolu_'), name: call.name, input: {} },
+        }),
+      );
       for (const piece of ['', ...splitIntoPieces(json, reply.argumentChunks ?? 3)]) {
-        frames.push(event('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: piece } }));
+        frames.push(
+          event('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: piece } }),
+        );
         deltas++;
       }
       frames.push(event('content_block_stop', { index }));
       index++;
     }
     const stopReason = reply.stopReason ?? (calls.length > 0 ? 'tool_use' : 'end_turn');
-    frames.push(event('message_delta', { delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: reply.usage?.outputTokens ?? deltas } }));
+    frames.push(
+      event('message_delta', {
+        delta: { stop_reason: stopReason, stop_sequence: null },
+        usage: { output_tokens: reply.usage?.outputTokens ?? deltas },
+      }),
+    );
     frames.push(event('message_stop', {}));
     return frames;
   },
@@ -103,10 +134,14 @@ type Block = { type?: string; text?: unknown; id?: unknown; tool_use_id?: unknow
 
 function validateMessagesRequest(body: Record<string, unknown>): string | undefined {
   if (typeof body.model !== 'string' || body.model === '') return 'model: Field required';
-  if (!Number.isInteger(body.max_tokens) || (body.max_tokens as number) < 1) return 'max_tokens: Field required (a positive integer)';
-  if (body.system !== undefined && typeof body.system !== 'string' && !Array.isArray(body.system)) return 'system: must be a string or an array of text blocks';
-  for (const tool of (body.tools as { name?: string; input_schema?: { type?: string } }[] | undefined) ?? []) {
-    if (!TOOL_NAME.test(tool.name ?? '')) return `tools: name '${tool.name}' must match ^[a-zA-Z0-9_-]{1,64}$`;
+  if (!Number.isInteger(body.max_tokens) || (body.max_tokens as number) < 1)
+    return 'max_tokens: Field required (a positive integer)';
+  if (body.system !== undefined && typeof body.system !== 'string' && !Array.isArray(body.system))
+    return 'system: must be a string or an array of text blocks';
+  for (const tool of (body.tools as { name?: string; input_schema?: { type?: string } }[] | undefined) ??
+    []) {
+    if (!TOOL_NAME.test(tool.name ?? ''))
+      return `tools: name '${tool.name}' must match ^[a-zA-Z0-9_-]{1,64}$`;
     if (tool.input_schema?.type !== 'object') return `tools.${tool.name}.input_schema.type: must be 'object'`;
   }
   const messages = body.messages;
@@ -114,26 +149,37 @@ function validateMessagesRequest(body: Record<string, unknown>): string | undefi
   let pendingToolUses: string[] = [];
   for (const [position, message] of (messages as { role?: string; content?: unknown }[]).entries()) {
     const expected = position % 2 === 0 ? 'user' : 'assistant';
-    if (message.role !== expected) return `messages.${position}.role: expected '${expected}' (roles must alternate, starting with 'user')`;
-    const blocks: Block[] = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : ((message.content as Block[]) ?? []);
-    if (!Array.isArray(blocks) || blocks.length === 0) return `messages.${position}.content: must not be empty`;
+    if (message.role !== expected)
+      return `messages.${position}.role: expected '${expected}' (roles must alternate, starting with 'user')`;
+    const blocks: Block[] =
+      typeof message.content === 'string'
+        ? [{ type: 'text', text: message.content }]
+        : ((message.content as Block[]) ?? []);
+    if (!Array.isArray(blocks) || blocks.length === 0)
+      return `messages.${position}.content: must not be empty`;
     for (const block of blocks) {
-      if (block.type === 'text' && (typeof block.text !== 'string' || block.text === '')) return `messages.${position}: text content blocks must be non-empty`;
+      if (block.type === 'text' && (typeof block.text !== 'string' || block.text === ''))
+        return `messages.${position}: text content blocks must be non-empty`;
     }
     const results = blocks.filter((block) => block.type === 'tool_result');
     if (pendingToolUses.length > 0) {
       const answered = results.map((block) => String(block.tool_use_id));
       const missing = pendingToolUses.filter((id) => !answered.includes(id));
-      if (missing.length > 0) return `messages.${position}: tool_use ids were found without tool_result blocks immediately after: ${missing.join(', ')}`;
+      if (missing.length > 0)
+        return `messages.${position}: tool_use ids were found without tool_result blocks immediately after: ${missing.join(', ')}`;
       const firstOther = blocks.findIndex((block) => block.type !== 'tool_result');
-      if (firstOther !== -1 && firstOther < results.length) return `messages.${position}: tool_result blocks must come before any other content`;
+      if (firstOther !== -1 && firstOther < results.length)
+        return `messages.${position}: tool_result blocks must come before any other content`;
     }
     for (const result of results) {
       if (!pendingToolUses.includes(String(result.tool_use_id))) {
         return `messages.${position}: unexpected tool_use_id found in tool_result blocks: ${String(result.tool_use_id)}`;
       }
     }
-    pendingToolUses = message.role === 'assistant' ? blocks.filter((block) => block.type === 'tool_use').map((block) => String(block.id)) : [];
+    pendingToolUses =
+      message.role === 'assistant'
+        ? blocks.filter((block) => block.type === 'tool_use').map((block) => String(block.id))
+        : [];
   }
   if (pendingToolUses.length > 0 && (messages as unknown[]).length % 2 === 0) {
     return 'the conversation ends with tool_use blocks that have no tool_result';

@@ -4,7 +4,13 @@
  * answers each streaming request with the next scripted reply, records every request, can fail the
  * next N requests with an error status, and notes whether each response finished or was cut off.
  */
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** A tool call the test server streams, its arguments split across several frames. */
@@ -96,7 +102,10 @@ export interface LlmTestServer {
 }
 
 /** Starts a test server that speaks `protocol`. */
-export async function startLlmTestServer(protocol: LlmTestProtocol, options: LlmTestServerOptions = {}): Promise<LlmTestServer> {
+export async function startLlmTestServer(
+  protocol: LlmTestProtocol,
+  options: LlmTestServerOptions = {},
+): Promise<LlmTestServer> {
   const requests: RecordedLlmRequest[] = [];
   const replies: (LlmTestReply | LlmTestReplyFactory)[] = [];
   const failures: { remaining: number; failure: LlmTestFailure }[] = [];
@@ -109,7 +118,13 @@ export async function startLlmTestServer(protocol: LlmTestProtocol, options: Llm
     let settle: (value: 'completed' | 'aborted') => void = () => undefined;
     const finished = new Promise<'completed' | 'aborted'>((resolve) => (settle = resolve));
     response.on('close', () => settle(response.writableFinished ? 'completed' : 'aborted'));
-    requests.push({ method: request.method ?? '', path: request.url ?? '', headers: request.headers, body: body ?? {}, finished });
+    requests.push({
+      method: request.method ?? '',
+      path: request.url ?? '',
+      headers: request.headers,
+      body: body ?? {},
+      finished,
+    });
 
     const sendError = (status: number, message: string, headers: Record<string, string> = {}) => {
       response.writeHead(status, { 'content-type': 'application/json', ...headers });
@@ -122,12 +137,17 @@ export async function startLlmTestServer(protocol: LlmTestProtocol, options: Llm
     const failure = failures[0];
     if (failure !== undefined) {
       if (--failure.remaining <= 0) failures.shift();
-      return sendError(failure.failure.status, failure.failure.message ?? `scripted HTTP ${failure.failure.status}`, failure.failure.headers);
+      return sendError(
+        failure.failure.status,
+        failure.failure.message ?? `scripted HTTP ${failure.failure.status}`,
+        failure.failure.headers,
+      );
     }
     if (body === undefined) return sendError(400, 'the request body is not a JSON object');
     const problem = protocol.validate(body);
     if (problem !== undefined) return sendError(400, problem);
-    if (body.stream !== true) return sendError(400, 'this test server answers streaming requests only (stream: true)');
+    if (body.stream !== true)
+      return sendError(400, 'this test server answers streaming requests only (stream: true)');
     const next = replies.shift();
     if (next === undefined) return sendError(400, 'the test server has no scripted reply left; enqueue one');
     const reply = typeof next === 'function' ? next(body) : next;
@@ -157,12 +177,22 @@ export async function startLlmTestServer(protocol: LlmTestProtocol, options: Llm
   };
 }
 
-async function streamFrames(response: ServerResponse, frames: string[], reply: LlmTestReply, protocol: LlmTestProtocol): Promise<void> {
-  response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+async function streamFrames(
+  response: ServerResponse,
+  frames: string[],
+  reply: LlmTestReply,
+  protocol: LlmTestProtocol,
+): Promise<void> {
+  response.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+  });
   for (const [index, frame] of frames.entries()) {
     if (index === reply.stallAfterFrames) return; // leave the response open: the client must give up
     if (index === reply.dropAfterFrames) return void response.socket?.destroy();
-    if (index === reply.errorAfterFrames) return void response.end(protocol.streamErrorFrame('Overloaded (scripted)'));
+    if (index === reply.errorAfterFrames)
+      return void response.end(protocol.streamErrorFrame('Overloaded (scripted)'));
     if (response.destroyed) return;
     response.write(frame);
     if (reply.frameDelayMs) await new Promise((resolve) => setTimeout(resolve, reply.frameDelayMs));
@@ -182,7 +212,9 @@ function readBody(request: IncomingMessage): Promise<string> {
 function parseJsonObject(raw: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(raw);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }

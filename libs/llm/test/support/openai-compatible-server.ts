@@ -25,7 +25,13 @@ import {
   type LlmTestServerOptions,
 } from './llm-test-server.js';
 
-export type { LlmTestReply, LlmTestReplyFactory, LlmTestFailure, LlmTestServer, RecordedLlmRequest } from './llm-test-server.js';
+export type {
+  LlmTestReply,
+  LlmTestReplyFactory,
+  LlmTestFailure,
+  LlmTestServer,
+  RecordedLlmRequest,
+} from './llm-test-server.js';
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
@@ -36,12 +42,20 @@ const openAiProtocol: LlmTestProtocol = {
   errorBody: (status, message) => ({
     error: {
       message,
-      type: status === 401 ? 'invalid_request_error' : status === 429 ? 'requests' : status >= 500 ? 'server_error' : 'invalid_request_error',
+      type:
+        status === 401
+          ? 'invalid_request_error'
+          : status === 429
+            ? 'requests'
+            : status >= 500
+              ? 'server_error'
+              : 'invalid_request_error',
       param: null,
       code: status === 401 ? 'invalid_api_key' : status === 429 ? 'rate_limit_exceeded' : null,
     },
   }),
-  streamErrorFrame: (message) => `data: ${JSON.stringify({ error: { message, type: 'server_error', param: null, code: null } })}\n\n`,
+  streamErrorFrame: (message) =>
+    `data: ${JSON.stringify({ error: { message, type: 'server_error', param: null, code: null } })}\n\n`,
   validate: validateChatRequest,
   frames(reply, body, nextId) {
     const id = `chatcmpl-${randomBytes(8).toString('hex')}`;
@@ -60,7 +74,11 @@ const openAiProtocol: LlmTestProtocol = {
     calls.forEach((call, index) => {
       const json = typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments);
       const callId = call.id ?? nextId('call_');
-      frames.push(delta({ tool_calls: [{ index, id: callId, type: 'function', function: { name: call.name, arguments: '' } }] }));
+      frames.push(
+        delta({
+          tool_calls: [{ index, id: callId, type: 'function', function: { name: call.name, arguments: '' } }],
+        }),
+      );
       for (const piece of splitIntoPieces(json, reply.argumentChunks ?? 3)) {
         frames.push(delta({ tool_calls: [{ index, function: { arguments: piece } }] }));
         argumentFrames++;
@@ -69,10 +87,17 @@ const openAiProtocol: LlmTestProtocol = {
     frames.push(delta({}, reply.stopReason ?? (calls.length > 0 ? 'tool_calls' : 'stop')));
     const streamOptions = body.stream_options as { include_usage?: boolean } | undefined;
     if (streamOptions?.include_usage) {
-      const usage = reply.usage ?? { inputTokens: Math.ceil(JSON.stringify(body).length / 40), outputTokens: texts.length + argumentFrames };
+      const usage = reply.usage ?? {
+        inputTokens: Math.ceil(JSON.stringify(body).length / 40),
+        outputTokens: texts.length + argumentFrames,
+      };
       frames.push(
         chunk([], {
-          usage: { prompt_tokens: usage.inputTokens, completion_tokens: usage.outputTokens, total_tokens: usage.inputTokens + usage.outputTokens },
+          usage: {
+            prompt_tokens: usage.inputTokens,
+            completion_tokens: usage.outputTokens,
+            total_tokens: usage.inputTokens + usage.outputTokens,
+          },
         }),
       );
     }
@@ -88,11 +113,14 @@ export function startOpenAiCompatibleServer(options: LlmTestServerOptions = {}):
 
 function validateChatRequest(body: Record<string, unknown>): string | undefined {
   if (typeof body.model !== 'string' || body.model === '') return "'model' is required";
-  if (!Array.isArray(body.messages) || body.messages.length === 0) return "'messages' must be a non-empty array";
+  if (!Array.isArray(body.messages) || body.messages.length === 0)
+    return "'messages' must be a non-empty array";
   for (const tool of (body.tools as unknown[] | undefined) ?? []) {
     const fn = (tool as { type?: string; function?: { name?: string; parameters?: unknown } }).function;
-    if ((tool as { type?: string }).type !== 'function' || fn === undefined) return "each tool must be {type: 'function', function: {...}}";
-    if (!TOOL_NAME.test(fn.name ?? '')) return `Invalid 'tools[].function.name': '${fn.name}' must match ^[a-zA-Z0-9_-]{1,64}$`;
+    if ((tool as { type?: string }).type !== 'function' || fn === undefined)
+      return "each tool must be {type: 'function', function: {...}}";
+    if (!TOOL_NAME.test(fn.name ?? ''))
+      return `Invalid 'tools[].function.name': '${fn.name}' must match ^[a-zA-Z0-9_-]{1,64}$`;
   }
   let unanswered: string[] = [];
   for (const [position, message] of (body.messages as Record<string, unknown>[]).entries()) {
@@ -108,10 +136,15 @@ function validateChatRequest(body: Record<string, unknown>): string | undefined 
     if (unanswered.length > 0) {
       return `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. Missing: ${unanswered.join(', ')}`;
     }
-    const toolCalls = message.tool_calls as { id?: string; type?: string; function?: { name?: string; arguments?: unknown } }[] | undefined;
+    const toolCalls = message.tool_calls as
+      { id?: string; type?: string; function?: { name?: string; arguments?: unknown } }[] | undefined;
     if (message.role === 'assistant' && toolCalls !== undefined) {
       for (const call of toolCalls) {
-        if (typeof call.id !== 'string' || call.type !== 'function' || typeof call.function?.arguments !== 'string') {
+        if (
+          typeof call.id !== 'string' ||
+          call.type !== 'function' ||
+          typeof call.function?.arguments !== 'string'
+        ) {
           return `messages[${position}].tool_calls entries need an id, type 'function' and string arguments`;
         }
       }
@@ -120,6 +153,7 @@ function validateChatRequest(body: Record<string, unknown>): string | undefined 
       return `messages[${position}] has an unknown role '${String(message.role)}'`;
     }
   }
-  if (unanswered.length > 0) return `tool_calls without tool messages at the end of the conversation: ${unanswered.join(', ')}`;
+  if (unanswered.length > 0)
+    return `tool_calls without tool messages at the end of the conversation: ${unanswered.join(', ')}`;
   return undefined;
 }

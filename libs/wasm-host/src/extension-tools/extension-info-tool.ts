@@ -10,7 +10,10 @@ export type ExtensionInfoParams = { name: string };
 /** What `extension_info` answers. */
 export interface ExtensionInfo {
   installed?: InstalledToolSummary;
-  registry?: Pick<RegistryEntry, 'name' | 'display_name' | 'version' | 'wit_version' | 'description' | 'keywords' | 'auth' | 'tags'> & { sha256: string };
+  registry?: Pick<
+    RegistryEntry,
+    'name' | 'display_name' | 'version' | 'wit_version' | 'description' | 'keywords' | 'auth' | 'tags'
+  > & { sha256: string };
   upgradeAvailable: boolean;
 }
 
@@ -19,7 +22,8 @@ export function createExtensionInfoTool(installer: ToolInstaller): Tool<Extensio
   return {
     definition: extensionToolDefinition({
       name: 'extension_info',
-      description: 'Shows what is installed and what the registry offers for a sandboxed tool: version, credentials it needs, and whether an upgrade is available.',
+      description:
+        'Shows what is installed and what the registry offers for a sandboxed tool: version, credentials it needs, and whether an upgrade is available.',
       parameters: {
         type: 'object',
         properties: { name: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]{0,63}$' } },
@@ -36,7 +40,17 @@ export function createExtensionInfoTool(installer: ToolInstaller): Tool<Extensio
       return {
         installed: info.installed ? summarizeInstalledTool(info.installed) : undefined,
         registry: entry
-          ? { name: entry.name, display_name: entry.display_name, version: entry.version, wit_version: entry.wit_version, description: entry.description, keywords: entry.keywords, auth: entry.auth, tags: entry.tags, sha256: entry.artifact.sha256 }
+          ? {
+              name: entry.name,
+              display_name: entry.display_name,
+              version: entry.version,
+              wit_version: entry.wit_version,
+              description: entry.description,
+              keywords: entry.keywords,
+              auth: entry.auth,
+              tags: entry.tags,
+              sha256: entry.artifact.sha256,
+            }
           : undefined,
         upgradeAvailable: info.upgradeAvailable,
       };

@@ -7,16 +7,23 @@ import { summarizeInstalledTool, type InstalledToolSummary } from './installed-t
 export type ToolInstallParams = { name?: string; bundle?: string };
 
 /** `tool_install`: installs a registry tool (or bundle) after checking its sha256, WIT version and imports. */
-export function createToolInstallTool(installer: ToolInstaller): Tool<ToolInstallParams, { installed: InstalledToolSummary[] }> {
+export function createToolInstallTool(
+  installer: ToolInstaller,
+): Tool<ToolInstallParams, { installed: InstalledToolSummary[] }> {
   return {
     definition: extensionToolDefinition({
       name: 'tool_install',
-      description: 'Installs a sandboxed tool (or a bundle of tools) from the registry; it is callable right after. Use tool_search to find names.',
+      description:
+        'Installs a sandboxed tool (or a bundle of tools) from the registry; it is callable right after. Use tool_search to find names.',
       parameters: {
         type: 'object',
         properties: {
           name: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]{0,63}$', description: 'Registry tool name.' },
-          bundle: { type: 'string', maxLength: 64, description: 'Bundle name from the registry, instead of name.' },
+          bundle: {
+            type: 'string',
+            maxLength: 64,
+            description: 'Bundle name from the registry, instead of name.',
+          },
         },
         oneOf: [{ required: ['name'] }, { required: ['bundle'] }],
         additionalProperties: false,
@@ -27,7 +34,8 @@ export function createToolInstallTool(installer: ToolInstaller): Tool<ToolInstal
       timeoutMs: 120_000,
     }),
     async execute(params) {
-      if (params.bundle !== undefined) return { installed: (await installer.installBundle(params.bundle)).map(summarizeInstalledTool) };
+      if (params.bundle !== undefined)
+        return { installed: (await installer.installBundle(params.bundle)).map(summarizeInstalledTool) };
       return { installed: [summarizeInstalledTool(await installer.install(params.name ?? ''))] };
     },
   };

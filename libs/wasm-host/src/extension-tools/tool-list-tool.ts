@@ -4,7 +4,9 @@ import { extensionToolDefinition } from './extension-tool-definition.js';
 import { summarizeInstalledTool, type InstalledToolSummary } from './installed-tool-summary.js';
 
 /** `tool_list`: the installed component tools. */
-export function createToolListTool(installer: ToolInstaller): Tool<Record<string, never>, { tools: InstalledToolSummary[] }> {
+export function createToolListTool(
+  installer: ToolInstaller,
+): Tool<Record<string, never>, { tools: InstalledToolSummary[] }> {
   return {
     definition: extensionToolDefinition({
       name: 'tool_list',

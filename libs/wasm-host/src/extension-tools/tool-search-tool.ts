@@ -7,11 +7,14 @@ import { extensionToolDefinition } from './extension-tool-definition.js';
 export type ToolSearchParams = { query: string; limit?: number };
 
 /** `tool_search`: finds installable component tools in the registry, with their auth needs and install state. */
-export function createToolSearchTool(installer: ToolInstaller): Tool<ToolSearchParams, { results: (RegistrySearchHit & { installed: boolean })[] }> {
+export function createToolSearchTool(
+  installer: ToolInstaller,
+): Tool<ToolSearchParams, { results: (RegistrySearchHit & { installed: boolean })[] }> {
   return {
     definition: extensionToolDefinition({
       name: 'tool_search',
-      description: 'Searches the tool registry for installable sandboxed tools by keyword. An empty query lists everything.',
+      description:
+        'Searches the tool registry for installable sandboxed tools by keyword. An empty query lists everything.',
       parameters: {
         type: 'object',
         properties: {

@@ -7,11 +7,14 @@ import { summarizeInstalledTool, type InstalledToolSummary } from './installed-t
 export type ToolUpgradeParams = { name: string };
 
 /** `tool_upgrade`: moves an installed tool to the registry's version; calls in flight finish on the old one. */
-export function createToolUpgradeTool(installer: ToolInstaller): Tool<ToolUpgradeParams, { upgraded: InstalledToolSummary; previousVersion: string }> {
+export function createToolUpgradeTool(
+  installer: ToolInstaller,
+): Tool<ToolUpgradeParams, { upgraded: InstalledToolSummary; previousVersion: string }> {
   return {
     definition: extensionToolDefinition({
       name: 'tool_upgrade',
-      description: 'Upgrades an installed sandboxed tool to the version in the registry (no-op when already current).',
+      description:
+        'Upgrades an installed sandboxed tool to the version in the registry (no-op when already current).',
       parameters: {
         type: 'object',
         properties: { name: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]{0,63}$' } },
