@@ -1,4 +1,6 @@
 import 'reflect-metadata';
+import { readFileSync } from 'node:fs';
+import { ServerCredentials } from '@grpc/grpc-js';
 import type { INestApplication } from '@nestjs/common';
 import { Transport } from '@nestjs/microservices';
 import { TALON_PROTO_PACKAGE, TALON_PROTO_PATH } from '@talon/contracts';
@@ -7,11 +9,19 @@ import { bootstrapService } from '@talon/service-runtime';
 import { parseOrchestratorConfig } from './config/orchestrator-config.js';
 import { OrchestratorModule } from './orchestrator.module.js';
 import { TalonMcpEndpoint } from './mcp/talon-mcp-endpoint.js';
+import { httpFrontDoor } from './api/http-front-door.js';
+import { ApiAuthenticator } from './auth/api-authenticator.js';
 
 const config = parseOrchestratorConfig();
+const httpTls = config.auth.httpTls;
 const running = await bootstrapService({
   config,
-  http: config.http,
+  http: {
+    ...config.http,
+    ...(httpTls
+      ? { httpsOptions: { cert: readFileSync(httpTls.certFile), key: readFileSync(httpTls.keyFile) } }
+      : {}),
+  },
   module: async (connection, logger) => {
     const databaseConfig = parseDatabaseConfig(process.env);
     const started = performance.now();
@@ -24,6 +34,8 @@ const running = await bootstrapService({
     return OrchestratorModule.register(config, connection, logger, database);
   },
   configure: (app) => {
+    // The front door first: Host, Origin, media type and token checks for every route, /mcp included.
+    (app as INestApplication).use(httpFrontDoor(config.auth, app.get(ApiAuthenticator)));
     // Talon's own MCP endpoint at /mcp, ahead of Nest's routes (raw body, streamed replies).
     (app as INestApplication).use(app.get(TalonMcpEndpoint).middleware);
     (app as INestApplication).connectMicroservice(
@@ -35,6 +47,16 @@ const running = await bootstrapService({
           url: `${config.grpc.host}:${config.grpc.port}`,
           loader: { keepCase: true, defaults: true },
           maxReceiveMessageLength: config.maxPayloadBytes * 4,
+          ...(config.auth.grpcTls
+            ? {
+                credentials: ServerCredentials.createSsl(null, [
+                  {
+                    cert_chain: readFileSync(config.auth.grpcTls.certFile),
+                    private_key: readFileSync(config.auth.grpcTls.keyFile),
+                  },
+                ]),
+              }
+            : {}),
         },
       },
       { inheritAppConfig: true },
@@ -43,6 +65,7 @@ const running = await bootstrapService({
 });
 running.logger.write('info', 'api listening', {
   nats: 'talon.api.v1.>',
-  http: `http://${config.http.host}:${config.http.port}`,
+  http: `${httpTls ? 'https' : 'http'}://${config.http.host}:${config.http.port}`,
+  auth: config.auth.enabled ? 'tokens' : 'OFF',
   grpc: `${config.grpc.host}:${config.grpc.port}`,
 });

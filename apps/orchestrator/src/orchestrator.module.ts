@@ -8,6 +8,11 @@ import { ChatApi } from './agent/chat-api.js';
 import { ChatHttpController } from './agent/chat-http.controller.js';
 import { SessionsApi } from './agent/sessions-api.js';
 import { ApiRouter } from './api/api-router.js';
+import { ApiAuthenticator } from './auth/api-authenticator.js';
+import { OperatorTokenBootstrap } from './auth/operator-token-bootstrap.js';
+import { SessionAccess } from './auth/session-access.js';
+import { TokensApi } from './auth/tokens-api.js';
+import { ToolInvokeController } from './tools/tool-invoke.controller.js';
 import { GrpcApiController } from './api/grpc-api.controller.js';
 import { HttpApiController } from './api/http-api.controller.js';
 import { NatsApiController } from './api/nats-api.controller.js';
@@ -47,6 +52,7 @@ export class OrchestratorModule {
       // ChatHttpController before HttpApiController, whose catch-all route answers unknown paths.
       controllers: [
         NatsApiController,
+        ToolInvokeController,
         ChatHttpController,
         McpOAuthCallbackController,
         HttpApiController,
@@ -60,6 +66,10 @@ export class OrchestratorModule {
         DatabaseLifecycle,
         { provide: NATS_REQUESTER, useValue: new NatsRequester(connection) },
         ApiRouter,
+        ApiAuthenticator,
+        SessionAccess,
+        OperatorTokenBootstrap,
+        TokensApi,
         SystemStatusMethod,
         SystemPingMethod,
         ...toolProviders(connection, logger, database),

@@ -2,12 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import type { NatsConnection } from '@nats-io/transport-node';
 import grpc from '@grpc/grpc-js';
 import protoLoader from '@grpc/proto-loader';
 import { TALON_PROTO_PATH, type Envelope, type SystemStatus } from '@talon/contracts';
 import {
+  bearerHeaders,
   findFreePort,
+  natsTokenHeaders,
   startNatsTestServer,
   startServiceProcess,
   type NatsTestServer,
@@ -44,7 +46,7 @@ describe('foundation: four services on NATS, three API surfaces', () => {
     );
     for (const service of started) services[service.name] = service;
     extraWorker = await startServiceProcess('tool-worker', env);
-    client = await connect({ servers: nats.url });
+    client = await nats.connect('api');
     httpUrl = `http://127.0.0.1:${httpPort}`;
     const definition = protoLoader.loadSync(TALON_PROTO_PATH, { keepCase: true, defaults: true });
     const proto = grpc.loadPackageDefinition(definition) as unknown as {
@@ -66,13 +68,22 @@ describe('foundation: four services on NATS, three API surfaces', () => {
 
   async function natsCall<T>(method: string, payload: Uint8Array | string = '{}'): Promise<Envelope<T>> {
     const body = typeof payload === 'string' ? encoder.encode(payload) : payload;
-    const reply = await client.request(`talon.api.v1.${method}`, body, { timeout: 5000 });
+    const reply = await client.request(`talon.api.v1.${method}`, body, {
+      timeout: 5000,
+      headers: natsTokenHeaders(nats.bootstrapToken),
+    });
     return reply.json<Envelope<T>>();
+  }
+
+  function grpcAuth(): grpc.Metadata {
+    const metadata = new grpc.Metadata();
+    metadata.set('authorization', `Bearer ${nats.bootstrapToken}`);
+    return metadata;
   }
 
   function grpcUnary<T>(method: string, request: object): Promise<T> {
     return new Promise((resolve, reject) =>
-      grpcClient[method](request, (error: Error | null, reply: T) =>
+      grpcClient[method](request, grpcAuth(), (error: Error | null, reply: T) =>
         error ? reject(error) : resolve(reply),
       ),
     );
@@ -102,7 +113,7 @@ describe('foundation: four services on NATS, three API surfaces', () => {
   });
 
   it('reports the same over HTTP and gRPC', async () => {
-    const http = (await (await fetch(`${httpUrl}/v1/system/status`)).json()) as Envelope<SystemStatus>;
+    const http = (await (await fetch(`${httpUrl}/v1/system/status`, { headers: bearerHeaders(nats.bootstrapToken) })).json()) as Envelope<SystemStatus>;
     expect(http.ok && http.data.services.every((service) => service.state === 'up')).toBe(true);
     const typed = await grpcUnary<{
       services: Array<{ service: string; state: string; instances: unknown[] }>;
@@ -148,7 +159,7 @@ describe('foundation: four services on NATS, three API surfaces', () => {
 
   it('answers bad input on HTTP with the typed envelope and a matching status', async () => {
     const post = (path: string, body: string) =>
-      fetch(`${httpUrl}${path}`, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
+      fetch(`${httpUrl}${path}`, { method: 'POST', body, headers: bearerHeaders(nats.bootstrapToken) });
     const malformed = await post('/v1/rpc/system.status', '{nope');
     expect(malformed.status).toBe(400);
     expect(await malformed.json()).toMatchObject({ ok: false, error: { code: 'MALFORMED_JSON' } });
@@ -161,7 +172,7 @@ describe('foundation: four services on NATS, three API surfaces', () => {
     const oversized = await post('/v1/rpc/system.status', JSON.stringify({ padding: 'x'.repeat(70_000) }));
     expect(oversized.status).toBe(413);
     expect(await oversized.json()).toMatchObject({ error: { code: 'PAYLOAD_TOO_LARGE' } });
-    const unknownRoute = await fetch(`${httpUrl}/nowhere`);
+    const unknownRoute = await fetch(`${httpUrl}/nowhere`, { headers: bearerHeaders(nats.bootstrapToken) });
     expect(unknownRoute.status).toBe(404);
     expect(await unknownRoute.json()).toMatchObject({ ok: false, error: { code: 'UNKNOWN_METHOD' } });
   });
@@ -193,6 +204,7 @@ describe('foundation: four services on NATS, three API surfaces', () => {
     const controller = new AbortController();
     const response = await fetch(`${httpUrl}/v1/system/status/stream?intervalMs=250`, {
       signal: controller.signal,
+      headers: bearerHeaders(nats.bootstrapToken),
     });
     expect(response.headers.get('content-type')).toContain('text/event-stream');
     const reader = response.body!.getReader();

@@ -150,7 +150,7 @@ describe('remote MCP servers with bearer and OAuth credentials kept in the orche
       expect(JSON.stringify(service.logs)).not.toContain(BEARER_TOKEN);
   });
 
-  it('serves only the secrets MCP server definitions reference on talon.secrets.v1.mcp.*', async () => {
+  it('serves only the secrets MCP server definitions reference on talon.mcp.v1.credentials.*', async () => {
     await talon.ok('secrets.set', {
       name: 'unrelated-api-key',
       value: 'sk-unrelated',

@@ -1,7 +1,9 @@
 import type { DynamicModule, INestApplication, INestMicroservice, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { QUEUE_GROUPS, SUBJECTS } from '@talon/contracts';
+import { QUEUE_GROUPS, SUBJECTS, serviceInboxPrefix } from '@talon/contracts';
+import { redactNatsUrl } from './nats-url-redaction.js';
+import { watchConnectionStatus } from './nats-status-log.js';
 import { connectToNats } from './nats-connection.js';
 import { JsonLogger } from './json-logger.js';
 import { ServiceHealth } from './service-health.js';
@@ -27,7 +29,7 @@ export interface BootstrapOptions {
     logger: JsonLogger,
   ) => Type<unknown> | DynamicModule | Promise<Type<unknown> | DynamicModule>;
   /** `http` starts a Nest HTTP application with the NATS transport attached (the orchestrator). */
-  http?: { port: number; host: string };
+  http?: { port: number; host: string; httpsOptions?: { cert: Buffer; key: Buffer } };
   /** Extra set-up after the app exists and before it listens (e.g. gRPC transport). */
   configure?: (app: INestApplication | INestMicroservice) => void | Promise<void>;
   /** Install SIGTERM/SIGINT handlers that stop gracefully. Default true. */
@@ -46,12 +48,14 @@ export async function bootstrapService(options: BootstrapOptions): Promise<Runni
     connection = await connectToNats({
       url: config.natsUrl,
       name: config.instanceId,
+      auth: config.natsAuth,
+      inboxPrefix: serviceInboxPrefix(config.service),
       attempts: config.connectAttempts,
       delayMs: config.connectDelayMs,
       onRetry: (attempt, error) =>
         logger.write('warn', 'NATS not reachable yet, retrying', {
           attempt,
-          url: config.natsUrl,
+          url: redactNatsUrl(config.natsUrl),
           error: String(error),
         }),
     });
@@ -73,7 +77,16 @@ export async function bootstrapService(options: BootstrapOptions): Promise<Runni
   server.addHandler(SUBJECTS.ping(config.service), async () => pingReply, false);
   let app: INestApplication | INestMicroservice;
   if (options.http) {
-    const httpApp = await NestFactory.create(module, { logger, bodyParser: false, abortOnError: false });
+    const httpApp = await NestFactory.create(module, {
+      logger,
+      bodyParser: false,
+      abortOnError: false,
+      ...(options.http.httpsOptions ? { httpsOptions: options.http.httpsOptions } : {}),
+    });
+    // Say nothing about the framework (no X-Powered-By).
+    (httpApp.getHttpAdapter().getInstance() as { disable?: (name: string) => void }).disable?.(
+      'x-powered-by',
+    );
     // Filters first: inheritAppConfig copies the app's global filters at connect time.
     httpApp.useGlobalFilters(new WireExceptionFilter());
     httpApp.connectMicroservice({ strategy: server }, { inheritAppConfig: true });
@@ -97,7 +110,12 @@ export async function bootstrapService(options: BootstrapOptions): Promise<Runni
     () => server.inFlightCount,
   );
   health.start(connection);
-  logger.write('info', 'ready', { nats: config.natsUrl, queue: QUEUE_GROUPS[config.service] });
+  watchConnectionStatus(connection, logger);
+  logger.write('info', 'ready', {
+    nats: redactNatsUrl(config.natsUrl),
+    user: config.natsAuth.user,
+    queue: QUEUE_GROUPS[config.service],
+  });
 
   let stopping: Promise<void> | undefined;
   const stop = () =>

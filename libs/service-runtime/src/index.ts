@@ -12,6 +12,8 @@ export { parseSsrfAllowlist, SSRF_ALLOWLIST_ENV } from './ssrf-allowlist-config.
 export { decodeJsonPayload, encodeJson } from './json-codec.js';
 export { JsonLogger, type LogSink } from './json-logger.js';
 export { connectToNats, type NatsConnectOptions } from './nats-connection.js';
+export { redactNatsUrl } from './nats-url-redaction.js';
+export { NatsAuthorizationError } from './errors/nats-authorization-error.js';
 export { NatsRequester, type RequestOptions } from './nats-requester.js';
 export { TalonNatsServer, type TalonNatsServerOptions, type PatternExtras } from './talon-nats-server.js';
 export { TalonNatsContext } from './talon-nats-context.js';

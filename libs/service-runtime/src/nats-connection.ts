@@ -1,11 +1,24 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { NatsUnreachableError } from './errors/nats-unreachable-error.js';
+import { NatsAuthorizationError } from './errors/nats-authorization-error.js';
+import { redactNatsUrl } from './nats-url-redaction.js';
+import type { NatsClientAuth } from './service-config.js';
+
+/** nats.js reports refused credentials as an error whose code or message names the authorization violation. */
+function isAuthorizationFailure(error: unknown): boolean {
+  const text = `${(error as { code?: string })?.code ?? ''} ${(error as Error)?.message ?? ''}`.toLowerCase();
+  return text.includes('authorization') || text.includes('authentication');
+}
 
 /** How to reach NATS the first time. */
 export interface NatsConnectOptions {
   url: string;
   name: string;
+  /** User, password and TLS; none connects anonymously (refused by a Talon NATS server). */
+  auth?: NatsClientAuth;
+  /** Prefix of this connection's reply inboxes (each service has its own; see `NATS_PERMISSIONS`). */
+  inboxPrefix?: string;
   attempts: number;
   delayMs: number;
   onRetry?: (attempt: number, error: unknown) => void;
@@ -26,14 +39,27 @@ export async function connectToNats(options: NatsConnectOptions): Promise<NatsCo
         maxReconnectAttempts: -1,
         reconnectTimeWait: 500,
         timeout: 2000,
+        ...(options.inboxPrefix ? { inboxPrefix: options.inboxPrefix } : {}),
+        ...(options.auth?.user ? { user: options.auth.user, pass: options.auth.password } : {}),
+        ...(options.auth?.tls
+          ? {
+              tls: {
+                caFile: options.auth.tls.caFile,
+                certFile: options.auth.tls.certFile,
+                keyFile: options.auth.tls.keyFile,
+              },
+            }
+          : {}),
       });
     } catch (error) {
       lastError = error;
+      if (isAuthorizationFailure(error))
+        throw new NatsAuthorizationError(redactNatsUrl(options.url), options.auth?.user, error);
       if (attempt < options.attempts) {
         options.onRetry?.(attempt, error);
         await sleep(options.delayMs);
       }
     }
   }
-  throw new NatsUnreachableError(options.url, options.attempts, lastError);
+  throw new NatsUnreachableError(redactNatsUrl(options.url), options.attempts, lastError);
 }

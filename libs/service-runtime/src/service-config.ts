@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { ServiceName } from '@talon/contracts';
 import { InvalidConfigError } from './errors/invalid-config-error.js';
@@ -22,6 +23,54 @@ export interface ServiceConfig {
   maxPayloadBytes: number;
   /** Minimum log level. Default `info` (env `LOG_LEVEL`). */
   logLevel: LogLevel;
+  /** How this service signs in to NATS and, optionally, TLS to the server. */
+  natsAuth: NatsClientAuth;
+}
+
+/**
+ * NATS credentials and TLS of one service. User defaults to the service name (env `NATS_USER`); the password
+ * comes from `NATS_PASSWORD` or the file named by `NATS_PASSWORD_FILE` (compose secrets). TLS is used when
+ * `NATS_TLS_CA` (and optionally `NATS_TLS_CERT` + `NATS_TLS_KEY` for a client certificate) is set.
+ */
+export interface NatsClientAuth {
+  user?: string;
+  password?: string;
+  tls?: { caFile: string; certFile?: string; keyFile?: string };
+}
+
+/** Reads the NATS credentials of a service from its environment. */
+export function parseNatsClientAuth(service: string, env: NodeJS.ProcessEnv = process.env): NatsClientAuth {
+  let password = env.NATS_PASSWORD || undefined;
+  if (!password && env.NATS_PASSWORD_FILE) {
+    try {
+      password = readFileSync(env.NATS_PASSWORD_FILE, 'utf8').trim();
+    } catch (error) {
+      throw new InvalidConfigError(
+        'NATS_PASSWORD_FILE',
+        env.NATS_PASSWORD_FILE,
+        `a readable file (${(error as Error).message})`,
+      );
+    }
+  }
+  const auth: NatsClientAuth = {};
+  if (password) {
+    auth.user = env.NATS_USER || service;
+    auth.password = password;
+  }
+  if (env.NATS_TLS_CA) {
+    if (Boolean(env.NATS_TLS_CERT) !== Boolean(env.NATS_TLS_KEY))
+      throw new InvalidConfigError(
+        'NATS_TLS_CERT',
+        env.NATS_TLS_CERT ?? '',
+        'set together with NATS_TLS_KEY',
+      );
+    auth.tls = {
+      caFile: env.NATS_TLS_CA,
+      certFile: env.NATS_TLS_CERT || undefined,
+      keyFile: env.NATS_TLS_KEY || undefined,
+    };
+  }
+  return auth;
 }
 
 /** Log levels, lowest first. */
@@ -72,5 +121,6 @@ export function parseServiceConfig(
     drainTimeoutMs: readPositiveInt(env, 'TALON_DRAIN_TIMEOUT_MS', DEFAULT_DRAIN_TIMEOUT_MS),
     maxPayloadBytes: readPositiveInt(env, 'TALON_MAX_PAYLOAD_BYTES', DEFAULT_MAX_PAYLOAD_BYTES),
     logLevel,
+    natsAuth: parseNatsClientAuth(service, env),
   };
 }

@@ -5,6 +5,7 @@ type ContextArgs = [
   callId: string | undefined,
   traceparent: string | undefined,
   deadline: number | undefined,
+  token: string | undefined,
 ];
 
 /** What a handler knows about the message beyond its payload. */
@@ -21,5 +22,9 @@ export class TalonNatsContext extends BaseRpcContext<ContextArgs> {
   /** Epoch ms after which the caller has given up. */
   get deadline(): number | undefined {
     return this.args[3];
+  }
+  /** The caller's API token (`talon-token` header), on the public API only. */
+  get token(): string | undefined {
+    return this.args[4];
   }
 }

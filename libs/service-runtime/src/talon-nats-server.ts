@@ -85,6 +85,7 @@ export class TalonNatsServer extends Server implements CustomTransportStrategy {
       message.headers?.get(HEADERS.callId) || undefined,
       message.headers?.get(HEADERS.traceparent) || undefined,
       Number(message.headers?.get(HEADERS.deadline)) || undefined,
+      message.headers?.get(HEADERS.token) || undefined,
     ]);
     try {
       const payload = decodeJsonPayload(message.data, this.options.maxPayloadBytes);

@@ -1,6 +1,18 @@
-export { startNatsTestServer, type NatsTestServer } from './nats-test-server.js';
+export {
+  startNatsTestServer,
+  natsTestServerFor,
+  type NatsTestServer,
+  type NatsTestServerOptions,
+} from './nats-test-server.js';
+export { bearerHeaders } from './bearer-headers.js';
 export { findFreePort } from './free-port.js';
 export { startServiceProcess, REPO_ROOT, type ServiceProcess } from './service-process.js';
 export { createTestDatabase, TEST_POSTGRES_ADMIN_URL, type TestDatabase } from './test-database.js';
-export { connectTalonApi, type TalonApiClient, type TalonApiError } from './talon-api-client.js';
+export {
+  connectTalonApi,
+  natsTokenHeaders,
+  type TalonApiClient,
+  type TalonApiClientOptions,
+  type TalonApiError,
+} from './talon-api-client.js';
 export { waitUntil } from './wait-until.js';

@@ -1,25 +1,68 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import {
+  generateApiToken,
+  generateNatsCredentials,
+  renderNatsServerConfig,
+  type NatsCredentials,
+} from '@talon/auth';
+import { NATS_PERMISSIONS, NATS_USERS, type NatsUser, type ServiceName } from '@talon/contracts';
 import { findFreePort } from './free-port.js';
 
-/** A private nats-server with JetStream for one test suite. */
+/** A private nats-server with JetStream and Talon's authorization for one test suite. */
 export interface NatsTestServer {
   url: string;
   port: number;
+  /** The password of every Talon NATS user on this server. */
+  credentials: NatsCredentials;
+  /** An operator token every orchestrator started on this server (through the helpers) accepts. */
+  bootstrapToken: string;
+  /** NATS_URL, user and password of a service (and the bootstrap token for an orchestrator). */
+  envFor(service: ServiceName): Record<string, string>;
+  /** A raw connection as one of Talon's NATS users (default `api`). */
+  connect(user?: NatsUser): Promise<NatsConnection>;
   stop(): Promise<void>;
+}
+
+/** Options of {@link startNatsTestServer}. */
+export interface NatsTestServerOptions {
+  /** nats-server's `max_payload`. Default the server's own (1 MiB). */
+  maxPayloadBytes?: number;
+}
+
+const servers = new Map<string, NatsTestServer>();
+
+/** The test server that serves `url`, when one was started by this process. */
+export function natsTestServerFor(url: string | undefined): NatsTestServer | undefined {
+  return url ? servers.get(url) : undefined;
 }
 
 /**
  * Starts a real nats-server (from PATH, or /usr/sbin) on a free loopback port with JetStream in a temp
- * dir, so suites are isolated from each other and from a NATS the developer runs on 4222.
+ * dir and the authorization Talon deploys with (one user per service, `api` for callers; the table in
+ * `NATS_PERMISSIONS`), so suites run with the bus locked exactly as in production.
  */
-export async function startNatsTestServer(): Promise<NatsTestServer> {
+export async function startNatsTestServer(options: NatsTestServerOptions = {}): Promise<NatsTestServer> {
   const port = await findFreePort();
   const storeDir = await mkdtemp(join(tmpdir(), 'talon-nats-'));
+  const credentials = generateNatsCredentials();
+  const configFile = join(storeDir, 'nats-server.conf');
+  await writeFile(
+    configFile,
+    renderNatsServerConfig({
+      host: '127.0.0.1',
+      port,
+      jetStreamDir: storeDir,
+      ...(options.maxPayloadBytes ? { maxPayloadBytes: options.maxPayloadBytes } : {}),
+      passwords: Object.fromEntries(NATS_USERS.map((user) => [user, { value: credentials[user] }])) as never,
+    }),
+    { mode: 0o600 },
+  );
   const binary = process.env.NATS_SERVER_BIN ?? 'nats-server';
-  const child: ChildProcess = spawn(binary, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], {
+  const child: ChildProcess = spawn(binary, ['-c', configFile], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, PATH: `${process.env.PATH ?? ''}:/usr/sbin:/usr/local/sbin` },
   });
@@ -52,10 +95,31 @@ export async function startNatsTestServer(): Promise<NatsTestServer> {
   child.stdout?.removeAllListeners('data').resume();
   child.stderr?.removeAllListeners('data').resume();
   child.removeAllListeners('exit');
-  return {
-    url: `nats://127.0.0.1:${port}`,
+  const url = `nats://127.0.0.1:${port}`;
+  const bootstrapToken = generateApiToken().token;
+  const server: NatsTestServer = {
+    url,
     port,
+    credentials,
+    bootstrapToken,
+    envFor(service) {
+      return {
+        NATS_URL: url,
+        NATS_USER: service,
+        NATS_PASSWORD: credentials[service],
+        ...(service === 'orchestrator' ? { TALON_BOOTSTRAP_TOKEN: bootstrapToken } : {}),
+      };
+    },
+    connect(user = 'api') {
+      return connect({
+        servers: url,
+        user,
+        pass: credentials[user],
+        inboxPrefix: NATS_PERMISSIONS[user].inboxPrefix,
+      });
+    },
     async stop() {
+      servers.delete(url);
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGTERM');
@@ -64,4 +128,6 @@ export async function startNatsTestServer(): Promise<NatsTestServer> {
       await rm(storeDir, { recursive: true, force: true });
     },
   };
+  servers.set(url, server);
+  return server;
 }

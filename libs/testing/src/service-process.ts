@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { natsTestServerFor } from './nats-test-server.js';
 
 /** The repository root, found from this file's location (libs/testing/{src,dist}). */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -22,15 +23,26 @@ export interface ServiceProcess {
   kill(): Promise<void>;
 }
 
-/** Starts `apps/<name>/dist/main.js` with the given environment and waits for its `ready` log line. */
+/**
+ * Starts `apps/<name>/dist/main.js` with the given environment and waits for its `ready` log line. When
+ * `env.NATS_URL` is a server from {@link startNatsTestServer}, the service's NATS credentials (and an
+ * orchestrator's bootstrap token) are added unless `env` sets them.
+ */
 export async function startServiceProcess(
   name: 'orchestrator' | 'tool-worker' | 'skill-service' | 'wasm-runner',
   env: Record<string, string>,
   options: { waitReady?: boolean; timeoutMs?: number } = {},
 ): Promise<ServiceProcess> {
+  const credentials = natsTestServerFor(env.NATS_URL)?.envFor(name) ?? {};
   const child = spawn(process.execPath, [join(REPO_ROOT, 'apps', name, 'dist', 'main.js')], {
     cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'info', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/tmp',
+      LOG_LEVEL: 'info',
+      ...credentials,
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: Array<Record<string, unknown>> = [];
@@ -56,7 +68,7 @@ export async function startServiceProcess(
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 
-  const waitForLog = (predicate: (line: Record<string, unknown>) => boolean, timeoutMs = 20_000) =>
+  const waitForLog = (predicate: (line: Record<string, unknown>) => boolean, timeoutMs = 45_000) =>
     new Promise<Record<string, unknown>>((resolve, reject) => {
       const check = () => {
         const found = logs.find(predicate);

@@ -1,4 +1,12 @@
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { connect, headers, type MsgHdrs, type NatsConnection } from '@nats-io/transport-node';
+import { natsTestServerFor } from './nats-test-server.js';
+
+/** NATS headers that carry an API token (`talon-token`). */
+export function natsTokenHeaders(token: string): MsgHdrs {
+  const result = headers();
+  result.set('talon-token', token);
+  return result;
+}
 import type { Envelope, WireError } from '@talon/contracts';
 
 /** A wire error thrown by {@link TalonApiClient.ok}: the envelope's code, message and details on an Error. */
@@ -14,12 +22,27 @@ export interface TalonApiClient {
   close(): Promise<void>;
 }
 
-/** Connects a raw NATS client to the API of the Talon on `natsUrl`. */
-export async function connectTalonApi(natsUrl: string): Promise<TalonApiClient> {
-  const connection = await connect({ servers: natsUrl });
+/** Options of {@link connectTalonApi}. */
+export interface TalonApiClientOptions {
+  /** The API token sent in the `talon-token` header. Default: the test server's bootstrap operator token. */
+  token?: string | null;
+}
+
+/**
+ * Connects a raw NATS client to the API of the Talon on `natsUrl`, as the `api` NATS user of a test server
+ * from {@link startNatsTestServer}, sending its bootstrap operator token (or `options.token`).
+ */
+export async function connectTalonApi(
+  natsUrl: string,
+  options: TalonApiClientOptions = {},
+): Promise<TalonApiClient> {
+  const server = natsTestServerFor(natsUrl);
+  const connection = server ? await server.connect('api') : await connect({ servers: natsUrl });
+  const token = options.token === undefined ? server?.bootstrapToken : (options.token ?? undefined);
   const call = async <T>(method: string, payload: unknown = {}, timeoutMs = 30_000): Promise<Envelope<T>> => {
     const reply = await connection.request(`talon.api.v1.${method}`, JSON.stringify(payload), {
       timeout: timeoutMs,
+      ...(token ? { headers: natsTokenHeaders(token) } : {}),
     });
     return reply.json<Envelope<T>>();
   };

@@ -14,6 +14,7 @@ import type { ApiCallContext } from '../api/api-method.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import { APPROVAL_QUEUE, AUDIT_LOG, CHAT_SERVICE } from '../config/orchestrator.constants.js';
 import type { ChatService } from './chat-service.js';
+import { SessionAccess } from '../auth/session-access.js';
 
 /** `chat.send`, `approvals.list`, `approvals.resolve`, `audit.verify`. */
 @Injectable()
@@ -23,6 +24,7 @@ export class ChatApi implements OnModuleInit {
     @Inject(CHAT_SERVICE) private readonly chat: ChatService,
     @Inject(APPROVAL_QUEUE) private readonly approvals: ApprovalQueue,
     @Inject(AUDIT_LOG) private readonly audit: AuditLog,
+    private readonly access: SessionAccess,
   ) {}
 
   onModuleInit(): void {
@@ -32,16 +34,25 @@ export class ChatApi implements OnModuleInit {
       description:
         'Sends one user message and runs the turn. Events stream on talon.events.v1.session.<id> (SSE and gRPC stream them too); the reply says how the turn ended.',
       request: ChatSendRequestSchema,
-      handle: (request: ChatSendRequest) => this.chat.send(request.sessionId, request.message),
+      handle: async (request: ChatSendRequest, context: ApiCallContext) => {
+        await this.access.assertCanUse(context.principal, request.sessionId);
+        return this.chat.send(request.sessionId, request.message);
+      },
     });
     this.router.register({
       name: 'approvals.list',
       scope: 'agent',
       description: 'Pending approvals, oldest first, of one session or of all.',
       request: ApprovalsListRequestSchema,
-      handle: async (request: ApprovalsListRequest) => ({
-        approvals: await this.approvals.listPending(request.sessionId),
-      }),
+      handle: async (request: ApprovalsListRequest, context: ApiCallContext) => {
+        if (request.sessionId) await this.access.assertCanUse(context.principal, request.sessionId);
+        const pending = await this.approvals.listPending(request.sessionId);
+        const usable = await this.access.usable(
+          context.principal,
+          pending.map((approval) => approval.sessionId),
+        );
+        return { approvals: pending.filter((approval) => usable.has(approval.sessionId)) };
+      },
     });
     this.router.register({
       name: 'approvals.resolve',
@@ -50,7 +61,12 @@ export class ChatApi implements OnModuleInit {
         'Approves, denies, or approves a tool for the rest of the session (approve_always); the waiting turn resumes.',
       request: ApprovalsResolveRequestSchema,
       handle: async (request: ApprovalsResolveRequest, context: ApiCallContext) => {
-        const resolvedBy = request.resolvedBy ?? `operator:${context.surface}`;
+        const pending = await this.approvals.get(request.id);
+        if (pending) await this.access.assertCanUse(context.principal, pending.sessionId);
+        const caller = context.principal
+          ? `${context.principal.scope}:${context.principal.id}`
+          : context.surface;
+        const resolvedBy = request.resolvedBy ? `${request.resolvedBy} (${caller})` : caller;
         const record = await this.approvals.resolve(request.id, request.decision, resolvedBy);
         this.audit.append({
           kind: 'approval.decision',

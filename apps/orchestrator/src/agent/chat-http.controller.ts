@@ -1,7 +1,15 @@
 import { Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { ChatSendRequestSchema, SUBJECTS, type ChatEvent } from '@talon/contracts';
+import { ForbiddenError, UnauthenticatedError } from '@talon/auth';
+import {
+  ChatSendRequestSchema,
+  HTTP_STATUS_BY_CODE,
+  SessionIdSchema,
+  SUBJECTS,
+  scopeAllows,
+  type ChatEvent,
+} from '@talon/contracts';
 import { toWireError } from '@talon/errors';
 import { validatePayload } from '@talon/service-runtime';
 import { readJsonBody } from '../api/http-body-reader.js';
@@ -9,6 +17,8 @@ import { CHAT_SERVICE, NATS_CONNECTION, ORCHESTRATOR_CONFIG } from '../config/or
 import type { OrchestratorConfig } from '../config/orchestrator-config.js';
 import type { ChatService } from './chat-service.js';
 import { chatEventStream } from './chat-stream.js';
+import { principalOf } from '../api/http-front-door.js';
+import { SessionAccess } from '../auth/session-access.js';
 
 function openEventStream(response: Response): (event: ChatEvent) => void {
   response
@@ -25,13 +35,28 @@ export class ChatHttpController {
     @Inject(CHAT_SERVICE) private readonly chat: ChatService,
     @Inject(NATS_CONNECTION) private readonly connection: NatsConnection,
     @Inject(ORCHESTRATOR_CONFIG) private readonly config: OrchestratorConfig,
+    private readonly access: SessionAccess,
   ) {}
+
+  /**
+   * The id must be a session id (a UUID: never a subject wildcard such as `*` or `>`), the caller needs the
+   * agent scope, and an agent token only reaches its own sessions.
+   */
+  private async admit(request: Request, id: string): Promise<void> {
+    validatePayload(SessionIdSchema, id, 'The session id');
+    const principal = principalOf(request);
+    if (!principal) throw new UnauthenticatedError('The request carries no verified token.');
+    if (!scopeAllows(principal.scope, 'agent'))
+      throw new ForbiddenError('sessions (HTTP)', 'agent', principal.scope);
+    await this.access.assertCanUse(principal, id);
+  }
 
   /** `POST /v1/sessions/:id/messages {"message": "…"}` → SSE: the turn's events, then `result`. */
   @Post(':id/messages')
   async send(@Param('id') id: string, @Req() request: Request, @Res() response: Response): Promise<void> {
     let message: string;
     try {
+      await this.admit(request, id);
       const body = (await readJsonBody(request, this.config.maxPayloadBytes)) as Record<string, unknown>;
       message = validatePayload<{ message: string }>(
         ChatSendRequestSchema,
@@ -41,7 +66,7 @@ export class ChatHttpController {
     } catch (error) {
       const wire = toWireError(error);
       response
-        .status(wire.code === 'PAYLOAD_TOO_LARGE' ? 413 : 400)
+        .status(HTTP_STATUS_BY_CODE[wire.code] ?? 400)
         .type('application/json')
         .send(JSON.stringify({ ok: false, error: wire }));
       return;
@@ -52,7 +77,17 @@ export class ChatHttpController {
 
   /** `GET /v1/sessions/:id/events` → SSE: every event of the session from now on (any surface's turns). */
   @Get(':id/events')
-  events(@Param('id') id: string, @Req() request: Request, @Res() response: Response): void {
+  async events(@Param('id') id: string, @Req() request: Request, @Res() response: Response): Promise<void> {
+    try {
+      await this.admit(request, id);
+    } catch (error) {
+      const wire = toWireError(error);
+      response
+        .status(HTTP_STATUS_BY_CODE[wire.code] ?? 400)
+        .type('application/json')
+        .send(JSON.stringify({ ok: false, error: wire }));
+      return;
+    }
     const write = openEventStream(response);
     const subscription = this.connection.subscribe(SUBJECTS.sessionEvents(id), {
       callback: (_error, message) => write(message.json<ChatEvent>()),

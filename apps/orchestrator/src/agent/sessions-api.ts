@@ -15,6 +15,8 @@ import type { Database } from '@talon/persistence';
 import { ApiRouter } from '../api/api-router.js';
 import { DATABASE } from '../config/orchestrator.constants.js';
 import { PrismaSessionStore } from './prisma-session-store.js';
+import type { ApiCallContext } from '../api/api-method.js';
+import { SessionAccess } from '../auth/session-access.js';
 
 type SessionRow = { id: string; title: string; autonomous: boolean; createdAt: Date; updatedAt: Date };
 
@@ -35,6 +37,7 @@ export class SessionsApi implements OnModuleInit {
   constructor(
     private readonly router: ApiRouter,
     @Inject(DATABASE) private readonly database: Database,
+    private readonly access: SessionAccess,
   ) {}
 
   onModuleInit(): void {
@@ -46,10 +49,14 @@ export class SessionsApi implements OnModuleInit {
       description:
         'Creates a chat session. `autonomous: true` means no person is attached: calls that need asking are denied.',
       request: SessionsCreateRequestSchema,
-      handle: async (request: SessionsCreateRequest): Promise<Session> =>
+      handle: async (request: SessionsCreateRequest, context: ApiCallContext): Promise<Session> =>
         toSession(
           await prisma.session.create({
-            data: { title: request.title ?? '', autonomous: request.autonomous ?? false },
+            data: {
+              title: request.title ?? '',
+              autonomous: request.autonomous ?? false,
+              ownerId: this.access.ownerFor(context.principal),
+            },
           }),
           0,
         ),
@@ -59,7 +66,8 @@ export class SessionsApi implements OnModuleInit {
       scope: 'agent',
       description: 'One session, with its messages when includeMessages is true.',
       request: SessionsGetRequestSchema,
-      handle: async (request: SessionsGetRequest): Promise<SessionDetail> => {
+      handle: async (request: SessionsGetRequest, context: ApiCallContext): Promise<SessionDetail> => {
+        await this.access.assertCanUse(context.principal, request.id);
         const row = await prisma.session.findUnique({
           where: { id: request.id },
           include: { _count: { select: { messages: true } } },
@@ -88,8 +96,12 @@ export class SessionsApi implements OnModuleInit {
       scope: 'agent',
       description: 'Sessions, most recently active first.',
       request: SessionsListRequestSchema,
-      handle: async (request: SessionsListRequest): Promise<{ sessions: Session[] }> => {
+      handle: async (
+        request: SessionsListRequest,
+        context: ApiCallContext,
+      ): Promise<{ sessions: Session[] }> => {
         const rows = await prisma.session.findMany({
+          where: this.access.ownerFilter(context.principal),
           orderBy: { updatedAt: 'desc' },
           take: request.limit ?? 50,
           include: { _count: { select: { messages: true } } },

@@ -1,21 +1,14 @@
 import type { TSchema } from '@sinclair/typebox';
+import type { Principal } from '@talon/auth';
 import type { ApiScope } from '@talon/contracts';
-
-/** The authenticated caller of one API call. */
-export interface ApiPrincipal {
-  /** Token id (`tok_…`), or `bootstrap`/`local` for built-in principals. */
-  id: string;
-  name: string;
-  scope: ApiScope;
-}
 
 /** Who is calling and how: the same for NATS, gRPC and HTTP. */
 export interface ApiCallContext {
   surface: 'nats' | 'grpc' | 'http';
   callId?: string;
   traceparent?: string;
-  /** Set by the router once the call's token is verified. */
-  principal?: ApiPrincipal;
+  /** The verified caller; the router refuses a call without one. */
+  principal?: Principal;
 }
 
 /** One method of the public API: its name, the scope it needs, request schema and handler. */

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { UnknownMethodError, validatePayload } from '@talon/service-runtime';
-import type { ApiScope } from '@talon/contracts';
+import { ForbiddenError, UnauthenticatedError } from '@talon/auth';
+import { scopeAllows, type ApiScope } from '@talon/contracts';
 import type { ApiCallContext, ApiMethod } from './api-method.js';
 
 /**
@@ -25,10 +26,23 @@ export class ApiRouter {
     }));
   }
 
+  /**
+   * Authorises, validates and runs one call. A call without a principal is refused before anything else;
+   * a method's fixed scope is checked before its payload is read, a scope that depends on the request
+   * right after validation.
+   */
   async call(name: string, payload: unknown, context: ApiCallContext): Promise<unknown> {
+    const principal = context.principal;
+    if (!principal) throw new UnauthenticatedError('The call carries no verified token.');
     const method = this.methods.get(name);
     if (!method) throw new UnknownMethodError(name, [...this.methods.keys()].sort());
+    if (typeof method.scope === 'string' && !scopeAllows(principal.scope, method.scope))
+      throw new ForbiddenError(name, method.scope, principal.scope);
     const request = validatePayload(method.request, payload ?? {}, `The payload of ${name}`);
+    if (typeof method.scope === 'function') {
+      const needed = method.scope(request);
+      if (!scopeAllows(principal.scope, needed)) throw new ForbiddenError(name, needed, principal.scope);
+    }
     return method.handle(request, context);
   }
 }

@@ -1,8 +1,20 @@
 import { Controller, Inject } from '@nestjs/common';
 import { GrpcMethod } from '@nestjs/microservices';
+import type { Metadata } from '@grpc/grpc-js';
+import { RpcException } from '@nestjs/microservices';
 import type { Observable } from 'rxjs';
-import { map } from 'rxjs';
-import type { SystemStatus } from '@talon/contracts';
+import { catchError, from, map, of, switchMap } from 'rxjs';
+import { ForbiddenError, type Principal } from '@talon/auth';
+import {
+  GRPC_STATUS_BY_CODE,
+  SessionIdSchema,
+  scopeAllows,
+  type ChatEvent,
+  type SystemStatus,
+} from '@talon/contracts';
+import { validatePayload } from '@talon/service-runtime';
+import { ApiAuthenticator, bearerToken } from '../auth/api-authenticator.js';
+import { SessionAccess } from '../auth/session-access.js';
 import { toWireError } from '@talon/errors';
 import { MalformedPayloadError, PayloadTooLargeError } from '@talon/service-runtime';
 import { CHAT_SERVICE, ORCHESTRATOR_CONFIG } from '../config/orchestrator.constants.js';
@@ -33,6 +45,15 @@ function parsePayload(json: string, maxBytes: number): unknown {
   }
 }
 
+/** A typed RPC's failure as a gRPC status with the Talon code in the message (`CODE: message`). */
+function grpcErrorOf(error: unknown): RpcException {
+  const wire = toWireError(error);
+  return new RpcException({
+    code: GRPC_STATUS_BY_CODE[wire.code] ?? 13,
+    message: `${wire.code}: ${wire.message}`,
+  });
+}
+
 /** The gRPC surface (proto in libs/contracts/proto). Errors travel in-band in the envelope, like NATS. */
 @Controller()
 export class GrpcApiController {
@@ -40,7 +61,17 @@ export class GrpcApiController {
     private readonly router: ApiRouter,
     @Inject(ORCHESTRATOR_CONFIG) private readonly config: OrchestratorConfig,
     @Inject(CHAT_SERVICE) private readonly chat: ChatService,
+    private readonly authenticator: ApiAuthenticator,
+    private readonly access: SessionAccess,
   ) {}
+
+  /** The caller's token from `authorization: Bearer <token>` metadata. */
+  private principal(metadata: Metadata | undefined): Promise<Principal> {
+    const header = metadata?.get('authorization')[0];
+    return this.authenticator.authenticate(
+      bearerToken(typeof header === 'string' ? header : header?.toString()),
+    );
+  }
 
   /** chat.send as a server stream of events ending with `result` (or `error`). */
   @GrpcMethod('Talon', 'Chat')
@@ -54,12 +85,13 @@ export class GrpcApiController {
   }
 
   @GrpcMethod('Talon', 'Call')
-  async call(request: CallRequest): Promise<CallReply> {
+  async call(request: CallRequest, metadata: Metadata): Promise<CallReply> {
     try {
+      const principal = await this.principal(metadata);
       const data = await this.router.call(
         request.method,
         parsePayload(request.payload_json, this.config.maxPayloadBytes),
-        { surface: 'grpc' },
+        { surface: 'grpc', principal },
       );
       return { ok: true, data_json: JSON.stringify(data ?? null) };
     } catch (error) {
@@ -77,9 +109,18 @@ export class GrpcApiController {
   }
 
   @GrpcMethod('Talon', 'GetSystemStatus')
-  async getSystemStatus(request: { timeout_ms?: number }): Promise<unknown> {
+  async getSystemStatus(request: { timeout_ms?: number }, metadata: Metadata): Promise<unknown> {
     const payload = request.timeout_ms ? { timeoutMs: request.timeout_ms } : {};
-    const status = (await this.router.call('system.status', payload, { surface: 'grpc' })) as SystemStatus;
+    let status: SystemStatus;
+    try {
+      const principal = await this.principal(metadata);
+      status = (await this.router.call('system.status', payload, {
+        surface: 'grpc',
+        principal,
+      })) as SystemStatus;
+    } catch (error) {
+      throw grpcErrorOf(error);
+    }
     return {
       checked_at: status.checkedAt,
       waited_ms: status.waitedMs,

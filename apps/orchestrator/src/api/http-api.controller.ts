@@ -20,6 +20,7 @@ import { ORCHESTRATOR_CONFIG } from '../config/orchestrator.constants.js';
 import type { OrchestratorConfig } from '../config/orchestrator-config.js';
 import { ApiRouter } from './api-router.js';
 import { readJsonBody } from './http-body-reader.js';
+import { principalOf } from './http-front-door.js';
 
 /**
  * The HTTP surface. `POST /v1/rpc/<method>` takes the same JSON as NATS; a few REST routes are
@@ -39,14 +40,23 @@ export class HttpApiController {
     @Res() response: Response,
   ): Promise<void> {
     await this.reply(response, async () =>
-      this.router.call(method, await readJsonBody(request, this.config.maxPayloadBytes), { surface: 'http' }),
+      this.router.call(method, await readJsonBody(request, this.config.maxPayloadBytes), {
+        surface: 'http',
+        principal: principalOf(request),
+      }),
     );
   }
 
   @Get('v1/system/status')
-  async status(@Query('timeoutMs') timeoutMs: string | undefined, @Res() response: Response): Promise<void> {
+  async status(
+    @Query('timeoutMs') timeoutMs: string | undefined,
+    @Req() request: Request,
+    @Res() response: Response,
+  ): Promise<void> {
     const payload = timeoutMs === undefined ? {} : { timeoutMs: Number(timeoutMs) };
-    await this.reply(response, () => this.router.call('system.status', payload, { surface: 'http' }));
+    await this.reply(response, () =>
+      this.router.call('system.status', payload, { surface: 'http', principal: principalOf(request) }),
+    );
   }
 
   @Get('v1/methods')
@@ -56,11 +66,12 @@ export class HttpApiController {
 
   /** Server-sent events: `system.status` every `intervalMs` (default 2000). */
   @Sse('v1/system/status/stream')
-  statusStream(@Query('intervalMs') intervalMs?: string): Observable<MessageEvent> {
+  statusStream(@Req() request: Request, @Query('intervalMs') intervalMs?: string): Observable<MessageEvent> {
+    const principal = principalOf(request);
     const period = Math.min(Math.max(Number(intervalMs) || 2000, 250), 60_000);
     return interval(period).pipe(
       startWith(0),
-      switchMap(() => from(this.router.call('system.status', {}, { surface: 'http' }))),
+      switchMap(() => from(this.router.call('system.status', {}, { surface: 'http', principal }))),
       switchMap((data) => [{ type: 'status', data: data as object }]),
     );
   }

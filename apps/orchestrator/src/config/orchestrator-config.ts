@@ -1,6 +1,12 @@
 import { resolve } from 'node:path';
 import { parseLlmConfig, type LlmConfig } from '@talon/llm';
-import { parseServiceConfig, readPositiveInt, type ServiceConfig } from '@talon/service-runtime';
+import { DEFAULT_TOKEN_CACHE_MS, looksLikeApiToken } from '@talon/auth';
+import {
+  InvalidConfigError,
+  parseServiceConfig,
+  readPositiveInt,
+  type ServiceConfig,
+} from '@talon/service-runtime';
 
 /** Orchestrator settings, read and validated once at start. */
 export interface OrchestratorConfig extends ServiceConfig {
@@ -20,18 +26,109 @@ export interface OrchestratorConfig extends ServiceConfig {
   approvalTimeoutMs: number;
   /** Model calls per turn. Default 8 (env `TALON_MAX_ITERATIONS`). */
   maxIterations: number;
+  /** The front door: tokens, Host/Origin rules and TLS of the HTTP and gRPC surfaces. */
+  auth: FrontDoorConfig;
+}
+
+/** How callers are let in. */
+export interface FrontDoorConfig {
+  /**
+   * False only with `TALON_AUTH=off`, for local experiments: every call is then an operator call, which
+   * the orchestrator logs loudly at start. Default true.
+   */
+  enabled: boolean;
+  /** The first operator token, set by the deployment (env `TALON_BOOTSTRAP_TOKEN`); else one is generated into the state dir. */
+  bootstrapToken?: string;
+  /** `Host` headers HTTP accepts (env `TALON_HTTP_ALLOWED_HOSTS`, comma-separated `host[:port]`). Default: loopback names and the listen address, with the HTTP port. */
+  allowedHosts: string[];
+  /** Origins whose pages may call the API (env `TALON_HTTP_ALLOWED_ORIGINS`); CORS headers only for these. Default none. */
+  allowedOrigins: string[];
+  /** How long a verified token is trusted before it is looked up again (bounds revocation delay). Default 500 ms (env `TALON_TOKEN_CACHE_MS`, at most 1000). */
+  tokenCacheMs: number;
+  /** TLS of the HTTP API: PEM files (env `TALON_HTTP_TLS_CERT`, `TALON_HTTP_TLS_KEY`). Default off. */
+  httpTls?: { certFile: string; keyFile: string };
+  /** TLS of the gRPC API: PEM files (env `TALON_GRPC_TLS_CERT`, `TALON_GRPC_TLS_KEY`). Default off. */
+  grpcTls?: { certFile: string; keyFile: string };
+}
+
+const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]']);
+
+function list(raw: string | undefined): string[] {
+  return (raw ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+}
+
+function tlsPair(env: NodeJS.ProcessEnv, prefix: string): { certFile: string; keyFile: string } | undefined {
+  const certFile = env[`${prefix}_CERT`];
+  const keyFile = env[`${prefix}_KEY`];
+  if (!certFile && !keyFile) return undefined;
+  if (!certFile || !keyFile)
+    throw new InvalidConfigError(`${prefix}_CERT`, certFile ?? '', `set together with ${prefix}_KEY`);
+  return { certFile, keyFile };
+}
+
+/** Reads the front door settings; `httpHost`/`httpPort` give the default allowed hosts. */
+export function parseFrontDoorConfig(
+  env: NodeJS.ProcessEnv,
+  http: { host: string; port: number },
+): FrontDoorConfig {
+  const authSwitch = (env.TALON_AUTH ?? 'on').toLowerCase();
+  if (!['on', 'off'].includes(authSwitch))
+    throw new InvalidConfigError('TALON_AUTH', env.TALON_AUTH ?? '', 'on | off');
+  const bootstrapToken = env.TALON_BOOTSTRAP_TOKEN?.trim() || undefined;
+  if (bootstrapToken && !looksLikeApiToken(bootstrapToken))
+    throw new InvalidConfigError(
+      'TALON_BOOTSTRAP_TOKEN',
+      '(hidden)',
+      'at least 32 printable characters (e.g. `openssl rand -base64 32`)',
+    );
+  const defaults = ['127.0.0.1', 'localhost', '[::1]'];
+  if (!WILDCARD_HOSTS.has(http.host) && !defaults.includes(http.host))
+    defaults.push(http.host.includes(':') ? `[${http.host}]` : http.host);
+  const configuredHosts = list(env.TALON_HTTP_ALLOWED_HOSTS ?? env.TALON_MCP_ALLOWED_HOSTS);
+  const allowedOrigins = list(env.TALON_HTTP_ALLOWED_ORIGINS);
+  for (const origin of allowedOrigins) {
+    if (!/^https?:\/\/[^/\s]+$/.test(origin))
+      throw new InvalidConfigError(
+        'TALON_HTTP_ALLOWED_ORIGINS',
+        origin,
+        'origins like https://console.example.com (scheme, host, optional port; no path)',
+      );
+  }
+  const tokenCacheMs = readPositiveInt(env, 'TALON_TOKEN_CACHE_MS', DEFAULT_TOKEN_CACHE_MS);
+  if (tokenCacheMs > 1000)
+    throw new InvalidConfigError(
+      'TALON_TOKEN_CACHE_MS',
+      String(tokenCacheMs),
+      'at most 1000 (revocation must take effect within a second)',
+    );
+  const httpTls = tlsPair(env, 'TALON_HTTP_TLS');
+  const grpcTls = tlsPair(env, 'TALON_GRPC_TLS');
+  return {
+    enabled: authSwitch === 'on',
+    ...(bootstrapToken ? { bootstrapToken } : {}),
+    allowedHosts: configuredHosts.length ? configuredHosts : defaults.map((host) => `${host}:${http.port}`),
+    allowedOrigins,
+    tokenCacheMs,
+    ...(httpTls ? { httpTls } : {}),
+    ...(grpcTls ? { grpcTls } : {}),
+  };
 }
 
 export const DEFAULT_HTTP_PORT = 8080;
 export const DEFAULT_GRPC_PORT = 50051;
 
 export function parseOrchestratorConfig(env: NodeJS.ProcessEnv = process.env): OrchestratorConfig {
+  const http = {
+    host: env.TALON_HTTP_HOST || '127.0.0.1',
+    port: readPositiveInt(env, 'TALON_HTTP_PORT', DEFAULT_HTTP_PORT),
+  };
   return {
     ...parseServiceConfig('orchestrator', env),
-    http: {
-      host: env.TALON_HTTP_HOST || '127.0.0.1',
-      port: readPositiveInt(env, 'TALON_HTTP_PORT', DEFAULT_HTTP_PORT),
-    },
+    http,
+    auth: parseFrontDoorConfig(env, http),
     grpc: {
       host: env.TALON_GRPC_HOST || '127.0.0.1',
       port: readPositiveInt(env, 'TALON_GRPC_PORT', DEFAULT_GRPC_PORT),

@@ -16,7 +16,7 @@ export interface McpCredentialGrant {
 }
 
 /**
- * Which secrets tool-workers may reach over `talon.secrets.v1.mcp.*`: the bearer secret named by each
+ * Which secrets tool-workers may reach over `talon.mcp.v1.credentials.*`: the bearer secret named by each
  * configured remote server (read-only) and the OAuth entries of each server with `auth.type: 'oauth'`.
  * Anything else is refused, so a worker (or anything else on NATS) cannot read arbitrary secrets this way.
  */

@@ -1,7 +1,7 @@
 import { ERROR_CODES } from '@talon/contracts';
 import { TalonError } from '@talon/errors';
 
-/** A request on `talon.secrets.v1.mcp.*` for a key no configured MCP server references (or a write to a bearer secret). */
+/** A request on `talon.mcp.v1.credentials.*` for a key no configured MCP server references (or a write to a bearer secret). */
 export class McpSecretOutOfScopeError extends TalonError {
   constructor(name: string, operation: string) {
     super(

@@ -19,7 +19,7 @@ import { McpSecretOutOfScopeError } from './mcp-secret-out-of-scope-error.js';
 const MAX_REQUEST_BYTES = 80 * 1024;
 
 /**
- * Answers `talon.secrets.v1.mcp.{get,set,delete}` for tool-workers (orchestrators' queue group), inside
+ * Answers `talon.mcp.v1.credentials.{get,set,delete}` for tool-workers (orchestrators' queue group), inside
  * {@link McpCredentialScope}: values are decrypted only for keys a remote MCP server definition references.
  * NATS is inside Talon's trust boundary (docs/security.md); the scope limits what a worker can reach, and
  * values never appear in logs (only the operation, the key and the outcome).

@@ -9,7 +9,7 @@ import { McpSecretsResponder } from './mcp-secrets-responder.js';
 
 /**
  * Serves MCP credentials to tool-workers: loads the remote server definitions once at start (a broken file
- * leaves the scope empty and says so, instead of stopping the orchestrator) and answers `talon.secrets.v1.mcp.*`.
+ * leaves the scope empty and says so, instead of stopping the orchestrator) and answers `talon.mcp.v1.credentials.*`.
  */
 @Injectable()
 export class McpSecretsLifecycle implements OnModuleInit, BeforeApplicationShutdown {

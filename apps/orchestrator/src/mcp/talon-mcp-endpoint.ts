@@ -13,6 +13,9 @@ import type { PolicyGate } from '../agent/policy-gate.js';
 import { McpClientSessions } from './mcp-client-sessions.js';
 import type { OrchestratorConfig } from '../config/orchestrator-config.js';
 import { talonMcpServerOptions } from './talon-mcp-catalog.js';
+import { ForbiddenError } from '@talon/auth';
+import { scopeAllows } from '@talon/contracts';
+import { principalOf } from '../api/http-front-door.js';
 
 /**
  * Talon as an MCP server over streamable HTTP at `/mcp` on the orchestrator's HTTP port. It is mounted as
@@ -29,7 +32,8 @@ export class TalonMcpEndpoint implements OnApplicationShutdown {
     @Inject(DATABASE) database: Database,
     @Inject(ORCHESTRATOR_CONFIG) config: OrchestratorConfig,
   ) {
-    const allowedHosts = mcpAllowedHosts(config.http, process.env.TALON_MCP_ALLOWED_HOSTS);
+    // The front door checks Host for every route; the MCP transport keeps its own check with the same list.
+    const allowedHosts = config.auth.allowedHosts;
     // MCP clients are agents: each client session gets a Talon session whose policy and approvals apply.
     const sessions = new McpClientSessions(database.prisma);
     this.handler = createTalonMcpHttpHandler({
@@ -40,7 +44,7 @@ export class TalonMcpEndpoint implements OnApplicationShutdown {
         'mcp-client',
       ),
       path: DEFAULT_TALON_MCP_PATH,
-      ...(allowedHosts ? { allowedHosts } : {}),
+      allowedHosts,
     });
   }
 
@@ -48,6 +52,17 @@ export class TalonMcpEndpoint implements OnApplicationShutdown {
   readonly middleware = (request: IncomingMessage, response: ServerResponse, next: () => void): void => {
     const path = (request.url ?? '/').split('?')[0];
     if (path !== DEFAULT_TALON_MCP_PATH) return next();
+    // MCP clients are agents: the front door verified the token, the agent scope is needed.
+    const principal = principalOf(request);
+    if (!principal || !scopeAllows(principal.scope, 'agent')) {
+      response.writeHead(403, { 'content-type': 'application/json' });
+      return void response.end(
+        JSON.stringify({
+          ok: false,
+          error: new ForbiddenError('/mcp', 'agent', principal?.scope ?? 'read').toWire(),
+        }),
+      );
+    }
     void this.handler.handle(request, response).catch(() => {
       if (!response.headersSent) response.writeHead(500, { 'content-type': 'application/json' });
       response.end();
@@ -57,22 +72,4 @@ export class TalonMcpEndpoint implements OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     await this.handler.close();
   }
-}
-
-/**
- * Host headers `/mcp` accepts (DNS-rebinding protection: a web page must not reach a local Talon through a
- * name it controls). `TALON_MCP_ALLOWED_HOSTS` (comma-separated `host:port`) wins; on a loopback address the
- * default is `127.0.0.1:<port>` and `localhost:<port>`; elsewhere any host is accepted.
- */
-export function mcpAllowedHosts(
-  http: { host: string; port: number },
-  configured: string | undefined,
-): string[] | undefined {
-  if (configured?.trim())
-    return configured
-      .split(',')
-      .map((host) => host.trim())
-      .filter(Boolean);
-  const loopback = http.host === '127.0.0.1' || http.host === 'localhost' || http.host === '::1';
-  return loopback ? [`127.0.0.1:${http.port}`, `localhost:${http.port}`, `[::1]:${http.port}`] : undefined;
 }

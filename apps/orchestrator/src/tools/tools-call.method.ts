@@ -12,6 +12,7 @@ import { TalonError } from '@talon/errors';
 import { POLICY_GATE, TOOL_DISPATCHER } from '../config/orchestrator.constants.js';
 import type { PolicyGate } from '../agent/policy-gate.js';
 import type { ToolDispatcher } from './tool-dispatcher.js';
+import { SessionAccess } from '../auth/session-access.js';
 
 /** `tools.call`: run one tool through the whole pipeline, as an operator. */
 @Injectable()
@@ -28,14 +29,16 @@ export class ToolsCallMethod implements ApiMethod<ToolsCallRequest, ToolsCallRep
     private readonly router: ApiRouter,
     @Inject(TOOL_DISPATCHER) private readonly dispatcher: ToolDispatcher,
     @Inject(POLICY_GATE) private readonly gate: PolicyGate,
+    private readonly access: SessionAccess,
   ) {}
 
   onModuleInit(): void {
     this.router.register(this);
   }
 
-  handle(request: ToolsCallRequest, context: ApiCallContext): Promise<ToolsCallReply> {
+  async handle(request: ToolsCallRequest, context: ApiCallContext): Promise<ToolsCallReply> {
     const { policy, ...call } = request;
+    if (call.sessionId) await this.access.assertCanUse(context.principal, call.sessionId);
     if (policy === 'agent') {
       if (!call.sessionId)
         throw new TalonError(

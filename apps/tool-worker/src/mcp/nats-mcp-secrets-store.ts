@@ -8,7 +8,7 @@ export const DEFAULT_MCP_SECRETS_TIMEOUT_MS = 5_000;
 
 /**
  * The tool-worker's {@link McpSecretsStore}: every read and write goes to the orchestrator on
- * `talon.secrets.v1.mcp.<operation>`, where values stay encrypted at rest and only keys a remote MCP
+ * `talon.mcp.v1.credentials.<operation>`, where values stay encrypted at rest and only keys a remote MCP
  * server definition references are served. Nothing is cached here, so a secret set or rotated with
  * `secrets.set` is used on the next connect. Failures (refused key, no orchestrator) arrive as typed errors.
  */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { apiSubject, type ToolsCallReply, type ToolsCallRequest } from '@talon/contracts';
+import { TOOL_INVOKE_SUBJECT, type ToolsCallReply, type ToolsCallRequest } from '@talon/contracts';
 import type { NatsRequester } from '@talon/service-runtime';
 import type { HostCallContext, ToolInvoker } from '@talon/wasm-host';
 
@@ -7,8 +7,8 @@ import type { HostCallContext, ToolInvoker } from '@talon/wasm-host';
 const DEFAULT_INVOKE_TIMEOUT_MS = 30_000;
 
 /**
- * `tool-invoke` for components: the aliased tool is called through the orchestrator's `tools.call`, so it
- * passes the same dispatcher as any other call (lookup, parameter validation, rate limit, output safety,
+ * `tool-invoke` for components: the aliased tool is called through the orchestrator (on the internal
+ * `talon.tools.v1.invoke` subject, not the public API), so it passes the same dispatcher as any other call (lookup, parameter validation, rate limit, output safety,
  * audit). The guest receives the tool's structured output.
  */
 export function orchestratorToolInvoker(
@@ -22,7 +22,7 @@ export function orchestratorToolInvoker(
       callId: `${call.callId}:invoke:${randomUUID().slice(0, 8)}`,
       ...(call.sessionId ? { sessionId: call.sessionId } : {}),
     };
-    const reply = await requester.request<ToolsCallReply>(apiSubject('tools.call'), request, {
+    const reply = await requester.request<ToolsCallReply>(TOOL_INVOKE_SUBJECT, request, {
       timeoutMs,
       callId: request.callId,
     });

@@ -29,7 +29,7 @@ import { WasmToolsLifecycle } from './wasm-tools-lifecycle.js';
  * before a restart (restored from `<stateDir>/wasm/installed`), and live install/upgrade/remove.
  * Component HTTP goes through the SSRF guard; workspace reads stay in the runner's workspace; credentials
  * come from each call's grants (the orchestrator asks which credentials a tool declares, on
- * `talon.wasm.v1.container.declared-secrets`); `tool-invoke` goes back through the orchestrator's `tools.call`.
+ * `talon.wasm.v1.container.declared-secrets`); `tool-invoke` goes back through the orchestrator on `talon.tools.v1.invoke`.
  */
 export function wasmToolProviders(
   config: WasmRunnerConfig,

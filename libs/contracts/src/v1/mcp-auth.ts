@@ -3,7 +3,7 @@ import { McpServerNameSchema } from './mcp.js';
 
 /**
  * MCP credentials between tool-workers and the orchestrator. Secrets stay encrypted in the orchestrator's
- * database; a tool-worker asks for one value at a time on `talon.secrets.v1.mcp.<operation>` (answered by
+ * database; a tool-worker asks for one value at a time on `talon.mcp.v1.credentials.<operation>` (answered by
  * the orchestrators' queue group), and only for keys a configured MCP server definition references: the
  * bearer `auth.secret` names (read-only) and the `mcp/oauth/<server>/…` entries of OAuth servers.
  */
@@ -11,9 +11,13 @@ export const MCP_SECRETS_OPERATIONS = ['get', 'set', 'delete'] as const;
 /** One MCP secrets operation. */
 export type McpSecretsOperation = (typeof MCP_SECRETS_OPERATIONS)[number];
 
-/** The subject of one MCP secrets operation, e.g. `talon.secrets.v1.mcp.get`. */
+/**
+ * The subject of one MCP credentials operation, e.g. `talon.mcp.v1.credentials.get`. Only tool-workers may
+ * request it and only orchestrators answer it (see `NATS_PERMISSIONS`); `talon.secrets.v1.>` stays
+ * orchestrator-only.
+ */
 export function mcpSecretsSubject(operation: McpSecretsOperation): string {
-  return `talon.secrets.v1.mcp.${operation}`;
+  return `talon.mcp.v1.credentials.${operation}`;
 }
 
 /** Request of every MCP secrets operation; `value` only for `set`. */

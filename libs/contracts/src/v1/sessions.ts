@@ -1,5 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 
+/** A session id: a UUID, so it can never widen a NATS subject (`*`, `>`, `.`). */
+export const SessionIdSchema = Type.String({ format: 'uuid', maxLength: 36 });
+
 /** A chat session as the API shows it. */
 export const SessionSchema = Type.Object({
   id: Type.String({ format: 'uuid' }),

@@ -53,4 +53,6 @@ export const HEADERS = {
   traceparent: 'traceparent',
   /** Deadline of the call, epoch milliseconds; a worker does not start work past it. */
   deadline: 'talon-deadline',
+  /** The caller's API token on `talon.api.v1.>` requests (never logged, never forwarded). */
+  token: 'talon-token',
 } as const;

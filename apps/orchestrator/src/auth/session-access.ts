@@ -1,0 +1,53 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Principal } from '@talon/auth';
+import { ERROR_CODES } from '@talon/contracts';
+import { TalonError } from '@talon/errors';
+import type { Database } from '@talon/persistence';
+import { DATABASE } from '../config/orchestrator.constants.js';
+
+/**
+ * Which sessions a caller may use. Operators use every session; a token with the agent scope only the
+ * sessions it created. Someone else's session answers NOT_FOUND, so ids cannot be probed.
+ */
+@Injectable()
+export class SessionAccess {
+  constructor(@Inject(DATABASE) private readonly database: Database) {}
+
+  /** The owner to record on a new session. */
+  ownerFor(principal: Principal | undefined): string | null {
+    return principal && principal.scope !== 'operator' ? principal.id : null;
+  }
+
+  /** A filter for session queries: none for operators, else the caller's own sessions. */
+  ownerFilter(principal: Principal | undefined): { ownerId?: string } {
+    return principal?.scope === 'operator' ? {} : { ownerId: principal?.id ?? '\u0000none' };
+  }
+
+  async assertCanUse(principal: Principal | undefined, sessionId: string): Promise<void> {
+    if (principal?.scope === 'operator') return;
+    const row = await this.database.prisma.session.findUnique({
+      where: { id: sessionId },
+      select: { ownerId: true },
+    });
+    if (!row || !principal || row.ownerId !== principal.id) throw this.notFound(sessionId);
+  }
+
+  /** The ids among `sessionIds` the caller may use. */
+  async usable(principal: Principal | undefined, sessionIds: string[]): Promise<Set<string>> {
+    if (principal?.scope === 'operator') return new Set(sessionIds);
+    if (!principal || sessionIds.length === 0) return new Set();
+    const rows = await this.database.prisma.session.findMany({
+      where: { id: { in: [...new Set(sessionIds)] }, ownerId: principal.id },
+      select: { id: true },
+    });
+    return new Set(rows.map((row) => row.id));
+  }
+
+  private notFound(sessionId: string): TalonError {
+    return new TalonError(
+      ERROR_CODES.NOT_FOUND,
+      `No session ${sessionId} for this token; create one with sessions.create.`,
+      { details: { id: sessionId } },
+    );
+  }
+}

@@ -1,0 +1,45 @@
+import { describe, expect, it } from '@jest/globals';
+import { NATS_PERMISSIONS, NATS_USERS } from '@talon/contracts';
+import { generateNatsCredentials } from './nats-credentials.js';
+import { natsPasswordEnvName, renderNatsServerConfig } from './nats-server-config.js';
+
+describe('renderNatsServerConfig', () => {
+  it('writes one user per Talon NATS user with the permissions of the table', () => {
+    const credentials = generateNatsCredentials();
+    const config = renderNatsServerConfig({
+      port: 4222,
+      jetStreamDir: '/tmp/js',
+      passwords: Object.fromEntries(NATS_USERS.map((user) => [user, { value: credentials[user] }])) as never,
+    });
+    for (const user of NATS_USERS) {
+      expect(config).toContain(`user: "${user}"`);
+      expect(config).toContain(`password: "${credentials[user]}"`);
+    }
+    expect(config).toContain(
+      `subscribe: { allow: ${JSON.stringify(NATS_PERMISSIONS['tool-worker'].subscribe).replace(/","/g, '", "')} }`,
+    );
+    expect(config).toContain('store_dir: "/tmp/js"');
+    // The skill-service publishes nothing but replies.
+    expect(config.split('user: "skill-service"')[1]).toMatch(/^[\s\S]*?publish: \{ deny: \[">"\] \}/);
+  });
+
+  it('references environment variables for compose', () => {
+    const config = renderNatsServerConfig({
+      passwords: Object.fromEntries(
+        NATS_USERS.map((user) => [user, { env: natsPasswordEnvName(user) }]),
+      ) as never,
+    });
+    expect(config).toContain('password: $TALON_NATS_PASSWORD_TOOL_WORKER');
+    expect(config).toContain('password: $TALON_NATS_PASSWORD_API');
+  });
+
+  it('gives no worker and no caller the secrets subjects', () => {
+    for (const user of NATS_USERS.filter((name) => name !== 'orchestrator')) {
+      const { publish, subscribe } = NATS_PERMISSIONS[user];
+      for (const subject of [...publish, ...subscribe]) {
+        expect(subject.startsWith('talon.secrets.')).toBe(false);
+        expect(subject === '>' || subject === 'talon.>').toBe(false);
+      }
+    }
+  });
+});

@@ -1,0 +1,92 @@
+import { MCP_AUTHORIZE_SUBJECT } from './mcp-auth.js';
+import { WASM_DECLARED_SECRETS_SUBJECT } from './wasm-tools.js';
+import { API_PREFIX, SUBJECTS, type ServiceName } from './subjects.js';
+
+/**
+ * The private bus: one NATS user per service and one `api` user for callers, each allowed exactly the
+ * subjects below. `talon up`, the compose file and the test servers all render their nats-server
+ * authorization from this one table (see `renderNatsAuthorization` in `@talon/auth`).
+ */
+export const NATS_USERS = ['orchestrator', 'skill-service', 'tool-worker', 'wasm-runner', 'api'] as const;
+/** One NATS user of Talon. */
+export type NatsUser = (typeof NATS_USERS)[number];
+
+/** What one NATS user may publish and subscribe to. */
+export interface NatsUserPermissions {
+  /** Subjects the user may publish (and so request) on. */
+  publish: readonly string[];
+  /** Subjects the user may subscribe to (queue subscriptions included). */
+  subscribe: readonly string[];
+  /** May answer requests it received (publish to their reply subject once) without a publish grant. */
+  allowResponses: boolean;
+  /**
+   * Inbox prefix the user's requests take their replies on. Services get one of their own, so no other
+   * user can read their replies; callers share the default `_INBOX`.
+   */
+  inboxPrefix: string;
+}
+
+/** Inbox prefix of a service's own requests. */
+export function serviceInboxPrefix(service: ServiceName): string {
+  return `_INBOX_${service}`;
+}
+
+/** The one subject a worker uses to call another tool on behalf of a component (`tool-invoke`). */
+export const TOOL_INVOKE_SUBJECT = 'talon.tools.v1.invoke';
+
+/** MCP credentials a tool-worker may read for the remote servers it runs, e.g. `talon.mcp.v1.credentials.get`. */
+export const MCP_CREDENTIALS_PREFIX = 'talon.mcp.v1.credentials';
+
+/** Subjects every service answers for diagnostics. */
+function serviceBasics(service: ServiceName): string[] {
+  return [SUBJECTS.health(service), SUBJECTS.ping(service), `${serviceInboxPrefix(service)}.>`];
+}
+
+/** JetStream, key-value and object-store API subjects (durable state lives in the orchestrator today). */
+const JETSTREAM = ['$JS.API.>', '$JS.ACK.>', '$KV.>', '$O.>'];
+
+/** The permission table, derived from the subject names in `subjects.ts`. */
+export const NATS_PERMISSIONS: Readonly<Record<NatsUser, NatsUserPermissions>> = {
+  orchestrator: {
+    publish: ['talon.>', ...JETSTREAM],
+    subscribe: ['talon.>', `${serviceInboxPrefix('orchestrator')}.>`, ...JETSTREAM],
+    allowResponses: true,
+    inboxPrefix: serviceInboxPrefix('orchestrator'),
+  },
+  'skill-service': {
+    publish: [],
+    subscribe: [SUBJECTS.skills('>'), ...serviceBasics('skill-service')],
+    allowResponses: true,
+    inboxPrefix: serviceInboxPrefix('skill-service'),
+  },
+  'tool-worker': {
+    publish: [SUBJECTS.toolAnnounce, SUBJECTS.toolWithdraw, `${MCP_CREDENTIALS_PREFIX}.>`],
+    subscribe: [
+      SUBJECTS.toolCall('orchestrator'),
+      SUBJECTS.toolCatalogRequest,
+      'talon.mcp.v1.orchestrator.>',
+      MCP_AUTHORIZE_SUBJECT,
+      ...serviceBasics('tool-worker'),
+    ],
+    allowResponses: true,
+    inboxPrefix: serviceInboxPrefix('tool-worker'),
+  },
+  'wasm-runner': {
+    publish: [SUBJECTS.toolAnnounce, SUBJECTS.toolWithdraw, TOOL_INVOKE_SUBJECT],
+    subscribe: [
+      SUBJECTS.toolCall('container'),
+      SUBJECTS.toolCatalogRequest,
+      'talon.mcp.v1.container.>',
+      WASM_DECLARED_SECRETS_SUBJECT,
+      ...serviceBasics('wasm-runner'),
+    ],
+    allowResponses: true,
+    inboxPrefix: serviceInboxPrefix('wasm-runner'),
+  },
+  api: {
+    publish: [`${API_PREFIX}.>`],
+    subscribe: ['_INBOX.>', 'talon.events.v1.>'],
+    allowResponses: false,
+    inboxPrefix: '_INBOX',
+  },
+};
