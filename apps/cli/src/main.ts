@@ -4,13 +4,15 @@ import { secretCommand } from './commands/secret-command.js';
 import { mcpServeCommand } from './commands/mcp-serve-command.js';
 import { statusCommand } from './commands/status-command.js';
 import { upCommand } from './commands/up-command.js';
+import { tokenCommand } from './commands/token-command.js';
 
 const USAGE = `Usage: pnpm talon <command>
 
 Commands:
-  up        start NATS (if none answers) and the four services on embedded defaults
+  up        start a private NATS (with authorization) and the four services on embedded defaults
   status    show every service's instances, version and latency
   secret    set (value from stdin) / list / delete stored secrets
+  token     create / list / revoke API tokens (operator)
   chat      an interactive session: streaming answers, tool calls as they run, approvals inline
   mcp serve serve Talon's tool catalog as an MCP server over stdio (needs a running Talon)
   help      this text`;
@@ -21,6 +23,7 @@ const commands: Record<string, () => Promise<number>> = {
   status: () => statusCommand(print),
   chat: () => chatCommand(print),
   secret: () => secretCommand(process.argv.slice(3), print),
+  token: () => tokenCommand(process.argv.slice(3), print),
   mcp: () =>
     process.argv[3] === 'serve'
       ? mcpServeCommand((line) => process.stderr.write(line + '\n'))

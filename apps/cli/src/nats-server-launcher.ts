@@ -1,5 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { renderNatsServerConfig, type NatsCredentials } from '@talon/auth';
+import { NATS_USERS } from '@talon/contracts';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 
@@ -43,18 +45,31 @@ export function installNatsServer(print: (line: string) => void): boolean {
   return update.status === 0 && install.status === 0;
 }
 
-/** Starts nats-server with JetStream and its store under `stateDir`; resolves once it accepts connections. */
+/**
+ * Starts nats-server with JetStream (store under `stateDir/nats`) and Talon's authorization: one user per
+ * service and `api` for callers, with the passwords given. Resolves once it accepts connections.
+ */
 export async function launchNatsServer(
   binary: string,
   host: string,
   port: number,
   stateDir: string,
+  credentials: NatsCredentials,
 ): Promise<ChildProcess> {
   const storeDir = join(stateDir, 'nats');
   mkdirSync(storeDir, { recursive: true });
-  const child = spawn(binary, ['-a', host, '-p', String(port), '-js', '-sd', storeDir], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const configFile = join(stateDir, 'nats-server.conf');
+  writeFileSync(
+    configFile,
+    renderNatsServerConfig({
+      host,
+      port,
+      jetStreamDir: storeDir,
+      passwords: Object.fromEntries(NATS_USERS.map((user) => [user, { value: credentials[user] }])) as never,
+    }),
+    { mode: 0o600 },
+  );
+  const child = spawn(binary, ['-c', configFile], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   for (let attempt = 0; attempt < 100; attempt++) {

@@ -22,13 +22,15 @@ export class ServiceSupervisor {
   constructor(
     private readonly env: NodeJS.ProcessEnv,
     private readonly print: (line: string) => void,
+    /** Environment of one service on top of the shared one (its own NATS credentials). */
+    private readonly envFor: (name: string) => NodeJS.ProcessEnv = () => ({}),
   ) {}
 
   start(name: string): Promise<void> {
     const color = COLORS[this.services.length % COLORS.length];
     const child = spawn(process.execPath, [join(REPO_ROOT, 'apps', name, 'dist', 'main.js')], {
       cwd: REPO_ROOT,
-      env: this.env,
+      env: { ...this.env, ...this.envFor(name) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));

@@ -50,6 +50,8 @@ describe('talon chat in a real pseudo-terminal', () => {
   let database: TestDatabase;
   let stateDir: string;
   const services: ServiceProcess[] = [];
+  // The CLI signs in as the api NATS user with the operator token, as `talon up` sets it up.
+  const cliAuth = () => ({ NATS_PASSWORD: nats.credentials.api, TALON_TOKEN: nats.bootstrapToken });
 
   beforeAll(async () => {
     [nats, database] = await Promise.all([startNatsTestServer(), createTestDatabase()]);
@@ -89,7 +91,7 @@ describe('talon chat in a real pseudo-terminal', () => {
       cols: 120,
       rows: 40,
       cwd: REPO_ROOT,
-      env: { PATH: process.env.PATH ?? '', NATS_URL: nats.url, TERM: 'xterm-256color' },
+      env: { PATH: process.env.PATH ?? '', NATS_URL: nats.url, ...cliAuth(), TERM: 'xterm-256color' },
     });
     let screen = '';
     const waitFor = (needle: string | RegExp, timeoutMs = 20_000) =>
@@ -133,7 +135,7 @@ describe('talon chat in a real pseudo-terminal', () => {
       spawnSync(process.execPath, [join(REPO_ROOT, 'apps/cli/dist/main.js'), 'secret', ...args], {
         input,
         encoding: 'utf8',
-        env: { PATH: process.env.PATH ?? '', NATS_URL: nats.url },
+        env: { PATH: process.env.PATH ?? '', NATS_URL: nats.url, ...cliAuth() },
       });
     const set = cli(['set', 'GITHUB_TOKEN', '--host', 'api.github.com'], 'ghp_cliValue1234567890abcdef\n');
     expect(set.status).toBe(0);

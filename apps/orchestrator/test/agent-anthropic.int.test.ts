@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import type { NatsConnection } from '@nats-io/transport-node';
 import type { ChatSendReply, Envelope } from '@talon/contracts';
 import {
+  natsTokenHeaders,
   createTestDatabase,
   findFreePort,
   startNatsTestServer,
@@ -43,7 +44,7 @@ describe('agent loop through the orchestrator (Anthropic Messages protocol)', ()
         }),
       ])),
     );
-    client = await connect({ servers: nats.url });
+    client = await nats.connect('api');
   }, 90_000);
 
   afterAll(async () => {
@@ -54,7 +55,10 @@ describe('agent loop through the orchestrator (Anthropic Messages protocol)', ()
 
   async function api<T>(method: string, payload: unknown): Promise<T> {
     const reply = (
-      await client.request(`talon.api.v1.${method}`, JSON.stringify(payload), { timeout: 30_000 })
+      await client.request(`talon.api.v1.${method}`, JSON.stringify(payload), {
+        timeout: 30_000,
+        headers: natsTokenHeaders(nats.bootstrapToken),
+      })
     ).json<Envelope<T>>();
     if (!reply.ok) throw Object.assign(new Error(reply.error.message), reply.error);
     return reply.data;

@@ -4,12 +4,14 @@ import { mkdir, mkdtemp, rm, writeFile, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { connect, type NatsConnection, type Subscription } from '@nats-io/transport-node';
+import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import grpc from '@grpc/grpc-js';
 import protoLoader from '@grpc/proto-loader';
 import { TALON_PROTO_PATH } from '@talon/contracts';
 import type { ChatEvent, ChatSendReply, Envelope } from '@talon/contracts';
 import {
+  natsTokenHeaders,
+  bearerHeaders,
   createTestDatabase,
   findFreePort,
   startNatsTestServer,
@@ -127,7 +129,7 @@ describe('agent loop through the orchestrator (OpenAI protocol)', () => {
       TALON_APPROVAL_TIMEOUT_MS: '60000',
     };
     orchestrator = await startServiceProcess('orchestrator', orchestratorEnv);
-    client = await connect({ servers: nats.url });
+    client = await nats.connect('api');
   }, 120_000);
 
   afterAll(async () => {
@@ -143,9 +145,12 @@ describe('agent loop through the orchestrator (OpenAI protocol)', () => {
   });
 
   async function api<T>(method: string, payload: unknown, timeout = 30_000): Promise<T> {
-    const reply = (await client.request(`talon.api.v1.${method}`, JSON.stringify(payload), { timeout })).json<
-      Envelope<T>
-    >();
+    const reply = (
+      await client.request(`talon.api.v1.${method}`, JSON.stringify(payload), {
+        timeout,
+        headers: natsTokenHeaders(nats.bootstrapToken),
+      })
+    ).json<Envelope<T>>();
     if (!reply.ok) throw Object.assign(new Error(reply.error.message), reply.error);
     return reply.data;
   }
@@ -454,7 +459,7 @@ describe('agent loop through the orchestrator (OpenAI protocol)', () => {
       `http://127.0.0.1:${orchestratorEnv.TALON_HTTP_PORT}/v1/sessions/${sessionId}/messages`,
       {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: bearerHeaders(nats.bootstrapToken),
         body: JSON.stringify({ message: 'hello over http' }),
       },
     );
@@ -471,7 +476,7 @@ describe('agent loop through the orchestrator (OpenAI protocol)', () => {
     expect(text).toContain('"content":"Streamed over SSE."');
     const bad = await fetch(
       `http://127.0.0.1:${orchestratorEnv.TALON_HTTP_PORT}/v1/sessions/${sessionId}/messages`,
-      { method: 'POST', body: '{"message":' },
+      { method: 'POST', body: '{"message":', headers: bearerHeaders(nats.bootstrapToken) },
     );
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ ok: false, error: { code: 'MALFORMED_JSON' } });
@@ -488,10 +493,12 @@ describe('agent loop through the orchestrator (OpenAI protocol)', () => {
       `127.0.0.1:${orchestratorEnv.TALON_GRPC_PORT}`,
       grpc.credentials.createInsecure(),
     ) as unknown as {
-      Chat(request: object): NodeJS.ReadableStream;
+      Chat(request: object, metadata: grpc.Metadata): NodeJS.ReadableStream;
       close(): void;
     };
-    const stream = grpcClient.Chat({ session_id: sessionId, message: 'hello over grpc' });
+    const metadata = new grpc.Metadata();
+    metadata.set('authorization', `Bearer ${nats.bootstrapToken}`);
+    const stream = grpcClient.Chat({ session_id: sessionId, message: 'hello over grpc' }, metadata);
     const events: Array<{ type: string; event_json: string }> = [];
     for await (const event of stream as AsyncIterable<{ type: string; event_json: string }>)
       events.push(event);

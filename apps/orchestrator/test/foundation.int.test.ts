@@ -113,7 +113,9 @@ describe('foundation: four services on NATS, three API surfaces', () => {
   });
 
   it('reports the same over HTTP and gRPC', async () => {
-    const http = (await (await fetch(`${httpUrl}/v1/system/status`, { headers: bearerHeaders(nats.bootstrapToken) })).json()) as Envelope<SystemStatus>;
+    const http = (await (
+      await fetch(`${httpUrl}/v1/system/status`, { headers: bearerHeaders(nats.bootstrapToken) })
+    ).json()) as Envelope<SystemStatus>;
     expect(http.ok && http.data.services.every((service) => service.state === 'up')).toBe(true);
     const typed = await grpcUnary<{
       services: Array<{ service: string; state: string; instances: unknown[] }>;

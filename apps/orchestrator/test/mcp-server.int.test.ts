@@ -9,6 +9,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import {
+  bearerHeaders,
   createTestDatabase,
   findFreePort,
   REPO_ROOT,
@@ -79,7 +80,11 @@ describe('Talon as an MCP server: /mcp on the orchestrator and `talon mcp serve`
 
   async function httpClient(): Promise<Client> {
     const client = new Client({ name: 'talon-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(url), {
+        requestInit: { headers: { authorization: `Bearer ${nats.bootstrapToken}` } },
+      }),
+    );
     clients.push(client);
     return client;
   }
@@ -91,6 +96,7 @@ describe('Talon as an MCP server: /mcp on the orchestrator and `talon mcp serve`
     expect(approvalId).toBeDefined();
     const resolved = await fetch(`http://127.0.0.1:${httpPort}/v1/rpc/approvals.resolve`, {
       method: 'POST',
+      headers: bearerHeaders(nats.bootstrapToken),
       body: JSON.stringify({ id: approvalId, decision: 'approve' }),
     });
     expect(resolved.status).toBe(200);
@@ -142,15 +148,21 @@ describe('Talon as an MCP server: /mcp on the orchestrator and `talon mcp serve`
   });
 
   it('leaves the Nest HTTP API working next to /mcp', async () => {
-    const methods = (await (await fetch(`http://127.0.0.1:${httpPort}/v1/methods`)).json()) as {
+    const methods = (await (
+      await fetch(`http://127.0.0.1:${httpPort}/v1/methods`, { headers: bearerHeaders(nats.bootstrapToken) })
+    ).json()) as {
       data: { name: string }[];
     };
     expect(methods.data.map((method) => method.name)).toEqual(
       expect.arrayContaining(['mcp.call', 'mcp.list', 'mcp.start', 'mcp.stop']),
     );
-    const stray = await fetch(`http://127.0.0.1:${httpPort}/mcp/other`, { method: 'POST', body: '{}' });
+    const stray = await fetch(`http://127.0.0.1:${httpPort}/mcp/other`, {
+      method: 'POST',
+      body: '{}',
+      headers: bearerHeaders(nats.bootstrapToken),
+    });
     expect(stray.status).toBe(404);
-    const noSession = await fetch(url, { method: 'GET' });
+    const noSession = await fetch(url, { method: 'GET', headers: bearerHeaders(nats.bootstrapToken) });
     expect(noSession.status).toBe(400);
     // DNS rebinding: a request naming another host is refused before any MCP handling.
     const { request } = await import('node:http');
@@ -169,6 +181,7 @@ describe('Talon as an MCP server: /mcp on the orchestrator and `talon mcp serve`
           method: 'POST',
           headers: {
             host: `evil.example:${httpPort}`,
+            authorization: `Bearer ${nats.bootstrapToken}`,
             'content-type': 'application/json',
             accept: 'application/json, text/event-stream',
           },
@@ -187,7 +200,15 @@ describe('Talon as an MCP server: /mcp on the orchestrator and `talon mcp serve`
   it('is usable by @modelcontextprotocol/inspector-cli', async () => {
     const list = await run(
       process.execPath,
-      [INSPECTOR_CLI, '--cli', url, '--method', 'tools/list'],
+      [
+        INSPECTOR_CLI,
+        '--cli',
+        url,
+        '--header',
+        `Authorization: Bearer ${nats.bootstrapToken}`,
+        '--method',
+        'tools/list',
+      ],
       INSPECTOR_OPTIONS,
     );
     const listed = JSON.parse(list.stdout.slice(list.stdout.indexOf('{'))) as { tools: { name: string }[] };
@@ -198,6 +219,8 @@ describe('Talon as an MCP server: /mcp on the orchestrator and `talon mcp serve`
         INSPECTOR_CLI,
         '--cli',
         url,
+        '--header',
+        `Authorization: Bearer ${nats.bootstrapToken}`,
         '--method',
         'tools/call',
         '--tool-name',
@@ -215,7 +238,7 @@ describe('Talon as an MCP server: /mcp on the orchestrator and `talon mcp serve`
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [CLI, 'mcp', 'serve'],
-      env: { NATS_URL: nats.url },
+      env: { NATS_URL: nats.url, NATS_PASSWORD: nats.credentials.api, TALON_TOKEN: nats.bootstrapToken },
       stderr: 'pipe',
     });
     await client.connect(transport);

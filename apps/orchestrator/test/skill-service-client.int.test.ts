@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import type { NatsConnection } from '@nats-io/transport-node';
 import type { ToolDefinition } from '@talon/contracts';
 import { NatsRequester } from '@talon/service-runtime';
 import {
@@ -49,7 +49,7 @@ describe('SkillServiceClient against a running skill-service', () => {
       SKILLS_DIR: join(root, 'user'),
       SKILLS_INSTALLED_DIR: join(root, 'installed'),
     });
-    connection = await connect({ servers: nats.url });
+    connection = await nats.connect('orchestrator');
     client = new SkillServiceClient(new NatsRequester(connection), { timeoutMs: 2_000 });
   }, 60_000);
 

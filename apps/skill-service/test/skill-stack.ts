@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import type { NatsConnection } from '@nats-io/transport-node';
 import type { Envelope } from '@talon/contracts';
 import {
   createTestDatabase,
@@ -107,7 +107,7 @@ export async function startSkillStack(
       TALON_GRPC_PORT: String(await findFreePort()),
     });
     started.push(orchestrator);
-    client = await connect({ servers: nats.url });
+    client = await nats.connect('orchestrator');
     const request = async <T>(subject: string, payload: unknown, timeoutMs: number) => {
       const body = typeof payload === 'string' ? payload : JSON.stringify(payload ?? {});
       return (await client!.request(subject, body, { timeout: timeoutMs })).json<Envelope<T>>();

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { NatsConnection } from '@nats-io/transport-node';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -94,6 +95,7 @@ describe('remote MCP servers with bearer and OAuth credentials kept in the orche
 
   afterAll(async () => {
     await talon?.close();
+    await workerBus?.close();
     await Promise.all([orchestrator, ...workers].map((service) => service?.stop().catch(() => undefined)));
     await Promise.all([bearer, oauth, noMetadata].map((server) => server?.close()));
     await nats?.stop();
@@ -103,11 +105,17 @@ describe('remote MCP servers with bearer and OAuth credentials kept in the orche
 
   const view = async (name: string) =>
     (await talon.ok<McpViewListReply>('mcp.list', {})).servers.find((entry) => entry.name === name)!;
+  // Asked as a tool-worker would: only that NATS user may request MCP credentials.
+  let workerBus: NatsConnection | undefined;
   const secretsRequest = async (operation: 'get' | 'set' | 'delete', payload: unknown) =>
     (
-      await talon.connection.request(mcpSecretsSubject(operation), JSON.stringify(payload), {
-        timeout: 5_000,
-      })
+      await (workerBus ??= await nats.connect('tool-worker')).request(
+        mcpSecretsSubject(operation),
+        JSON.stringify(payload),
+        {
+          timeout: 5_000,
+        },
+      )
     ).json<Envelope<{ value?: string }>>();
 
   it('refuses to start a bearer server whose secret is missing, and says which secret to set', async () => {

@@ -43,6 +43,7 @@ describe('WebAssembly tools in the wasm-runner, through the orchestrator', () =>
   let nats: NatsTestServer;
   let database: TestDatabase;
   let client: NatsConnection;
+  let orchestratorBus: NatsConnection | undefined;
   let talon: TalonApiClient;
   let orchestrator: ServiceProcess;
   let runner: ServiceProcess;
@@ -164,6 +165,7 @@ describe('WebAssembly tools in the wasm-runner, through the orchestrator', () =>
 
   afterAll(async () => {
     await client?.close();
+    await orchestratorBus?.close();
     await Promise.all([orchestrator, runner].map((service) => service?.stop().catch(() => undefined)));
     await Promise.all([nats?.stop(), database?.drop(), keyed?.close(), other?.close(), llm?.close()]);
     await rm(base, { recursive: true, force: true });
@@ -219,7 +221,9 @@ describe('WebAssembly tools in the wasm-runner, through the orchestrator', () =>
     };
     const headers = natsHeaders();
     headers.set(HEADERS.deadline, String(Date.now() + 5000));
-    const reply = await client.request(SUBJECTS.toolCall('container'), JSON.stringify(request), {
+    // Only the orchestrator's NATS user may send tool calls to the runner.
+    orchestratorBus ??= await nats.connect('orchestrator');
+    const reply = await orchestratorBus.request(SUBJECTS.toolCall('container'), JSON.stringify(request), {
       timeout: 6000,
       headers,
     });

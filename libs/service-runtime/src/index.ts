@@ -29,3 +29,4 @@ export {
 } from './tool-host.js';
 export { McpControlHost, type McpControlHostOptions, type McpControlTarget } from './mcp-control-host.js';
 export { toolCallControllerFor, TOOL_HOST } from './tool-call-controller.js';
+export { findFreePort } from './free-port.js';

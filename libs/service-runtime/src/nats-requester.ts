@@ -16,6 +16,8 @@ export interface RequestOptions {
   headers?: boolean;
   callId?: string;
   traceparent?: string;
+  /** An API token for the public API (`talon-token` header); implies headers. */
+  token?: string;
 }
 
 /** Errors from nats.js that we map; checked by name so a second copy of the library still matches. */
@@ -49,11 +51,12 @@ export class NatsRequester {
 
   async requestEnvelope<T>(subject: string, payload: unknown, options: RequestOptions): Promise<Envelope<T>> {
     let headers;
-    if (options.headers !== false || options.traceparent) {
+    if (options.headers !== false || options.traceparent || options.token) {
       headers = natsHeaders();
       headers.set(HEADERS.deadline, String(Date.now() + options.timeoutMs));
       if (options.callId) headers.set(HEADERS.callId, options.callId);
       if (options.traceparent) headers.set(HEADERS.traceparent, options.traceparent);
+      if (options.token) headers.set(HEADERS.token, options.token);
     }
     let message;
     try {

@@ -5,7 +5,7 @@ export {
   type NatsTestServerOptions,
 } from './nats-test-server.js';
 export { bearerHeaders } from './bearer-headers.js';
-export { findFreePort } from './free-port.js';
+export { findFreePort } from '@talon/service-runtime';
 export { startServiceProcess, REPO_ROOT, type ServiceProcess } from './service-process.js';
 export { createTestDatabase, TEST_POSTGRES_ADMIN_URL, type TestDatabase } from './test-database.js';
 export {

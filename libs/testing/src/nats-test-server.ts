@@ -10,7 +10,7 @@ import {
   type NatsCredentials,
 } from '@talon/auth';
 import { NATS_PERMISSIONS, NATS_USERS, type NatsUser, type ServiceName } from '@talon/contracts';
-import { findFreePort } from './free-port.js';
+import { findFreePort } from '@talon/service-runtime';
 
 /** A private nats-server with JetStream and Talon's authorization for one test suite. */
 export interface NatsTestServer {

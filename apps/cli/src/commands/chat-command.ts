@@ -1,7 +1,6 @@
 import { createInterface, type Interface } from 'node:readline/promises';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { apiSubject, SUBJECTS, type ChatEvent, type ChatSendReply } from '@talon/contracts';
-import { NatsRequester } from '@talon/service-runtime';
+import { SUBJECTS, type ChatEvent, type ChatSendReply } from '@talon/contracts';
+import { connectTalonApiFromCli, type TalonApiConnection } from '../talon-api-connection.js';
 import { renderChatEvent } from '../chat-renderer.js';
 import { Spinner } from '../spinner.js';
 
@@ -21,17 +20,15 @@ const ANSWERS: Record<string, 'approve' | 'deny' | 'approve_always'> = {
  * run, approvals are asked inline (yes / no / always), and slash commands work without a model.
  */
 export async function chatCommand(print: (line: string) => void): Promise<number> {
-  const url = process.env.NATS_URL || 'nats://127.0.0.1:4222';
-  let connection: NatsConnection;
+  let api: TalonApiConnection;
   try {
-    connection = await connect({ servers: url, timeout: 2000 });
-  } catch {
-    print(`Cannot reach NATS at ${url}. Start Talon with \`pnpm talon up\` first.`);
+    api = await connectTalonApiFromCli('talon-chat');
+  } catch (error) {
+    print((error as Error).message);
     return 1;
   }
-  const requester = new NatsRequester(connection);
-  const call = <T>(method: string, payload: unknown, timeoutMs = 10_000) =>
-    requester.request<T>(apiSubject(method), payload, { timeoutMs });
+  const connection = api.connection;
+  const call = api.call;
   const session = await call<{ id: string }>('sessions.create', { title: 'talon chat' });
   const out = process.stdout;
   const spinner = new Spinner(out);

@@ -1,7 +1,7 @@
-import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { apiSubject, type ToolDefinition, type ToolsCallReply, type ToolsListReply } from '@talon/contracts';
 import { serveTalonMcpOverStdio, type TalonMcpServerOptions } from '@talon/mcp';
-import { NatsRequester } from '@talon/service-runtime';
+import type { NatsRequester } from '@talon/service-runtime';
+import { connectTalonApiFromCli, type TalonApiConnection } from '../talon-api-connection.js';
 
 /** How often the catalog version is checked to send `tools/list_changed`. */
 const CATALOG_POLL_MS = 2_000;
@@ -14,15 +14,15 @@ const CALL_MARGIN_MS = 2_000;
  * same policy and output safety as every other; nothing but MCP is written to stdout (notes go to stderr).
  */
 export async function mcpServeCommand(note: (line: string) => void): Promise<number> {
-  const url = process.env.NATS_URL || 'nats://127.0.0.1:4222';
-  let connection: NatsConnection;
+  let api: TalonApiConnection;
   try {
-    connection = await connect({ servers: url, timeout: 2000, name: 'talon-mcp-serve' });
-  } catch {
-    note(`Cannot reach NATS at ${url}. Is Talon running? Start it with \`pnpm talon up\`.`);
+    api = await connectTalonApiFromCli('talon-mcp-serve');
+  } catch (error) {
+    note((error as Error).message);
     return 1;
   }
-  const options = natsCatalogOptions(new NatsRequester(connection));
+  const { connection, url } = api;
+  const options = natsCatalogOptions(api.requester, api.token);
   const server = await serveTalonMcpOverStdio(options.server);
   note(`talon mcp serve: serving the catalog of the orchestrator behind ${url} over stdio`);
   await new Promise<void>((resolve) => {
@@ -36,12 +36,19 @@ export async function mcpServeCommand(note: (line: string) => void): Promise<num
 }
 
 /** Catalog and calls over the orchestrator's API, with a poll of the catalog version for change notices. */
-function natsCatalogOptions(requester: NatsRequester): { server: TalonMcpServerOptions; stop(): void } {
+function natsCatalogOptions(
+  requester: NatsRequester,
+  token: string | undefined,
+): { server: TalonMcpServerOptions; stop(): void } {
   let cached: { version: number; tools: ToolDefinition[] } | undefined;
   let sessionId: Promise<string> | undefined;
   const listeners = new Set<() => void>();
   const list = async () => {
-    const reply = await requester.request<ToolsListReply>(apiSubject('tools.list'), {}, { timeoutMs: 5_000 });
+    const reply = await requester.request<ToolsListReply>(
+      apiSubject('tools.list'),
+      {},
+      { timeoutMs: 5_000, ...(token ? { token } : {}) },
+    );
     const changed = cached !== undefined && cached.version !== reply.version;
     cached = { version: reply.version, tools: reply.tools.map((tool) => tool.definition) };
     if (changed) for (const listener of listeners) listener();
@@ -67,13 +74,13 @@ function natsCatalogOptions(requester: NatsRequester): { server: TalonMcpServerO
           .request<{ id: string }>(
             apiSubject('sessions.create'),
             { title: 'mcp stdio client' },
-            { timeoutMs: 5_000 },
+            { timeoutMs: 5_000, ...(token ? { token } : {}) },
           )
           .then((session) => session.id);
         const reply = await requester.request<ToolsCallReply>(
           apiSubject('tools.call'),
           { tool, params: args, sessionId: await sessionId, policy: 'agent' },
-          { timeoutMs },
+          { timeoutMs, ...(token ? { token } : {}) },
         );
         return reply.text;
       },

@@ -1,7 +1,5 @@
 import { createInterface } from 'node:readline/promises';
-import { connect } from '@nats-io/transport-node';
-import { apiSubject } from '@talon/contracts';
-import { NatsRequester } from '@talon/service-runtime';
+import { connectTalonApiFromCli, type TalonApiConnection } from '../talon-api-connection.js';
 
 const USAGE = `Usage:
   pnpm talon secret set <NAME> [--host <pattern>]... [--header <Header-Name> | --query <param>]
@@ -28,14 +26,15 @@ export async function secretCommand(args: readonly string[], print: (line: strin
     print(USAGE);
     return 2;
   }
-  const url = process.env.NATS_URL || 'nats://127.0.0.1:4222';
-  const connection = await connect({ servers: url, timeout: 2000 }).catch(() => undefined);
-  if (!connection) {
-    print(`Cannot reach NATS at ${url}. Start Talon with \`pnpm talon up\` first.`);
+  let api: TalonApiConnection;
+  try {
+    api = await connectTalonApiFromCli('talon-secret');
+  } catch (error) {
+    print((error as Error).message);
     return 1;
   }
-  const call = <T>(method: string, payload: unknown) =>
-    new NatsRequester(connection).request<T>(apiSubject(method), payload, { timeoutMs: 10_000 });
+  const connection = api.connection;
+  const call = <T>(method: string, payload: unknown) => api.call<T>(method, payload);
   try {
     if (action === 'list') {
       const { secrets } = await call<{

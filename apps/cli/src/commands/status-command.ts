@@ -1,30 +1,24 @@
-import { connect } from '@nats-io/transport-node';
-import { apiSubject, type SystemStatus } from '@talon/contracts';
-import { NatsRequester } from '@talon/service-runtime';
+import type { SystemStatus } from '@talon/contracts';
 import { formatStatusTable } from '../status-table.js';
+import { connectTalonApiFromCli, type TalonApiConnection } from '../talon-api-connection.js';
 
 /** `talon status`: `system.status` as a readable table. Exit code 1 when any service is down. */
 export async function statusCommand(print: (line: string) => void): Promise<number> {
-  const url = process.env.NATS_URL || 'nats://127.0.0.1:4222';
-  let connection;
+  let api: TalonApiConnection;
   try {
-    connection = await connect({ servers: url, timeout: 2000 });
-  } catch {
-    print(`Cannot reach NATS at ${url}. Is Talon running? Start it with \`pnpm talon up\`.`);
+    api = await connectTalonApiFromCli('talon-status');
+  } catch (error) {
+    print((error as Error).message);
     return 1;
   }
   try {
-    const status = await new NatsRequester(connection).request<SystemStatus>(
-      apiSubject('system.status'),
-      {},
-      { timeoutMs: 5000 },
-    );
+    const status = await api.call<SystemStatus>('system.status', {}, 5000);
     print(formatStatusTable(status));
     return status.services.every((service) => service.state === 'up') ? 0 : 1;
   } catch (error) {
     print(`system.status failed: ${(error as Error).message}`);
     return 1;
   } finally {
-    await connection.close();
+    await api.close();
   }
 }

@@ -1,0 +1,63 @@
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { operatorTokenPath } from '@talon/auth';
+import { apiSubject } from '@talon/contracts';
+import { NatsRequester } from '@talon/service-runtime';
+import { readFileSync } from 'node:fs';
+import { cliStateDir, readBusState } from './cli-state.js';
+
+/** The orchestrator's API as the CLI calls it: NATS as the `api` user, with the caller's token. */
+export interface TalonApiConnection {
+  url: string;
+  connection: NatsConnection;
+  requester: NatsRequester;
+  token: string | undefined;
+  call<T>(method: string, payload: unknown, timeoutMs?: number): Promise<T>;
+  close(): Promise<void>;
+}
+
+function readToken(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8').trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Connects the way a person expects with no extra step: NATS URL and the `api` password from the
+ * environment (`NATS_URL`, `NATS_USER`, `NATS_PASSWORD`) or from what `talon up` wrote to the state
+ * directory; the token from `TALON_TOKEN` or the state directory's `operator.token`. Throws an Error whose
+ * message says what to do.
+ */
+export async function connectTalonApiFromCli(
+  name: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<TalonApiConnection> {
+  const stateDir = cliStateDir(env);
+  const bus = readBusState(stateDir);
+  const url = env.NATS_URL || bus?.url || 'nats://127.0.0.1:4222';
+  const user = env.NATS_USER || 'api';
+  const pass = env.NATS_PASSWORD || (url === bus?.url ? bus?.credentials.api : undefined);
+  let connection: NatsConnection;
+  try {
+    connection = await connect({ servers: url, timeout: 2000, name, ...(pass ? { user, pass } : {}) });
+  } catch (error) {
+    const text = String((error as Error).message ?? error).toLowerCase();
+    if (text.includes('authorization') || text.includes('authentication'))
+      throw new Error(
+        `NATS at ${url} refused the ${pass ? `credentials of "${user}"` : 'connection without credentials'}. Run \`pnpm talon up\` (it writes them to ${stateDir}) or set NATS_USER and NATS_PASSWORD.`,
+      );
+    throw new Error(`Cannot reach NATS at ${url}. Is Talon running? Start it with \`pnpm talon up\`.`);
+  }
+  const token = env.TALON_TOKEN || readToken(operatorTokenPath(stateDir));
+  const requester = new NatsRequester(connection);
+  return {
+    url,
+    connection,
+    requester,
+    token,
+    call: <T>(method: string, payload: unknown, timeoutMs = 10_000) =>
+      requester.request<T>(apiSubject(method), payload, { timeoutMs, ...(token ? { token } : {}) }),
+    close: () => connection.close(),
+  };
+}
