@@ -5,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Envelope } from '@talon/contracts';
 import {
+  natsTokenHeaders,
   createTestDatabase,
   findFreePort,
   REPO_ROOT,
@@ -24,6 +25,8 @@ export interface SkillStack {
   skillService: ServiceProcess;
   /** The orchestrator's HTTP API, e.g. `http://127.0.0.1:1234`. */
   httpUrl: string;
+  /** An operator token for the HTTP API. */
+  token: string;
   /** Calls `talon.api.v1.<method>` on the orchestrator. */
   api<T>(method: string, payload?: unknown, timeoutMs?: number): Promise<Envelope<T>>;
   /** Calls `talon.skills.v1.<method>` on the skill-service directly. */
@@ -108,9 +111,12 @@ export async function startSkillStack(
     });
     started.push(orchestrator);
     client = await nats.connect('orchestrator');
+    // Skill subjects are asked as the orchestrator asks them; the public API with the operator token.
+    const token = natsTokenHeaders(nats.bootstrapToken);
     const request = async <T>(subject: string, payload: unknown, timeoutMs: number) => {
       const body = typeof payload === 'string' ? payload : JSON.stringify(payload ?? {});
-      return (await client!.request(subject, body, { timeout: timeoutMs })).json<Envelope<T>>();
+      const headers = subject.startsWith('talon.api.') ? { headers: token } : {};
+      return (await client!.request(subject, body, { timeout: timeoutMs, ...headers })).json<Envelope<T>>();
     };
     return {
       root,
@@ -119,6 +125,7 @@ export async function startSkillStack(
       orchestrator,
       skillService,
       httpUrl: `http://127.0.0.1:${httpPort}`,
+      token: nats.bootstrapToken,
       api: (method, payload, timeoutMs = 10_000) => request(`talon.api.v1.${method}`, payload, timeoutMs),
       skills: (method, payload, timeoutMs = 10_000) =>
         request(`talon.skills.v1.${method}`, payload, timeoutMs),

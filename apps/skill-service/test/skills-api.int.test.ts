@@ -275,7 +275,7 @@ describe('skills.* through the orchestrator: select, install, remove, triggers, 
     const post = (method: string, body: unknown) =>
       fetch(`${stack.httpUrl}/v1/rpc/${method}`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${stack.token}` },
         body: JSON.stringify(body),
       });
     const search = await post('skills.search', { query: 'meeting transcript' });
