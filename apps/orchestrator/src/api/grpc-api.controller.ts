@@ -1,7 +1,6 @@
 import { Controller, Inject } from '@nestjs/common';
 import { GrpcMethod } from '@nestjs/microservices';
 import type { Metadata } from '@grpc/grpc-js';
-import { RpcException } from '@nestjs/microservices';
 import type { Observable } from 'rxjs';
 import { catchError, from, map, of, switchMap } from 'rxjs';
 import { ForbiddenError, type Principal } from '@talon/auth';
@@ -45,13 +44,14 @@ function parsePayload(json: string, maxBytes: number): unknown {
   }
 }
 
-/** A typed RPC's failure as a gRPC status with the Talon code in the message (`CODE: message`). */
-function grpcErrorOf(error: unknown): RpcException {
+/**
+ * A typed RPC's failure as a gRPC status (grpc-js reads `code` and `details` off the error the handler
+ * throws), with the Talon code at the start of the details (`CODE: message`).
+ */
+function grpcErrorOf(error: unknown): Error & { code: number; details: string } {
   const wire = toWireError(error);
-  return new RpcException({
-    code: GRPC_STATUS_BY_CODE[wire.code] ?? 13,
-    message: `${wire.code}: ${wire.message}`,
-  });
+  const details = `${wire.code}: ${wire.message}`;
+  return Object.assign(new Error(details), { code: GRPC_STATUS_BY_CODE[wire.code] ?? 13, details });
 }
 
 /** The gRPC surface (proto in libs/contracts/proto). Errors travel in-band in the envelope, like NATS. */

@@ -24,7 +24,7 @@ export const TokensCreateRequestSchema = Type.Object(
     name: Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9][A-Za-z0-9 ._:@-]*$' }),
     scope: ApiScopeSchema,
     /** Lifetime in seconds; none means the token lives until revoked. */
-    expiresInSeconds: Type.Optional(Type.Integer({ minimum: 60, maximum: 10 * 365 * 24 * 3600 })),
+    expiresInSeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 10 * 365 * 24 * 3600 })),
   },
   { additionalProperties: false },
 );
