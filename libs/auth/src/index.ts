@@ -12,6 +12,7 @@ export { UnauthenticatedError } from './errors/unauthenticated-error.js';
 export { ForbiddenError } from './errors/forbidden-error.js';
 export {
   renderNatsServerConfig,
+  deployNatsConfig,
   natsPasswordEnvName,
   type NatsServerConfigOptions,
   type NatsPasswordSource,

@@ -70,3 +70,14 @@ export function renderNatsServerConfig(options: NatsServerConfigOptions): string
   lines.push('  ]', '}');
   return `${lines.join('\n')}\n`;
 }
+
+/** The config docker-compose mounts (`deploy/nats-server.conf`): JetStream on `/data`, passwords from the environment. */
+export function deployNatsConfig(): string {
+  return renderNatsServerConfig({
+    port: 4222,
+    jetStreamDir: '/data',
+    passwords: Object.fromEntries(
+      NATS_USERS.map((user) => [user, { env: natsPasswordEnvName(user) }]),
+    ) as Record<NatsUser, NatsPasswordSource>,
+  });
+}
