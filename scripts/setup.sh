@@ -32,6 +32,11 @@ if [ "${TALON_SETUP_POSTGRES:-0}" = 1 ] && ! command -v pg_ctlcluster >/dev/null
   log "installing postgresql (Debian package)"; apt_install postgresql
 fi
 
+# The browser tests drive Debian's chromium through playwright-core (no browser download).
+if [ "${TALON_SETUP_BROWSER:-0}" = 1 ] && [ ! -x /usr/bin/chromium ]; then
+  log "installing chromium (Debian package, for the browser tests)"; apt_install chromium
+fi
+
 log "installing dependencies"
 pnpm install --frozen-lockfile --reporter=silent
 

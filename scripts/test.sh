@@ -3,7 +3,7 @@
 # run every test, and print one line `N passed, N failed, N skipped`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export TALON_SETUP_POSTGRES=1 NX_DAEMON=false NX_NO_CLOUD=true
+export TALON_SETUP_POSTGRES=1 TALON_SETUP_BROWSER=1 NX_DAEMON=false NX_NO_CLOUD=true
 bash scripts/setup.sh
 bash scripts/ensure-services.sh
 export TEST_POSTGRES_URL=${TEST_POSTGRES_URL:-postgres://postgres:postgres@127.0.0.1:5432/postgres}
