@@ -26,7 +26,8 @@ function readToken(path: string): string | undefined {
 /**
  * Connects the way a person expects with no extra step: NATS URL and the `api` password from the
  * environment (`NATS_URL`, `NATS_USER`, `NATS_PASSWORD`) or from what `talon up` wrote to the state
- * directory; the token from `TALON_TOKEN` or the state directory's `operator.token`. Throws an Error whose
+ * directory; the token from `TALON_TOKEN`, `TALON_BOOTSTRAP_TOKEN` (inside a compose container) or the state
+ * directory's `operator.token`. Throws an Error whose
  * message says what to do.
  */
 export async function connectTalonApiFromCli(
@@ -49,7 +50,7 @@ export async function connectTalonApiFromCli(
       );
     throw new Error(`Cannot reach NATS at ${url}. Is Talon running? Start it with \`pnpm talon up\`.`);
   }
-  const token = env.TALON_TOKEN || readToken(operatorTokenPath(stateDir));
+  const token = env.TALON_TOKEN || env.TALON_BOOTSTRAP_TOKEN || readToken(operatorTokenPath(stateDir));
   const requester = new NatsRequester(connection);
   return {
     url,
