@@ -1,66 +1,96 @@
 // A no-op request through the orchestrator's NATS API into a tool-worker and back (`system.ping`),
-// against a raw chain with the same hops: raw client → raw relay → raw responder. Target: p50 ratio ≤ 1.5.
-import { connect } from '@nats-io/transport-node';
+// against a raw chain with the same hops: raw client → raw relay → raw responder. Everything runs with
+// the front door on (NATS authorization, a token checked per call); the same Talon pair with
+// TALON_AUTH=off on a NATS server without authorization, in the same run, gives the front door's cost.
+// Targets: p50 ratio ≤ 1.5 against raw; authentication adds ≤ 3% at p50.
 import { join } from 'node:path';
-import { REPO_ROOT, startScript, testing } from './support/processes.mjs';
+import { rawCredentials, REPO_ROOT, startScript, testing } from './support/processes.mjs';
 import { printTable, summarize, timeSequential } from './support/stats.mjs';
 
 const COUNT = Number(process.env.BENCH_COUNT ?? 3000);
-const nats = await testing.startNatsTestServer();
-const env = {
-  NATS_URL: nats.url,
-  TALON_HTTP_PORT: String(await testing.findFreePort()),
-  TALON_GRPC_PORT: String(await testing.findFreePort()),
-  LOG_LEVEL: 'warn',
-};
-const orchestrator = await testing.startServiceProcess('orchestrator', { ...env, LOG_LEVEL: 'info' });
-const worker = await testing.startServiceProcess('tool-worker', { ...env, LOG_LEVEL: 'info' });
-const responder = await startScript(join(REPO_ROOT, 'bench/support/raw-responder.mjs'), [
-  nats.url,
-  'bench.raw.responder',
-]);
-const relay = await startScript(join(REPO_ROOT, 'bench/support/raw-relay.mjs'), [
-  nats.url,
-  'bench.raw.relay',
-  'bench.raw.responder',
-]);
-const nc = await connect({ servers: nats.url });
+const ROUNDS = 5;
 
-const talonPayload = new TextEncoder().encode('{"service":"tool-worker"}');
-const rawPayload = new TextEncoder().encode('{}');
-const talon = async () => {
-  const reply = (await nc.request('talon.api.v1.system.ping', talonPayload, { timeout: 5000 })).json();
-  if (!reply.ok) throw new Error(reply.error.message);
-};
-const raw = async () => {
-  const reply = (await nc.request('bench.raw.relay', rawPayload, { timeout: 5000 })).json();
-  if (!reply.ok) throw new Error(reply.error.message);
-};
-
-// Alternate rounds so that machine noise hits both sides alike.
-const talonSamples = [];
-const rawSamples = [];
-for (let round = 0; round < 5; round++) {
-  rawSamples.push(...(await timeSequential(raw, COUNT / 5, round === 0 ? 300 : 50)));
-  talonSamples.push(...(await timeSequential(talon, COUNT / 5, round === 0 ? 300 : 50)));
+async function startSide(withoutAuthorization) {
+  const nats = await testing.startNatsTestServer({ withoutAuthorization });
+  const env = {
+    NATS_URL: nats.url,
+    TALON_HTTP_PORT: String(await testing.findFreePort()),
+    TALON_GRPC_PORT: String(await testing.findFreePort()),
+    LOG_LEVEL: 'info',
+  };
+  const orchestrator = await testing.startServiceProcess('orchestrator', env);
+  const worker = await testing.startServiceProcess('tool-worker', env);
+  const api = await testing.connectTalonApi(nats.url);
+  const payload = { service: 'tool-worker' };
+  const scripts = [];
+  if (!withoutAuthorization) {
+    scripts.push(
+      await startScript(
+        join(REPO_ROOT, 'bench/support/raw-responder.mjs'),
+        [nats.url, 'talon.bench.raw.responder'],
+        rawCredentials(nats),
+      ),
+    );
+    scripts.push(
+      await startScript(
+        join(REPO_ROOT, 'bench/support/raw-relay.mjs'),
+        [nats.url, 'talon.bench.raw.relay', 'talon.bench.raw.responder'],
+        rawCredentials(nats),
+      ),
+    );
+  }
+  const raw = withoutAuthorization ? undefined : await nats.connect('orchestrator');
+  const rawPayload = new TextEncoder().encode('{}');
+  return {
+    talon: async () => {
+      const reply = await api.call('system.ping', payload, 5000);
+      if (!reply.ok) throw new Error(reply.error.message);
+    },
+    raw: async () => {
+      const reply = (await raw.request('talon.bench.raw.relay', rawPayload, { timeout: 5000 })).json();
+      if (!reply.ok) throw new Error(reply.error.message);
+    },
+    async stop() {
+      await api.close();
+      await raw?.close();
+      for (const child of scripts) child.kill('SIGTERM');
+      await Promise.all([orchestrator.kill(), worker.kill()]);
+      await nats.stop();
+    },
+  };
 }
-const talonStats = summarize(talonSamples);
-const rawStats = summarize(rawSamples);
-const result = {
-  benchmark: 'nats-overhead',
-  requests: COUNT,
-  talon: talonStats,
-  raw: rawStats,
-  ratioP50: Math.round((talonStats.p50 / rawStats.p50) * 100) / 100,
-  ratioP99: Math.round((talonStats.p99 / rawStats.p99) * 100) / 100,
-  targetP50Ratio: 1.5,
-};
+
+const secured = await startSide(false);
+const open = await startSide(true);
+// Alternate rounds so that machine noise hits every side alike.
+const samples = { talon: [], raw: [], open: [] };
+for (let round = 0; round < ROUNDS; round++) {
+  const warm = round === 0 ? 300 : 50;
+  samples.raw.push(...(await timeSequential(secured.raw, COUNT / ROUNDS, warm)));
+  samples.talon.push(...(await timeSequential(secured.talon, COUNT / ROUNDS, warm)));
+  samples.open.push(...(await timeSequential(open.talon, COUNT / ROUNDS, warm)));
+}
+const talonStats = summarize(samples.talon);
+const rawStats = summarize(samples.raw);
+const openStats = summarize(samples.open);
+const ratio = (a, b) => Math.round((a / b) * 100) / 100;
 printTable([
-  { path: 'talon: client → orchestrator → tool-worker', ...talonStats },
+  { path: 'talon: client → orchestrator → tool-worker (token + NATS authorization)', ...talonStats },
+  { path: 'talon with TALON_AUTH=off on NATS without authorization', ...openStats },
   { path: 'raw: client → relay → responder', ...rawStats },
 ]);
-await nc.close();
-for (const child of [responder, relay]) child.kill('SIGTERM');
-await Promise.all([orchestrator.kill(), worker.kill()]);
-await nats.stop();
-console.log(JSON.stringify(result));
+await Promise.all([secured.stop(), open.stop()]);
+console.log(
+  JSON.stringify({
+    benchmark: 'nats-overhead',
+    requests: COUNT,
+    talon: talonStats,
+    talonWithoutAuth: openStats,
+    raw: rawStats,
+    ratioP50: ratio(talonStats.p50, rawStats.p50),
+    ratioP99: ratio(talonStats.p99, rawStats.p99),
+    authRatioP50: ratio(talonStats.p50, openStats.p50),
+    targetP50Ratio: 1.5,
+    targetAuthRatioP50: 1.03,
+  }),
+);

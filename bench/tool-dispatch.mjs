@@ -1,62 +1,82 @@
 // The orchestrator's dispatcher, in-process, running `echo` through the full pipeline (validation,
 // rate limit, NATS dispatch to a tool-worker, leak scan, sanitize, truncate, wrap), against raw NATS
-// request/reply to a raw responder: the same single hop. Target: p50 ratio ≤ 1.5.
-import { connect } from '@nats-io/transport-node';
+// request/reply to a raw responder: the same single hop. Both run on a NATS server with Talon's
+// authorization (per-service users and permissions); the same pair on a server without authorization
+// gives the cost of the front door on this path. Targets: p50 ratio ≤ 1.5; authorization adds ≤ 3%.
 import { join } from 'node:path';
 import { createInProcessDispatcher } from './support/in-process-dispatcher.mjs';
-import { REPO_ROOT, startScript, testing } from './support/processes.mjs';
+import { rawCredentials, REPO_ROOT, startScript, testing } from './support/processes.mjs';
 import { printTable, summarize, timeSequential } from './support/stats.mjs';
 
 const COUNT = Number(process.env.BENCH_COUNT ?? 3000);
-const nats = await testing.startNatsTestServer();
-const worker = await testing.startServiceProcess(
-  'tool-worker',
-  { NATS_URL: nats.url, LOG_LEVEL: 'warn' },
-  { waitReady: false },
-);
-await worker.waitForLog(() => true).catch(() => undefined);
-const responder = await startScript(join(REPO_ROOT, 'bench/support/raw-responder.mjs'), [
-  nats.url,
-  'bench.raw.echo',
-]);
-const talon = await createInProcessDispatcher(nats.url);
-await talon.waitForInstances('echo', 1);
-const raw = await connect({ servers: nats.url });
+const ROUNDS = 5;
 
-const rawPayload = new TextEncoder().encode(JSON.stringify({ tool: 'echo', params: { message: 'hello' } }));
-const viaRaw = async () => {
-  const reply = (await raw.request('bench.raw.echo', rawPayload, { timeout: 5000 })).json();
-  if (!reply.ok) throw new Error('raw failed');
-};
-const viaDispatcher = async () => {
-  await talon.dispatcher.call({ tool: 'echo', params: { message: 'hello' } });
-};
-
-const talonSamples = [];
-const rawSamples = [];
-for (let round = 0; round < 5; round++) {
-  rawSamples.push(...(await timeSequential(viaRaw, COUNT / 5, round === 0 ? 300 : 50)));
-  talonSamples.push(...(await timeSequential(viaDispatcher, COUNT / 5, round === 0 ? 300 : 50)));
+/** A NATS server with a tool-worker, a raw responder and an in-process dispatcher. */
+async function startSide(withoutAuthorization) {
+  const nats = await testing.startNatsTestServer({ withoutAuthorization });
+  const worker = await testing.startServiceProcess(
+    'tool-worker',
+    { NATS_URL: nats.url, LOG_LEVEL: 'warn' },
+    { waitReady: false },
+  );
+  await worker.waitForLog(() => true).catch(() => undefined);
+  const responder = await startScript(
+    join(REPO_ROOT, 'bench/support/raw-responder.mjs'),
+    [nats.url, 'talon.bench.raw.echo'],
+    rawCredentials(nats),
+  );
+  const talon = await createInProcessDispatcher(nats);
+  await talon.waitForInstances('echo', 1);
+  const raw = await nats.connect('orchestrator');
+  const rawPayload = new TextEncoder().encode(JSON.stringify({ tool: 'echo', params: { message: 'hello' } }));
+  return {
+    viaRaw: async () => {
+      const reply = (await raw.request('talon.bench.raw.echo', rawPayload, { timeout: 5000 })).json();
+      if (!reply.ok) throw new Error('raw failed');
+    },
+    viaDispatcher: async () => {
+      await talon.dispatcher.call({ tool: 'echo', params: { message: 'hello' } });
+    },
+    async stop() {
+      await raw.close();
+      await talon.close();
+      responder.kill('SIGTERM');
+      await worker.kill();
+      await nats.stop();
+    },
+  };
 }
-const talonStats = summarize(talonSamples);
-const rawStats = summarize(rawSamples);
+
+const secured = await startSide(false);
+const open = await startSide(true);
+const samples = { talon: [], raw: [], talonOpen: [] };
+for (let round = 0; round < ROUNDS; round++) {
+  const warm = round === 0 ? 300 : 50;
+  samples.raw.push(...(await timeSequential(secured.viaRaw, COUNT / ROUNDS, warm)));
+  samples.talon.push(...(await timeSequential(secured.viaDispatcher, COUNT / ROUNDS, warm)));
+  samples.talonOpen.push(...(await timeSequential(open.viaDispatcher, COUNT / ROUNDS, warm)));
+}
+const talonStats = summarize(samples.talon);
+const rawStats = summarize(samples.raw);
+const openStats = summarize(samples.talonOpen);
 printTable([
-  { path: 'dispatcher → tool-worker echo (full pipeline)', ...talonStats },
-  { path: 'raw request → raw responder', ...rawStats },
+  { path: 'dispatcher → tool-worker echo (full pipeline, authorized NATS)', ...talonStats },
+  { path: 'the same on NATS without authorization', ...openStats },
+  { path: 'raw request → raw responder (authorized NATS)', ...rawStats },
 ]);
-await raw.close();
-await talon.close();
-responder.kill('SIGTERM');
-await worker.kill();
-await nats.stop();
+await Promise.all([secured.stop(), open.stop()]);
+const ratio = (a, b) => Math.round((a / b) * 100) / 100;
 console.log(
   JSON.stringify({
     benchmark: 'tool-dispatch',
     calls: COUNT,
     talon: talonStats,
+    talonWithoutAuthorization: openStats,
     raw: rawStats,
-    ratioP50: Math.round((talonStats.p50 / rawStats.p50) * 100) / 100,
-    ratioP99: Math.round((talonStats.p99 / rawStats.p99) * 100) / 100,
+    ratioP50: ratio(talonStats.p50, rawStats.p50),
+    ratioP99: ratio(talonStats.p99, rawStats.p99),
+    authorizationRatioP50: ratio(talonStats.p50, openStats.p50),
     targetP50Ratio: 1.5,
+    targetAuthorizationRatioP50: 1.03,
   }),
 );

@@ -8,7 +8,7 @@ import { printTable } from './support/stats.mjs';
 const CALLS = Number(process.env.BENCH_CALLS ?? 1200);
 const CONCURRENCY = 64;
 const nats = await testing.startNatsTestServer();
-const talon = await createInProcessDispatcher(nats.url);
+const talon = await createInProcessDispatcher(nats);
 const workers = [];
 const rows = [];
 

@@ -165,7 +165,7 @@ const callTool = (tool, params) => async () => {
 };
 const textJson = JSON.stringify(TEXT);
 // The orchestrator's dispatcher in this process: one NATS hop to the runner, without the API hop in front.
-const inProcess = await createInProcessDispatcher(nats.url);
+const inProcess = await createInProcessDispatcher(nats);
 await inProcess.waitForInstances('text-stats', 1);
 const workerCall = (tool, params) => {
   const payload = JSON.stringify({ callId: 'bench', tool, params, timeoutMs: 5000 });

@@ -10,9 +10,10 @@ const { ToolCatalog } = await import(join(REPO_ROOT, 'libs/tool-runtime/dist/ind
 const { createOutputSafety } = await import(join(REPO_ROOT, 'libs/safety/dist/index.js'));
 const { NatsRequester, JsonLogger } = await import(join(REPO_ROOT, 'libs/service-runtime/dist/index.js'));
 
-/** Connects, syncs a catalog from the running workers and returns a ready dispatcher. */
-export async function createInProcessDispatcher(natsUrl) {
-  const connection = await connect({ servers: natsUrl });
+/** Connects (as the orchestrator's NATS user of a test server), syncs a catalog and returns a ready dispatcher. */
+export async function createInProcessDispatcher(nats) {
+  const connection =
+    typeof nats === 'string' ? await connect({ servers: nats }) : await nats.connect('orchestrator');
   const catalog = new ToolCatalog();
   const logger = new JsonLogger({ service: 'orchestrator', instanceId: 'bench' }, 'error');
   const sync = new CatalogSync(connection, catalog, logger);

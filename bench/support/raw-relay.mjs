@@ -1,8 +1,12 @@
 // Baseline middle hop: receives a request, forwards it to the responder with nc.request, relays the reply.
+// Connects as NATS_USER / NATS_PASSWORD when set (the benchmarks' servers run with authorization).
 import { connect } from '@nats-io/transport-node';
 
 const [url, subject, target] = process.argv.slice(2);
-const nc = await connect({ servers: url });
+const credentials = process.env.NATS_PASSWORD
+  ? { user: process.env.NATS_USER, pass: process.env.NATS_PASSWORD }
+  : {};
+const nc = await connect({ servers: url, ...credentials });
 nc.subscribe(subject, {
   queue: 'raw-relays',
   callback: (_error, message) => {

@@ -1,8 +1,12 @@
 // Baseline worker: plain @nats-io/transport-node, replies `{ok:true,data:{}}` in a queue group.
+// Connects as NATS_USER / NATS_PASSWORD when set (the benchmarks' servers run with authorization).
 import { connect } from '@nats-io/transport-node';
 
 const [url, subject] = process.argv.slice(2);
-const nc = await connect({ servers: url });
+const credentials = process.env.NATS_PASSWORD
+  ? { user: process.env.NATS_USER, pass: process.env.NATS_PASSWORD }
+  : {};
+const nc = await connect({ servers: url, ...credentials });
 const reply = new TextEncoder().encode('{"ok":true,"data":{"service":"raw","instanceId":"raw"}}');
 nc.subscribe(subject, { queue: 'raw-responders', callback: (_error, message) => message.respond(reply) });
 await nc.flush();

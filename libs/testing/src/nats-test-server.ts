@@ -31,6 +31,11 @@ export interface NatsTestServer {
 export interface NatsTestServerOptions {
   /** nats-server's `max_payload`. Default the server's own (1 MiB). */
   maxPayloadBytes?: number;
+  /**
+   * No authorization at all: only for benchmarks that compare Talon with its front door against Talon
+   * without it in the same run. The test suite never uses it.
+   */
+  withoutAuthorization?: boolean;
 }
 
 const servers = new Map<string, NatsTestServer>();
@@ -62,7 +67,10 @@ export async function startNatsTestServer(options: NatsTestServerOptions = {}): 
     { mode: 0o600 },
   );
   const binary = process.env.NATS_SERVER_BIN ?? 'nats-server';
-  const child: ChildProcess = spawn(binary, ['-c', configFile], {
+  const args = options.withoutAuthorization
+    ? ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir]
+    : ['-c', configFile];
+  const child: ChildProcess = spawn(binary, args, {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, PATH: `${process.env.PATH ?? ''}:/usr/sbin:/usr/local/sbin` },
   });
@@ -102,7 +110,8 @@ export async function startNatsTestServer(options: NatsTestServerOptions = {}): 
     port,
     credentials,
     bootstrapToken,
-    envFor(service) {
+    envFor(service): Record<string, string> {
+      if (options.withoutAuthorization) return { NATS_URL: url, TALON_AUTH: 'off' };
       return {
         NATS_URL: url,
         NATS_USER: service,
@@ -111,6 +120,7 @@ export async function startNatsTestServer(options: NatsTestServerOptions = {}): 
       };
     },
     connect(user = 'api') {
+      if (options.withoutAuthorization) return connect({ servers: url });
       return connect({
         servers: url,
         user,
