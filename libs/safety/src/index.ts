@@ -16,7 +16,6 @@ export {
   type AddressVerdict,
 } from './address-classifier.js';
 export { normalizeHost, type NormalizedHost } from './host-normalizer.js';
-export { parseLegacyIpv4 } from './legacy-ipv4-parser.js';
 export { CidrAllowlist, type AllowlistEntry } from './cidr-allowlist.js';
 export { systemHostLookup, type HostLookup, type ResolvedAddress } from './host-lookup.js';
 export { hostMatchesPattern, injectCredentials, type InjectedRequest } from './credential-injector.js';
