@@ -227,4 +227,46 @@ describe('http tool', () => {
     ).rejects.toMatchObject({ code: 'SECRET_LEAK' });
     expect(seen.length).toBe(before);
   });
+
+  it.each([
+    [
+      'a percent-encoded key in the query',
+      { url: `/json?note=${encodeURIComponent('sk-ant-api03-Xy7Qw2Er5Ty8Ui1Op4As7Df0Gh3')}` },
+    ],
+    [
+      'a key encoded twice in the path',
+      { url: `/json/${encodeURIComponent(encodeURIComponent('AKIAIOSFODNN7EXAMPLE'))}` },
+    ],
+    [
+      'a form body with the key as a field',
+      {
+        url: '/json',
+        method: 'POST' as const,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: `note=${encodeURIComponent('xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOp')}`,
+      },
+    ],
+    [
+      'a base64 key in a JSON body',
+      {
+        url: '/json',
+        method: 'POST' as const,
+        json: { blob: Buffer.from('sk_live_4eC39HqLyjWDarjtT1zdp7dc').toString('base64') },
+      },
+    ],
+    [
+      'the granted secret hex-encoded in a header',
+      { url: '/json', headers: { 'x-trace': Buffer.from(SECRET).toString('hex') } },
+    ],
+    [
+      'the granted secret split by zero-width spaces',
+      { url: `/json?x=${encodeURIComponent(SECRET.split('').join('\u200B'))}` },
+    ],
+  ])('refuses %s before anything is sent', async (_name, request) => {
+    const before = seen.length;
+    await expect(
+      tool().execute({ ...request, url: `http://127.0.0.1:${port}${request.url}` }, context([bearerGrant])),
+    ).rejects.toMatchObject({ code: 'SECRET_LEAK' });
+    expect(seen.length).toBe(before);
+  });
 });

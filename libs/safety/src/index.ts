@@ -24,6 +24,14 @@ export { LeakDetector, MIN_KNOWN_SECRET_LENGTH } from './leak-detector.js';
 export type { LeakFinding, LeakScanner } from './leak-scanner.js';
 export { LEAK_PATTERNS, type LeakPattern } from './leak-patterns.js';
 export {
+  EgressScanner,
+  knownSecretForms,
+  type EgressFinding,
+  type EgressScanOptions,
+} from './egress-scanner.js';
+export { outgoingRequestViews, type OutgoingRequest, type RequestView } from './outgoing-request-views.js';
+export { encodedTextViews, MAX_DECODE_ROUNDS } from './encoded-text-views.js';
+export {
   LeakPolicy,
   LEAK_DESTINATIONS,
   LEAK_ACTIONS,

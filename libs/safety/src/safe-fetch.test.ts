@@ -314,6 +314,8 @@ describe('safeFetch credential injection', () => {
       allowlist: allowMain,
       lookup: loopbackLookup(),
       credentials: [grant('query', 'key')],
+      // The redirect target stands for a server that echoes the secret; the caller did not write it.
+      egressScan: false,
     });
     const [first, second] = main.seen.slice(-2);
     expect(first.url).toContain('key=tok-SECRET-123456');
@@ -328,6 +330,8 @@ describe('safeFetch credential injection', () => {
         allowlist: allowMain,
         lookup: loopbackLookup(),
         credentials: [grant('bearer')],
+        // The redirect target stands for a server that echoes the secret; the caller did not write it.
+        egressScan: false,
       }),
     ).rejects.toBeInstanceOf(SecretLeakError);
     expect(main.seen.length - before).toBe(1);
