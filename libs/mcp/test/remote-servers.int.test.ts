@@ -20,6 +20,8 @@ describe('server-everything over streamable HTTP and SSE', () => {
     );
     sse = await startChildServer(EVERYTHING_BIN, ['sse'], { PORT: String(ssePort) }, 'running on port');
     manager = new McpManager({
+      // The servers listen on loopback: allowed explicitly, as an operator's TALON_SSRF_ALLOWLIST would.
+      network: { allowlist: ['127.0.0.1/32'] },
       servers: [
         parseMcpServerConfig({
           name: 'remote',
@@ -72,6 +74,7 @@ describe('server-everything over streamable HTTP and SSE', () => {
       'listening on port',
     );
     const flaky = new McpManager({
+      network: { allowlist: ['127.0.0.1/32'] },
       servers: [
         parseMcpServerConfig({
           name: 'flaky',

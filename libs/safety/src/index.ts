@@ -1,6 +1,12 @@
 export { SsrfGuard, type SsrfGuardOptions, type CheckedTarget } from './ssrf-guard.js';
 export { displayUrl } from './display-url.js';
 export {
+  createGuardedFetch,
+  type GuardedFetch,
+  type GuardedFetchEgress,
+  type GuardedFetchOptions,
+} from './guarded-fetch.js';
+export {
   safeFetch,
   DEFAULT_MAX_REDIRECTS,
   DEFAULT_MAX_RESPONSE_BYTES,
