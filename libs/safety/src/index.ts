@@ -58,3 +58,19 @@ export { SecretLeakError } from './errors/secret-leak-error.js';
 export { createOutputSafety } from './output-safety.js';
 export { FetchFailedError } from './errors/fetch-failed-error.js';
 export { InsecureCredentialError } from './errors/insecure-credential-error.js';
+export {
+  checkRegexSafety,
+  readRegexSequence,
+  DEFAULT_MAX_REGEX_LENGTH,
+  MAX_REGEX_GROUP_DEPTH,
+  type RegexRefusalReason,
+  type RegexSafetyOptions,
+  type RegexSafetyVerdict,
+} from './regex-safety-guard.js';
+export {
+  readRegexAtom,
+  REGEX_QUANTIFIER,
+  RegexShapeRefusal,
+  type RegexAtom,
+  type RegexSequence,
+} from './regex-atoms.js';
