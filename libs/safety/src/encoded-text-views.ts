@@ -68,20 +68,33 @@ export function decodedEncodedRuns(text: string): string | undefined {
 
 /**
  * Every reading of `text` a receiver could make: as written, percent-decoded (repeatedly; with `form`,
- * also with `+` as space), and the base64 and hex runs of each of those decoded (then percent-decoded
- * once more). Distinct views only.
+ * also with `+` as space), and the base64 and hex runs of the text as written and fully decoded, decoded
+ * in turn (then percent-decoded once more). Distinct views only.
  */
 export function encodedTextViews(text: string, form = false): string[] {
-  const views = new Set<string>(percentDecodings(text, form));
-  for (const view of [...views]) {
+  const plain = percentDecodings(text);
+  const chains = form ? [plain, percentDecodings(text, true)] : [plain];
+  const views = new Set<string>(chains.flat());
+  // Percent-decoding only changes `%XX` spots, so the runs of the intermediate rounds add nothing new.
+  const ends = new Set([text, ...chains.map((chain) => chain.at(-1) ?? text)]);
+  for (const view of ends) {
     const runs = decodedEncodedRuns(view);
     if (runs !== undefined) percentDecodings(runs, form).forEach((decoded) => views.add(decoded));
   }
   return [...views];
 }
 
+function plausiblyText(bytes: Buffer): boolean {
+  for (const byte of bytes) {
+    if (byte < 0x20 ? byte !== 0x09 && byte !== 0x0a && byte !== 0x0d : byte === 0x7f) return false;
+  }
+  return true;
+}
+
 function decodeText(bytes: Buffer, allowControls = false): string | undefined {
   if (bytes.length === 0) return undefined;
+  // Most candidates are random bytes: refuse them at the first control byte, before the (throwing) decoder.
+  if (!allowControls && !plausiblyText(bytes)) return undefined;
   let text: string;
   try {
     text = strictUtf8.decode(bytes);

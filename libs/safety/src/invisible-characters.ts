@@ -11,12 +11,17 @@ export const INVISIBLE_CHARACTERS =
 /** Text with invisible characters removed, and where each remaining character came from. */
 export interface VisibleText {
   text: string;
-  /** `offsets[i]` is the index in the original text of `text[i]`; one extra entry maps the end. */
-  offsets: number[];
+  /**
+   * `offsets[i]` is the index in the original text of `text[i]`; one extra entry maps the end.
+   * Undefined when nothing was removed (every index maps to itself).
+   */
+  offsets?: number[];
 }
 
 /** Removes invisible characters, keeping a map back to the original offsets. */
 export function toVisibleText(original: string): VisibleText {
+  INVISIBLE_CHARACTERS.lastIndex = 0;
+  if (!INVISIBLE_CHARACTERS.test(original)) return { text: original };
   let text = '';
   const offsets: number[] = [];
   let last = 0;
@@ -42,8 +47,10 @@ export function originalSpan(
   start: number,
   end: number,
 ): { start: number; end: number } {
+  const { offsets } = visible;
+  if (offsets === undefined) return { start, end };
   return {
-    start: visible.offsets[start],
-    end: end === start ? visible.offsets[start] : visible.offsets[end - 1] + 1,
+    start: offsets[start],
+    end: end === start ? offsets[start] : offsets[end - 1] + 1,
   };
 }

@@ -45,30 +45,32 @@ export function outgoingRequestViews(request: OutgoingRequest): RequestView[] {
   if (request.body !== undefined) {
     const contentType = Object.entries(headers).find(([name]) => name.toLowerCase() === 'content-type')?.[1];
     const body = typeof request.body === 'string' ? request.body : Buffer.from(request.body).toString('utf8');
-    for (const reading of bodyReadings(body, contentType)) add('body', reading);
+    add('body', bodyReadings(body, contentType));
   }
   return views;
 }
 
-/** The body's readings: the raw text first, then what its content type says it holds. */
-function bodyReadings(body: string, contentType: string | undefined): string[][] {
+/**
+ * The body's readings by content type. A JSON body that parses is read as its strings and keys (which
+ * hold everything a key could be in; numbers and literals cannot), anything else also as written.
+ */
+function bodyReadings(body: string, contentType: string | undefined): string[] {
   const type = (contentType ?? '').split(';')[0].trim().toLowerCase();
-  const readings: string[][] = [encodedTextViews(body)];
   const json = type === 'application/json' || type.endsWith('+json');
-  const form = type === 'application/x-www-form-urlencoded';
   if (json || (type === '' && /^\s*[[{"]/.test(body))) {
     const strings = jsonStrings(body);
-    if (strings !== undefined) readings.push(encodedTextViews(strings));
+    if (strings !== undefined) return encodedTextViews(strings);
   }
-  if (form || type === '' || type === 'text/plain') readings.push(encodedTextViews(body, true));
+  const form = type === 'application/x-www-form-urlencoded' || type === '' || type === 'text/plain';
+  const readings = new Set(encodedTextViews(body, form));
   if (type === 'multipart/form-data') {
     const boundary = /boundary="?([^";]+)"?/i.exec(contentType ?? '')?.[1];
     if (boundary !== undefined) {
       for (const part of multipartTextParts(body, boundary))
-        readings.push(...bodyReadings(part.body, part.type));
+        bodyReadings(part.body, part.type).forEach((reading) => readings.add(reading));
     }
   }
-  return readings;
+  return [...readings];
 }
 
 /** Every key and string value of a JSON text, unescaped, one per line; undefined when it is not JSON. */
