@@ -10,6 +10,7 @@ import { TooManyRedirectsError } from './errors/too-many-redirects-error.js';
 import { sendPinnedRequest } from './pinned-request.js';
 import { displayUrl } from './display-url.js';
 import { EgressScanner } from './egress-scanner.js';
+import { LeakDetector } from './leak-detector.js';
 import { SsrfGuard, type SsrfGuardOptions } from './ssrf-guard.js';
 
 /** Default number of redirects followed. */
@@ -68,6 +69,8 @@ export interface SafeFetchResponse {
 }
 
 const defaultEgressScanner = new EgressScanner();
+// Exact values only: a redirect target is the server's text, not the caller's; key formats in it are not ours.
+const strayValueScanner = new EgressScanner(new LeakDetector([]));
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 // Request headers that belong to one origin and are dropped when a redirect leaves it.
@@ -212,13 +215,11 @@ function refuseStrayCredential(
   grants: readonly CredentialGrant[],
   used: readonly string[],
 ): void {
-  // A redirect can put a secret into the path of a URL on another host; injection only strips query and headers.
+  // A redirect can put a secret into the path of a URL on another host, in any encoding; injection only
+  // strips plain copies from the query and headers.
   const stray = grants.filter((grant) => grant.value !== '' && !used.includes(grant.value));
   const carried = stray.filter(
-    (grant) =>
-      url.href.includes(grant.value) ||
-      url.href.includes(encodeURIComponent(grant.value)) ||
-      Object.values(headers).some((value) => value.includes(grant.value)),
+    (grant) => strayValueScanner.scan({ url, headers }, { knownSecrets: [grant.value] }).length > 0,
   );
   if (carried.length > 0)
     throw new SecretLeakError(
