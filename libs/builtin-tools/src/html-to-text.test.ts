@@ -81,6 +81,23 @@ describe('htmlToText', () => {
     expect(page.text).toMatch(/^top\n\n\[the rest of the page is nested more than 1000 elements deep/);
   });
 
+  it("drops elements hidden by a class or id rule of the page's own stylesheet", () => {
+    const page = htmlToText(
+      `<html><head><style>
+         /* .note { display: none } in a comment does not count */
+         .x, #y { display : none !important }
+         .ghost { visibility: hidden; }
+         @media print { .screen-only { display: none } }
+         div.tagged { display: none }
+         .note { color: red }
+       </style></head><body>
+       <p class="a x">injected</p><p id="y">also injected</p><span class="ghost">boo</span>
+       <p class="screen-only">screen</p><div class="tagged">tagged</div><p class="note">note</p>
+       </body></html>`,
+    );
+    expect(page.text).toBe('screen\n\ntagged\n\nnote');
+  });
+
   it('keeps text whose style only looks like hiding', () => {
     expect(htmlToText('<p style="font-size:0.9em; opacity:0.5">small</p>').text).toBe('small');
     expect(htmlToText('<p aria-hidden="false">shown</p>').text).toBe('shown');
@@ -118,6 +135,12 @@ describe('htmlToText', () => {
     ['hidden nesting', '<div hidden>'.repeat(60_000)],
     ['comments', '<!--'.repeat(150_000)],
     ['empty headings', '<h1></h1>'.repeat(100_000)],
+    ['unterminated style comments', `<style>${'/*'.repeat(300_000)}</style>`],
+    ['style braces', `<style>${'.a{'.repeat(100_000)}${'}'.repeat(100_000)}</style>`],
+    [
+      'many hiding rules',
+      `<style>${'.c{display:none}'.repeat(50_000)}</style>${'<p class="c d e">x</p>'.repeat(20_000)}`,
+    ],
   ])('stays linear on %s', (_name, hostile) => {
     const started = performance.now();
     htmlToText(hostile);

@@ -61,14 +61,73 @@ const HIDING_STYLE =
  */
 export const MAX_HTML_NESTING = 1_000;
 
+/** Classes and ids that the page's own `<style>` elements hide. */
+interface HiddenSelectors {
+  classes: Set<string>;
+  ids: Set<string>;
+}
+
 // Hidden text is a favourite place for instructions aimed at a model; a reader would not see it.
-function isHidden(attributes: Readonly<Record<string, string>>): boolean {
+function isHidden(attributes: Readonly<Record<string, string>>, selectors: HiddenSelectors): boolean {
   const style = (attributes.style ?? '').replace(/\s+/g, '').toLowerCase();
   return (
     Object.hasOwn(attributes, 'hidden') ||
     (attributes['aria-hidden'] ?? '').trim().toLowerCase() === 'true' ||
-    HIDING_STYLE.test(style)
+    HIDING_STYLE.test(style) ||
+    (attributes.id !== undefined && selectors.ids.has(attributes.id)) ||
+    (attributes.class ?? '').split(/\s+/).some((name) => selectors.classes.has(name))
   );
+}
+
+/**
+ * Reads the top-level rules of a stylesheet and records the `.class` and `#id` selectors whose
+ * declarations hide (as {@link HIDING_STYLE}). Rules inside at-rules (`@media print`, …) and any other
+ * selector are left alone, so nothing visible is dropped by a guess.
+ */
+function collectHiddenSelectors(css: string, selectors: HiddenSelectors): void {
+  const text = withoutComments(css);
+  let depth = 0;
+  let start = 0;
+  let prelude = '';
+  for (let index = 0; index < text.length; index += 1) {
+    const char = text[index];
+    if (char === '{') {
+      if (depth === 0) {
+        prelude = text.slice(start, index).trim();
+        start = index + 1;
+      }
+      depth += 1;
+    } else if (char === '}' && depth > 0) {
+      depth -= 1;
+      if (depth === 0) {
+        const block = text.slice(start, index);
+        if (!prelude.startsWith('@') && !block.includes('{')) recordRule(prelude, block, selectors);
+        start = index + 1;
+      }
+    }
+  }
+}
+
+// By hand, not with a lazy regex: an unterminated `/*` repeated many times would make that quadratic.
+function withoutComments(css: string): string {
+  let result = '';
+  let position = 0;
+  for (let open = css.indexOf('/*'); open !== -1; open = css.indexOf('/*', position)) {
+    result += css.slice(position, open);
+    const close = css.indexOf('*/', open + 2);
+    if (close === -1) return result;
+    position = close + 2;
+  }
+  return result + css.slice(position);
+}
+
+function recordRule(prelude: string, declarations: string, selectors: HiddenSelectors): void {
+  if (!HIDING_STYLE.test(declarations.replace(/\s+/g, '').toLowerCase())) return;
+  for (const selector of prelude.split(',')) {
+    const simple = /^([.#])(-?[A-Za-z_][\w-]*)$/.exec(selector.trim());
+    if (simple === null) continue;
+    (simple[1] === '.' ? selectors.classes : selectors.ids).add(simple[2]);
+  }
 }
 
 function resolveLink(href: string, baseUrl: string | undefined): string | undefined {
@@ -87,8 +146,10 @@ function resolveLink(href: string, baseUrl: string | undefined): string | undefi
  * non-text elements, and any element with the `hidden` attribute, `aria-hidden="true"` or an inline style
  * that hides it (`display:none`, `visibility:hidden`, …) together with everything inside it. Headings
  * become `#` lines, list items `- `, links `text (url)` resolved against `baseUrl`, images their alt
- * text; whitespace is collapsed (kept inside `<pre>`). Stylesheets are not evaluated: text hidden by a
- * class rule stays. Reading stops at {@link MAX_HTML_NESTING} open elements.
+ * text; whitespace is collapsed (kept inside `<pre>`). The page's own `<style>` elements are read for
+ * top-level `.class` and `#id` rules that hide, applied to the elements after them; other selectors,
+ * external stylesheets, media queries and scripts are not evaluated. Reading stops at
+ * {@link MAX_HTML_NESTING} open elements.
  */
 export function htmlToText(html: string, baseUrl?: string): ReadablePage {
   const out: string[] = [];
@@ -102,6 +163,8 @@ export function htmlToText(html: string, baseUrl?: string): ReadablePage {
   const open: { name: string; hides: boolean }[] = [];
   let hiddenDepth = 0;
   const links: { href: string | undefined; start: number }[] = [];
+  const hiddenSelectors: HiddenSelectors = { classes: new Set(), ids: new Set() };
+  let styleText: string[] | undefined;
 
   const push = (text: string) => {
     if (hiddenDepth === 0) out.push(text);
@@ -115,7 +178,8 @@ export function htmlToText(html: string, baseUrl?: string): ReadablePage {
           parser.pause();
           return;
         }
-        const hides = SKIPPED.has(name) || isHidden(attributes);
+        const hides = SKIPPED.has(name) || isHidden(attributes, hiddenSelectors);
+        if (name === 'style') styleText = [];
         open.push({ name, hides });
         if (hides) hiddenDepth += 1;
         if (name === 'title' && title === '') titleText = [];
@@ -139,6 +203,10 @@ export function htmlToText(html: string, baseUrl?: string): ReadablePage {
           links.push({ href: resolveLink(attributes.href ?? '', baseUrl), start: out.length });
       },
       ontext(text) {
+        if (styleText !== undefined) {
+          styleText.push(text);
+          return;
+        }
         if (titleText !== undefined) {
           titleText.push(text);
           return;
@@ -156,6 +224,10 @@ export function htmlToText(html: string, baseUrl?: string): ReadablePage {
         const index = open.findLastIndex((element) => element.name === name);
         if (index === -1) return;
         for (const element of open.splice(index)) if (element.hides) hiddenDepth -= 1;
+        if (name === 'style' && styleText !== undefined) {
+          collectHiddenSelectors(styleText.join(''), hiddenSelectors);
+          styleText = undefined;
+        }
         if (name === 'title' && titleText !== undefined) {
           title = titleText.join('').replace(/\s+/g, ' ').trim();
           titleText = undefined;
