@@ -29,6 +29,17 @@ beforeAll(async () => {
       const url = new URL(request.url ?? '/', 'http://x');
       if (url.pathname === '/redirect') {
         response.writeHead(302, { location: url.searchParams.get('to') ?? '/' }).end();
+      } else if (url.pathname === '/encoded') {
+        // Echoes the credential encoded: the tool must still keep it out of its output.
+        const token = (request.headers.authorization ?? '').replace(/^Bearer /, '');
+        response.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            b64: Buffer.from(token).toString('base64'),
+            b64url: Buffer.from(token).toString('base64url'),
+            hex: Buffer.from(token).toString('hex'),
+            form: encodeURIComponent(token),
+          }),
+        );
       } else if (url.pathname === '/binary') {
         response.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.from([137, 80, 78, 71]));
       } else if (url.pathname === '/text') {
@@ -205,6 +216,23 @@ describe('http tool', () => {
     expect(JSON.stringify(output)).not.toMatch(/header-value-123456|query-value-123456/);
     await tool().execute({ url: `http://example.test:${port}/json` }, context(grants));
     expect(seen.at(-1)?.headers['x-api-key']).toBeUndefined();
+  });
+
+  it('keeps the credential out of the output when the server echoes it encoded', async () => {
+    const output = await createHttpTool({
+      lookup,
+      allowlist: [{ cidr: '127.0.0.1/32', ports: [port] }],
+    }).execute({ url: `http://api.test:${port}/encoded` }, context([bearerGrant]));
+    expect(seen.at(-1)?.headers.authorization).toBe(`Bearer ${SECRET}`);
+    const text = JSON.stringify(output);
+    for (const form of [
+      SECRET,
+      Buffer.from(SECRET).toString('base64'),
+      Buffer.from(SECRET).toString('base64url'),
+      Buffer.from(SECRET).toString('hex'),
+    ])
+      expect(text).not.toContain(form);
+    expect(output.json).toMatchObject({ b64: expect.stringContaining('[REDACTED') });
   });
 
   it('refuses a request the model wrote that already carries a secret', async () => {

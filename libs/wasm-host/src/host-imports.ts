@@ -1,5 +1,5 @@
 import { TalonError } from '@talon/errors';
-import { EgressScanner } from '@talon/safety';
+import { EgressScanner, knownSecretForms } from '@talon/safety';
 import { RateLimitedError, SlidingWindowRateLimiter, type ToolLogger } from '@talon/tool-runtime';
 import type { Capabilities } from './capabilities.js';
 import { HostImportDeniedError } from './errors/host-import-denied-error.js';
@@ -50,11 +50,12 @@ const STRIPPED_REQUEST_HEADERS = new Set([
   'cookie',
 ]);
 
+/** Replaces every secret, in each form a server could echo it (raw, percent-encoded, base64, hex). */
 function scrub(text: string, secrets: readonly string[]): string {
   let out = text;
-  for (const secret of secrets) {
-    for (const form of new Set([secret, encodeURIComponent(secret)])) out = out.split(form).join(REDACTED);
-  }
+  // Longest first, so a form that contains another is replaced whole.
+  const forms = knownSecretForms(secrets).sort((left, right) => right.length - left.length);
+  for (const form of forms) if (out.includes(form)) out = out.split(form).join(REDACTED);
   return out;
 }
 
