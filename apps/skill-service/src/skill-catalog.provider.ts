@@ -1,5 +1,5 @@
 import type { Provider } from '@nestjs/common';
-import { SsrfGuard } from '@talon/safety';
+import { SsrfGuard, createGuardedFetch } from '@talon/safety';
 import type { JsonLogger } from '@talon/service-runtime';
 import { SkillCatalog, type SkillSnapshot } from '@talon/skills';
 import type { SkillServiceConfig } from './skill-service-config.js';
@@ -7,7 +7,8 @@ import { SKILL_CATALOG } from './skill-service.constants.js';
 
 /**
  * The one {@link SkillCatalog} of the process: discovered before the service answers, then kept current by
- * watching the skill directories. Install URLs pass the SSRF guard before anything is fetched.
+ * watching the skill directories. Install URLs pass the SSRF guard before anything is fetched, and the
+ * download is pinned to the checked address.
  */
 export function skillCatalogProvider(config: SkillServiceConfig, logger: JsonLogger): Provider {
   return {
@@ -18,6 +19,8 @@ export function skillCatalogProvider(config: SkillServiceConfig, logger: JsonLog
         config: config.skills,
         debounceMs: config.watchDebounceMs,
         checkUrl: async (url) => void (await guard.check(url)),
+        // The download connects to the checked address: a second lookup cannot swap in another one.
+        fetch: createGuardedFetch({ guard }),
       });
       const describe = (snapshot: SkillSnapshot) => ({
         generation: snapshot.generation,

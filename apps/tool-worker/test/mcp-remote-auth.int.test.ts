@@ -87,7 +87,12 @@ describe('remote MCP servers with bearer and OAuth credentials kept in the orche
     });
     // The orchestrator's own callback page, as by default.
     redirectBase = `http://127.0.0.1:${httpPort}/mcp/oauth/callback`;
-    workerEnv = { ...shared, TALON_MCP_OAUTH_REDIRECT_URL: redirectBase };
+    // The MCP and OAuth servers listen on loopback, which the SSRF guard refuses unless allowlisted.
+    workerEnv = {
+      ...shared,
+      TALON_MCP_OAUTH_REDIRECT_URL: redirectBase,
+      TALON_SSRF_ALLOWLIST: '127.0.0.1/32',
+    };
     // Two replicas: each starts its own authorization; the person finishes one of them.
     workers.push(...(await Promise.all([1, 2].map(() => startServiceProcess('tool-worker', workerEnv)))));
     talon = await connectTalonApi(nats.url);

@@ -94,7 +94,13 @@ describe('remote MCP servers in every tool-worker, called through the orchestrat
       TALON_HTTP_PORT: String(await findFreePort()),
       TALON_GRPC_PORT: String(await findFreePort()),
     });
-    const env = { NATS_URL: nats.url, TALON_MCP_CONFIG: userConfig, TALON_STATE_DIR: join(base, 'state') };
+    const env = {
+      NATS_URL: nats.url,
+      TALON_MCP_CONFIG: userConfig,
+      TALON_STATE_DIR: join(base, 'state'),
+      // The MCP servers listen on loopback, which the SSRF guard refuses unless allowlisted.
+      TALON_SSRF_ALLOWLIST: '127.0.0.1/32',
+    };
     workers.push(...(await Promise.all([1, 2].map(() => startServiceProcess('tool-worker', env)))));
     talon = await connectTalonApi(nats.url);
     client = talon.connection;

@@ -1,4 +1,4 @@
-import { decodeHtmlEntities } from './html-entities.js';
+import { Parser } from 'htmlparser2';
 
 /** A page reduced to what a reader sees: its title and its text, with headings and links kept. */
 export interface ReadablePage {
@@ -19,21 +19,6 @@ const SKIPPED = new Set([
   'canvas',
   'select',
   'button',
-]);
-const VOID = new Set([
-  'area',
-  'base',
-  'br',
-  'col',
-  'embed',
-  'hr',
-  'img',
-  'input',
-  'link',
-  'meta',
-  'source',
-  'track',
-  'wbr',
 ]);
 const BLOCK = new Set([
   'address',
@@ -58,63 +43,91 @@ const BLOCK = new Set([
   'nav',
   'ol',
   'p',
-  'pre',
   'section',
   'summary',
   'table',
   'ul',
 ]);
-const TAG_NAME = /[A-Za-z][\w:-]*/y;
+// CSS that hides an element from a reader: `display:none`, `visibility:hidden|collapse`,
+// `content-visibility:hidden`, and the zero-opacity / zero-size tricks (exact zeros only, so
+// `font-size:0.9em` stays visible).
+const HIDING_STYLE =
+  /(?:^|;)(?:display:none|visibility:(?:hidden|collapse)|content-visibility:hidden|opacity:0(?:\.0+)?|font-size:0(?:px|em|rem|%)?)(?:!important)?(?:;|$)/;
 
-/** One tag read at a `<`: `eof` when it never ends (as in HTML, the rest of the page is inside it). */
-type ScannedTag = { closing: boolean; name: string; attributes: string; end: number } | 'eof' | undefined;
+/**
+ * Deepest nesting of open elements read. Real pages stay far below; htmlparser2 keeps its open-element
+ * stack with `unshift`, so each level costs as much as the levels above it, and a page of 100,000 nested
+ * `<div>`s would take seconds. Past this depth the rest of the page is not read, and the text says so.
+ */
+export const MAX_HTML_NESTING = 1_000;
 
-// A hand-written scan, not a regex, so every character is read once: a page full of unterminated
-// quotes or stray `<` cannot make it quadratic.
-function scanTag(html: string, open: number): ScannedTag {
-  let index = open + 1;
-  const closing = html[index] === '/';
-  if (closing) index += 1;
-  TAG_NAME.lastIndex = index;
-  const name = TAG_NAME.exec(html)?.[0];
-  if (name === undefined) return undefined;
-  const attributesStart = index + name.length;
-  for (index = attributesStart; index < html.length; index += 1) {
-    const char = html[index];
-    if (char === '>')
-      return {
-        closing,
-        name: name.toLowerCase(),
-        attributes: html.slice(attributesStart, index),
-        end: index + 1,
-      };
-    if (char === '"' || char === "'") {
-      const quoteEnd = html.indexOf(char, index + 1);
-      if (quoteEnd === -1) return 'eof';
-      index = quoteEnd;
-    }
-  }
-  return 'eof';
-}
-
-const ATTRIBUTE = /([^\s=/]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?/g;
-
-function attributesOf(source: string): Map<string, string> {
-  const attributes = new Map<string, string>();
-  for (const match of source.matchAll(ATTRIBUTE))
-    attributes.set(match[1].toLowerCase(), decodeHtmlEntities(match[2] ?? match[3] ?? match[4] ?? ''));
-  return attributes;
+/** Classes and ids that the page's own `<style>` elements hide. */
+interface HiddenSelectors {
+  classes: Set<string>;
+  ids: Set<string>;
 }
 
 // Hidden text is a favourite place for instructions aimed at a model; a reader would not see it.
-function isHidden(attributes: Map<string, string>): boolean {
-  const style = (attributes.get('style') ?? '').replace(/\s+/g, '').toLowerCase();
+function isHidden(attributes: Readonly<Record<string, string>>, selectors: HiddenSelectors): boolean {
+  const style = (attributes.style ?? '').replace(/\s+/g, '').toLowerCase();
   return (
-    attributes.has('hidden') ||
-    attributes.get('aria-hidden') === 'true' ||
-    style.includes('display:none') ||
-    style.includes('visibility:hidden')
+    Object.hasOwn(attributes, 'hidden') ||
+    (attributes['aria-hidden'] ?? '').trim().toLowerCase() === 'true' ||
+    HIDING_STYLE.test(style) ||
+    (attributes.id !== undefined && selectors.ids.has(attributes.id)) ||
+    (attributes.class ?? '').split(/\s+/).some((name) => selectors.classes.has(name))
   );
+}
+
+/**
+ * Reads the top-level rules of a stylesheet and records the `.class` and `#id` selectors whose
+ * declarations hide (as {@link HIDING_STYLE}). Rules inside at-rules (`@media print`, …) and any other
+ * selector are left alone, so nothing visible is dropped by a guess.
+ */
+function collectHiddenSelectors(css: string, selectors: HiddenSelectors): void {
+  const text = withoutComments(css);
+  let depth = 0;
+  let start = 0;
+  let prelude = '';
+  for (let index = 0; index < text.length; index += 1) {
+    const char = text[index];
+    if (char === '{') {
+      if (depth === 0) {
+        prelude = text.slice(start, index).trim();
+        start = index + 1;
+      }
+      depth += 1;
+    } else if (char === '}' && depth > 0) {
+      depth -= 1;
+      if (depth === 0) {
+        const block = text.slice(start, index);
+        if (!prelude.startsWith('@') && !block.includes('{')) recordRule(prelude, block, selectors);
+        start = index + 1;
+      }
+    }
+  }
+}
+
+// By hand, not with a lazy regex: an unterminated `/*` repeated many times would make that quadratic.
+function withoutComments(css: string): string {
+  let result = '';
+  let position = 0;
+  for (let open = css.indexOf('/*'); open !== -1; open = css.indexOf('/*', position)) {
+    result += css.slice(position, open);
+    const close = css.indexOf('*/', open + 2);
+    if (close === -1) return result;
+    position = close + 2;
+  }
+  return result + css.slice(position);
+}
+
+function recordRule(prelude: string, declarations: string, selectors: HiddenSelectors): void {
+  if (!HIDING_STYLE.test(declarations.replace(/\s+/g, '').toLowerCase())) return;
+  for (const selector of prelude.split(',')) {
+    const simple = /^([.#])(-?[A-Za-z_][\w-]*)$/.exec(selector.trim());
+    if (simple === null) continue;
+    (simple[1] === '.' ? selectors.classes : selectors.ids).add(simple[2]);
+  }
 }
 
 function resolveLink(href: string, baseUrl: string | undefined): string | undefined {
@@ -127,119 +140,125 @@ function resolveLink(href: string, baseUrl: string | undefined): string | undefi
 }
 
 /**
- * Turns HTML into readable text in one linear pass: scripts, styles and hidden elements dropped, headings
- * as `#` lines, list items as `- `, links as `text (url)` resolved against `baseUrl`, images by their alt
- * text, entities decoded, whitespace collapsed (kept inside `<pre>`).
+ * Turns HTML into readable text with htmlparser2 (a linear, spec-minded tokenizer: implied end tags such
+ * as `<p>` closing an open `<p>`, raw-text elements, all 2,231 named character references via `entities`).
+ * What a reader would not see is dropped: `<script>`, `<style>`, `<noscript>`, `<template>` and other
+ * non-text elements, and any element with the `hidden` attribute, `aria-hidden="true"` or an inline style
+ * that hides it (`display:none`, `visibility:hidden`, …) together with everything inside it. Headings
+ * become `#` lines, list items `- `, links `text (url)` resolved against `baseUrl`, images their alt
+ * text; whitespace is collapsed (kept inside `<pre>`). The page's own `<style>` elements are read for
+ * top-level `.class` and `#id` rules that hide, applied to the elements after them; other selectors,
+ * external stylesheets, media queries and scripts are not evaluated. Reading stops at
+ * {@link MAX_HTML_NESTING} open elements.
  */
 export function htmlToText(html: string, baseUrl?: string): ReadablePage {
   const out: string[] = [];
   let title = '';
+  let titleText: string[] | undefined;
+  let tooDeep = false;
   let firstHeading = '';
   let headingStart = 0;
   let preDepth = 0;
-  let skip: { name: string; depth: number } | undefined;
+  // Open elements, each marked whether it hides its content; `hiddenDepth` counts the marked ones.
+  const open: { name: string; hides: boolean }[] = [];
+  let hiddenDepth = 0;
   const links: { href: string | undefined; start: number }[] = [];
-  let position = 0;
+  const hiddenSelectors: HiddenSelectors = { classes: new Set(), ids: new Set() };
+  let styleText: string[] | undefined;
 
-  const emitText = (raw: string) => {
-    if (skip !== undefined || raw === '') return;
-    const decoded = decodeHtmlEntities(raw);
-    if (preDepth > 0) {
-      out.push(decoded);
-      return;
-    }
-    const collapsed = decoded.replace(/\s+/g, ' ');
-    // After a line break or another space, a leading space is layout, not content.
-    out.push(/\s$/.test(out.at(-1) ?? '\n') ? collapsed.trimStart() : collapsed);
+  const push = (text: string) => {
+    if (hiddenDepth === 0) out.push(text);
   };
 
-  while (position < html.length) {
-    const open = html.indexOf('<', position);
-    if (open === -1) {
-      emitText(html.slice(position));
-      break;
-    }
-    emitText(html.slice(position, open));
-    if (html.startsWith('<!--', open)) {
-      const end = html.indexOf('-->', open + 4);
-      position = end === -1 ? html.length : end + 3;
-      continue;
-    }
-    if (html.startsWith('<!', open) || html.startsWith('<?', open)) {
-      const end = html.indexOf('>', open);
-      position = end === -1 ? html.length : end + 1;
-      continue;
-    }
-    const tag = scanTag(html, open);
-    if (tag === 'eof') break;
-    if (tag === undefined) {
-      emitText('<');
-      position = open + 1;
-      continue;
-    }
-    position = tag.end;
-    const { closing, name } = tag;
-
-    if (skip !== undefined) {
-      if (name === skip.name && !VOID.has(name)) skip.depth += closing ? -1 : 1;
-      if (skip.depth === 0) skip = undefined;
-      continue;
-    }
-    if (!closing && (name === 'title' || SKIPPED.has(name) || name === 'textarea')) {
-      // Raw-text elements end at their own closing tag; nothing inside is markup.
-      const end = new RegExp(`</${name}\\s*>`, 'ig');
-      end.lastIndex = position;
-      const found = end.exec(html);
-      const content = html.slice(position, found === null ? html.length : found.index);
-      position = found === null ? html.length : end.lastIndex;
-      if (name === 'title' && title === '') title = decodeHtmlEntities(content).replace(/\s+/g, ' ').trim();
-      if (name === 'textarea') emitText(content);
-      continue;
-    }
-    const attributes = closing ? new Map<string, string>() : attributesOf(tag.attributes);
-    if (!closing && !VOID.has(name) && !tag.attributes.trimEnd().endsWith('/') && isHidden(attributes)) {
-      skip = { name, depth: 1 };
-      continue;
-    }
-    const heading = /^h([1-6])$/.exec(name);
-    if (heading !== null) {
-      if (closing) {
-        if (firstHeading === '') firstHeading = out.slice(headingStart).join('').trim();
-        out.push('\n\n');
-      } else {
-        out.push(`\n\n${'#'.repeat(Number(heading[1]))} `);
-        headingStart = out.length;
-      }
-    } else if (name === 'br') {
-      out.push('\n');
-    } else if (name === 'li') {
-      if (!closing) out.push('\n- ');
-    } else if (name === 'tr') {
-      out.push('\n');
-    } else if (name === 'td' || name === 'th') {
-      out.push(' ');
-    } else if (name === 'pre') {
-      preDepth = Math.max(0, preDepth + (closing ? -1 : 1));
-      out.push('\n\n');
-    } else if (BLOCK.has(name)) {
-      out.push('\n\n');
-    } else if (name === 'img' && !closing) {
-      const alt = (attributes.get('alt') ?? '').trim();
-      if (alt !== '') out.push(`[image: ${alt}]`);
-    } else if (name === 'a') {
-      if (!closing) {
-        links.push({ href: resolveLink(attributes.get('href') ?? '', baseUrl), start: out.length });
-      } else {
-        const link = links.pop();
-        const text = out
-          .slice(link?.start ?? out.length)
-          .join('')
-          .trim();
-        if (link?.href !== undefined && text !== link.href)
-          out.push(text === '' ? link.href : ` (${link.href})`);
-      }
-    }
-  }
+  const parser = new Parser(
+    {
+      onopentag(name, attributes) {
+        if (open.length >= MAX_HTML_NESTING) {
+          tooDeep = true;
+          parser.pause();
+          return;
+        }
+        const hides = SKIPPED.has(name) || isHidden(attributes, hiddenSelectors);
+        if (name === 'style') styleText = [];
+        open.push({ name, hides });
+        if (hides) hiddenDepth += 1;
+        if (name === 'title' && title === '') titleText = [];
+        if (hides || hiddenDepth > 0) return;
+        const heading = /^h([1-6])$/.exec(name);
+        if (heading !== null) {
+          out.push(`\n\n${'#'.repeat(Number(heading[1]))} `);
+          headingStart = out.length;
+        } else if (name === 'br') out.push('\n');
+        else if (name === 'li') out.push('\n- ');
+        else if (name === 'tr') out.push('\n');
+        else if (name === 'td' || name === 'th') out.push(' ');
+        else if (name === 'pre') {
+          preDepth += 1;
+          out.push('\n\n');
+        } else if (BLOCK.has(name)) out.push('\n\n');
+        else if (name === 'img') {
+          const alt = (attributes.alt ?? '').trim();
+          if (alt !== '') out.push(`[image: ${alt}]`);
+        } else if (name === 'a')
+          links.push({ href: resolveLink(attributes.href ?? '', baseUrl), start: out.length });
+      },
+      ontext(text) {
+        if (styleText !== undefined) {
+          styleText.push(text);
+          return;
+        }
+        if (titleText !== undefined) {
+          titleText.push(text);
+          return;
+        }
+        if (hiddenDepth > 0 || text === '') return;
+        if (preDepth > 0) {
+          out.push(text);
+          return;
+        }
+        const collapsed = text.replace(/\s+/g, ' ');
+        // After a line break or another space, a leading space is layout, not content.
+        out.push(/\s$/.test(out.at(-1) ?? '\n') ? collapsed.trimStart() : collapsed);
+      },
+      onclosetag(name) {
+        const index = open.findLastIndex((element) => element.name === name);
+        if (index === -1) return;
+        for (const element of open.splice(index)) if (element.hides) hiddenDepth -= 1;
+        if (name === 'style' && styleText !== undefined) {
+          collectHiddenSelectors(styleText.join(''), hiddenSelectors);
+          styleText = undefined;
+        }
+        if (name === 'title' && titleText !== undefined) {
+          title = titleText.join('').replace(/\s+/g, ' ').trim();
+          titleText = undefined;
+        }
+        if (hiddenDepth > 0) return;
+        if (/^h[1-6]$/.test(name)) {
+          if (firstHeading === '') firstHeading = out.slice(headingStart).join('').trim();
+          push('\n\n');
+        } else if (name === 'pre') {
+          preDepth = Math.max(0, preDepth - 1);
+          push('\n\n');
+        } else if (name === 'tr') push('\n');
+        else if (BLOCK.has(name)) push('\n\n');
+        else if (name === 'a') {
+          const link = links.pop();
+          const text = out
+            .slice(link?.start ?? out.length)
+            .join('')
+            .trim();
+          if (link?.href !== undefined && text !== link.href)
+            push(text === '' ? link.href : ` (${link.href})`);
+        }
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+  );
+  parser.end(html);
+  if (tooDeep)
+    out.push(
+      `\n\n[the rest of the page is nested more than ${MAX_HTML_NESTING} elements deep and is not shown]`,
+    );
 
   const text = out
     .join('')

@@ -29,6 +29,17 @@ beforeAll(async () => {
       const url = new URL(request.url ?? '/', 'http://x');
       if (url.pathname === '/redirect') {
         response.writeHead(302, { location: url.searchParams.get('to') ?? '/' }).end();
+      } else if (url.pathname === '/encoded') {
+        // Echoes the credential encoded: the tool must still keep it out of its output.
+        const token = (request.headers.authorization ?? '').replace(/^Bearer /, '');
+        response.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            b64: Buffer.from(token).toString('base64'),
+            b64url: Buffer.from(token).toString('base64url'),
+            hex: Buffer.from(token).toString('hex'),
+            form: encodeURIComponent(token),
+          }),
+        );
       } else if (url.pathname === '/binary') {
         response.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.from([137, 80, 78, 71]));
       } else if (url.pathname === '/text') {
@@ -207,6 +218,23 @@ describe('http tool', () => {
     expect(seen.at(-1)?.headers['x-api-key']).toBeUndefined();
   });
 
+  it('keeps the credential out of the output when the server echoes it encoded', async () => {
+    const output = await createHttpTool({
+      lookup,
+      allowlist: [{ cidr: '127.0.0.1/32', ports: [port] }],
+    }).execute({ url: `http://api.test:${port}/encoded` }, context([bearerGrant]));
+    expect(seen.at(-1)?.headers.authorization).toBe(`Bearer ${SECRET}`);
+    const text = JSON.stringify(output);
+    for (const form of [
+      SECRET,
+      Buffer.from(SECRET).toString('base64'),
+      Buffer.from(SECRET).toString('base64url'),
+      Buffer.from(SECRET).toString('hex'),
+    ])
+      expect(text).not.toContain(form);
+    expect(output.json).toMatchObject({ b64: expect.stringContaining('[REDACTED') });
+  });
+
   it('refuses a request the model wrote that already carries a secret', async () => {
     const before = seen.length;
     await expect(
@@ -224,6 +252,48 @@ describe('http tool', () => {
         },
         context(),
       ),
+    ).rejects.toMatchObject({ code: 'SECRET_LEAK' });
+    expect(seen.length).toBe(before);
+  });
+
+  it.each([
+    [
+      'a percent-encoded key in the query',
+      { url: `/json?note=${encodeURIComponent('sk-ant-api03-Xy7Qw2Er5Ty8Ui1Op4As7Df0Gh3')}` },
+    ],
+    [
+      'a key encoded twice in the path',
+      { url: `/json/${encodeURIComponent(encodeURIComponent('AKIAIOSFODNN7EXAMPLE'))}` },
+    ],
+    [
+      'a form body with the key as a field',
+      {
+        url: '/json',
+        method: 'POST' as const,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: `note=${encodeURIComponent('xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOp')}`,
+      },
+    ],
+    [
+      'a base64 key in a JSON body',
+      {
+        url: '/json',
+        method: 'POST' as const,
+        json: { blob: Buffer.from('sk_live_4eC39HqLyjWDarjtT1zdp7dc').toString('base64') },
+      },
+    ],
+    [
+      'the granted secret hex-encoded in a header',
+      { url: '/json', headers: { 'x-trace': Buffer.from(SECRET).toString('hex') } },
+    ],
+    [
+      'the granted secret split by zero-width spaces',
+      { url: `/json?x=${encodeURIComponent(SECRET.split('').join('\u200B'))}` },
+    ],
+  ])('refuses %s before anything is sent', async (_name, request) => {
+    const before = seen.length;
+    await expect(
+      tool().execute({ ...request, url: `http://127.0.0.1:${port}${request.url}` }, context([bearerGrant])),
     ).rejects.toMatchObject({ code: 'SECRET_LEAK' });
     expect(seen.length).toBe(before);
   });

@@ -1,5 +1,5 @@
 import type { ApprovalRequirement, ToolDefinition } from '@talon/contracts';
-import { LeakPolicy, displayUrl, safeFetch, type SafeFetchResponse } from '@talon/safety';
+import { displayUrl, safeFetch, type SafeFetchResponse } from '@talon/safety';
 import type { Tool, ToolContext } from '@talon/tool-runtime';
 import { redactKnownSecrets } from './known-secret-redactor.js';
 import {
@@ -59,7 +59,6 @@ export class HttpTool implements Tool<HttpToolParams, HttpToolOutput> {
   readonly definition: ToolDefinition;
   private readonly config: NetworkToolConfig;
   private readonly maxBodyChars: number;
-  private readonly egress = new LeakPolicy();
 
   constructor(options: HttpToolOptions = {}) {
     this.config = parseNetworkToolOptions(options);
@@ -112,15 +111,8 @@ export class HttpTool implements Tool<HttpToolParams, HttpToolOutput> {
         headers['content-type'] = 'application/json';
     }
     const secrets = context.grants.map((grant) => grant.value);
-    // What the model wrote goes out of Talon: it must not carry any secret (injected credentials are added after this).
-    this.egress.enforce(
-      [params.url, ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`), body ?? ''].join(
-        '\n',
-      ),
-      'egress',
-      secrets,
-    );
-
+    // What the model wrote goes out of Talon: safeFetch's egress scan refuses it when it carries a key or
+    // a granted secret in any encoding (injected credentials are added after the scan).
     const response = await safeFetch(params.url, {
       guard: this.config.guard,
       method,

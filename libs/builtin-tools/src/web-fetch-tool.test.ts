@@ -119,5 +119,14 @@ describe('web_fetch tool', () => {
         context,
       ),
     ).rejects.toMatchObject({ code: 'SECRET_LEAK' });
+    for (const encoded of [
+      encodeURIComponent(encodeURIComponent('sk_live_4eC39HqLyjWDarjtT1zdp7dc')),
+      Buffer.from('ghp_R2d2C3poLuke0Leia1Han2Solo3Chewie4Yo').toString('base64url'),
+      encodeURIComponent('AKIA\u200BIOSFODNN7\u202EEXAMPLE'),
+    ]) {
+      await expect(
+        tool().execute({ url: `http://127.0.0.1:${port}/docs/page?q=${encoded}` }, context),
+      ).rejects.toMatchObject({ code: 'SECRET_LEAK' });
+    }
   });
 });

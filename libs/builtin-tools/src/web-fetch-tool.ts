@@ -1,5 +1,5 @@
 import type { ToolDefinition } from '@talon/contracts';
-import { LeakPolicy, safeFetch } from '@talon/safety';
+import { safeFetch } from '@talon/safety';
 import { ToolFailedError, type Tool, type ToolContext } from '@talon/tool-runtime';
 import { htmlToText } from './html-to-text.js';
 import {
@@ -43,7 +43,6 @@ const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 export class WebFetchTool implements Tool<WebFetchParams, WebFetchOutput> {
   readonly definition: ToolDefinition;
   private readonly config: NetworkToolConfig;
-  private readonly egress = new LeakPolicy();
 
   constructor(options: NetworkToolOptions = {}) {
     this.config = parseNetworkToolOptions(options);
@@ -84,13 +83,9 @@ export class WebFetchTool implements Tool<WebFetchParams, WebFetchOutput> {
 
   async execute(params: WebFetchParams, context: ToolContext): Promise<WebFetchOutput> {
     const maxChars = Math.min(params.maxChars ?? DEFAULT_WEB_FETCH_MAX_CHARS, MAX_WEB_FETCH_MAX_CHARS);
-    // A URL is egress too: a key pasted into a query string must not leave.
-    this.egress.enforce(
-      params.url,
-      'egress',
-      context.grants.map((grant) => grant.value),
-    );
+    // A URL is egress too: safeFetch's egress scan refuses a key or a granted secret in it, in any encoding.
     const response = await safeFetch(params.url, {
+      egressScan: { knownSecrets: context.grants.map((grant) => grant.value) },
       guard: this.config.guard,
       headers: { accept: 'text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.5' },
       maxRedirects: this.config.maxRedirects,

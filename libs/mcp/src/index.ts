@@ -32,7 +32,11 @@ export type { McpTransportHandle, RemoteTransportOptions } from './mcp-transport
 export { createStdioTransport } from './mcp-transport-stdio.js';
 export { createStreamableHttpTransport } from './mcp-transport-streamable-http.js';
 export { createSseTransport } from './mcp-transport-sse.js';
-export { createMcpTransport, type McpTransportFactoryOptions } from './mcp-transport-factory.js';
+export {
+  createMcpTransport,
+  type McpNetworkOptions,
+  type McpTransportFactoryOptions,
+} from './mcp-transport-factory.js';
 export {
   McpConnection,
   type McpConnectionOptions,

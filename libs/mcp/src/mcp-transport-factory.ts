@@ -1,4 +1,5 @@
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { createGuardedFetch, type AllowlistEntry, type GuardedFetch, type HostLookup } from '@talon/safety';
 import { McpConfigError } from './errors/mcp-config-error.js';
 import { discoverMcpOAuthServer } from './mcp-oauth-discovery.js';
 import type { McpSecretsStore } from './mcp-secrets-store.js';
@@ -8,11 +9,26 @@ import { createSseTransport } from './mcp-transport-sse.js';
 import { createStdioTransport } from './mcp-transport-stdio.js';
 import { createStreamableHttpTransport } from './mcp-transport-streamable-http.js';
 
-/** What building a transport may need from outside: secrets for bearer auth, OAuth providers. */
+/**
+ * The outbound network of remote transports and of OAuth (discovery, registration, token requests): every
+ * request goes through the SSRF guard with pinned addresses and the egress leak scan.
+ */
+export interface McpNetworkOptions {
+  /** Ranges allowed despite being private or loopback (env `TALON_SSRF_ALLOWLIST` in the services). Default none. */
+  allowlist?: readonly AllowlistEntry[];
+  /** Name resolution; default the system resolver. */
+  lookup?: HostLookup;
+  /** CA certificates (PEM) trusted for https instead of Node's bundled roots. */
+  ca?: string | readonly string[];
+}
+
+/** What building a transport may need from outside: secrets for bearer auth, OAuth providers, the network guard. */
 export interface McpTransportFactoryOptions {
   secrets?: McpSecretsStore;
   /** Returns the OAuth provider of a server whose auth is `oauth` (see SecretsStoreOAuthProvider). */
   oauthProviderFor?: (definition: McpServerDefinition) => OAuthClientProvider;
+  /** Default: the guard with no allowlist (loopback, private and metadata addresses refused). */
+  network?: McpNetworkOptions;
 }
 
 /** Builds a fresh transport for a server definition (one transport per connect attempt). */
@@ -45,21 +61,53 @@ export async function createMcpTransport(
       );
     }
     authProvider = options.oauthProviderFor(definition);
+  }
+  const fetch = guardedMcpFetch(headers, authProvider, options.network);
+  if (authProvider !== undefined) {
     // Without tokens the SDK would discover and then guess endpoints; discover first so a server without
     // OAuth metadata fails with one clear typed error.
     if (!(await authProvider.tokens()) && !(await authProvider.discoveryState?.())) {
-      const info = await discoverMcpOAuthServer(transport.url);
+      const info = await discoverMcpOAuthServer(transport.url, { fetchFn: fetch });
       await authProvider.saveDiscoveryState?.({ ...info });
     }
   }
   const provider = authProvider;
   const remote = {
     headers,
+    fetch,
     ...(provider ? { authProvider: provider, authorizationUrl: () => pendingUrlOf(provider) } : {}),
   };
   return transport.type === 'sse'
     ? createSseTransport(transport, remote)
     : createStreamableHttpTransport(transport, remote);
+}
+
+/**
+ * The fetch of one remote server: under the SSRF guard, with the egress scan told which values this
+ * server is meant to receive (its configured headers, its bearer token, its OAuth tokens and client
+ * secret), so those pass and anything else that looks like a key does not.
+ */
+function guardedMcpFetch(
+  headers: Readonly<Record<string, string>>,
+  provider: OAuthClientProvider | undefined,
+  network: McpNetworkOptions = {},
+): GuardedFetch {
+  const configured = Object.values(headers);
+  return createGuardedFetch({
+    ...network,
+    egress: {
+      expectedValues: async () => {
+        if (provider === undefined) return configured;
+        const [tokens, client] = await Promise.all([provider.tokens(), provider.clientInformation()]);
+        return [
+          ...configured,
+          ...[tokens?.access_token, tokens?.refresh_token, client?.client_secret].filter(
+            (value): value is string => typeof value === 'string' && value !== '',
+          ),
+        ];
+      },
+    },
+  });
 }
 
 /** The pending authorization URL of providers that keep one (SecretsStoreOAuthProvider does). */

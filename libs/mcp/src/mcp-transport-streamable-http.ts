@@ -9,6 +9,7 @@ export function createStreamableHttpTransport(
 ): McpTransportHandle {
   const transport = new StreamableHTTPClientTransport(new URL(config.url), {
     requestInit: { headers: options.headers },
+    ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.authProvider ? { authProvider: options.authProvider } : {}),
   });
   return {

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 
 /** A transport plus what Talon needs to see of it beyond JSON-RPC. */
 export interface McpTransportHandle {
@@ -19,6 +19,8 @@ export interface McpTransportHandle {
 export interface RemoteTransportOptions {
   /** Headers sent with every request (config headers plus a resolved bearer token). */
   headers: Record<string, string>;
+  /** The fetch every request of the transport and of its OAuth flow goes through (the SSRF-guarded one). */
+  fetch?: FetchLike;
   /** OAuth provider for servers with `auth.type: 'oauth'`. */
   authProvider?: OAuthClientProvider;
   /** Reads the pending authorization URL from the provider (for the typed error). */

@@ -14,8 +14,14 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function stub(metadata = true): Promise<OAuthStub> {
-  const server = await startOAuthStub({ metadata });
+// The stub listens on loopback: only that is allowed, as an operator's TALON_SSRF_ALLOWLIST would.
+const network = { allowlist: ['127.0.0.1/32'] };
+
+async function stub(
+  metadata = true,
+  pointAt?: NonNullable<Parameters<typeof startOAuthStub>[0]>['pointAt'],
+): Promise<OAuthStub> {
+  const server = await startOAuthStub({ metadata, pointAt });
   cleanups.push(() => server.close());
   return server;
 }
@@ -28,6 +34,7 @@ function oauthManager(
   const manager = new McpManager({
     servers: [definition],
     secrets,
+    network,
     oauthProviderFor: (server) =>
       new SecretsStoreOAuthProvider({
         server: server.name,
@@ -113,7 +120,11 @@ describe('OAuth for remote MCP servers', () => {
       transport: { type: 'streamable-http', url: server.mcpUrl },
       auth: { type: 'bearer', secret: 'BEARER_TOKEN' },
     });
-    const manager = new McpManager({ servers: [definition], secrets: new InMemoryMcpSecretsStore() });
+    const manager = new McpManager({
+      servers: [definition],
+      secrets: new InMemoryMcpSecretsStore(),
+      network,
+    });
     cleanups.push(() => manager.close());
     await expect(manager.start('bearer')).rejects.toMatchObject({
       code: 'SCHEMA_VIOLATION',
@@ -121,11 +132,59 @@ describe('OAuth for remote MCP servers', () => {
     });
     const withSecret = new McpManager({
       servers: [definition],
+      network,
       secrets: new InMemoryMcpSecretsStore({ BEARER_TOKEN: 'wrong-token' }),
     });
     cleanups.push(() => withSecret.close());
     // The stub knows no such token: the server answers 401, reported as a failed start (not a crash).
     await expect(withSecret.start('bearer')).rejects.toMatchObject({ code: 'UNAVAILABLE' });
     expect(server.authorizations).toContain('Bearer wrong-token');
+  });
+
+  it('refuses a remote MCP server on loopback unless the operator allowlists it', async () => {
+    const server = await stub(false);
+    const definition = parseMcpServerConfig({
+      name: 'bearer',
+      transport: { type: 'streamable-http', url: server.mcpUrl },
+      auth: { type: 'bearer', secret: 'BEARER_TOKEN' },
+    });
+    const unguarded = new McpManager({
+      servers: [definition],
+      secrets: new InMemoryMcpSecretsStore({ BEARER_TOKEN: 'some-token' }),
+    });
+    cleanups.push(() => unguarded.close());
+    await expect(unguarded.start('bearer')).rejects.toMatchObject({
+      message: expect.stringMatching(/loopback/),
+    });
+    expect(server.requests).toEqual([]);
+  });
+
+  it.each([
+    ['the authorization server', { authorizationServer: 'http://169.254.169.254' }],
+    ['the registration endpoint', { registration: 'http://169.254.169.254/register' }],
+    ['the registration endpoint on another loopback port', { registration: 'http://127.0.0.2:9/register' }],
+  ])('refuses OAuth metadata that points %s at a forbidden address', async (_name, pointAt) => {
+    const server = await stub(true, pointAt);
+    const urls: URL[] = [];
+    const manager = oauthManager(secured(server.mcpUrl), new InMemoryMcpSecretsStore(), urls);
+    const error = await manager.start('secure').catch((caught: unknown) => caught);
+    expect(JSON.stringify({ message: (error as Error).message, list: manager.list() })).toMatch(
+      /cloud_metadata|metadata address|loopback|169\.254\.169\.254|127\.0\.0\.2/,
+    );
+    expect(urls).toEqual([]);
+  });
+
+  it('refuses a token endpoint at a metadata address: the code never leaves', async () => {
+    const server = await stub(true, { token: 'http://169.254.169.254/token' });
+    const secrets = new InMemoryMcpSecretsStore();
+    const urls: URL[] = [];
+    const manager = oauthManager(secured(server.mcpUrl), secrets, urls);
+    await manager.start('secure').catch(() => undefined);
+    expect(urls).toHaveLength(1);
+    const approval = await fetch(urls[0] as URL, { redirect: 'manual' });
+    const code = new URL(approval.headers.get('location') ?? '').searchParams.get('code') ?? '';
+    const error = await manager.finishAuthorization('secure', code).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: 'SSRF_BLOCKED', details: { reason: 'cloud_metadata' } });
+    expect(await secrets.get('mcp/oauth/secure/tokens')).toBeUndefined();
   });
 });

@@ -20,6 +20,8 @@ describe('server-everything over streamable HTTP and SSE', () => {
     );
     sse = await startChildServer(EVERYTHING_BIN, ['sse'], { PORT: String(ssePort) }, 'running on port');
     manager = new McpManager({
+      // The servers listen on loopback: allowed explicitly, as an operator's TALON_SSRF_ALLOWLIST would.
+      network: { allowlist: ['127.0.0.1/32'] },
       servers: [
         parseMcpServerConfig({
           name: 'remote',
@@ -54,6 +56,16 @@ describe('server-everything over streamable HTTP and SSE', () => {
     expect((await manager.call('remote.get-sum', { a: 20, b: 22 })).text).toContain('42');
   });
 
+  it.each([
+    ['a key in the arguments', { message: 'deploy with AKIAIOSFODNN7EXAMPLE' }],
+    ['a percent-encoded key', { message: encodeURIComponent('sk-ant-api03-Xy7Qw2Er5Ty8Ui1Op4As7Df0Gh3Jk6') }],
+    ['a base64 key', { message: Buffer.from('ghp_R2d2C3poLuke0Leia1Han2Solo3Chewie4Yo').toString('base64') }],
+  ])('refuses to send %s to a remote server (egress leak scan), and stays usable', async (_name, args) => {
+    await expect(manager.call('remote.echo', args)).rejects.toMatchObject({ code: 'SECRET_LEAK' });
+    await expect(manager.call('legacy.echo', args)).rejects.toMatchObject({ code: 'SECRET_LEAK' });
+    expect((await manager.call('remote.echo', { message: 'still here' })).text).toContain('still here');
+  });
+
   it('lists and calls over the older HTTP+SSE transport', async () => {
     const output = await manager.call('legacy.echo', { message: 'over sse' });
     expect(output.text).toContain('over sse');
@@ -72,6 +84,7 @@ describe('server-everything over streamable HTTP and SSE', () => {
       'listening on port',
     );
     const flaky = new McpManager({
+      network: { allowlist: ['127.0.0.1/32'] },
       servers: [
         parseMcpServerConfig({
           name: 'flaky',

@@ -1,20 +1,27 @@
 /**
  * Characters that render as nothing and can be slipped inside a key to break a pattern match:
  * zero-width space/non-joiner/joiner, word joiner and invisible operators, BOM, soft hyphen, NUL,
- * Mongolian vowel separator.
+ * Mongolian vowel separator, the bidirectional controls (LRM, RLM, ALM, embeddings, overrides and
+ * isolates) and the Unicode tag characters (U+E0000–U+E007F, used to smuggle ASCII invisibly).
  */
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-export const INVISIBLE_CHARACTERS = /[\u0000\u00AD\u180E\u200B-\u200D\u2060-\u2064\uFEFF]/g;
+export const INVISIBLE_CHARACTERS =
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  /[\u0000\u00AD\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF\u{E0000}-\u{E007F}]/gu;
 
 /** Text with invisible characters removed, and where each remaining character came from. */
 export interface VisibleText {
   text: string;
-  /** `offsets[i]` is the index in the original text of `text[i]`; one extra entry maps the end. */
-  offsets: number[];
+  /**
+   * `offsets[i]` is the index in the original text of `text[i]`; one extra entry maps the end.
+   * Undefined when nothing was removed (every index maps to itself).
+   */
+  offsets?: number[];
 }
 
 /** Removes invisible characters, keeping a map back to the original offsets. */
 export function toVisibleText(original: string): VisibleText {
+  INVISIBLE_CHARACTERS.lastIndex = 0;
+  if (!INVISIBLE_CHARACTERS.test(original)) return { text: original };
   let text = '';
   const offsets: number[] = [];
   let last = 0;
@@ -40,8 +47,10 @@ export function originalSpan(
   start: number,
   end: number,
 ): { start: number; end: number } {
+  const { offsets } = visible;
+  if (offsets === undefined) return { start, end };
   return {
-    start: visible.offsets[start],
-    end: end === start ? visible.offsets[start] : visible.offsets[end - 1] + 1,
+    start: offsets[start],
+    end: end === start ? offsets[start] : offsets[end - 1] + 1,
   };
 }

@@ -48,15 +48,23 @@ export function pinnedLookup(hostname: string, address: string, family: 4 | 6): 
   };
 }
 
+/** What {@link openPinnedRequest} needs: the request side without the byte cap. */
+export type PinnedStreamInit = Omit<PinnedRequestInit, 'maxBytes' | 'label' | 'signal'> & {
+  signal?: AbortSignal;
+};
+
 /**
- * Sends one request to a checked target over a fresh connection (no pooled socket can point elsewhere),
- * connecting to the pinned address while keeping the original Host header and TLS server name.
- * The body is streamed and the exchange aborted as soon as it passes `maxBytes`.
+ * Opens one request to a checked target over a fresh connection (no pooled socket can point elsewhere),
+ * connecting to the pinned address while keeping the original Host header and TLS server name, and
+ * settles with the response as it starts arriving (its body still streaming).
  */
-export function sendPinnedRequest(target: CheckedTarget, init: PinnedRequestInit): Promise<PinnedResponse> {
+export function openPinnedRequest(
+  target: CheckedTarget,
+  init: PinnedStreamInit,
+): Promise<http.IncomingMessage> {
   const { url } = target;
   const transport = url.protocol === 'https:' ? https : http;
-  return new Promise<PinnedResponse>((resolve, reject) => {
+  return new Promise<http.IncomingMessage>((resolve, reject) => {
     const request = transport.request({
       host: target.hostKind === 'name' ? target.hostname : target.address,
       port: target.port,
@@ -72,34 +80,45 @@ export function sendPinnedRequest(target: CheckedTarget, init: PinnedRequestInit
         : {}),
     });
     request.on('error', reject);
-    request.on('response', (response) => {
-      const fail = (error: Error) => {
-        response.destroy();
-        request.destroy();
-        reject(error);
-      };
-      const declared = Number(response.headers['content-length']);
-      if (Number.isFinite(declared) && declared > init.maxBytes) {
-        fail(new ResponseTooLargeError(init.label, init.maxBytes));
-        return;
-      }
-      const chunks: Buffer[] = [];
-      let received = 0;
-      response.on('data', (chunk: Buffer) => {
-        received += chunk.length;
-        if (received > init.maxBytes) fail(new ResponseTooLargeError(init.label, init.maxBytes));
-        else chunks.push(chunk);
-      });
-      response.on('error', reject);
-      response.on('end', () => {
-        resolve({
-          status: response.statusCode ?? 0,
-          headers: collectHeaders(response.headers),
-          body: Buffer.concat(chunks),
-        });
+    request.on('response', resolve);
+    request.end(init.body === undefined ? undefined : Buffer.from(init.body));
+  });
+}
+
+/**
+ * Sends one request to a checked target ({@link openPinnedRequest}) and reads the whole body, aborting
+ * the exchange as soon as it passes `maxBytes`.
+ */
+export async function sendPinnedRequest(
+  target: CheckedTarget,
+  init: PinnedRequestInit,
+): Promise<PinnedResponse> {
+  const response = await openPinnedRequest(target, init);
+  return new Promise<PinnedResponse>((resolve, reject) => {
+    const fail = (error: Error) => {
+      response.destroy();
+      reject(error);
+    };
+    const declared = Number(response.headers['content-length']);
+    if (Number.isFinite(declared) && declared > init.maxBytes) {
+      fail(new ResponseTooLargeError(init.label, init.maxBytes));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let received = 0;
+    response.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > init.maxBytes) fail(new ResponseTooLargeError(init.label, init.maxBytes));
+      else chunks.push(chunk);
+    });
+    response.on('error', reject);
+    response.on('end', () => {
+      resolve({
+        status: response.statusCode ?? 0,
+        headers: collectHeaders(response.headers),
+        body: Buffer.concat(chunks),
       });
     });
-    request.end(init.body === undefined ? undefined : Buffer.from(init.body));
   });
 }
 

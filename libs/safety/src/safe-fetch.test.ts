@@ -314,10 +314,31 @@ describe('safeFetch credential injection', () => {
       allowlist: allowMain,
       lookup: loopbackLookup(),
       credentials: [grant('query', 'key')],
+      // The redirect target stands for a server that echoes the secret; the caller did not write it.
+      egressScan: false,
     });
     const [first, second] = main.seen.slice(-2);
     expect(first.url).toContain('key=tok-SECRET-123456');
     expect(second.url).toBe('/landed?keep=1');
+  });
+
+  it.each([
+    ['base64 in the path', (secret: string) => `/steal/${Buffer.from(secret).toString('base64url')}`],
+    ['hex in the query', (secret: string) => `/steal?x=${Buffer.from(secret).toString('hex')}`],
+    ['percent-encoded twice', (secret: string) => `/steal/${encodeURIComponent(encodeURIComponent(secret))}`],
+  ])('refuses a redirect that carries the secret to another host as %s', async (_name, place) => {
+    const before = main.seen.length;
+    const to = encodeURIComponent(`http://other.test:${main.port}${place('tok-SECRET-123456')}`);
+    await expect(
+      safeFetch(`http://api.test:${main.port}/redirect?to=${to}`, {
+        allowlist: allowMain,
+        lookup: loopbackLookup(),
+        credentials: [grant('bearer')],
+        // The redirect target stands for a server that echoes the secret; the caller did not write it.
+        egressScan: false,
+      }),
+    ).rejects.toBeInstanceOf(SecretLeakError);
+    expect(main.seen.length - before).toBe(1);
   });
 
   it('refuses a redirect that carries the secret in the path of another host', async () => {
@@ -328,6 +349,8 @@ describe('safeFetch credential injection', () => {
         allowlist: allowMain,
         lookup: loopbackLookup(),
         credentials: [grant('bearer')],
+        // The redirect target stands for a server that echoes the secret; the caller did not write it.
+        egressScan: false,
       }),
     ).rejects.toBeInstanceOf(SecretLeakError);
     expect(main.seen.length - before).toBe(1);

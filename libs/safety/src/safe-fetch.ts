@@ -9,6 +9,8 @@ import { SsrfBlockedError } from './errors/ssrf-blocked-error.js';
 import { TooManyRedirectsError } from './errors/too-many-redirects-error.js';
 import { sendPinnedRequest } from './pinned-request.js';
 import { displayUrl } from './display-url.js';
+import { EgressScanner } from './egress-scanner.js';
+import { LeakDetector } from './leak-detector.js';
 import { SsrfGuard, type SsrfGuardOptions } from './ssrf-guard.js';
 
 /** Default number of redirects followed. */
@@ -39,6 +41,14 @@ export interface SafeFetchOptions extends SsrfGuardOptions {
   ca?: string | readonly string[];
   /** A guard to reuse instead of building one from `allowlist` and `lookup`. */
   guard?: SsrfGuard;
+  /**
+   * The egress leak scan of the request as the caller wrote it (before credentials are injected): on by
+   * default, looking for key formats and for the value of every grant in `credentials` in any encoding.
+   * `knownSecrets` adds values that must not leave either (secrets granted to the call but not sent);
+   * `false` turns the scan off: only for a caller that scanned the request itself before injecting
+   * credentials of its own (the WASM host), or whose every byte Talon wrote.
+   */
+  egressScan?: { knownSecrets?: readonly string[]; scanner?: EgressScanner } | false;
 }
 
 /** A response fetched through {@link safeFetch}. */
@@ -58,13 +68,17 @@ export interface SafeFetchResponse {
   usedSecretNames: string[];
 }
 
+const defaultEgressScanner = new EgressScanner();
+// Exact values only: a redirect target is the server's text, not the caller's; key formats in it are not ours.
+const strayValueScanner = new EgressScanner(new LeakDetector([]));
+
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 // Request headers that belong to one origin and are dropped when a redirect leaves it.
 const ORIGIN_BOUND_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization']);
 
 /**
- * An outbound HTTP request under the SSRF guard: each hop is checked and connected to its checked
- * address, redirects are followed by hand and re-checked, credentials go only to matching hosts, and the
+ * An outbound HTTP request under the SSRF guard: the request as written first passes the egress leak
+ * scan ({@link EgressScanner}), each hop is checked and connected to its checked address, redirects are followed by hand and re-checked, credentials go only to matching hosts, and the
  * body and the total time are capped. Throws SsrfBlockedError, ResponseTooLargeError,
  * TooManyRedirectsError, FetchTimeoutError, SecretLeakError or FetchFailedError (transport failures).
  */
@@ -93,6 +107,18 @@ export async function safeFetch(
   const usedSecretNames = new Set<string>();
 
   try {
+    // Userinfo is refused by the guard anyway; say so before the scan calls it a leaked credential.
+    if (url.username !== '' || url.password !== '')
+      throw new SsrfBlockedError({ url: displayUrl(url), reason: 'credentials_in_url' });
+    if (options.egressScan !== false) {
+      const scanner = options.egressScan?.scanner ?? defaultEgressScanner;
+      scanner.enforce(
+        { url, method, headers, body },
+        {
+          knownSecrets: [...grants.map((grant) => grant.value), ...(options.egressScan?.knownSecrets ?? [])],
+        },
+      );
+    }
     for (;;) {
       signal.throwIfAborted();
       const target = await untilAborted(guard.check(url), signal);
@@ -189,13 +215,11 @@ function refuseStrayCredential(
   grants: readonly CredentialGrant[],
   used: readonly string[],
 ): void {
-  // A redirect can put a secret into the path of a URL on another host; injection only strips query and headers.
+  // A redirect can put a secret into the path of a URL on another host, in any encoding; injection only
+  // strips plain copies from the query and headers.
   const stray = grants.filter((grant) => grant.value !== '' && !used.includes(grant.value));
   const carried = stray.filter(
-    (grant) =>
-      url.href.includes(grant.value) ||
-      url.href.includes(encodeURIComponent(grant.value)) ||
-      Object.values(headers).some((value) => value.includes(grant.value)),
+    (grant) => strayValueScanner.scan({ url, headers }, { knownSecrets: [grant.value] }).length > 0,
   );
   if (carried.length > 0)
     throw new SecretLeakError(

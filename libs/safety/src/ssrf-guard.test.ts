@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { SsrfBlockedError } from './errors/ssrf-blocked-error.js';
+import { InsecureCredentialError } from './errors/insecure-credential-error.js';
 import type { HostLookup } from './host-lookup.js';
 import { safeFetch } from './safe-fetch.js';
 import { SsrfGuard } from './ssrf-guard.js';
@@ -17,6 +18,11 @@ const ZONE: Record<string, string[]> = {
   'zone.test': ['fe80::1%eth0'],
   'cgnat.test': ['100.64.1.1'],
   'alibaba.test': ['100.100.100.200'],
+  'public-then-private.test': ['93.184.216.34', '10.0.0.7'],
+  'private-then-public.test': ['10.0.0.7', '93.184.216.34'],
+  'private-then-loopback.test': ['10.0.0.7', '127.0.0.1'],
+  'private-then-metadata.test': ['10.0.0.7', '169.254.169.254'],
+  'two-private.test': ['10.0.0.7', '10.0.0.8'],
 };
 
 function tableLookup(calls: string[] = []): HostLookup {
@@ -191,5 +197,45 @@ describe('SsrfGuard with an allowlist', () => {
     await expect(guard.check('http://user:secret@127.0.0.1/')).rejects.toMatchObject({
       details: { reason: 'credentials_in_url', url: 'http://127.0.0.1/' },
     });
+  });
+});
+
+describe('SsrfGuard with multi-address answers', () => {
+  const guard = new SsrfGuard({ allowlist: ['10.0.0.0/8'], lookup: tableLookup() });
+
+  it('calls the pinned address allowlisted only when that one address is', async () => {
+    await expect(guard.check('http://public-then-private.test/')).resolves.toMatchObject({
+      address: '93.184.216.34',
+      allowlisted: false,
+    });
+    await expect(guard.check('http://private-then-public.test/')).resolves.toMatchObject({
+      address: '10.0.0.7',
+      allowlisted: true,
+    });
+    await expect(guard.check('http://two-private.test/')).resolves.toMatchObject({ allowlisted: true });
+  });
+
+  it.each([
+    ['http://private-then-loopback.test/', 'loopback', '127.0.0.1'],
+    ['http://private-then-metadata.test/', 'cloud_metadata', '169.254.169.254'],
+  ])('refuses %s: one allowlisted answer does not carry the others', async (url, reason, address) => {
+    await expect(guard.check(url)).rejects.toMatchObject({ details: { reason, address } });
+  });
+
+  it('never sends a credential over plain http to a public address next to an allowlisted one', async () => {
+    const grant = {
+      secretName: 'api',
+      value: 'granted-secret-value-123',
+      hostPatterns: ['public-then-private.test'],
+      location: { kind: 'bearer' as const },
+    };
+    await expect(
+      safeFetch('http://public-then-private.test/', {
+        allowlist: ['10.0.0.0/8'],
+        lookup: tableLookup(),
+        credentials: [grant],
+        timeoutMs: 2000,
+      }),
+    ).rejects.toBeInstanceOf(InsecureCredentialError);
   });
 });

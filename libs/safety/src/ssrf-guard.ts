@@ -27,7 +27,11 @@ export interface CheckedTarget {
   address: string;
   family: 4 | 6;
   port: number;
-  /** Whether an address passed only because the operator's allowlist covers it (a private range they trust). */
+  /**
+   * Whether the pinned `address` passed only because the operator's allowlist covers it (a private range
+   * they trust). It describes that one address, never the set: a public first answer next to an
+   * allowlisted second one is not "allowlisted".
+   */
   allowlisted: boolean;
 }
 
@@ -73,6 +77,8 @@ export class SsrfGuard {
       answers = await this.resolve(host.name);
     }
 
+    // Every answer must pass, not only the one pinned: a later connection attempt (happy eyeballs, a
+    // resolver that reorders) must never reach an address that was not checked.
     const checked = answers.map((answer) => this.checkAddress(shown, answer.address, port));
     // Credentials in a URL would travel as Basic auth; the host injects credentials, a URL never carries them.
     if (url.username !== '' || url.password !== '')
@@ -85,7 +91,7 @@ export class SsrfGuard {
       address: first.address,
       family: first.family,
       port,
-      allowlisted: checked.some((answer) => answer.allowlisted),
+      allowlisted: first.allowlisted,
     };
   }
 

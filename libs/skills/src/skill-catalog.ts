@@ -31,6 +31,8 @@ export interface SkillCatalogOptions extends GatingOptions {
   debounceMs?: number;
   /** Called before any install URL is fetched; throw to refuse (the SSRF guard). */
   checkUrl?: SkillInstallerOptions['checkUrl'];
+  /** The fetch install downloads go through (the SSRF-guarded one in the service). */
+  fetch?: SkillInstallerOptions['fetch'];
 }
 
 /**
@@ -110,11 +112,12 @@ export class SkillCatalog {
 
   /** `skills.install`; the new skill is visible to the next call once this resolves. */
   async install(request: SkillInstallRequest): Promise<SkillInstallResult> {
-    const { config, checkUrl } = this.options;
+    const { config, checkUrl, fetch } = this.options;
     const result = await installSkill(request, {
       installedDir: config.dirs.installed,
       registryDir: config.registryDir,
       ...(checkUrl ? { checkUrl } : {}),
+      ...(fetch ? { fetch } : {}),
     });
     await this.watcher.refresh();
     return result;

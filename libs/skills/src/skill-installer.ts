@@ -32,6 +32,12 @@ export interface SkillInstallerOptions {
   fetchTimeoutMs?: number;
   /** Called before a URL is fetched; throw to refuse it (plug the SSRF guard in here). */
   checkUrl?: (url: URL) => void | Promise<void>;
+  /**
+   * The fetch downloads go through. Default the global `fetch`, which resolves the name again after
+   * `checkUrl`: plug in the SSRF-guarded fetch of `@talon/safety` (`createGuardedFetch`) so the
+   * connection goes to the address that was checked.
+   */
+  fetch?: (url: URL, init: RequestInit) => Promise<Response>;
 }
 
 interface Fetched {
@@ -217,7 +223,7 @@ async function fetchUrl(raw: string, options: SkillInstallerOptions, maxBytes: n
   let response: Response;
   try {
     // Redirects are refused: the checked URL must be the one that is read.
-    response = await fetch(url, { redirect: 'error', signal });
+    response = await (options.fetch ?? fetch)(url, { redirect: 'error', signal });
   } catch (error) {
     throw new SkillSourceError(
       ERROR_CODES.TOOL_FAILED,

@@ -46,7 +46,7 @@ export {
 export { truncateText, cutUtf8, DEFAULT_MAX_OUTPUT_BYTES, type TruncatedText } from './output-truncation.js';
 export { outputToText } from './output-text.js';
 export { redactParams, hashParams, REDACTED } from './sensitive-params.js';
-export { isCatastrophicPattern, guardedRegExpEngine } from './regexp-guard.js';
+export { guardedRegExpEngine, MAX_SCHEMA_PATTERN_LENGTH } from './regexp-guard.js';
 export { canonicalJson } from './canonical-json.js';
 export { UnknownToolError } from './errors/unknown-tool-error.js';
 export { ToolNameConflictError, type ToolNameConflictReason } from './errors/tool-name-conflict-error.js';

@@ -1,55 +1,24 @@
 import type { RegExpEngine } from 'ajv/dist/types/index.js';
-
-const QUANTIFIER_START = /[*+{]/;
-
-function isQuantifierAt(source: string, index: number): boolean {
-  const char = source[index];
-  if (char === undefined || !QUANTIFIER_START.test(char)) return false;
-  if (char !== '{') return true;
-  // `{n}` repeats a fixed number of times; only `{n,}` and `{n,m}` can backtrack.
-  return /^\{\d*,\d*\}/.test(source.slice(index));
-}
+import { checkRegexSafety } from '@talon/safety';
 
 /**
- * Whether a regular expression has a shape known for catastrophic backtracking: a quantified group that
- * itself contains a quantifier (`(a+)+`, `(\w*)*`, `(x+y?){2,}`) or a backreference. A conservative
- * heuristic: it may refuse a harmless pattern, it catches the classic ReDoS forms. JSON Schema `pattern`
- * runs synchronously, so a timeout cannot stop a runaway match.
+ * Longest JSON Schema `pattern` accepted. Schemas come from tool authors and MCP servers, whose patterns
+ * can be long (an address format, an enumeration); the cap only stops a pattern built to be expensive.
  */
-export function isCatastrophicPattern(source: string): boolean {
-  const groups: boolean[] = []; // per open group: does it contain a quantifier?
-  const markParent = (): void => {
-    if (groups.length > 0) groups[groups.length - 1] = true;
-  };
-  for (let index = 0; index < source.length; index += 1) {
-    const char = source[index];
-    if (char === '\\') {
-      if (/[1-9k]/.test(source[index + 1] ?? '')) return true;
-      index += 1;
-    } else if (char === '[') {
-      // Skip the character class, honouring escapes inside it.
-      index += 1;
-      while (index < source.length && source[index] !== ']') index += source[index] === '\\' ? 2 : 1;
-    } else if (char === '(') {
-      groups.push(false);
-    } else if (char === ')') {
-      const inner = groups.pop() ?? false;
-      const quantified = isQuantifierAt(source, index + 1);
-      if (quantified && inner) return true;
-      if (quantified || inner) markParent();
-    } else if (isQuantifierAt(source, index)) {
-      markParent();
-    }
-  }
-  return false;
-}
+export const MAX_SCHEMA_PATTERN_LENGTH = 10_000;
 
-/** An ajv `code.regExp` engine that refuses catastrophic patterns at schema compile time. */
+/**
+ * An ajv `code.regExp` engine that refuses, at schema compile time, every pattern Talon's one ReDoS
+ * guard refuses (`checkRegexSafety` of `@talon/safety`). JSON Schema `pattern` runs synchronously on
+ * the caller's thread, so a timeout cannot stop a runaway match: the shape check is the defence here.
+ */
 export const guardedRegExpEngine: RegExpEngine = Object.assign(
   (pattern: string, flags: string) => {
-    if (isCatastrophicPattern(pattern)) {
-      throw new Error(`pattern "${pattern.slice(0, 100)}" can backtrack catastrophically; simplify it`);
-    }
+    const verdict = checkRegexSafety(pattern, { maxLength: MAX_SCHEMA_PATTERN_LENGTH, flags });
+    if (!verdict.safe && verdict.reason !== 'invalid')
+      throw new Error(
+        `pattern "${pattern.slice(0, 100)}" can backtrack catastrophically (${verdict.message}); simplify it`,
+      );
     return new RegExp(pattern, flags);
   },
   { code: 'new RegExp' },

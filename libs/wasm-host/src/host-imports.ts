@@ -1,4 +1,5 @@
 import { TalonError } from '@talon/errors';
+import { EgressScanner, knownSecretForms } from '@talon/safety';
 import { RateLimitedError, SlidingWindowRateLimiter, type ToolLogger } from '@talon/tool-runtime';
 import type { Capabilities } from './capabilities.js';
 import { HostImportDeniedError } from './errors/host-import-denied-error.js';
@@ -38,6 +39,7 @@ export interface HostImportsDependencies {
 }
 
 const REDACTED = '[REDACTED]';
+const egressScanner = new EgressScanner();
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
 const STRIPPED_REQUEST_HEADERS = new Set([
   'host',
@@ -48,11 +50,12 @@ const STRIPPED_REQUEST_HEADERS = new Set([
   'cookie',
 ]);
 
+/** Replaces every secret, in each form a server could echo it (raw, percent-encoded, base64, hex). */
 function scrub(text: string, secrets: readonly string[]): string {
   let out = text;
-  for (const secret of secrets) {
-    for (const form of new Set([secret, encodeURIComponent(secret)])) out = out.split(form).join(REDACTED);
-  }
+  // Longest first, so a form that contains another is replaced whole.
+  const forms = knownSecretForms(secrets).sort((left, right) => right.length - left.length);
+  for (const form of forms) if (out.includes(form)) out = out.split(form).join(REDACTED);
   return out;
 }
 
@@ -137,6 +140,18 @@ export class HostImports {
     const reachableSecrets: string[] = (
       await Promise.all(this.capabilities.secrets.map((name) => call.secrets.get(name)))
     ).filter((value): value is string => value !== undefined && value.length > 0);
+    // What the guest wrote leaves Talon: no key format and no secret this call can reach, in any encoding.
+    // Scanned before the host injects credentials, which are the only secrets allowed out.
+    const findings = egressScanner.scan(
+      { url: url.href, method: request.method, headers, body: request.body },
+      { knownSecrets: reachableSecrets },
+    );
+    if (findings.length > 0) {
+      const found = [...new Set(findings.map((finding) => `${finding.kind} in ${finding.part}`))].join(', ');
+      throw new HostImportDeniedError(
+        `SECRET_LEAK: the request carries a secret (${found}); credentials are injected by the host`,
+      );
+    }
     const secureEnough =
       url.protocol === 'https:' ||
       this.dependencies.allowCredentialsOverHttp === true ||

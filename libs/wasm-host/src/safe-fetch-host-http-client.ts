@@ -4,7 +4,8 @@ import type { HostHttpClient, HostHttpRequest, HostHttpResponse } from './host-h
 /**
  * {@link HostHttpClient} through the SSRF guard of `@talon/safety`: the resolved address is checked and pinned,
  * private, loopback and metadata addresses are refused unless the operator allowlists a range, and redirects
- * are not followed (the guest's allowlist was checked against the first URL only).
+ * are not followed (the guest's allowlist was checked against the first URL only). The egress leak scan
+ * runs in the host imports, before credentials are injected.
  */
 export class SafeFetchHostHttpClient implements HostHttpClient {
   private readonly guard: SsrfGuard;
@@ -23,6 +24,9 @@ export class SafeFetchHostHttpClient implements HostHttpClient {
       maxResponseBytes: request.maxResponseBytes,
       timeoutMs: request.timeoutMs,
       signal: request.signal,
+      // The host imports scanned what the guest wrote before injecting credentials; this request now
+      // carries those credentials on purpose.
+      egressScan: false,
     });
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(response.headers))

@@ -206,6 +206,35 @@ describe('host imports (host-probe component built with componentize-js, real wo
       expect(guestSaw).toContain('[REDACTED]');
     });
 
+    it.each([
+      [
+        'the granted secret percent-encoded in the query',
+        (base: string) => ({ url: `${base}/v1/q?x=${encodeURIComponent(encodeURIComponent(SECRET))}` }),
+      ],
+      [
+        'the granted secret base64 in a header',
+        (base: string) => ({
+          url: `${base}/v1/h`,
+          headers: [['x-note', Buffer.from(SECRET).toString('base64')]],
+        }),
+      ],
+      [
+        'a key format in a form body',
+        (base: string) => ({
+          url: `${base}/v1/f`,
+          method: 'POST',
+          headers: [['content-type', 'application/x-www-form-urlencoded']],
+          body: `k=${encodeURIComponent('AKIA\u200BIOSFODNN7EXAMPLE')}`,
+        }),
+      ],
+    ])('refuses %s before it leaves (egress leak scan)', async (_label, build) => {
+      const before = server.received.length;
+      const result = await call(granted, { op: 'http', ...build(server.baseUrl) }, grant);
+      expect(result.err).toMatch(/SECRET_LEAK/);
+      expect(result.err).not.toContain(SECRET);
+      expect(server.received.length).toBe(before);
+    });
+
     it('sends no credential when the call has no grant for it', async () => {
       await call(granted, { op: 'http', url: `${server.baseUrl}/v1/nogrant` });
       expect(server.received.at(-1)!.headers['x-api-key']).toBeUndefined();

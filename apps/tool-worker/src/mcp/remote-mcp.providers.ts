@@ -55,7 +55,12 @@ export function remoteMcpProviders(
           registry,
           log: (level, message, fields) => logger.write(level, message, fields),
           // Bearer secrets and OAuth entries come from the orchestrator's encrypted store over NATS.
-          manager: { secrets: oauth.secrets, oauthProviderFor: oauth.providerFor },
+          // Every remote MCP and OAuth request goes through the SSRF guard with the worker's allowlist.
+          manager: {
+            secrets: oauth.secrets,
+            oauthProviderFor: oauth.providerFor,
+            network: { allowlist: config.ssrfAllowlist },
+          },
         });
       },
     },

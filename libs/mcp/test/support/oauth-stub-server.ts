@@ -24,10 +24,17 @@ export interface OAuthStub {
  * Serves RFC 9728 protected-resource metadata, RFC 8414 metadata, dynamic client registration, an
  * authorize endpoint that approves at once (redirects with a code), a PKCE-checking token endpoint, and
  * an MCP endpoint (stateless streamable HTTP) that needs the issued bearer token.
- * With `metadata: false` it serves none of the OAuth documents (a server that cannot do OAuth).
+ * With `metadata: false` it serves none of the OAuth documents (a server that cannot do OAuth);
+ * `pointAt` makes the metadata send Talon elsewhere (a hostile server naming a metadata address).
  */
-export async function startOAuthStub(options: { metadata?: boolean } = {}): Promise<OAuthStub> {
+export async function startOAuthStub(
+  options: {
+    metadata?: boolean;
+    pointAt?: { authorizationServer?: string; registration?: string; token?: string };
+  } = {},
+): Promise<OAuthStub> {
   const withMetadata = options.metadata ?? true;
+  const pointAt = options.pointAt ?? {};
   const requests: string[] = [];
   const authorizations: string[] = [];
   const codes = new Map<string, { challenge: string; clientId: string; redirectUri: string }>();
@@ -41,14 +48,17 @@ export async function startOAuthStub(options: { metadata?: boolean } = {}): Prom
     const url = new URL(req.url ?? '/', baseUrl);
     requests.push(`${req.method} ${url.pathname}`);
     if (url.pathname === '/.well-known/oauth-protected-resource/mcp' && withMetadata) {
-      return json(res, 200, { resource: `${baseUrl}/mcp`, authorization_servers: [baseUrl] });
+      return json(res, 200, {
+        resource: `${baseUrl}/mcp`,
+        authorization_servers: [pointAt.authorizationServer ?? baseUrl],
+      });
     }
     if (url.pathname === '/.well-known/oauth-authorization-server' && withMetadata) {
       return json(res, 200, {
         issuer: baseUrl,
         authorization_endpoint: `${baseUrl}/authorize`,
-        token_endpoint: `${baseUrl}/token`,
-        registration_endpoint: `${baseUrl}/register`,
+        token_endpoint: pointAt.token ?? `${baseUrl}/token`,
+        registration_endpoint: pointAt.registration ?? `${baseUrl}/register`,
         response_types_supported: ['code'],
         grant_types_supported: ['authorization_code', 'refresh_token'],
         code_challenge_methods_supported: ['S256'],
