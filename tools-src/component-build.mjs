@@ -10,6 +10,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { register } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -47,6 +48,11 @@ export async function buildJsComponent(source, { witDir = dirname(WIT_FILE), wor
     loaderRegistered = true;
   }
   const { componentize } = await import('@bytecodealliance/componentize-js');
+  // componentize-js strips the current directory from its temp folder's path when the folder is inside it (with
+  // cwd /tmp, `source.js` became `e.js`); build from a folder that holds no temp folder.
+  const cwd = process.cwd();
+  if (tmpdir().startsWith(TOOLS_DIR)) throw new Error(`TMPDIR (${tmpdir()}) must not be inside ${TOOLS_DIR}`);
+  process.chdir(TOOLS_DIR);
   const { component } = await componentize(source, {
     sourceName: 'source.js',
     witPath: witDir,
@@ -58,7 +64,7 @@ export async function buildJsComponent(source, { witDir = dirname(WIT_FILE), wor
       ...(process.env.SOURCE_DATE_EPOCH ? { SOURCE_DATE_EPOCH: process.env.SOURCE_DATE_EPOCH } : {}),
       ...(maxMemoryMb ? { TALON_WIZER_MAX_MEMORY_MB: String(maxMemoryMb) } : {}),
     },
-  });
+  }).finally(() => process.chdir(cwd));
   return component;
 }
 

@@ -136,6 +136,8 @@ async function main() {
 }
 
 main().catch((error) => {
-  process.stderr.write(`deterministic-wizer: the engine's initialisation failed: ${error?.stack ?? error}\n`);
+  // node:wasi answers the engine's proc_exit by throwing a symbol; the engine has written its error to stderr.
+  const reason = typeof error === 'symbol' ? 'the engine exited during initialisation (see above)' : (error?.stack ?? String(error));
+  process.stderr.write(`deterministic-wizer: ${reason}\n`);
   process.exit(1);
 });

@@ -11,4 +11,5 @@ export * from './v1/mcp-control.js';
 export * from './v1/mcp-auth.js';
 export * from './v1/sessions.js';
 export * from './v1/wasm-tools.js';
+export * from './v1/tool-build.js';
 export * from './v1/auth.js';
