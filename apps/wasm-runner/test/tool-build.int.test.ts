@@ -265,6 +265,14 @@ describe('tool builder: description → source → component → examples → ap
       name: 'word-count',
     });
     expect(info.built).toMatchObject({ version: '1.0.0', source: first.source });
+    const described = await talon.ok<ToolsCallReply>('tools.call', {
+      tool: 'tool_info',
+      params: { name: 'word-count' },
+    });
+    expect(described.output).toMatchObject({
+      definition: { name: 'word-count', source: 'built' },
+      built: { version: '1.0.0', source: first.source, capabilities: first.capabilities },
+    });
 
     chatModel.enqueue(
       { toolCalls: [{ name: 'word-count', arguments: { path: 'b.html' } }] },
@@ -337,7 +345,7 @@ export function description() { return 'Misbehaves on purpose.'; }
 export function execute(request) {
   const params = JSON.parse(request.params);
   if (params.mode === 'loop') { for (;;) {} }
-  if (params.mode === 'alloc') { const hog = []; for (;;) hog.push(new Array(1048576).fill(7)); }
+  if (params.mode === 'alloc') { const hog = []; for (;;) hog.push(new Array(4194304).fill(7)); }
   try {
     const response = httpRequest({ method: 'GET', url: 'http://' + params.host + '/x', headers: [], body: undefined });
     return { output: JSON.stringify({ status: response.status }) };
@@ -361,7 +369,7 @@ export function execute(request) {
           capabilities: {
             effects: ['network'],
             http: { allowlist: [{ host: pagesHost, path_prefix: '/pages/', methods: ['GET'] }] },
-            limits: { timeout_ms: 1500, memory_mb: 48 },
+            limits: { timeout_ms: 3000, memory_mb: 48 },
           },
         },
         BUILD_TIMEOUT_MS,
