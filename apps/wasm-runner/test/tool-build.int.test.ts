@@ -463,4 +463,74 @@ export function execute(request) {
     ).toMatchObject({ ok: false, error: { code: 'BUILD_IN_PROGRESS' } });
     expect(await slow).toMatchObject({ status: 'failed' });
   }, 120_000);
+
+  it(
+    'from a chat: the model calls tool_build and tool_build_install, a person approves both (the capabilities shown), then the model calls the tool',
+    async () => {
+      const session = await talon.ok<{ id: string }>('sessions.create', { title: 'build in chat' });
+      const approvals: { tool: string; params: Record<string, unknown> }[] = [];
+      const subscription = talon.connection.subscribe(`talon.events.v1.session.${session.id}`, {
+        callback: (_error, message) => {
+          const event = message.json<{
+            type: string;
+            approvalId?: string;
+            tool?: string;
+            params?: Record<string, unknown>;
+          }>();
+          if (event.type !== 'approval_requested') return;
+          approvals.push({ tool: event.tool!, params: event.params! });
+          void talon.call('approvals.resolve', { id: event.approvalId, decision: 'approve' });
+        },
+      });
+      const request = { ...wordCountRequest(), name: 'page-words' };
+      const derived = {
+        effects: ['network'],
+        http: { allowlist: [{ host: pagesHost, path_prefix: '/pages/', methods: ['GET'] }] },
+        limits: { timeout_ms: 5000, memory_mb: 128 },
+      };
+      builderModel.enqueue(
+        js(wordCounter(`http://${pagesHost}/pages/`, { blurb: 'Counts the words of a docs page.' })),
+      );
+      chatModel.enqueue(
+        { toolCalls: [{ name: 'tool_build', arguments: request }] },
+        (body) => {
+          const report = (body.messages as { role: string; content: string }[])
+            .filter((m) => m.role === 'tool')
+            .at(-1)!;
+          const sha256 = /"sha256":\s*"([0-9a-f]{64})"/.exec(report.content)![1]!;
+          return {
+            toolCalls: [
+              {
+                name: 'tool_build_install',
+                arguments: { build_id: 'page-words@1.0.0', sha256, capabilities: derived },
+              },
+            ],
+          };
+        },
+        { toolCalls: [{ name: 'page-words', arguments: { path: 'b.html' } }] },
+        { text: 'Built it; b.html has 5 words.' },
+      );
+      const reply = await talon.ok<ChatSendReply>(
+        'chat.send',
+        {
+          sessionId: session.id,
+          message: 'Build me a tool that counts the words of a page on the docs host.',
+        },
+        BUILD_TIMEOUT_MS,
+      );
+      subscription.unsubscribe();
+      expect(reply.content).toBe('Built it; b.html has 5 words.');
+      expect(approvals.map((approval) => approval.tool)).toEqual(['tool_build', 'tool_build_install']);
+      expect(approvals[0]!.params).toMatchObject({
+        name: 'page-words',
+        capabilities: requestedCapabilities(),
+      });
+      expect(approvals[1]!.params).toMatchObject({ build_id: 'page-words@1.0.0', capabilities: derived });
+      const toolResult = (chatModel.requests.at(-1)!.body.messages as { role: string; content: string }[])
+        .filter((message) => message.role === 'tool')
+        .at(-1);
+      expect(toolResult?.content).toContain('"words":5');
+    },
+    BUILD_TIMEOUT_MS,
+  );
 });
