@@ -379,6 +379,16 @@ export function execute(request) {
       expect(report.examples[1]!.error).toMatch(/memory/i);
       expect(report.examples[2]!.flags.join()).toMatch(/refused/);
       expect(report.examples[2]!.flags.join()).toContain('example.net');
+      expect(
+        await talon.call('tools.installBuild', {
+          build_id: report.build_id,
+          sha256: 'a'.repeat(64),
+          capabilities: {},
+        }),
+      ).toMatchObject({
+        ok: false,
+        error: { code: 'INTEGRITY_MISMATCH', message: expect.stringContaining('failed') },
+      });
     },
     BUILD_TIMEOUT_MS,
   );

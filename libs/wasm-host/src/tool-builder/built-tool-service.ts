@@ -63,10 +63,10 @@ export class BuiltToolService {
       throw new IntegrityMismatchError(
         `Build ${request.build_id} failed (${built.report.reason ?? 'see its report'}); it cannot be installed.`,
       );
-    if (request.sha256 !== built.entry.artifact.sha256)
+    if (request.sha256 !== built.entry!.artifact.sha256)
       throw new IntegrityMismatchError(
-        `Build ${request.build_id} has sha256 ${built.entry.artifact.sha256}, not ${request.sha256}; approve the build's own report.`,
-        { details: { expected: built.entry.artifact.sha256, actual: request.sha256, check: 'sha256' } },
+        `Build ${request.build_id} has sha256 ${built.entry!.artifact.sha256}, not ${request.sha256}; approve the build's own report.`,
+        { details: { expected: built.entry!.artifact.sha256, actual: request.sha256, check: 'sha256' } },
       );
     if (canonicalJson(request.capabilities) !== canonicalJson(built.report.capabilities ?? {}))
       throw new IntegrityMismatchError(
@@ -122,11 +122,11 @@ export class BuiltToolService {
     if (approved.length === 0) return undefined;
     const installedSha = this.installer.get(name)?.version.sha256;
     const current: BuiltVersion =
-      approved.find((built) => built.entry.artifact.sha256 === installedSha) ?? approved[0]!;
+      approved.find((built) => built.entry!.artifact.sha256 === installedSha) ?? approved[0]!;
     return {
       versions: approved.map((built) => ({
         version: built.version,
-        sha256: built.entry.artifact.sha256,
+        sha256: built.entry!.artifact.sha256,
         approved_at: built.approvedAt!,
       })),
       version: current.version,

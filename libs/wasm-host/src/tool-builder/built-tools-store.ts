@@ -10,7 +10,8 @@ export interface BuiltVersion {
   name: string;
   version: string;
   dir: string;
-  entry: RegistryEntry;
+  /** The registry entry; absent for a failed build. */
+  entry?: RegistryEntry;
   report: ToolBuildReport;
   approvedAt?: string;
 }
@@ -65,12 +66,23 @@ export class BuiltToolsStore {
     const dir = this.dir(name, version);
     try {
       const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as ToolBuildReport;
-      const entry = JSON.parse(await readFile(join(dir, 'entry.json'), 'utf8')) as RegistryEntry;
+      const entry = await readFile(join(dir, 'entry.json'), 'utf8').then(
+        (text) => JSON.parse(text) as RegistryEntry,
+        () => undefined,
+      );
       const approved = await readFile(join(dir, 'approved.json'), 'utf8').then(
         (text) => (JSON.parse(text) as { approved_at: string }).approved_at,
         () => undefined,
       );
-      return { buildId, name, version, dir, entry, report, ...(approved ? { approvedAt: approved } : {}) };
+      return {
+        buildId,
+        name,
+        version,
+        dir,
+        report,
+        ...(entry ? { entry } : {}),
+        ...(approved ? { approvedAt: approved } : {}),
+      };
     } catch {
       return undefined;
     }
@@ -98,6 +110,7 @@ export class BuiltToolsStore {
 
   /** The registry entry of a version, located in its folder, for the installer. */
   located(built: BuiltVersion): LocatedRegistryEntry {
+    if (!built.entry) throw new Error(`build ${built.buildId} has no registry entry (it failed)`);
     return { entry: built.entry, baseDir: built.dir, origin: 'built' };
   }
 
