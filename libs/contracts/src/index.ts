@@ -11,6 +11,7 @@ export * from './v1/mcp-control.js';
 export * from './v1/mcp-auth.js';
 export * from './v1/sessions.js';
 export * from './v1/wasm-tools.js';
+export * from './v1/tool-build.js';
 export * from './v1/auth.js';
 export * from './v1/tokens.js';
 export * from './v1/nats-permissions.js';

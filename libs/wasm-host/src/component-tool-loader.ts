@@ -96,8 +96,16 @@ export class ComponentToolLoader {
    * Wraps a loaded version as a {@link WasmTool} that also looks up the loader's fallback secrets.
    * @throws InvalidToolDefinitionError when the name, schema or description make an invalid definition.
    */
-  toolFor(name: string, version: WasmToolVersion, displayName?: string): WasmTool {
-    const tool = new WasmTool({ name, displayName, fallbackSecrets: this.options.fallbackSecrets }, version);
+  toolFor(
+    name: string,
+    version: WasmToolVersion,
+    displayName?: string,
+    source: 'wasm' | 'built' = 'wasm',
+  ): WasmTool {
+    const tool = new WasmTool(
+      { name, displayName, fallbackSecrets: this.options.fallbackSecrets, source },
+      version,
+    );
     assertValidToolDefinition(tool.definition);
     return tool;
   }

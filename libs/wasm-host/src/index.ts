@@ -90,6 +90,37 @@ export {
   type ToolVersionPreparerOptions,
 } from './tool-version-preparer.js';
 export type { GuestHttpRequest, GuestHttpResponse } from './worker-protocol.js';
+export {
+  ToolBuilder,
+  BUILT_TOOL_WIT_VERSION,
+  DEFAULT_BUILD_ROUNDS,
+  type ToolBuilderOptions,
+  type ToolBuildHooks,
+} from './tool-builder/tool-builder.js';
+export { BuiltToolsStore, type BuiltVersion } from './tool-builder/built-tools-store.js';
+export {
+  BuiltToolService,
+  type BuiltToolInfo,
+  type BuiltToolInstallResult,
+} from './tool-builder/built-tool-service.js';
+export { createToolBuildTool } from './extension-tools/tool-build-tool.js';
+export { createToolBuildInstallTool } from './extension-tools/tool-build-install-tool.js';
+export {
+  compileInChildProcess,
+  DEFAULT_COMPILE_TIMEOUT_MS,
+  type CompileOutcome,
+  type CompileProcessOptions,
+} from './tool-builder/component-compile-process.js';
+export {
+  deriveCapabilities,
+  readSourceNeeds,
+  type DerivedCapabilities,
+  type SourceNeeds,
+} from './tool-builder/derived-capabilities.js';
+export { expectationMismatch } from './tool-builder/example-expectation.js';
+export { DEFAULT_MAX_SOURCE_BYTES, extractSource, sourceProblems } from './tool-builder/generated-source.js';
+export { toolBuilderSystemPrompt } from './tool-builder/tool-builder-prompt.js';
+export { BuildInProgressError } from './errors/build-in-progress-error.js';
 export { ArtifactTooLargeError } from './errors/artifact-too-large-error.js';
 export { CapabilitiesInvalidError } from './errors/capabilities-invalid-error.js';
 export { ComponentLoadError } from './errors/component-load-error.js';

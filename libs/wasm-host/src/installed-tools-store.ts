@@ -15,6 +15,8 @@ export const InstalledToolRecordSchema = Type.Object({
   config: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
   source_url: Type.String(),
   installed_at: Type.String(),
+  /** `built` for a tool made by the tool builder (listed with source "built"); absent for registry tools. */
+  origin: Type.Optional(Type.Union([Type.Literal('registry'), Type.Literal('built')])),
 });
 /** A persisted installed tool. */
 export type InstalledToolRecord = Static<typeof InstalledToolRecordSchema>;

@@ -12,7 +12,7 @@ import type {
   RegistrySearchHit,
   ToolPackageRegistry,
 } from './tool-package-registry.js';
-import { ToolVersionPreparer } from './tool-version-preparer.js';
+import { ToolVersionPreparer, toolSource } from './tool-version-preparer.js';
 import type { WasmTool, WasmToolVersion } from './wasm-tool.js';
 import type { PoolStats } from './worker-pool.js';
 
@@ -116,7 +116,7 @@ export class ToolInstaller {
           const version = await this.preparer.loadVersion(record, bytes);
           let tool: WasmTool;
           try {
-            tool = this.options.loader.toolFor(record.name, version, record.display_name);
+            tool = this.options.loader.toolFor(record.name, version, record.display_name, toolSource(record));
           } catch (error) {
             await version.pool.close();
             throw error;

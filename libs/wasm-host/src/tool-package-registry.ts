@@ -7,6 +7,8 @@ export interface LocatedRegistryEntry {
   entry: RegistryEntry;
   /** Folder of the entry file. */
   baseDir: string;
+  /** `built` for a version made by the tool builder; default `registry`. */
+  origin?: 'registry' | 'built';
 }
 
 /** One search result, best first. */

@@ -19,6 +19,11 @@ import type { WasmTool, WasmToolVersion } from './wasm-tool.js';
 /** WIT versions of `talon:tool` this host implements. */
 export const SUPPORTED_WIT_VERSIONS: readonly string[] = ['0.1.0'];
 
+/** How the catalog lists an installed tool. */
+export function toolSource(record: InstalledToolRecord): 'wasm' | 'built' {
+  return record.origin === 'built' ? 'built' : 'wasm';
+}
+
 /** A version read, verified and started, not yet registered. */
 export interface PreparedVersion {
   version: WasmToolVersion;
@@ -57,7 +62,7 @@ export class ToolVersionPreparer {
 
   /** Reads, verifies and starts a version. @throws IntegrityMismatchError, ForbiddenImportError, CapabilitiesInvalidError, ArtifactTooLargeError */
   async prepare(name: string, given?: LocatedRegistryEntry): Promise<PreparedVersion> {
-    const { entry, baseDir } = this.locate(name, given);
+    const { entry, baseDir, origin } = this.locate(name, given);
     const supported = this.options.supportedWitVersions ?? SUPPORTED_WIT_VERSIONS;
     if (!supported.includes(entry.wit_version)) {
       throw new IntegrityMismatchError(
@@ -98,11 +103,12 @@ export class ToolVersionPreparer {
     };
     const config = this.options.toolConfig?.[name];
     if (config) record.config = config;
+    if (origin === 'built') record.origin = 'built';
     const version = await this.loadVersion(record, bytes);
     try {
       return {
         version,
-        tool: this.options.loader.toolFor(name, version, record.display_name),
+        tool: this.options.loader.toolFor(name, version, record.display_name, toolSource(record)),
         record,
         bytes,
       };

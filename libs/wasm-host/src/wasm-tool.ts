@@ -24,6 +24,8 @@ export interface WasmToolOptions {
   displayName?: string;
   /** Looked up after the call's own credential grants. */
   fallbackSecrets?: SecretsProvider;
+  /** How the catalog lists it: `wasm` (default, from the registry) or `built` (by the tool builder). */
+  source?: 'wasm' | 'built';
 }
 
 const EFFECTS_NEEDING_APPROVAL: readonly ToolEffect[] = [
@@ -64,7 +66,7 @@ export class WasmTool implements Tool {
         : 'never',
       timeoutMs: capabilities.timeoutMs,
       domain: 'container',
-      source: 'wasm',
+      source: this.options.source ?? 'wasm',
       sensitiveParams: [],
       idempotent: capabilities.effects.every((effect) => READ_ONLY_EFFECTS.includes(effect)),
     };

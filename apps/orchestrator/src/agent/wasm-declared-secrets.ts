@@ -20,7 +20,8 @@ export class WasmDeclaredSecrets {
   /** The tool's declared credentials: secret name and the host patterns the runner injects it for. */
   async credentialsFor(tool: string): Promise<WasmDeclaredSecretsReply['credentials']> {
     const definition = this.catalog.get(tool)?.definition;
-    if (definition?.source !== 'wasm' || !definition.effects.includes('use_secret')) return [];
+    const component = definition?.source === 'wasm' || definition?.source === 'built';
+    if (!component || !definition.effects.includes('use_secret')) return [];
     const reply = await this.requester.request<WasmDeclaredSecretsReply>(
       WASM_DECLARED_SECRETS_SUBJECT,
       { tool },

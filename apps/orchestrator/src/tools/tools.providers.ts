@@ -21,7 +21,6 @@ export function toolProviders(
   database: Database,
 ): Provider[] {
   const catalog = new ToolCatalog();
-  catalog.registerLocal(createToolInfoTool(catalog) as unknown as Tool);
   for (const tool of createMemoryTools(database.prisma)) catalog.registerLocal(tool);
   const skills = new SkillServiceClient(new NatsRequester(connection));
   for (const tool of createSkillTools(skills)) catalog.registerLocal(tool);
@@ -35,6 +34,14 @@ export function toolProviders(
     audit,
     log: (level, message, fields) => logger.write(level, message, fields),
   });
+  // A built tool's source and versions live on the wasm-runner: tool_info asks its extension_info.
+  const describeBuilt = async (name: string) =>
+    (
+      (await dispatcher.call({ tool: 'extension_info', params: { name }, actor: 'tool_info' })).output as {
+        built?: unknown;
+      }
+    ).built;
+  catalog.registerLocal(createToolInfoTool(catalog, describeBuilt) as unknown as Tool);
   return [
     { provide: TOOL_CATALOG, useValue: catalog },
     { provide: CATALOG_SYNC, useValue: new CatalogSync(connection, catalog, logger) },

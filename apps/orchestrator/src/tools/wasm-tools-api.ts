@@ -2,10 +2,13 @@ import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import type { TSchema } from '@sinclair/typebox';
 import {
   type ApiScope,
+  ToolBuildInstallRequestSchema,
+  ToolBuildRequestSchema,
   ToolPackageRequestSchema,
   ToolsInstallRequestSchema,
   ToolsInstalledRequestSchema,
   ToolsSearchRequestSchema,
+  ToolsUpgradeRequestSchema,
 } from '@talon/contracts';
 import { ApiRouter } from '../api/api-router.js';
 import type { ApiCallContext } from '../api/api-method.js';
@@ -39,9 +42,9 @@ const WASM_TOOL_METHODS: readonly {
     name: 'tools.upgrade',
     scope: 'operator',
     tool: 'tool_upgrade',
-    request: ToolPackageRequestSchema,
+    request: ToolsUpgradeRequestSchema,
     description:
-      'Moves an installed WebAssembly tool to the registry version; calls in flight finish on the old one (runs tool_upgrade).',
+      'Moves an installed WebAssembly tool to the registry version (a built tool: to its newest approved version, or to `version` to roll back); calls in flight finish on the old one (runs tool_upgrade).',
   },
   {
     name: 'tools.remove',
@@ -49,6 +52,22 @@ const WASM_TOOL_METHODS: readonly {
     tool: 'tool_remove',
     request: ToolPackageRequestSchema,
     description: 'Uninstalls a WebAssembly tool; it leaves the catalog (runs tool_remove).',
+  },
+  {
+    name: 'tools.build',
+    scope: 'operator',
+    tool: 'tool_build',
+    request: ToolBuildRequestSchema,
+    description:
+      'Builds a sandboxed WebAssembly tool from a description and examples with the configured model; answers the build report (source, log, example results, capabilities) for a person to approve. Nothing is installed (runs tool_build).',
+  },
+  {
+    name: 'tools.installBuild',
+    scope: 'operator',
+    tool: 'tool_build_install',
+    request: ToolBuildInstallRequestSchema,
+    description:
+      "Installs a ready build hot after a person approved it: build_id, sha256 and capabilities exactly as in the build's report (runs tool_build_install).",
   },
   {
     name: 'tools.installed',

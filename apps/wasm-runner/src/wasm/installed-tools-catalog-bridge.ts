@@ -16,7 +16,8 @@ export class InstalledToolsCatalogBridge {
   /** The installer's `onChange` hook. */
   readonly apply = (change: InstalledToolChange): void => {
     if (change.kind === 'removed') {
-      if (this.registry.get(change.name)?.definition.source === 'wasm') this.registry.unregister(change.name);
+      const source = this.registry.get(change.name)?.definition.source;
+      if (source === 'wasm' || source === 'built') this.registry.unregister(change.name);
       this.logger.write('info', 'wasm tool removed', { tool: change.name });
       return;
     }

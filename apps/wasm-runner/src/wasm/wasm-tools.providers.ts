@@ -1,11 +1,17 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import type { Provider } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
+import { toolBuildEventsSubject } from '@talon/contracts';
+import { createLlmProvider, describeLlmConfig, parseLlmConfig } from '@talon/llm';
 import { NatsRequester, type JsonLogger } from '@talon/service-runtime';
 import type { Tool, ToolRegistry } from '@talon/tool-runtime';
 import {
+  BuiltToolService,
+  BuiltToolsStore,
+  compileInChildProcess,
   ComponentCompiler,
   ComponentToolLoader,
+  ToolBuilder,
   createExtensionTools,
   InstalledToolsStore,
   SafeFetchHostHttpClient,
@@ -22,6 +28,46 @@ import { RegistryFolderWatcher } from './registry-folder-watcher.js';
 import type { WasmToolsRuntime } from './wasm-tools-runtime.js';
 import { DECLARED_SECRETS_RESPONDER, WASM_TOOLS_RUNTIME } from './wasm-tools.constants.js';
 import { WasmToolsLifecycle } from './wasm-tools-lifecycle.js';
+
+/**
+ * The tool builder (`tool_build`, `tool_build_install`) when a model is configured (TALON_LLM_*, as for the
+ * orchestrator): it writes tools with that model, compiles them in a child process, tests them in this runner's
+ * sandbox, keeps them under `<stateDir>/wasm/built`, and publishes each step on `talon.events.v1.tool-build.<name>`.
+ */
+function toolBuilderService(
+  wasm: ReturnType<typeof parseWasmToolsConfig>,
+  loader: ComponentToolLoader,
+  installer: RunnerToolInstaller,
+  registry: ToolRegistry,
+  connection: NatsConnection,
+  logger: JsonLogger,
+): BuiltToolService | undefined {
+  const llm = parseLlmConfig(process.env);
+  const model = createLlmProvider(llm);
+  if (!model) {
+    logger.write('info', 'tool builder off: no model configured (TALON_LLM_PROVIDER)');
+    return undefined;
+  }
+  const store = new BuiltToolsStore(wasm.builtDir);
+  const builder = new ToolBuilder({
+    model,
+    wit: readFileSync(wasm.witFile, 'utf8'),
+    compile: (source) =>
+      compileInChildProcess(source, { script: wasm.compileScript, timeoutMs: wasm.compileTimeoutMs }),
+    loader,
+    store,
+    nameConflict: (name) => {
+      if (registry.isProtected(name)) return 'protected';
+      const source = registry.get(name)?.definition.source;
+      return source !== undefined && source !== 'built' ? 'taken' : undefined;
+    },
+  });
+  logger.write('info', 'tool builder on', { model: describeLlmConfig(llm) });
+  return new BuiltToolService(builder, store, installer, (event) => {
+    connection.publish(toolBuildEventsSubject(event.name), JSON.stringify(event));
+    logger.write('info', 'tool build', { ...event });
+  });
+}
 
 /**
  * The wasm-runner's WebAssembly component tools: the extension tools (`tool_search`, `tool_install`,
@@ -66,7 +112,8 @@ export function wasmToolProviders(
           },
           registry,
         );
-        for (const tool of createExtensionTools(installer)) registry.register(tool as Tool);
+        const built = toolBuilderService(wasm, loader, installer, registry, connection, logger);
+        for (const tool of createExtensionTools(installer, built)) registry.register(tool as Tool);
         const restored = await installer.restore();
         logger.write('info', 'wasm tools restored', { restored: restored.restored, failed: restored.failed });
         return { installer, registryWatcher: new RegistryFolderWatcher(wasm.registryDir, packages, logger) };

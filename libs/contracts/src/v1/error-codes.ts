@@ -47,6 +47,8 @@ export const ERROR_CODES = {
   UNAVAILABLE: 'UNAVAILABLE',
   /** A bug or unexpected state inside Talon. Report it with the call id. */
   INTERNAL: 'INTERNAL',
+  /** A tool build of that name is already running; wait for its report, then build again. */
+  BUILD_IN_PROGRESS: 'BUILD_IN_PROGRESS',
 } as const;
 
 /** One of the stable wire error codes. */
@@ -76,6 +78,7 @@ export const HTTP_STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   INTEGRITY_MISMATCH: 422,
   UNAVAILABLE: 503,
   INTERNAL: 500,
+  BUILD_IN_PROGRESS: 409,
 };
 
 /** gRPC status code for each wire code (numbers from grpc's status.proto). */
@@ -102,4 +105,5 @@ export const GRPC_STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   INTEGRITY_MISMATCH: 9,
   UNAVAILABLE: 14,
   INTERNAL: 13,
+  BUILD_IN_PROGRESS: 10,
 };

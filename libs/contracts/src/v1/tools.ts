@@ -35,7 +35,7 @@ export const ApprovalRequirementSchema = Type.Union(
 );
 
 /** Where a tool comes from; built-in names are protected from dynamic tools. */
-export const TOOL_SOURCES = ['builtin', 'wasm', 'mcp', 'installed'] as const;
+export const TOOL_SOURCES = ['builtin', 'wasm', 'mcp', 'installed', 'built'] as const;
 /** Origin of a tool. */
 export type ToolSource = (typeof TOOL_SOURCES)[number];
 

@@ -34,6 +34,14 @@ export const ToolPackageRequestSchema = Type.Object(
 /** Request naming one installed or registry tool. */
 export type ToolPackageRequest = Static<typeof ToolPackageRequestSchema>;
 
+/** Request of `tools.upgrade`: a tool, and for a built tool optionally the approved version to move to (rollback). */
+export const ToolsUpgradeRequestSchema = Type.Object(
+  { name: ToolPackageName, version: Type.Optional(Type.String({ pattern: '^\\d+\\.0\\.0$' })) },
+  { additionalProperties: false },
+);
+/** Request of `tools.upgrade`. */
+export type ToolsUpgradeRequest = Static<typeof ToolsUpgradeRequestSchema>;
+
 /** Request of `tools.installed` (runs `tool_list`): no fields. */
 export const ToolsInstalledRequestSchema = Type.Object({}, { additionalProperties: false });
 /** Request of `tools.installed`. */

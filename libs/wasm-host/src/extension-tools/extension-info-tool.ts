@@ -1,6 +1,7 @@
 import type { Tool } from '@talon/tool-runtime';
 import type { RegistryEntry } from '../registry-entry.js';
 import type { ToolInstaller } from '../tool-installer.js';
+import type { BuiltToolInfo, BuiltToolService } from '../tool-builder/built-tool-service.js';
 import { extensionToolDefinition } from './extension-tool-definition.js';
 import { summarizeInstalledTool, type InstalledToolSummary } from './installed-tool-summary.js';
 
@@ -15,10 +16,15 @@ export interface ExtensionInfo {
     'name' | 'display_name' | 'version' | 'wit_version' | 'description' | 'keywords' | 'auth' | 'tags'
   > & { sha256: string };
   upgradeAvailable: boolean;
+  /** For a tool made by the tool builder: its approved versions and the source of the current one. */
+  built?: BuiltToolInfo;
 }
 
 /** `extension_info`: an installed tool and its registry entry side by side (versions, auth needs, upgrade). */
-export function createExtensionInfoTool(installer: ToolInstaller): Tool<ExtensionInfoParams, ExtensionInfo> {
+export function createExtensionInfoTool(
+  installer: ToolInstaller,
+  built?: BuiltToolService,
+): Tool<ExtensionInfoParams, ExtensionInfo> {
   return {
     definition: extensionToolDefinition({
       name: 'extension_info',
@@ -35,6 +41,8 @@ export function createExtensionInfoTool(installer: ToolInstaller): Tool<Extensio
       idempotent: true,
     }),
     async execute(params) {
+      const builtInfo = await built?.info(params.name);
+      if (builtInfo && !installer.get(params.name)) return { built: builtInfo, upgradeAvailable: false };
       const info = installer.info(params.name);
       const entry = info.registry;
       return {
@@ -53,6 +61,7 @@ export function createExtensionInfoTool(installer: ToolInstaller): Tool<Extensio
             }
           : undefined,
         upgradeAvailable: info.upgradeAvailable,
+        ...(builtInfo ? { built: builtInfo } : {}),
       };
     },
   };
