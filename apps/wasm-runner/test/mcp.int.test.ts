@@ -247,7 +247,7 @@ describe('stdio MCP servers in the wasm-runner, called through the orchestrator'
       'everything stopped when idle',
     );
     expect(Date.now() - lastCall).toBeGreaterThanOrEqual(IDLE_MS - 200);
-    expect(await readFile(join(base, 'state', 'mcp-data', 'mcp-memory.jsonl'), 'utf8')).toContain(
+    expect(await readFile(join(base, 'state', 'mcp-data', 'memory', 'mcp-memory.jsonl'), 'utf8')).toContain(
       'serves MCP',
     );
   });

@@ -1,4 +1,5 @@
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { Sandbox } from '@talon/sandbox';
 import { McpConfigError } from './errors/mcp-config-error.js';
 import { discoverMcpOAuthServer } from './mcp-oauth-discovery.js';
 import type { McpSecretsStore } from './mcp-secrets-store.js';
@@ -11,6 +12,8 @@ import { createStreamableHttpTransport } from './mcp-transport-streamable-http.j
 /** What building a transport may need from outside: secrets for bearer auth, OAuth providers. */
 export interface McpTransportFactoryOptions {
   secrets?: McpSecretsStore;
+  /** The sandbox stdio servers run in. Default: {@link Sandbox.fromEnvironment}. */
+  sandbox?: Sandbox;
   /** Returns the OAuth provider of a server whose auth is `oauth` (see SecretsStoreOAuthProvider). */
   oauthProviderFor?: (definition: McpServerDefinition) => OAuthClientProvider;
 }
@@ -21,7 +24,12 @@ export async function createMcpTransport(
   options: McpTransportFactoryOptions = {},
 ): Promise<McpTransportHandle> {
   const transport = definition.transport;
-  if (transport.type === 'stdio') return createStdioTransport(transport);
+  if (transport.type === 'stdio')
+    return createStdioTransport(transport, {
+      server: definition.name,
+      ...(definition.sandbox ? { profile: definition.sandbox } : {}),
+      ...(options.sandbox ? { sandbox: options.sandbox } : {}),
+    });
   const headers: Record<string, string> = { ...(transport.headers ?? {}) };
   let authProvider: OAuthClientProvider | undefined;
   if (definition.auth.type === 'bearer') {

@@ -9,12 +9,12 @@ import {
 import { TalonError } from '@talon/errors';
 
 /**
- * Limits of a sandbox unless its profile says otherwise: 60 CPU seconds, 1 GiB of address space (Node
- * starts in it; a 2 GiB allocation fails), 256 processes, 1 GiB files, 1024 open files, 64 MiB of `/tmp`.
+ * Limits of a sandbox unless its profile says otherwise: 60 CPU seconds, 2 GiB of address space (Node
+ * reserves about 1 GiB of it at start; a 2 GiB allocation fails), 256 processes, 1 GiB files, 1024 open files, 64 MiB of `/tmp`.
  */
 export const DEFAULT_SANDBOX_LIMITS: Readonly<SandboxLimits> = Object.freeze({
   cpuSeconds: 60,
-  addressSpaceBytes: 1024 * 1024 * 1024,
+  addressSpaceBytes: 2 * 1024 * 1024 * 1024,
   maxProcesses: 256,
   maxFileBytes: 1024 * 1024 * 1024,
   maxOpenFiles: 1024,

@@ -1,7 +1,16 @@
 import { spawnSync } from 'node:child_process';
-import { accessSync, chmodSync, constants, mkdtempSync, rmSync } from 'node:fs';
+import {
+  accessSync,
+  chmodSync,
+  chownSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SandboxProfile, SandboxStatus } from '@talon/contracts';
 import { SsrfGuard, type AllowlistEntry, type HostLookup } from '@talon/safety';
@@ -118,6 +127,7 @@ export class Sandbox {
       const [file, ...args] = request.argv;
       return { file, args, env, cwd, sandboxed: false, dispose: async () => undefined };
     }
+    this.ensureWritePaths(profile.writePaths);
     let runDir: string | undefined;
     let proxy: EgressProxy | undefined;
     let argv = [...request.argv];
@@ -171,6 +181,20 @@ export class Sandbox {
         if (runDir) rmSync(runDir, { recursive: true, force: true });
       },
     };
+  }
+
+  /**
+   * Creates missing write paths as directories (a server's data directory on first start) and, when Talon
+   * runs as root, hands the ones it created to the sandbox user. Existing paths keep their owner.
+   */
+  private ensureWritePaths(paths: readonly string[]): void {
+    for (const path of paths) {
+      if (existsSync(path)) continue;
+      const first = mkdirSync(path, { recursive: true, mode: 0o755 });
+      if (!this.identity.dropFromRoot || first === undefined) continue;
+      for (let dir = path; dir.length >= first.length; dir = dirname(dir))
+        chownSync(dir, this.identity.uid, this.identity.gid);
+    }
   }
 
   /** bubblewrap itself, or `setpriv` dropping root to the sandbox user first. */

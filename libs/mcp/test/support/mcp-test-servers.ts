@@ -1,4 +1,6 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { readdirSync, readFileSync } from 'node:fs';
+import { chmod, chown, mkdtemp, rm } from 'node:fs/promises';
+import { resolveSandboxIdentity } from '@talon/sandbox';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +33,12 @@ export async function makeTestDirs(): Promise<TestDirs> {
   const { mkdir } = await import('node:fs/promises');
   await mkdir(workspace);
   await mkdir(dataDir);
+  // As root the sandboxed servers run as an unprivileged user: let it reach and write these two.
+  const identity = resolveSandboxIdentity();
+  if (identity.dropFromRoot) {
+    await chmod(base, 0o755);
+    for (const dir of [workspace, dataDir]) await chown(dir, identity.uid, identity.gid);
+  }
   return { workspace, dataDir, cleanup: () => rm(base, { recursive: true, force: true }) };
 }
 
@@ -51,6 +59,8 @@ export function fixtureServer(
     {
       name,
       transport: { type: 'stdio', command: process.execPath, args: [join(FIXTURES, script)] },
+      // The fixtures import the MCP SDK through libs/mcp/node_modules, which links into the root one.
+      sandbox: { read_paths: [join(REPO_ROOT, 'libs/mcp'), join(REPO_ROOT, 'node_modules')] },
       ...overrides,
     },
     { source: `test fixture ${script}` },
@@ -69,4 +79,26 @@ export async function waitFor(
     await new Promise((done) => setTimeout(done, 25));
   }
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+}
+
+/**
+ * Host processes whose command line contains `marker`. A sandboxed server has its own pid namespace, so
+ * the pid it prints means nothing on the host; tests find the real process by its command line instead.
+ */
+export function hostProcessesWith(marker: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (stat.slice(stat.lastIndexOf(')') + 2)[0] === 'Z') continue;
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+      // bubblewrap's own command line names the script too; the server is the process that runs it.
+      if (cmdline[0] !== 'bwrap' && !cmdline[0].endsWith('/bwrap') && !cmdline[0].endsWith('setpriv'))
+        if (cmdline.some((arg) => arg.includes(marker))) found.push(Number(entry));
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return found;
 }
