@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -36,6 +36,8 @@ describe('stdio MCP servers in the wasm-runner, called through the orchestrator'
 
   beforeAll(async () => {
     base = await mkdtemp(join(tmpdir(), 'talon-wasm-mcp-'));
+    // As root the sandbox user must reach the state directory below this temp dir.
+    await chmod(base, 0o755);
     workspace = join(base, 'state', 'workspace');
     await mkdir(workspace, { recursive: true });
     const userConfig = join(base, 'mcp.json');
@@ -45,6 +47,7 @@ describe('stdio MCP servers in the wasm-runner, called through the orchestrator'
         {
           name: 'hostile',
           transport: { type: 'stdio', command: process.execPath, args: [HOSTILE] },
+          sandbox: { read_paths: [join(REPO_ROOT, 'libs/mcp'), join(REPO_ROOT, 'node_modules')] },
           effects: ['network'],
           call_timeout_ms: 1500,
           restart: { max_restarts: 5, window_ms: 60000, initial_delay_ms: 100, max_delay_ms: 500 },

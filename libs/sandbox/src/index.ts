@@ -29,3 +29,4 @@ export {
 } from './egress-proxy.js';
 export { SandboxUnavailableError, SANDBOX_FIX } from './errors/sandbox-unavailable-error.js';
 export { SANDBOX_USER, SANDBOX_HOSTNAME } from './sandbox-etc.js';
+export { handOverToSandboxUser, MAX_HANDOVER_ENTRIES } from './sandbox-ownership.js';

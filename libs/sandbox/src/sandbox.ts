@@ -76,7 +76,8 @@ export class Sandbox {
   private constructor(
     readonly status: SandboxStatus,
     private readonly options: SandboxOptions,
-    private readonly identity: SandboxIdentity,
+    /** The host user sandboxed processes run as. */
+    readonly identity: SandboxIdentity,
     private readonly bwrapPath: string,
     private readonly etcDir: string | undefined,
   ) {}

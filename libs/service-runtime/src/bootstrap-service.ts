@@ -1,7 +1,7 @@
 import type { DynamicModule, INestApplication, INestMicroservice, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { QUEUE_GROUPS, SUBJECTS } from '@talon/contracts';
+import { QUEUE_GROUPS, SUBJECTS, type HealthReply } from '@talon/contracts';
 import { connectToNats } from './nats-connection.js';
 import { JsonLogger } from './json-logger.js';
 import { ServiceHealth } from './service-health.js';
@@ -30,6 +30,8 @@ export interface BootstrapOptions {
   http?: { port: number; host: string };
   /** Extra set-up after the app exists and before it listens (e.g. gRPC transport). */
   configure?: (app: INestApplication | INestMicroservice) => void | Promise<void>;
+  /** Extra fields of the health reply (the wasm-runner's sandbox mode, shown in `system.status`). */
+  health?: () => Pick<HealthReply, 'sandbox'>;
   /** Install SIGTERM/SIGINT handlers that stop gracefully. Default true. */
   handleSignals?: boolean;
 }
@@ -95,6 +97,7 @@ export async function bootstrapService(options: BootstrapOptions): Promise<Runni
   const health = new ServiceHealth(
     { service: config.service, instanceId: config.instanceId, version: config.version },
     () => server.inFlightCount,
+    options.health,
   );
   health.start(connection);
   logger.write('info', 'ready', { nats: config.natsUrl, queue: QUEUE_GROUPS[config.service] });

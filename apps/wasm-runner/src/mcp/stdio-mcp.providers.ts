@@ -7,6 +7,7 @@ import {
   startMcpToolSource,
   type McpToolSource,
 } from '@talon/mcp';
+import { handOverToSandboxUser, type Sandbox } from '@talon/sandbox';
 import { McpControlHost, type JsonLogger } from '@talon/service-runtime';
 import type { ToolRegistry } from '@talon/tool-runtime';
 import type { WasmRunnerConfig } from '../wasm-runner-config.js';
@@ -21,6 +22,7 @@ import { StdioMcpLifecycle } from './stdio-mcp-lifecycle.js';
  */
 export function stdioMcpProviders(
   config: WasmRunnerConfig,
+  sandbox: Sandbox,
   registry: ToolRegistry,
   connection: NatsConnection,
   logger: JsonLogger,
@@ -31,6 +33,8 @@ export function stdioMcpProviders(
       useFactory: async () => {
         const mcp = parseStdioMcpConfig(process.env, config.stateDir);
         mkdirSync(mcp.dataDir, { recursive: true });
+        // Servers keep their data below this directory; as root, it belongs to the sandbox user.
+        if (sandbox.status.mode === 'bubblewrap') handOverToSandboxUser(mcp.dataDir, sandbox.identity);
         const servers = await loadMcpSourceDefinitions({
           ...(mcp.registryDir ? { registryDir: mcp.registryDir } : {}),
           ...(mcp.userConfigFile ? { userConfigFile: mcp.userConfigFile } : {}),
@@ -43,12 +47,14 @@ export function stdioMcpProviders(
         });
         logger.write('info', 'MCP stdio servers configured', {
           servers: servers.map((server) => server.name),
+          sandbox: sandbox.status.mode,
         });
         return startMcpToolSource({
           servers,
           registry,
           snapshotFile: mcp.snapshotFile,
           maxRunningStdio: mcp.maxRunning,
+          manager: { sandbox },
           ...(mcp.idleStopMs !== undefined ? { idleStopMs: mcp.idleStopMs } : {}),
           log: (level, message, fields) => logger.write(level, message, fields),
         });
