@@ -4,3 +4,5 @@ export { startServiceProcess, REPO_ROOT, type ServiceProcess } from './service-p
 export { createTestDatabase, TEST_POSTGRES_ADMIN_URL, type TestDatabase } from './test-database.js';
 export { connectTalonApi, type TalonApiClient, type TalonApiError } from './talon-api-client.js';
 export { waitUntil } from './wait-until.js';
+export { startHostCanary, type HostCanary } from './host-canary.js';
+export { hostProcessesWith, waitUntilGone } from './host-processes.js';

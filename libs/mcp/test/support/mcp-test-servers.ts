@@ -1,4 +1,3 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { chmod, chown, mkdtemp, rm } from 'node:fs/promises';
 import { resolveSandboxIdentity } from '@talon/sandbox';
 import { tmpdir } from 'node:os';
@@ -81,24 +80,4 @@ export async function waitFor(
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
 }
 
-/**
- * Host processes whose command line contains `marker`. A sandboxed server has its own pid namespace, so
- * the pid it prints means nothing on the host; tests find the real process by its command line instead.
- */
-export function hostProcessesWith(marker: string): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (stat.slice(stat.lastIndexOf(')') + 2)[0] === 'Z') continue;
-      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
-      // bubblewrap's own command line names the script too; the server is the process that runs it.
-      if (cmdline[0] !== 'bwrap' && !cmdline[0].endsWith('/bwrap') && !cmdline[0].endsWith('setpriv'))
-        if (cmdline.some((arg) => arg.includes(marker))) found.push(Number(entry));
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  return found;
-}
+export { hostProcessesWith } from '@talon/testing';
