@@ -59,6 +59,8 @@ export function bubblewrapArguments(invocation: BubblewrapInvocation): string[] 
     args.push('--ro-bind', path, path);
   for (const path of profile.writePaths) args.push('--bind', path, path);
   if (invocation.runDir !== undefined) args.push('--bind', invocation.runDir, SANDBOX_RUN_DIR);
+  // The root tmpfs (with its /etc, /run, /var) becomes read-only; /tmp and the bound paths keep their mode.
+  args.push('--remount-ro', '/');
   args.push('--chdir', invocation.cwd, '--');
   args.push(...prlimitArguments(profile), ...invocation.argv);
   return args;
