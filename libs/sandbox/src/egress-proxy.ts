@@ -96,7 +96,13 @@ export class EgressProxy {
     try {
       url = new URL(request.url ?? '');
     } catch {
-      return this.refuse(response, request.method ?? '?', request.url ?? '', 'not an absolute http:// URL');
+      return this.refuse(
+        response,
+        request.method ?? '?',
+        request.url ?? '',
+        'not an absolute http:// URL',
+        400,
+      );
     }
     if (url.protocol !== 'http:')
       return this.refuse(
