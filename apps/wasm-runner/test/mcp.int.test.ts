@@ -4,7 +4,13 @@ import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import type { McpServerView, McpViewListReply, ToolsCallReply, ToolsListReply } from '@talon/contracts';
+import type {
+  McpServerView,
+  McpViewListReply,
+  SystemStatus,
+  ToolsCallReply,
+  ToolsListReply,
+} from '@talon/contracts';
 import {
   createTestDatabase,
   findFreePort,
@@ -91,9 +97,24 @@ describe('stdio MCP servers in the wasm-runner, called through the orchestrator'
     expect(servers.map((entry) => entry.name)).toEqual(['everything', 'filesystem', 'hostile', 'memory']);
     for (const entry of servers)
       expect(entry).toMatchObject({ domain: 'container', transport: 'stdio', state: 'stopped' });
+    // Each stdio server shows the sandbox it runs in: what it may read, write and reach.
+    expect(servers.find((entry) => entry.name === 'filesystem')?.sandbox).toMatchObject({
+      readPaths: [join(REPO_ROOT, 'node_modules')],
+      writePaths: [workspace],
+      network: { mode: 'none' },
+    });
     expect(await catalogNames()).toEqual(
       expect.arrayContaining(['mcp_call', 'mcp_list', 'mcp_start', 'mcp_stop']),
     );
+  });
+
+  it('reports in system.status that the wasm-runner sandboxes its processes with bubblewrap', async () => {
+    const status = await talon.ok<SystemStatus>('system.status', {});
+    const instances = status.services.find((entry) => entry.service === 'wasm-runner')?.instances ?? [];
+    expect(instances[0]?.sandbox).toMatchObject({
+      mode: 'bubblewrap',
+      detail: expect.stringContaining('bubblewrap'),
+    });
   });
 
   it('starts a server on the first mcp.call and then offers its tools in the catalog', async () => {
