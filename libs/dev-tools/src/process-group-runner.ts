@@ -8,6 +8,9 @@ export interface ProcessRunOptions {
   args: readonly string[];
   cwd: string;
   env: Record<string, string>;
+  /** Host user and group to run as (the sandbox user, when Talon runs as root). */
+  uid?: number;
+  gid?: number;
   timeoutMs: number;
   maxOutputBytes: number;
   /** Time between SIGTERM and SIGKILL once the command is stopped. */
@@ -41,6 +44,8 @@ export function runInProcessGroup(options: ProcessRunOptions): Promise<ProcessRu
     const child = spawn(options.program, [...options.args], {
       cwd: options.cwd,
       env: options.env,
+      ...(options.uid === undefined ? {} : { uid: options.uid }),
+      ...(options.gid === undefined ? {} : { gid: options.gid }),
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

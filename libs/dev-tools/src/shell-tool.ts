@@ -116,6 +116,7 @@ export function createShellTool(options: WorkspaceOptions): Tool<ShellParams, Sh
         profile: profileFor(networkHosts),
         argv: ['/bin/sh', '-c', command],
         cwd: root,
+        setsIdentity: true,
       });
       try {
         const { aborted: _aborted, ...result } = await runInProcessGroup({
@@ -123,6 +124,8 @@ export function createShellTool(options: WorkspaceOptions): Tool<ShellParams, Sh
           args: spawn.args,
           cwd: spawn.sandboxed ? spawn.cwd : root,
           env: spawn.env,
+          ...(spawn.uid === undefined ? {} : { uid: spawn.uid }),
+          ...(spawn.gid === undefined ? {} : { gid: spawn.gid }),
           timeoutMs,
           maxOutputBytes: caps.maxShellOutputBytes,
           killGraceMs: caps.shellKillGraceMs,

@@ -55,6 +55,11 @@ export interface SandboxSpawnRequest {
   cwd?: string;
   /** Variables the definition sets (an MCP server's env); filtered, see {@link sandboxEnvironment}. */
   env?: Readonly<Record<string, string>>;
+  /**
+   * The caller passes `uid`/`gid` to `spawn` itself (saves the `setpriv` exec when Talon runs as root).
+   * Default false: the spawn drops to the sandbox user through `setpriv` (the MCP SDK cannot set a uid).
+   */
+  setsIdentity?: boolean;
 }
 
 /** A prepared spawn: hand `file`, `args`, `env`, `cwd` to `child_process.spawn`; call `dispose` after exit. */
@@ -63,6 +68,9 @@ export interface SandboxedSpawn {
   args: string[];
   env: Record<string, string>;
   cwd: string;
+  /** Host user and group to spawn as, when the request `setsIdentity` and Talon runs as root. */
+  uid?: number;
+  gid?: number;
   sandboxed: boolean;
   dispose(): Promise<void>;
 }
@@ -170,12 +178,14 @@ export class Sandbox {
       extraReadFiles: [...new Set(extraReadFiles)],
       argv,
     });
-    const [file, args] = this.launcher(bwrap);
+    const direct = request.setsIdentity === true && this.identity.dropFromRoot;
+    const [file, args] = direct ? [this.bwrapPath, bwrap] : this.launcher(bwrap);
     return {
       file,
       args,
       env,
       cwd: '/',
+      ...(direct ? { uid: this.identity.uid, gid: this.identity.gid } : {}),
       sandboxed: true,
       dispose: async () => {
         await proxy?.close();
