@@ -60,14 +60,10 @@ const timed = async (key, fn, count, warmup) => {
 const rounds = 3;
 for (let round = 0; round < rounds; round++) {
   const warmup = round === 0 ? 10 : 2;
-  samples.trueOff.push(...(await timeSequential(shell(tools.off, 'true'), SHELL_COUNT / rounds, warmup)));
-  samples.trueOn.push(...(await timeSequential(shell(tools.on, 'true'), SHELL_COUNT / rounds, warmup)));
-  samples.grepOff.push(
-    ...(await timeSequential(shell(tools.off, 'grep -rc talon1 src'), SHELL_COUNT / rounds, warmup)),
-  );
-  samples.grepOn.push(
-    ...(await timeSequential(shell(tools.on, 'grep -rc talon1 src'), SHELL_COUNT / rounds, warmup)),
-  );
+  await timed('trueOff', shell(tools.off, 'true'), SHELL_COUNT / rounds, warmup);
+  await timed('trueOn', shell(tools.on, 'true'), SHELL_COUNT / rounds, warmup);
+  await timed('grepOff', shell(tools.off, 'grep -rc talon1 src'), SHELL_COUNT / rounds, warmup);
+  await timed('grepOn', shell(tools.on, 'grep -rc talon1 src'), SHELL_COUNT / rounds, warmup);
 }
 
 // The proxy: a loopback upstream, reached directly and through EgressProxy's Unix socket.
@@ -110,7 +106,11 @@ rmSync(base, { recursive: true, force: true });
 const stats = Object.fromEntries(
   Object.entries(samples).map(([key, values]) => [
     key,
-    { ...summarize(values), childCpuMsPerCall: Math.round((cpu[key] / values.length) * 100) / 100 },
+    {
+      ...summarize(values),
+      childCpuMsPerCall: Math.round((cpu[key] / values.length) * 100) / 100,
+      childCpuMsTotal: cpu[key],
+    },
   ]),
 );
 const directStats = summarize(directSamples);
