@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { CidrAllowlist } from '@talon/safety';
 import {
   parseServiceConfig,
   readPositiveInt,
@@ -38,11 +39,25 @@ export function parseWasmRunnerConfig(
     workspaceDir: resolve(cwd, env.TALON_WORKSPACE_DIR || resolve(stateDir, 'workspace')),
     concurrency: readPositiveInt(env, 'WASM_RUNNER_CONCURRENCY', DEFAULT_TOOL_CONCURRENCY),
     sandboxMode: sandboxModeOf(env.TALON_SANDBOX),
-    sandboxEgressAllowlist: (env.TALON_SANDBOX_EGRESS_ALLOWLIST ?? '')
-      .split(',')
-      .map((entry) => entry.trim())
-      .filter((entry) => entry !== ''),
+    sandboxEgressAllowlist: egressAllowlistOf(env.TALON_SANDBOX_EGRESS_ALLOWLIST ?? ''),
   };
+}
+
+function egressAllowlistOf(raw: string): string[] {
+  const entries = raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  try {
+    CidrAllowlist.parse(entries);
+  } catch (error) {
+    throw new InvalidConfigError(
+      'TALON_SANDBOX_EGRESS_ALLOWLIST',
+      raw,
+      `comma-separated CIDR ranges or addresses (${(error as Error).message})`,
+    );
+  }
+  return entries;
 }
 
 function sandboxModeOf(raw: string | undefined): 'on' | 'off' {

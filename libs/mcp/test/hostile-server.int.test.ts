@@ -193,7 +193,7 @@ describe('a hostile stdio server', () => {
     await manager.start('web');
     const pid = manager.list()[0]?.pid as number;
     // The listed pid is bubblewrap's; freeze the server itself, found on the host by its script.
-    const [server] = hostProcessesWith('hostile-server.mjs');
+    const [server] = hostProcessesWith('hostile-server.mjs', { under: pid });
     expect(server).toBeGreaterThan(0);
     process.kill(server, 'SIGSTOP');
     try {
