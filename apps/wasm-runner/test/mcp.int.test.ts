@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import type {
+  CatalogTool,
   McpServerView,
   McpViewListReply,
   SystemStatus,
