@@ -116,6 +116,9 @@ describe('stdio MCP servers in the wasm-runner, called through the orchestrator'
       mode: 'bubblewrap',
       detail: expect.stringContaining('bubblewrap'),
     });
+    // A person approving a command can see what it may touch.
+    const shell = await talon.ok<CatalogTool>('tools.info', { name: 'shell' });
+    expect(shell.definition.sandbox).toMatchObject({ writePaths: [workspace], network: { mode: 'none' } });
   });
 
   it('starts a server on the first mcp.call and then offers its tools in the catalog', async () => {
