@@ -12,7 +12,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Sandbox, type EgressDecision } from '@talon/sandbox';
-import { startHostCanary, waitUntilGone, type HostCanary } from '@talon/testing';
+import { hostProcessesWith, startHostCanary, waitUntilGone, type HostCanary } from '@talon/testing';
 import { McpManager, parseMcpServerConfig } from '../src/index.js';
 import { FIXTURES, makeTestDirs, REPO_ROOT, type TestDirs } from './support/mcp-test-servers.js';
 
@@ -167,4 +167,30 @@ describe('a hostile stdio MCP server in the sandbox', () => {
     expect(await waitUntilGone('sleep 3212', 5000)).toEqual([]);
     expect(existsSync(late)).toBe(false);
   }, 30_000);
+});
+
+describe('a stdio MCP server where the sandbox cannot run', () => {
+  it('is refused with SANDBOX_UNAVAILABLE and a fix, and nothing is started', async () => {
+    const definition = parseMcpServerConfig({
+      name: 'escape',
+      transport: { type: 'stdio', command: process.execPath, args: [join(FIXTURES, 'escape-server.mjs')] },
+      sandbox: { read_paths: [join(REPO_ROOT, 'libs/mcp'), join(REPO_ROOT, 'node_modules')] },
+      restart: { max_restarts: 0 },
+    });
+    const manager = new McpManager({
+      servers: [definition],
+      sandbox: Sandbox.create({ mode: 'on', bwrapPath: '/nonexistent/bwrap' }),
+    });
+    try {
+      const error = await manager.start('escape').catch((caught: unknown) => caught);
+      expect(error).toMatchObject({
+        code: 'SANDBOX_UNAVAILABLE',
+        message: expect.stringMatching(/MCP server "escape" refused.*apt-get install bubblewrap/s),
+      });
+      expect(manager.list()[0]).toMatchObject({ state: 'down' });
+      expect(hostProcessesWith('escape-server.mjs')).toEqual([]);
+    } finally {
+      await manager.close();
+    }
+  });
 });
