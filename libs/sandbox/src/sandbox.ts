@@ -113,6 +113,7 @@ export class Sandbox {
         undefined,
       );
     const etcDir = writeSandboxEtc(identity);
+    process.once('exit', () => rmSync(etcDir, { recursive: true, force: true }));
     const sandbox = new Sandbox({ mode: 'bubblewrap' }, options, identity, bwrapPath, etcDir);
     const problem = sandbox.probe();
     if (problem !== undefined) {

@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Provider } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
 import {
@@ -33,6 +34,7 @@ export function stdioMcpProviders(
       useFactory: async () => {
         const mcp = parseStdioMcpConfig(process.env, config.stateDir);
         mkdirSync(mcp.dataDir, { recursive: true });
+        moveMemoryFileIntoItsDirectory(mcp.dataDir);
         // Servers keep their data below this directory; as root, it belongs to the sandbox user.
         if (sandbox.status.mode === 'bubblewrap') handOverToSandboxUser(mcp.dataDir, sandbox.identity);
         const servers = await loadMcpSourceDefinitions({
@@ -74,4 +76,16 @@ export function stdioMcpProviders(
     },
     StdioMcpLifecycle,
   ];
+}
+
+/**
+ * The registry's memory server kept `<dataDir>/mcp-memory.jsonl`; sandboxed, it may write only its own
+ * `<dataDir>/memory/`, so an existing graph moves there once instead of being left behind.
+ */
+function moveMemoryFileIntoItsDirectory(dataDir: string): void {
+  const previous = join(dataDir, 'mcp-memory.jsonl');
+  const next = join(dataDir, 'memory', 'mcp-memory.jsonl');
+  if (!existsSync(previous) || existsSync(next)) return;
+  mkdirSync(join(dataDir, 'memory'), { recursive: true });
+  renameSync(previous, next);
 }
