@@ -3,6 +3,7 @@
 // exits with its status. Usage: node loopback-bridge.mjs <port> <socket> -- <command> [args…]
 import { spawn } from 'node:child_process';
 import { connect, createServer } from 'node:net';
+import { constants } from 'node:os';
 
 const [port, socketPath, separator, command, ...args] = process.argv.slice(2);
 if (separator !== '--' || !command) {
@@ -25,5 +26,5 @@ server.listen(Number(port), '127.0.0.1', () => {
     process.stderr.write(`loopback-bridge: ${command}: ${error.message}\n`);
     process.exit(127);
   });
-  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 128 + 9 : 1)));
+  child.on('exit', (code, signal) => process.exit(code ?? 128 + (constants.signals[signal] ?? 9)));
 });
