@@ -19,8 +19,9 @@ FROM node:20-bookworm-slim AS runtime
 ARG APP
 ENV NODE_ENV=production APP=${APP}
 WORKDIR /app
-# The wasm-runner's shell tool needs git and the usual utilities in its workspace.
-RUN if [ "$APP" = "wasm-runner" ]; then apt-get update && apt-get install -y --no-install-recommends git ca-certificates && rm -rf /var/lib/apt/lists/*; fi
+# The wasm-runner's shell tool needs git and the usual utilities in its workspace, and bubblewrap to
+# sandbox every command and stdio MCP server (prlimit comes with util-linux, already in the image).
+RUN if [ "$APP" = "wasm-runner" ]; then apt-get update && apt-get install -y --no-install-recommends git ca-certificates curl bubblewrap && rm -rf /var/lib/apt/lists/*; fi
 COPY --from=build --chown=node:node /app /app
 RUN mkdir -p /var/lib/talon && chown node:node /var/lib/talon
 USER node

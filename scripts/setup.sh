@@ -28,6 +28,11 @@ if ! command -v nats-server >/dev/null && [ ! -x /usr/sbin/nats-server ]; then
   log "installing nats-server (Debian package)"; apt_install nats-server
 fi
 
+# Shell commands and stdio MCP servers run under bubblewrap; without it they are refused (fail closed).
+if ! command -v bwrap >/dev/null && [ ! -x /usr/bin/bwrap ]; then
+  log "installing bubblewrap (Debian package, the process sandbox)"; apt_install bubblewrap
+fi
+
 if [ "${TALON_SETUP_POSTGRES:-0}" = 1 ] && ! command -v pg_ctlcluster >/dev/null; then
   log "installing postgresql (Debian package)"; apt_install postgresql
 fi

@@ -15,6 +15,8 @@ const compose = parse(readFileSync('docker-compose.yml', 'utf8')) as {
       command?: string[];
       volumes?: string[];
       ports?: string[];
+      security_opt?: string[];
+      privileged?: boolean;
     }
   >;
   volumes: Record<string, unknown>;
@@ -49,6 +51,18 @@ describe('docker-compose.yml', () => {
 
   it('scales tool-workers', () => {
     expect(compose.services['tool-worker']!.deploy?.replicas).toBeGreaterThanOrEqual(2);
+  });
+
+  it('gives the wasm-runner what bubblewrap needs and nothing more (no privileged mode)', () => {
+    const runner = compose.services['wasm-runner']!;
+    expect(runner.security_opt).toEqual([
+      'seccomp=unconfined',
+      'apparmor=unconfined',
+      'systempaths=unconfined',
+    ]);
+    expect(runner.privileged).toBeUndefined();
+    for (const [name, service] of Object.entries(compose.services))
+      if (name !== 'wasm-runner') expect(service.security_opt).toBeUndefined();
   });
 });
 
@@ -95,5 +109,9 @@ describe('Dockerfile', () => {
     expect(dockerfile.match(/^FROM /gm)).toHaveLength(2);
     expect(dockerfile).toMatch(/^USER node$/m);
     expect(dockerfile).toMatch(/apps\/\$APP\/dist\/main\.js/);
+  });
+
+  it('installs bubblewrap for the wasm-runner', () => {
+    expect(dockerfile).toMatch(/APP" = "wasm-runner".*apt-get install[^\n]*\bbubblewrap\b/);
   });
 });

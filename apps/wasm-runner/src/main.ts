@@ -1,10 +1,17 @@
 import 'reflect-metadata';
+import type { Sandbox } from '@talon/sandbox';
 import { bootstrapService } from '@talon/service-runtime';
+import { startRunnerSandbox } from './sandbox/runner-sandbox.js';
 import { parseWasmRunnerConfig } from './wasm-runner-config.js';
 import { WasmRunnerModule } from './wasm-runner.module.js';
 
 const config = parseWasmRunnerConfig();
+let sandbox: Sandbox | undefined;
 await bootstrapService({
   config,
-  module: (connection, logger) => WasmRunnerModule.register(config, connection, logger),
+  health: () => (sandbox ? { sandbox: sandbox.status } : {}),
+  module: (connection, logger) => {
+    sandbox = startRunnerSandbox(config, logger);
+    return WasmRunnerModule.register(config, sandbox, connection, logger);
+  },
 });

@@ -1,6 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { TOOL_HOST, ToolHost, toolCallControllerFor, type JsonLogger } from '@talon/service-runtime';
+import type { Sandbox } from '@talon/sandbox';
 import { ToolRegistry } from '@talon/tool-runtime';
 import { registerDevTools } from './dev-tool-registration.js';
 import { stdioMcpProviders } from './mcp/stdio-mcp.providers.js';
@@ -14,9 +15,14 @@ import { RUNNER_CONFIG, TOOL_REGISTRY } from './wasm-runner.constants.js';
  */
 @Module({})
 export class WasmRunnerModule {
-  static register(config: WasmRunnerConfig, connection: NatsConnection, logger: JsonLogger): DynamicModule {
+  static register(
+    config: WasmRunnerConfig,
+    sandbox: Sandbox,
+    connection: NatsConnection,
+    logger: JsonLogger,
+  ): DynamicModule {
     const registry = new ToolRegistry();
-    registerDevTools(registry, config);
+    registerDevTools(registry, config, sandbox);
     const host = new ToolHost({
       connection,
       registry,
@@ -33,7 +39,7 @@ export class WasmRunnerModule {
         { provide: RUNNER_CONFIG, useValue: config },
         { provide: TOOL_REGISTRY, useValue: registry },
         { provide: TOOL_HOST, useValue: host },
-        ...stdioMcpProviders(config, registry, connection, logger),
+        ...stdioMcpProviders(config, sandbox, registry, connection, logger),
         ...wasmToolProviders(config, registry, connection, logger),
       ],
     };

@@ -1,10 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import type { McpServerView, McpViewListReply, ToolsCallReply, ToolsListReply } from '@talon/contracts';
+import type {
+  CatalogTool,
+  McpServerView,
+  McpViewListReply,
+  SystemStatus,
+  ToolsCallReply,
+  ToolsListReply,
+} from '@talon/contracts';
 import {
   createTestDatabase,
   findFreePort,
@@ -36,6 +43,8 @@ describe('stdio MCP servers in the wasm-runner, called through the orchestrator'
 
   beforeAll(async () => {
     base = await mkdtemp(join(tmpdir(), 'talon-wasm-mcp-'));
+    // As root the sandbox user must reach the state directory below this temp dir.
+    await chmod(base, 0o755);
     workspace = join(base, 'state', 'workspace');
     await mkdir(workspace, { recursive: true });
     const userConfig = join(base, 'mcp.json');
@@ -45,6 +54,7 @@ describe('stdio MCP servers in the wasm-runner, called through the orchestrator'
         {
           name: 'hostile',
           transport: { type: 'stdio', command: process.execPath, args: [HOSTILE] },
+          sandbox: { read_paths: [join(REPO_ROOT, 'libs/mcp'), join(REPO_ROOT, 'node_modules')] },
           effects: ['network'],
           call_timeout_ms: 1500,
           restart: { max_restarts: 5, window_ms: 60000, initial_delay_ms: 100, max_delay_ms: 500 },
@@ -88,9 +98,27 @@ describe('stdio MCP servers in the wasm-runner, called through the orchestrator'
     expect(servers.map((entry) => entry.name)).toEqual(['everything', 'filesystem', 'hostile', 'memory']);
     for (const entry of servers)
       expect(entry).toMatchObject({ domain: 'container', transport: 'stdio', state: 'stopped' });
+    // Each stdio server shows the sandbox it runs in: what it may read, write and reach.
+    expect(servers.find((entry) => entry.name === 'filesystem')?.sandbox).toMatchObject({
+      readPaths: [join(REPO_ROOT, 'node_modules')],
+      writePaths: [workspace],
+      network: { mode: 'none' },
+    });
     expect(await catalogNames()).toEqual(
       expect.arrayContaining(['mcp_call', 'mcp_list', 'mcp_start', 'mcp_stop']),
     );
+  });
+
+  it('reports in system.status that the wasm-runner sandboxes its processes with bubblewrap', async () => {
+    const status = await talon.ok<SystemStatus>('system.status', {});
+    const instances = status.services.find((entry) => entry.service === 'wasm-runner')?.instances ?? [];
+    expect(instances[0]?.sandbox).toMatchObject({
+      mode: 'bubblewrap',
+      detail: expect.stringContaining('bubblewrap'),
+    });
+    // A person approving a command can see what it may touch.
+    const shell = await talon.ok<CatalogTool>('tools.info', { name: 'shell' });
+    expect(shell.definition.sandbox).toMatchObject({ writePaths: [workspace], network: { mode: 'none' } });
   });
 
   it('starts a server on the first mcp.call and then offers its tools in the catalog', async () => {
@@ -247,7 +275,7 @@ describe('stdio MCP servers in the wasm-runner, called through the orchestrator'
       'everything stopped when idle',
     );
     expect(Date.now() - lastCall).toBeGreaterThanOrEqual(IDLE_MS - 200);
-    expect(await readFile(join(base, 'state', 'mcp-data', 'mcp-memory.jsonl'), 'utf8')).toContain(
+    expect(await readFile(join(base, 'state', 'mcp-data', 'memory', 'mcp-memory.jsonl'), 'utf8')).toContain(
       'serves MCP',
     );
   });

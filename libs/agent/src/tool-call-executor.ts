@@ -7,6 +7,7 @@ import type { ApprovalQueue } from './approval-queue.js';
 import type { ApprovalRecord } from './approval-store.js';
 import type { GrantStore } from './grant-store.js';
 import type { PolicyDecision, PolicyEngine } from './policy-engine.js';
+import { summarizeSandbox } from './sandbox-summary.js';
 import type { SessionGrants } from './session-grants.js';
 import type { ToolCaller } from './tool-caller.js';
 import type { ToolSource } from './tool-source.js';
@@ -152,7 +153,10 @@ export class ToolCallExecutor {
         callId: call.id,
         tool: call.name,
         params: redactParams(call.arguments, definition.sensitiveParams),
-        reason: decision.reason,
+        // The person deciding sees what the call's process may touch, not only why it asks.
+        reason: definition.sandbox
+          ? `${decision.reason}; ${summarizeSandbox(definition.sandbox, call.arguments)}`
+          : decision.reason,
       });
     } catch (error) {
       if (!TalonError.isInstance(error)) throw error;

@@ -15,3 +15,4 @@ export * from './v1/tool-build.js';
 export * from './v1/auth.js';
 export * from './v1/tokens.js';
 export * from './v1/nats-permissions.js';
+export * from './v1/sandbox.js';

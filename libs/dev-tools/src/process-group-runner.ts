@@ -3,9 +3,14 @@ import { CappedOutputBuffer } from './capped-output-buffer.js';
 
 /** How to run one command line. */
 export interface ProcessRunOptions {
-  command: string;
+  /** The program (usually bubblewrap, from a prepared sandbox spawn) and its arguments. */
+  program: string;
+  args: readonly string[];
   cwd: string;
   env: Record<string, string>;
+  /** Host user and group to run as (the sandbox user, when Talon runs as root). */
+  uid?: number;
+  gid?: number;
   timeoutMs: number;
   maxOutputBytes: number;
   /** Time between SIGTERM and SIGKILL once the command is stopped. */
@@ -28,17 +33,19 @@ export interface ProcessRunResult {
 }
 
 /**
- * Runs `/bin/sh -c command` as the leader of a new process group, so the timeout can stop the
- * shell and everything it started (SIGTERM to the group, SIGKILL after the grace period). When the
- * shell exits, whatever it left running in its group is killed too, so no stray process outlives
- * the call. A child that moves itself to another session (setsid) escapes the group.
+ * Runs a program as the leader of a new process group, so the timeout can stop it and everything it
+ * started (SIGTERM to the group, SIGKILL after the grace period). When it exits, whatever it left
+ * running in its group is killed too. Under the sandbox the program is bubblewrap: killing it kills the
+ * sandbox's pid namespace (`--die-with-parent`), so even a child that called setsid cannot stay behind.
  */
 export function runInProcessGroup(options: ProcessRunOptions): Promise<ProcessRunResult> {
   const started = performance.now();
   return new Promise((resolvePromise, rejectPromise) => {
-    const child = spawn('/bin/sh', ['-c', options.command], {
+    const child = spawn(options.program, [...options.args], {
       cwd: options.cwd,
       env: options.env,
+      ...(options.uid === undefined ? {} : { uid: options.uid }),
+      ...(options.gid === undefined ? {} : { gid: options.gid }),
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createWorkspaceFixture, type WorkspaceFixture } from '../test/workspace-fixture.js';
 import { ShellCommandRefusedError } from './shell-command-refused-error.js';
@@ -12,23 +12,30 @@ beforeEach(() => {
 });
 afterEach(() => fixture.cleanup());
 
-/** Alive means running or sleeping; a zombie waiting for its new parent to reap it is dead. */
-function isAlive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return false;
+/** Host processes whose command line contains `marker` (the sandbox's own pids mean nothing out here). */
+function hostProcessesWith(marker: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (stat.slice(stat.lastIndexOf(')') + 2)[0] === 'Z') continue;
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ').includes(marker))
+        found.push(Number(entry));
+    } catch {
+      // The process ended while we looked.
+    }
   }
+  return found;
 }
 
-async function waitUntilDead(pid: number, withinMs: number): Promise<boolean> {
+async function waitUntilGone(marker: string, withinMs: number): Promise<number[]> {
   const deadline = Date.now() + withinMs;
   while (Date.now() < deadline) {
-    if (!isAlive(pid)) return true;
+    if (hostProcessesWith(marker).length === 0) return [];
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  return !isAlive(pid);
+  return hostProcessesWith(marker);
 }
 
 describe('shell tool', () => {
@@ -54,8 +61,9 @@ describe('shell tool', () => {
         .trim()
         .split('\n')
         .map((line) => line.slice(0, line.indexOf('=')));
-      for (const name of names) expect(['PATH', 'HOME', 'LANG', 'PWD']).toContain(name);
-      expect(result.stdout).toContain(`HOME=${fixture.root}\n`);
+      for (const name of names)
+        expect(['PATH', 'HOME', 'TMPDIR', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'TERM', 'PWD']).toContain(name);
+      expect(result.stdout).toContain('HOME=/tmp\n');
       expect(result.stdout).toContain(`PATH=${SHELL_PATH}\n`);
     } finally {
       delete process.env.TALON_TEST_SECRET;
@@ -66,38 +74,39 @@ describe('shell tool', () => {
     const shell = createShellTool({ root: fixture.root });
     const started = Date.now();
     const result = await shell.execute(
-      { command: 'sleep 30 & echo $! > child.pid; sleep 30', timeoutMs: 300 },
+      { command: 'sleep 3001 & sleep 3001', timeoutMs: 300 },
       fixture.context,
     );
     const elapsed = Date.now() - started;
     expect(result.timedOut).toBe(true);
     expect(result.exitCode).toBeNull();
     expect(elapsed).toBeLessThan(2000);
-    const child = Number(readFileSync(join(fixture.root, 'child.pid'), 'utf8'));
-    expect(await waitUntilDead(child, 1000)).toBe(true);
+    expect(await waitUntilGone('sleep 3001', 1000)).toEqual([]);
   });
 
-  it('escalates to SIGKILL when the command ignores SIGTERM', async () => {
+  it('ends a command that ignores SIGTERM at its timeout, with everything it started', async () => {
     const shell = createShellTool({ root: fixture.root, caps: { shellKillGraceMs: 200 } });
     const started = Date.now();
     const result = await shell.execute(
-      { command: "trap '' TERM; sleep 30 & echo $! > child.pid; sleep 30", timeoutMs: 300 },
+      { command: "trap '' TERM; sleep 3002 & sleep 3002", timeoutMs: 300 },
       fixture.context,
     );
     expect(result.timedOut).toBe(true);
-    expect(result.signal).toBe('SIGKILL');
+    expect(result.exitCode).toBeNull();
     expect(Date.now() - started).toBeLessThan(2500);
-    expect(await waitUntilDead(Number(readFileSync(join(fixture.root, 'child.pid'), 'utf8')), 1000)).toBe(
-      true,
-    );
+    expect(await waitUntilGone('sleep 3002', 1000)).toEqual([]);
   });
 
   it('does not wait for background processes and kills them when the shell exits', async () => {
     const shell = createShellTool({ root: fixture.root });
     const started = Date.now();
-    const result = await shell.execute({ command: 'sleep 30 & echo $!' }, fixture.context);
+    const result = await shell.execute(
+      { command: 'nohup sleep 3003 >/dev/null 2>&1 & echo started' },
+      fixture.context,
+    );
+    expect(result.stdout).toBe('started\n');
     expect(Date.now() - started).toBeLessThan(3000);
-    expect(await waitUntilDead(Number(result.stdout.trim()), 1000)).toBe(true);
+    expect(await waitUntilGone('sleep 3003', 1000)).toEqual([]);
   });
 
   it('stops the command when the call is aborted', async () => {

@@ -1,4 +1,5 @@
-import type { ApprovalRequirement } from '@talon/contracts';
+import type { ApprovalRequirement, SandboxProfile } from '@talon/contracts';
+import { sandboxProfile, SANDBOX_PATH } from '@talon/sandbox';
 import type { Tool, ToolContext } from '@talon/tool-runtime';
 import { runInProcessGroup, type ProcessRunResult } from './process-group-runner.js';
 import { decideShellApproval } from './shell-approval-policy.js';
@@ -7,34 +8,50 @@ import { ToolParamReader } from './tool-param-reader.js';
 import { parseWorkspaceOptions, type WorkspaceOptions } from './workspace-options.js';
 
 /** The only PATH a shell command sees; nothing is inherited from the runner's environment. */
-export const SHELL_PATH = '/usr/local/bin:/usr/bin:/bin';
+export const SHELL_PATH = SANDBOX_PATH;
 /** Locale given to shell commands. */
 export const SHELL_LANG = 'C.UTF-8';
+/** Most hosts one `shell` call may be granted through the egress proxy. */
+export const MAX_SHELL_NETWORK_HOSTS = 16;
+const HOST_PATTERN = '^(\\*\\.)?[a-zA-Z0-9.-]+(:[0-9]{1,5})?$';
 
 /** Params of `shell`. */
 export interface ShellParams {
   command: string;
   timeoutMs?: number;
+  /** Hosts the command may reach through Talon's egress proxy; none by default (no network at all). */
+  networkHosts?: string[];
 }
 
 /** Result of `shell`: the process outcome plus the programs the approval decision saw. */
 export interface ShellOutput extends Omit<ProcessRunResult, 'aborted'> {
   programs: string[];
+  /** Whether the command ran in the bubblewrap sandbox (false only with `TALON_SANDBOX=off`). */
+  sandboxed: boolean;
 }
 
 /**
- * `shell`: runs one command line with `/bin/sh -c` in the workspace root, with a clean environment
- * (PATH, HOME = the root, LANG), a timeout that stops the whole process group, and capped output.
- * Read-only commands (judged on the parsed programs) need no approval.
+ * `shell`: runs one command line with `/bin/sh -c` in the workspace root inside the sandbox (read-only
+ * system, the workspace writable, private `/tmp`, no network unless `networkHosts` grants hosts through the
+ * egress proxy, resource limits), with a clean environment, a timeout that stops the whole sandbox, and
+ * capped output. Read-only commands (judged on the parsed programs) need no approval; a network grant does.
  */
 export function createShellTool(options: WorkspaceOptions): Tool<ShellParams, ShellOutput> {
-  const { root, caps } = parseWorkspaceOptions(options);
+  const { root, caps, sandbox } = parseWorkspaceOptions(options);
+  const profileFor = (networkHosts: readonly string[] | undefined): SandboxProfile =>
+    sandboxProfile({
+      writePaths: [root],
+      ...(networkHosts && networkHosts.length > 0
+        ? { network: { mode: 'proxy', hosts: [...networkHosts] } }
+        : {}),
+    });
   return {
     definition: {
       name: 'shell',
       description:
-        'Run one shell command line (POSIX sh) in the workspace directory and return exit code, stdout and stderr. ' +
-        'The environment is clean (PATH, HOME, LANG only). One line only: line breaks are refused. Output is capped.',
+        'Run one shell command line (POSIX sh) in the workspace directory, inside a sandbox, and return exit code, stdout and stderr. ' +
+        'Only the workspace is writable; there is no network unless `networkHosts` lists the hosts needed (then HTTP(S) goes through a proxy that allows only those). ' +
+        'The environment is clean (PATH, HOME=/tmp, LANG). One line only: line breaks are refused. Output is capped.',
       parameters: {
         type: 'object',
         properties: {
@@ -50,19 +67,36 @@ export function createShellTool(options: WorkspaceOptions): Tool<ShellParams, Sh
             maximum: caps.maxShellTimeoutMs,
             description: `Time limit in ms (default ${caps.shellTimeoutMs}).`,
           },
+          networkHosts: {
+            type: 'array',
+            items: { type: 'string', pattern: HOST_PATTERN, maxLength: 253 },
+            maxItems: MAX_SHELL_NETWORK_HOSTS,
+            description:
+              'Hosts (e.g. registry.npmjs.org, *.github.com) the command may reach over HTTP(S) through the proxy. Needs approval.',
+          },
         },
         required: ['command'],
         additionalProperties: false,
       },
-      effects: ['execute_code', 'spawn_process', 'read_filesystem', 'write_filesystem', 'delete_filesystem'],
+      effects: [
+        'execute_code',
+        'spawn_process',
+        'read_filesystem',
+        'write_filesystem',
+        'delete_filesystem',
+        'network',
+      ],
       approval: 'unless_auto_approved',
       timeoutMs: Math.min(600_000, caps.maxShellTimeoutMs + caps.shellKillGraceMs + 1000),
       domain: 'container',
       source: 'builtin',
       sensitiveParams: [],
       idempotent: false,
+      sandbox: profileFor(undefined),
     },
     approvalFor(params: ShellParams): ApprovalRequirement {
+      // A network grant is never auto-decided by the command's programs: a person sees the hosts.
+      if (Array.isArray(params.networkHosts) && params.networkHosts.length > 0) return 'unless_auto_approved';
       try {
         return decideShellApproval(parseShellCommand(params.command)).approval;
       } catch {
@@ -75,17 +109,36 @@ export function createShellTool(options: WorkspaceOptions): Tool<ShellParams, Sh
       const command = reader.string('command', MAX_SHELL_COMMAND_LENGTH);
       const timeoutMs =
         reader.optionalInteger('timeoutMs', 100, caps.maxShellTimeoutMs) ?? caps.shellTimeoutMs;
+      const networkHosts = reader.optionalStringList('networkHosts', MAX_SHELL_NETWORK_HOSTS);
       const parsed = parseShellCommand(command);
-      const { aborted: _aborted, ...result } = await runInProcessGroup({
-        command,
+      const spawn = await sandbox.prepare({
+        what: 'shell',
+        profile: profileFor(networkHosts),
+        argv: ['/bin/sh', '-c', command],
         cwd: root,
-        env: { PATH: SHELL_PATH, HOME: root, LANG: SHELL_LANG },
-        timeoutMs,
-        maxOutputBytes: caps.maxShellOutputBytes,
-        killGraceMs: caps.shellKillGraceMs,
-        signal: context.signal,
+        setsIdentity: true,
       });
-      return { ...result, programs: parsed.programs.map((program) => program.program) };
+      try {
+        const { aborted: _aborted, ...result } = await runInProcessGroup({
+          program: spawn.file,
+          args: spawn.args,
+          cwd: spawn.sandboxed ? spawn.cwd : root,
+          env: spawn.env,
+          ...(spawn.uid === undefined ? {} : { uid: spawn.uid }),
+          ...(spawn.gid === undefined ? {} : { gid: spawn.gid }),
+          timeoutMs,
+          maxOutputBytes: caps.maxShellOutputBytes,
+          killGraceMs: caps.shellKillGraceMs,
+          signal: context.signal,
+        });
+        return {
+          ...result,
+          programs: parsed.programs.map((program) => program.program),
+          sandboxed: spawn.sandboxed,
+        };
+      } finally {
+        await spawn.dispose();
+      }
     },
   };
 }

@@ -46,4 +46,21 @@ export class ToolParamReader {
     if (typeof value !== 'boolean') throw new InvalidToolParamsError(this.tool, name, 'must be a boolean');
     return value;
   }
+
+  optionalStringList(name: string, maxItems: number, maxLength = 253): string[] | undefined {
+    const value = this.value(name);
+    if (value === undefined) return undefined;
+    if (
+      !Array.isArray(value) ||
+      value.length > maxItems ||
+      value.some((item) => typeof item !== 'string' || item.length === 0 || item.length > maxLength)
+    ) {
+      throw new InvalidToolParamsError(
+        this.tool,
+        name,
+        `must be a list of at most ${maxItems} non-empty strings of at most ${maxLength} characters`,
+      );
+    }
+    return value as string[];
+  }
 }

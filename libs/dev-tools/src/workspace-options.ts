@@ -2,6 +2,7 @@ import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { ERROR_CODES } from '@talon/contracts';
 import { TalonError } from '@talon/errors';
+import { Sandbox } from '@talon/sandbox';
 
 /** Limits every dev tool applies. All fields are optional in {@link WorkspaceOptions}. */
 export interface WorkspaceCaps {
@@ -44,6 +45,8 @@ export interface WorkspaceOptions {
   /** The workspace root; it must exist and be a directory. Every path is confined to it. */
   root: string;
   caps?: Partial<WorkspaceCaps>;
+  /** The sandbox `shell` runs in. Default: {@link Sandbox.fromEnvironment} (bubblewrap, fail closed). */
+  sandbox?: Sandbox;
 }
 
 /** The defaults of {@link WorkspaceCaps}. */
@@ -70,6 +73,7 @@ export const DEFAULT_WORKSPACE_CAPS: Readonly<WorkspaceCaps> = Object.freeze({
 export interface ResolvedWorkspaceOptions {
   root: string;
   caps: Readonly<WorkspaceCaps>;
+  sandbox: Sandbox;
 }
 
 /** Validates the options once, at start; fails with a readable message. */
@@ -88,7 +92,7 @@ export function parseWorkspaceOptions(options: WorkspaceOptions): ResolvedWorksp
       fail(`cap \`${key}\` must be a positive integer.`);
     caps[key as keyof WorkspaceCaps] = value as number;
   }
-  return { root, caps: Object.freeze(caps) };
+  return { root, caps: Object.freeze(caps), sandbox: options.sandbox ?? Sandbox.fromEnvironment() };
 }
 
 function realRootOf(root: string): string {

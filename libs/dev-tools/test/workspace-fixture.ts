@@ -1,4 +1,5 @@
-import { mkdtempSync, mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdtempSync, mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { resolveSandboxIdentity } from '@talon/sandbox';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ToolContext } from '@talon/tool-runtime';
@@ -21,6 +22,12 @@ export function createWorkspaceFixture(): WorkspaceFixture {
   mkdirSync(root);
   mkdirSync(outside);
   writeFileSync(join(outside, 'secret.txt'), 'TOP SECRET\n');
+  // As root the sandbox runs as an unprivileged user, which must be able to reach and write the workspace.
+  const identity = resolveSandboxIdentity();
+  if (identity.dropFromRoot) {
+    chmodSync(base, 0o755);
+    chownSync(root, identity.uid, identity.gid);
+  }
   return {
     base,
     root,

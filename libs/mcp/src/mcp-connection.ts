@@ -188,6 +188,7 @@ export class McpConnection {
       ...(this.nextRestartAt === undefined
         ? {}
         : { nextRestartAt: new Date(this.nextRestartAt).toISOString() }),
+      ...(this.definition.sandbox ? { sandbox: this.definition.sandbox } : {}),
     };
   }
 

@@ -22,7 +22,7 @@ describe('loadMcpServerRegistry', () => {
       env: {},
     });
     expect(servers.find((server) => server.name === 'memory')?.transport).toMatchObject({
-      env: { MEMORY_FILE_PATH: '/data/mcp-memory.jsonl' },
+      env: { MEMORY_FILE_PATH: '/data/memory/mcp-memory.jsonl' },
     });
   });
 

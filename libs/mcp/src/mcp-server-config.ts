@@ -4,8 +4,10 @@ import {
   ApprovalRequirementSchema,
   ToolEffectSchema,
   type ApprovalRequirement,
+  type SandboxProfile,
   type ToolEffect,
 } from '@talon/contracts';
+import { sandboxProfile } from '@talon/sandbox';
 import { McpConfigError } from './errors/mcp-config-error.js';
 import { expandConfigVariables, type ConfigVariables } from './mcp-config-variables.js';
 
@@ -35,6 +37,33 @@ export const StdioTransportConfigSchema = Type.Object(
     args: Type.Optional(Type.Array(Type.String())),
     env: Type.Optional(StringMap),
     cwd: Type.Optional(Type.String({ minLength: 1 })),
+  },
+  { additionalProperties: false },
+);
+
+/**
+ * The sandbox of a stdio server, as written in a definition: paths it may read or write (besides the
+ * read-only system and its own command), hosts it may reach through Talon's egress proxy (none: no network
+ * at all), and limits that replace the defaults.
+ */
+export const McpSandboxConfigSchema = Type.Object(
+  {
+    read_paths: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 64 })),
+    write_paths: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 64 })),
+    network_hosts: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 64 })),
+    limits: Type.Optional(
+      Type.Object(
+        {
+          cpu_seconds: Type.Optional(Type.Integer({ minimum: 1 })),
+          address_space_bytes: Type.Optional(Type.Integer({ minimum: 1 })),
+          max_processes: Type.Optional(Type.Integer({ minimum: 1 })),
+          max_file_bytes: Type.Optional(Type.Integer({ minimum: 1 })),
+          max_open_files: Type.Optional(Type.Integer({ minimum: 1 })),
+          tmp_bytes: Type.Optional(Type.Integer({ minimum: 1 })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -85,6 +114,8 @@ export const McpServerConfigSchema = Type.Object(
       SseTransportConfigSchema,
     ]),
     auth: Type.Optional(McpAuthConfigSchema),
+    /** Stdio servers only: what the sandboxed server may touch. Default: nothing beyond the system, no network. */
+    sandbox: Type.Optional(McpSandboxConfigSchema),
     effects: Type.Optional(Type.Array(ToolEffectSchema)),
     approval: Type.Optional(ApprovalRequirementSchema),
     call_timeout_ms: Type.Optional(Type.Integer({ minimum: 1, maximum: 600_000 })),
@@ -142,6 +173,8 @@ export interface McpServerDefinition {
   /** Interval of `ping` health checks; 0 disables them. */
   healthIntervalMs: number;
   restart: McpRestartPolicy;
+  /** The sandbox profile of a stdio server (undefined for remote servers). */
+  sandbox?: SandboxProfile;
 }
 
 /** Where a definition came from, used in error messages. */
@@ -173,12 +206,13 @@ export function parseMcpServerConfig(
   const expand = (value: string, field: string) =>
     expandConfigVariables(value, options.variables ?? {}, `${source} ${field}`);
   const restart = config.restart ?? {};
+  const transport = expandTransport(config.transport, expand);
   return {
     name: config.name,
     displayName: config.display_name ?? config.name,
     description: config.description ?? '',
     keywords: config.keywords ?? [],
-    transport: expandTransport(config.transport, expand),
+    transport,
     auth: toAuth(config.auth),
     effects: config.effects ? [...new Set(config.effects)] : [...DEFAULT_MCP_EFFECTS],
     approval: config.approval ?? DEFAULT_MCP_APPROVAL,
@@ -192,7 +226,43 @@ export function parseMcpServerConfig(
       initialDelayMs: restart.initial_delay_ms ?? DEFAULT_MCP_RESTART.initialDelayMs,
       maxDelayMs: restart.max_delay_ms ?? DEFAULT_MCP_RESTART.maxDelayMs,
     },
+    ...(transport.type === 'stdio' ? { sandbox: toSandboxProfile(config, source, expand) } : {}),
   };
+}
+
+function toSandboxProfile(
+  config: McpServerConfig,
+  source: string,
+  expand: (value: string, field: string) => string,
+): SandboxProfile {
+  const sandbox = config.sandbox ?? {};
+  const paths = (list: string[] | undefined, field: string) =>
+    (list ?? []).map((path, index) => expand(path, `sandbox.${field}[${index}]`));
+  const limits = sandbox.limits ?? {};
+  try {
+    return sandboxProfile({
+      readPaths: paths(sandbox.read_paths, 'read_paths'),
+      writePaths: paths(sandbox.write_paths, 'write_paths'),
+      ...(sandbox.network_hosts && sandbox.network_hosts.length > 0
+        ? { network: { mode: 'proxy', hosts: sandbox.network_hosts } }
+        : {}),
+      limits: {
+        ...(limits.cpu_seconds === undefined ? {} : { cpuSeconds: limits.cpu_seconds }),
+        ...(limits.address_space_bytes === undefined
+          ? {}
+          : { addressSpaceBytes: limits.address_space_bytes }),
+        ...(limits.max_processes === undefined ? {} : { maxProcesses: limits.max_processes }),
+        ...(limits.max_file_bytes === undefined ? {} : { maxFileBytes: limits.max_file_bytes }),
+        ...(limits.max_open_files === undefined ? {} : { maxOpenFiles: limits.max_open_files }),
+        ...(limits.tmp_bytes === undefined ? {} : { tmpBytes: limits.tmp_bytes }),
+      },
+    });
+  } catch (error) {
+    throw new McpConfigError(`${source}: ${(error as Error).message}`, {
+      details: { source, server: config.name },
+      cause: error,
+    });
+  }
 }
 
 function expandTransport(

@@ -101,6 +101,7 @@ export function adaptMcpTool(input: AdaptMcpToolInput): AdaptedMcpTool {
     sensitiveParams: [],
     // Retrying is only safe when Talon knows a call is idempotent; a server's hint does not establish that.
     idempotent: false,
+    ...(server.sandbox ? { sandbox: server.sandbox } : {}),
   };
   const execute = async (params: Record<string, unknown>, context: ToolContext): Promise<McpToolOutput> => {
     if (!compiled.validate(params)) {

@@ -1,5 +1,6 @@
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { createGuardedFetch, type AllowlistEntry, type GuardedFetch, type HostLookup } from '@talon/safety';
+import type { Sandbox } from '@talon/sandbox';
 import { McpConfigError } from './errors/mcp-config-error.js';
 import { discoverMcpOAuthServer } from './mcp-oauth-discovery.js';
 import type { McpSecretsStore } from './mcp-secrets-store.js';
@@ -25,6 +26,8 @@ export interface McpNetworkOptions {
 /** What building a transport may need from outside: secrets for bearer auth, OAuth providers, the network guard. */
 export interface McpTransportFactoryOptions {
   secrets?: McpSecretsStore;
+  /** The sandbox stdio servers run in. Default: {@link Sandbox.fromEnvironment}. */
+  sandbox?: Sandbox;
   /** Returns the OAuth provider of a server whose auth is `oauth` (see SecretsStoreOAuthProvider). */
   oauthProviderFor?: (definition: McpServerDefinition) => OAuthClientProvider;
   /** Default: the guard with no allowlist (loopback, private and metadata addresses refused). */
@@ -37,7 +40,12 @@ export async function createMcpTransport(
   options: McpTransportFactoryOptions = {},
 ): Promise<McpTransportHandle> {
   const transport = definition.transport;
-  if (transport.type === 'stdio') return createStdioTransport(transport);
+  if (transport.type === 'stdio')
+    return createStdioTransport(transport, {
+      server: definition.name,
+      ...(definition.sandbox ? { profile: definition.sandbox } : {}),
+      ...(options.sandbox ? { sandbox: options.sandbox } : {}),
+    });
   const headers: Record<string, string> = { ...(transport.headers ?? {}) };
   let authProvider: OAuthClientProvider | undefined;
   if (definition.auth.type === 'bearer') {

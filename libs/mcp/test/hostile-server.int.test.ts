@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { TalonError } from '@talon/errors';
 import { ToolRegistry, type Tool } from '@talon/tool-runtime';
 import { McpManager, type McpManagerOptions, type McpServerDefinition } from '../src/index.js';
-import { fixtureServer, waitFor } from './support/mcp-test-servers.js';
+import { fixtureServer, hostProcessesWith, waitFor } from './support/mcp-test-servers.js';
 
 const PLANTED_KEY = 'sk-proj-T4lonPlantedKey0123456789abcdefghijklmnopqrstuvwxyz';
 const managers: McpManager[] = [];
@@ -192,7 +192,10 @@ describe('a hostile stdio server', () => {
     const manager = managerFor([hostile({ health_interval_ms: 200, restart: { initial_delay_ms: 50 } })]);
     await manager.start('web');
     const pid = manager.list()[0]?.pid as number;
-    process.kill(pid, 'SIGSTOP');
+    // The listed pid is bubblewrap's; freeze the server itself, found on the host by its script.
+    const [server] = hostProcessesWith('hostile-server.mjs', { under: pid });
+    expect(server).toBeGreaterThan(0);
+    process.kill(server, 'SIGSTOP');
     try {
       await waitFor(
         () => (manager.list()[0]?.lastError ?? '').includes('health check failed'),
@@ -209,7 +212,7 @@ describe('a hostile stdio server', () => {
       );
     } finally {
       try {
-        process.kill(pid, 'SIGKILL');
+        process.kill(server, 'SIGKILL');
       } catch {
         // already gone
       }
@@ -262,14 +265,7 @@ describe('a hostile stdio server', () => {
     const pid = Number(/pid=(\d+)/.exec(manager.list()[0]?.lastStderr.join('\n') ?? '')?.[1]);
     expect(pid).toBeGreaterThan(0);
     await waitFor(
-      () => {
-        try {
-          process.kill(pid, 0);
-          return false;
-        } catch {
-          return true;
-        }
-      },
+      () => hostProcessesWith('silent-server.mjs').length === 0,
       10_000,
       'the silent child to exit',
     );
@@ -284,6 +280,10 @@ describe('a hostile stdio server', () => {
       code: 'UNAVAILABLE',
       message: expect.stringContaining('could not be started'),
     });
-    expect(manager.list()[0]).toMatchObject({ state: 'down', lastError: expect.stringContaining('ENOENT') });
+    // The sandbox refuses to bind a command that does not exist, before anything runs.
+    expect(manager.list()[0]).toMatchObject({
+      state: 'down',
+      lastError: expect.stringContaining('No such file or directory'),
+    });
   });
 });

@@ -107,7 +107,7 @@ describe('registry servers over stdio (server-everything, server-filesystem, ser
     });
     const found = await manager.call('memory.search_nodes', { query: 'Talon' });
     expect(found.text).toContain('runs MCP servers');
-    expect(await readFile(join(dirs.dataDir, 'mcp-memory.jsonl'), 'utf8')).toContain('Talon');
+    expect(await readFile(join(dirs.dataDir, 'memory', 'mcp-memory.jsonl'), 'utf8')).toContain('Talon');
     await expect(manager.call('memory.create_entities', { entities: 'not a list' })).rejects.toMatchObject({
       code: 'SCHEMA_VIOLATION',
     });

@@ -4,6 +4,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { QUEUE_GROUPS, SUBJECTS, serviceInboxPrefix } from '@talon/contracts';
 import { redactNatsUrl } from './nats-url-redaction.js';
 import { watchConnectionStatus } from './nats-status-log.js';
+import { QUEUE_GROUPS, SUBJECTS, type HealthReply } from '@talon/contracts';
 import { connectToNats } from './nats-connection.js';
 import { JsonLogger } from './json-logger.js';
 import { ServiceHealth } from './service-health.js';
@@ -32,6 +33,8 @@ export interface BootstrapOptions {
   http?: { port: number; host: string; httpsOptions?: { cert: Buffer; key: Buffer } };
   /** Extra set-up after the app exists and before it listens (e.g. gRPC transport). */
   configure?: (app: INestApplication | INestMicroservice) => void | Promise<void>;
+  /** Extra fields of the health reply (the wasm-runner's sandbox mode, shown in `system.status`). */
+  health?: () => Pick<HealthReply, 'sandbox'>;
   /** Install SIGTERM/SIGINT handlers that stop gracefully. Default true. */
   handleSignals?: boolean;
 }
@@ -108,6 +111,7 @@ export async function bootstrapService(options: BootstrapOptions): Promise<Runni
   const health = new ServiceHealth(
     { service: config.service, instanceId: config.instanceId, version: config.version },
     () => server.inFlightCount,
+    options.health,
   );
   health.start(connection);
   watchConnectionStatus(connection, logger);

@@ -20,6 +20,7 @@ export class ServiceHealth {
   constructor(
     private readonly identity: HealthIdentity,
     private readonly inFlight: () => number,
+    private readonly extras: () => Pick<HealthReply, 'sandbox'> = () => ({}),
   ) {}
 
   start(connection: NatsConnection): void {
@@ -37,6 +38,7 @@ export class ServiceHealth {
       startedAt: this.startedAt.toISOString(),
       uptimeMs: Date.now() - this.startedAt.getTime(),
       inFlight: this.inFlight(),
+      ...this.extras(),
     };
   }
 

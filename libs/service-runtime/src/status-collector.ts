@@ -36,8 +36,8 @@ async function probeService(
         continue;
       }
       if (!reply.ok) continue;
-      const { instanceId, version, uptimeMs, inFlight } = reply.data;
-      instances.push({ instanceId, version, latencyMs, uptimeMs, inFlight });
+      const { instanceId, version, uptimeMs, inFlight, sandbox } = reply.data;
+      instances.push({ instanceId, version, latencyMs, uptimeMs, inFlight, ...(sandbox ? { sandbox } : {}) });
     }
   } catch {
     // No responders or a closed iterator both mean: nobody answered in time.

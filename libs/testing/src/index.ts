@@ -16,3 +16,5 @@ export {
   type TalonApiError,
 } from './talon-api-client.js';
 export { waitUntil } from './wait-until.js';
+export { startHostCanary, type HostCanary } from './host-canary.js';
+export { hostProcessesWith, waitUntilGone } from './host-processes.js';

@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Provider } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
 import {
@@ -7,6 +8,7 @@ import {
   startMcpToolSource,
   type McpToolSource,
 } from '@talon/mcp';
+import { handOverToSandboxUser, type Sandbox } from '@talon/sandbox';
 import { McpControlHost, type JsonLogger } from '@talon/service-runtime';
 import type { ToolRegistry } from '@talon/tool-runtime';
 import type { WasmRunnerConfig } from '../wasm-runner-config.js';
@@ -21,6 +23,7 @@ import { StdioMcpLifecycle } from './stdio-mcp-lifecycle.js';
  */
 export function stdioMcpProviders(
   config: WasmRunnerConfig,
+  sandbox: Sandbox,
   registry: ToolRegistry,
   connection: NatsConnection,
   logger: JsonLogger,
@@ -31,6 +34,9 @@ export function stdioMcpProviders(
       useFactory: async () => {
         const mcp = parseStdioMcpConfig(process.env, config.stateDir);
         mkdirSync(mcp.dataDir, { recursive: true });
+        moveMemoryFileIntoItsDirectory(mcp.dataDir);
+        // Servers keep their data below this directory; as root, it belongs to the sandbox user.
+        if (sandbox.status.mode === 'bubblewrap') handOverToSandboxUser(mcp.dataDir, sandbox.identity);
         const servers = await loadMcpSourceDefinitions({
           ...(mcp.registryDir ? { registryDir: mcp.registryDir } : {}),
           ...(mcp.userConfigFile ? { userConfigFile: mcp.userConfigFile } : {}),
@@ -43,12 +49,14 @@ export function stdioMcpProviders(
         });
         logger.write('info', 'MCP stdio servers configured', {
           servers: servers.map((server) => server.name),
+          sandbox: sandbox.status.mode,
         });
         return startMcpToolSource({
           servers,
           registry,
           snapshotFile: mcp.snapshotFile,
           maxRunningStdio: mcp.maxRunning,
+          manager: { sandbox },
           ...(mcp.idleStopMs !== undefined ? { idleStopMs: mcp.idleStopMs } : {}),
           log: (level, message, fields) => logger.write(level, message, fields),
         });
@@ -68,4 +76,16 @@ export function stdioMcpProviders(
     },
     StdioMcpLifecycle,
   ];
+}
+
+/**
+ * The registry's memory server kept `<dataDir>/mcp-memory.jsonl`; sandboxed, it may write only its own
+ * `<dataDir>/memory/`, so an existing graph moves there once instead of being left behind.
+ */
+function moveMemoryFileIntoItsDirectory(dataDir: string): void {
+  const previous = join(dataDir, 'mcp-memory.jsonl');
+  const next = join(dataDir, 'memory', 'mcp-memory.jsonl');
+  if (!existsSync(previous) || existsSync(next)) return;
+  mkdirSync(join(dataDir, 'memory'), { recursive: true });
+  renameSync(previous, next);
 }

@@ -45,6 +45,8 @@ export const ERROR_CODES = {
   INTEGRITY_MISMATCH: 'INTEGRITY_MISMATCH',
   /** The service is shutting down; retry on another instance. */
   UNAVAILABLE: 'UNAVAILABLE',
+  /** A sandboxed process cannot start here (bubblewrap missing, namespaces refused); `details.fix` says how to fix it. */
+  SANDBOX_UNAVAILABLE: 'SANDBOX_UNAVAILABLE',
   /** A bug or unexpected state inside Talon. Report it with the call id. */
   INTERNAL: 'INTERNAL',
   /** A tool build of that name is already running; wait for its report, then build again. */
@@ -77,6 +79,7 @@ export const HTTP_STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   TOOL_FAILED: 422,
   INTEGRITY_MISMATCH: 422,
   UNAVAILABLE: 503,
+  SANDBOX_UNAVAILABLE: 503,
   INTERNAL: 500,
   BUILD_IN_PROGRESS: 409,
 };
@@ -104,6 +107,7 @@ export const GRPC_STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   TOOL_FAILED: 2,
   INTEGRITY_MISMATCH: 9,
   UNAVAILABLE: 14,
+  SANDBOX_UNAVAILABLE: 9,
   INTERNAL: 13,
   BUILD_IN_PROGRESS: 10,
 };

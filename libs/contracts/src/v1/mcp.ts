@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { SandboxProfileSchema } from './sandbox.js';
 
 /** An MCP server's name as configured (`registry/mcp-servers/*.json` or user config). */
 export const McpServerNameSchema = Type.String({ pattern: '^[a-zA-Z0-9][a-zA-Z0-9_-]{0,47}$' });
@@ -45,6 +46,8 @@ export const McpServerStatusSchema = Type.Object({
   nextRestartAt: Type.Optional(Type.String({ description: 'ISO-8601' })),
   /** A remote OAuth server waiting for a person: the URL to open, then finish with `mcp.authorize`. */
   authorizationUrl: Type.Optional(Type.String()),
+  /** A stdio server's sandbox: the paths it may read and write, its network grant and limits. */
+  sandbox: Type.Optional(SandboxProfileSchema),
 });
 /** A server's status. */
 export type McpServerStatus = Static<typeof McpServerStatusSchema>;

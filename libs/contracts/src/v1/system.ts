@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { SandboxStatusSchema } from './sandbox.js';
 import { SERVICE_NAMES } from './subjects.js';
 
 const ServiceNameSchema = Type.Union(SERVICE_NAMES.map((name) => Type.Literal(name)));
@@ -11,6 +12,8 @@ export const HealthReplySchema = Type.Object({
   startedAt: Type.String({ description: 'ISO-8601 start time' }),
   uptimeMs: Type.Number(),
   inFlight: Type.Integer({ minimum: 0, description: 'requests being handled right now' }),
+  /** How the instance runs the processes it spawns (the wasm-runner: shell, stdio MCP servers). */
+  sandbox: Type.Optional(SandboxStatusSchema),
 });
 /** One instance's health. */
 export type HealthReply = Static<typeof HealthReplySchema>;
@@ -31,6 +34,8 @@ export const InstanceStatusSchema = Type.Object({
   latencyMs: Type.Number(),
   uptimeMs: Type.Number(),
   inFlight: Type.Integer(),
+  /** The instance's sandbox mode, when it spawns processes; `off` means shell and stdio MCP run unsandboxed. */
+  sandbox: Type.Optional(SandboxStatusSchema),
 });
 /** An instance in a status report. */
 export type InstanceStatus = Static<typeof InstanceStatusSchema>;

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { SandboxProfileSchema } from './sandbox.js';
 
 /** The 13 kinds of side effect a tool may declare. Policy grants and denies by effect. */
 export const TOOL_EFFECTS = [
@@ -65,6 +66,8 @@ export const ToolDefinitionSchema = Type.Object({
   sensitiveParams: Type.Array(Type.String()),
   rateLimit: Type.Optional(RateLimitSchema),
   idempotent: Type.Boolean(),
+  /** The sandbox the tool's process runs in (shell, stdio MCP tools): what it may read, write and reach. */
+  sandbox: Type.Optional(SandboxProfileSchema),
 });
 /** A tool definition on the wire. */
 export type ToolDefinition = Static<typeof ToolDefinitionSchema>;

@@ -1,4 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, chown, mkdtemp, rm } from 'node:fs/promises';
+import { resolveSandboxIdentity } from '@talon/sandbox';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +32,12 @@ export async function makeTestDirs(): Promise<TestDirs> {
   const { mkdir } = await import('node:fs/promises');
   await mkdir(workspace);
   await mkdir(dataDir);
+  // As root the sandboxed servers run as an unprivileged user: let it reach and write these two.
+  const identity = resolveSandboxIdentity();
+  if (identity.dropFromRoot) {
+    await chmod(base, 0o755);
+    for (const dir of [workspace, dataDir]) await chown(dir, identity.uid, identity.gid);
+  }
   return { workspace, dataDir, cleanup: () => rm(base, { recursive: true, force: true }) };
 }
 
@@ -51,6 +58,8 @@ export function fixtureServer(
     {
       name,
       transport: { type: 'stdio', command: process.execPath, args: [join(FIXTURES, script)] },
+      // The fixtures import the MCP SDK through libs/mcp/node_modules, which links into the root one.
+      sandbox: { read_paths: [join(REPO_ROOT, 'libs/mcp'), join(REPO_ROOT, 'node_modules')] },
       ...overrides,
     },
     { source: `test fixture ${script}` },
@@ -70,3 +79,5 @@ export async function waitFor(
   }
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
 }
+
+export { hostProcessesWith } from '@talon/testing';
