@@ -12,3 +12,4 @@ export * from './v1/mcp-auth.js';
 export * from './v1/sessions.js';
 export * from './v1/wasm-tools.js';
 export * from './v1/auth.js';
+export * from './v1/schedule.js';
