@@ -13,3 +13,4 @@ export * from './v1/sessions.js';
 export * from './v1/wasm-tools.js';
 export * from './v1/auth.js';
 export * from './v1/schedule.js';
+export * from './v1/hands.js';
