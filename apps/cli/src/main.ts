@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { chatCommand } from './commands/chat-command.js';
+import { handsCommand } from './commands/hands-command.js';
 import { secretCommand } from './commands/secret-command.js';
 import { mcpServeCommand } from './commands/mcp-serve-command.js';
 import { statusCommand } from './commands/status-command.js';
@@ -12,6 +13,7 @@ Commands:
   status    show every service's instances, version and latency
   secret    set (value from stdin) / list / delete stored secrets
   chat      an interactive session: streaming answers, tool calls as they run, approvals inline
+  hands     list hands (table or --json), or show one: pnpm talon hands show <id>
   mcp serve serve Talon's tool catalog as an MCP server over stdio (needs a running Talon)
   help      this text`;
 
@@ -21,6 +23,7 @@ const commands: Record<string, () => Promise<number>> = {
   status: () => statusCommand(print),
   chat: () => chatCommand(print),
   secret: () => secretCommand(process.argv.slice(3), print),
+  hands: () => handsCommand(process.argv.slice(3), print),
   mcp: () =>
     process.argv[3] === 'serve'
       ? mcpServeCommand((line) => process.stderr.write(line + '\n'))

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { execFile } from 'node:child_process';
 import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { HandsListReply, HandSummary, ScheduleParseResult, ToolsListReply } from '@talon/contracts';
@@ -180,6 +182,27 @@ describe('schedule.parse, hands.list and hands.get through the API', () => {
     expect(await api.call('hands.get', { id: '../etc' })).toMatchObject({
       ok: false,
       error: { code: 'SCHEMA_VIOLATION' },
+    });
+  });
+
+  it('is what `talon hands` shows, as a table and as JSON', async () => {
+    const cli = (args: string[]) =>
+      promisify(execFile)(process.execPath, [join(REPO_ROOT, 'apps/cli/dist/main.js'), 'hands', ...args], {
+        env: { PATH: process.env.PATH ?? '', NATS_URL: nats.url },
+      });
+    const table = (await cli([])).stdout;
+    expect(table).toMatch(/^ID\s+DIALECT/);
+    expect(table).toMatch(/\ndigest\s+zclaw\s+1\.0\.0\s+yes/);
+    expect(table).toContain('gated is not ready: environment variable TALON_TEST_GATED_KEY is not set');
+    expect(table).toContain('rocket.HAND.toml: unknown_tool');
+    const listed = JSON.parse((await cli(['--json'])).stdout) as HandsListReply;
+    expect(listed).toEqual(await api.ok<HandsListReply>('hands.list'));
+    expect((await cli(['show', 'researcher'])).stdout).toContain(
+      'setting:   depth (select) [quick | standard | thorough]',
+    );
+    await expect(cli(['show', 'nobody'])).rejects.toMatchObject({
+      code: 1,
+      stdout: expect.stringContaining('No hand "nobody"'),
     });
   });
 });

@@ -1,0 +1,105 @@
+import { createInterface } from 'node:readline/promises';
+import { connect } from '@nats-io/transport-node';
+import { apiSubject, SUBJECTS } from '@talon/contracts';
+import { NatsRequester } from '@talon/service-runtime';
+import { renderChatEvent } from '../chat-renderer.js';
+import { Spinner } from '../spinner.js';
+/** A turn may wait on people (approvals) and tools: give it a long deadline. */
+const TURN_TIMEOUT_MS = 15 * 60_000;
+const ANSWERS = {
+    y: 'approve',
+    yes: 'approve',
+    n: 'deny',
+    no: 'deny',
+    a: 'approve_always',
+    always: 'approve_always',
+};
+/**
+ * `talon chat`: an interactive session. Output streams as the model writes, tool calls show as they
+ * run, approvals are asked inline (yes / no / always), and slash commands work without a model.
+ */
+export async function chatCommand(print) {
+    const url = process.env.NATS_URL || 'nats://127.0.0.1:4222';
+    let connection;
+    try {
+        connection = await connect({ servers: url, timeout: 2000 });
+    }
+    catch {
+        print(`Cannot reach NATS at ${url}. Start Talon with \`pnpm talon up\` first.`);
+        return 1;
+    }
+    const requester = new NatsRequester(connection);
+    const call = (method, payload, timeoutMs = 10_000) => requester.request(apiSubject(method), payload, { timeoutMs });
+    const session = await call('sessions.create', { title: 'talon chat' });
+    const out = process.stdout;
+    const spinner = new Spinner(out);
+    const rl = createInterface({ input: process.stdin, output: out, terminal: process.stdin.isTTY });
+    let pendingApprovals = Promise.resolve();
+    const help = await call('chat.send', { sessionId: session.id, message: '/help' });
+    const model = help.command ?? {};
+    print(`Talon chat · session ${session.id}`);
+    if (model.model && model.model !== 'configured')
+        print(`\x1b[33m${model.model}\x1b[0m`);
+    print('Type a message, /help for commands, /exit to leave.');
+    const subscription = connection.subscribe(SUBJECTS.sessionEvents(session.id), {
+        callback: (_error, message) => {
+            const event = message.json();
+            if (event.type === 'approval_requested') {
+                pendingApprovals = pendingApprovals.then(() => askApproval(rl, event, spinner, (id, decision) => call('approvals.resolve', { id, decision, resolvedBy: 'cli' })));
+                return;
+            }
+            const text = renderChatEvent(event);
+            if (text === undefined)
+                return;
+            spinner.stop();
+            out.write(text);
+            if (event.type === 'tool_call_started')
+                spinner.start(`running ${event.tool}`);
+        },
+    });
+    try {
+        for (;;) {
+            const line = (await rl.question('\x1b[1myou ›\x1b[0m ').catch(() => '/exit')).trim();
+            if (!line)
+                continue;
+            if (line === '/exit' || line === '/quit')
+                break;
+            spinner.start('thinking');
+            try {
+                const reply = await call('chat.send', { sessionId: session.id, message: line }, TURN_TIMEOUT_MS);
+                await pendingApprovals;
+                spinner.stop();
+                if (reply.reason !== 'command')
+                    out.write('\n');
+                if (reply.error)
+                    out.write(`\x1b[31m${reply.error.message ?? 'the turn failed'}\x1b[0m\n`);
+            }
+            catch (error) {
+                spinner.stop();
+                out.write(`\x1b[31m${error.message}\x1b[0m\n`);
+            }
+        }
+    }
+    finally {
+        spinner.stop();
+        subscription.unsubscribe();
+        rl.close();
+        await connection.close();
+    }
+    return 0;
+}
+async function askApproval(rl, event, spinner, resolve) {
+    spinner.stop();
+    const params = JSON.stringify(event.params ?? {});
+    for (;;) {
+        const answer = (await rl.question(`\x1b[33m? allow ${event.tool} ${params.length > 200 ? params.slice(0, 199) + '…' : params}\x1b[0m\n  ${event.reason ?? ''}\n  [y]es / [n]o / [a]lways for this session: `))
+            .trim()
+            .toLowerCase();
+        const decision = ANSWERS[answer];
+        if (decision) {
+            await resolve(String(event.approvalId), decision);
+            spinner.start('continuing');
+            return;
+        }
+    }
+}

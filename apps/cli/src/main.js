@@ -1,0 +1,39 @@
+#!/usr/bin/env node
+import { chatCommand } from './commands/chat-command.js';
+import { handsCommand } from './commands/hands-command.js';
+import { secretCommand } from './commands/secret-command.js';
+import { mcpServeCommand } from './commands/mcp-serve-command.js';
+import { statusCommand } from './commands/status-command.js';
+import { upCommand } from './commands/up-command.js';
+const USAGE = `Usage: pnpm talon <command>
+
+Commands:
+  up        start NATS (if none answers) and the four services on embedded defaults
+  status    show every service's instances, version and latency
+  secret    set (value from stdin) / list / delete stored secrets
+  chat      an interactive session: streaming answers, tool calls as they run, approvals inline
+  hands     list hands (table or --json), or show one: pnpm talon hands show <id>
+  mcp serve serve Talon's tool catalog as an MCP server over stdio (needs a running Talon)
+  help      this text`;
+const print = (line) => process.stdout.write(line + '\n');
+const commands = {
+    up: () => upCommand(print),
+    status: () => statusCommand(print),
+    chat: () => chatCommand(print),
+    secret: () => secretCommand(process.argv.slice(3), print),
+    hands: () => handsCommand(process.argv.slice(3), print),
+    mcp: () => process.argv[3] === 'serve'
+        ? mcpServeCommand((line) => process.stderr.write(line + '\n'))
+        : commands.help(),
+    help: async () => {
+        print(USAGE);
+        return 0;
+    },
+};
+const name = process.argv[2] ?? 'help';
+const command = commands[name];
+if (!command) {
+    print(`Unknown command "${name}".\n\n${USAGE}`);
+    process.exit(2);
+}
+process.exit(await command());

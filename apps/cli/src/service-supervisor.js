@@ -1,0 +1,67 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { REPO_ROOT } from './repo-root.js';
+const COLORS = ['\x1b[36m', '\x1b[35m', '\x1b[33m', '\x1b[32m', '\x1b[34m'];
+/**
+ * Runs the services as child processes of `talon up`, prints their JSON logs as readable lines,
+ * and stops them all with SIGTERM (so they drain) when asked.
+ */
+export class ServiceSupervisor {
+    env;
+    print;
+    services = [];
+    constructor(env, print) {
+        this.env = env;
+        this.print = print;
+    }
+    start(name) {
+        const color = COLORS[this.services.length % COLORS.length];
+        const child = spawn(process.execPath, [join(REPO_ROOT, 'apps', name, 'dist', 'main.js')], {
+            cwd: REPO_ROOT,
+            env: this.env,
+            stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        const exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+        this.services.push({ name, child, exited });
+        return new Promise((resolve, reject) => {
+            const lines = createInterface({ input: child.stdout });
+            lines.on('line', (line) => {
+                let entry;
+                try {
+                    entry = JSON.parse(line);
+                }
+                catch {
+                    entry = undefined;
+                }
+                if (entry?.msg === 'ready')
+                    resolve();
+                if (entry &&
+                    (entry.level === 'debug' ||
+                        entry.context === 'RouterExplorer' ||
+                        entry.context === 'InstanceLoader'))
+                    return;
+                const text = entry
+                    ? `${entry.level === 'error' ? '\x1b[31m' : ''}${String(entry.msg)}\x1b[0m${this.extra(entry)}`
+                    : line;
+                this.print(`${color}${name.padEnd(13)}\x1b[0m ${text}`);
+            });
+            createInterface({ input: child.stderr }).on('line', (line) => this.print(`${color}${name.padEnd(13)}\x1b[0m ${line}`));
+            void exited.then((code) => reject(new Error(`${name} exited with code ${code} before it was ready`)));
+        });
+    }
+    extra(entry) {
+        const rest = Object.entries(entry).filter(([key]) => !['time', 'level', 'service', 'instance', 'msg', 'context'].includes(key));
+        return rest.length
+            ? ` \x1b[2m${rest.map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`).join(' ')}\x1b[0m`
+            : '';
+    }
+    async stopAll() {
+        for (const service of this.services)
+            if (service.child.exitCode === null)
+                service.child.kill('SIGTERM');
+        const deadline = setTimeout(() => this.services.forEach((service) => service.child.kill('SIGKILL')), 15_000);
+        await Promise.all(this.services.map((service) => service.exited));
+        clearTimeout(deadline);
+    }
+}

@@ -1,0 +1,147 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import pty from '@lydell/node-pty';
+import { createTestDatabase, findFreePort, REPO_ROOT, startNatsTestServer, startServiceProcess, } from '@talon/testing';
+// ANSI colour and cursor sequences removed, so assertions read what a person sees.
+const ESCAPE = String.fromCharCode(27);
+const plain = (text) => text
+    .split(ESCAPE)
+    .map((part, index) => (index === 0 ? part : part.replace(/^\[[0-9;]*[A-Za-z]/, '')))
+    .join('')
+    .replace(/\r/g, '');
+const SCRIPT = {
+    model: 'scripted-chat-demo',
+    steps: [
+        {
+            name: 'asks to write the note',
+            expect: { lastUserMessageContains: 'note' },
+            reply: {
+                text: 'Writing the note now.',
+                toolCalls: [
+                    { id: 'call_write_1', name: 'write_file', arguments: { path: 'note.md', content: 'from the pty' } },
+                ],
+            },
+        },
+        {
+            name: 'reports the write',
+            expect: { toolResults: [{ callId: 'call_write_1', contains: 'note.md' }] },
+            reply: { text: 'The note is saved.' },
+        },
+    ],
+};
+describe('talon chat in a real pseudo-terminal', () => {
+    let nats;
+    let database;
+    let stateDir;
+    const services = [];
+    beforeAll(async () => {
+        [nats, database] = await Promise.all([startNatsTestServer(), createTestDatabase()]);
+        stateDir = await mkdtemp(join(tmpdir(), 'talon-chat-'));
+        const script = join(stateDir, 'script.json');
+        await writeFile(script, JSON.stringify(SCRIPT));
+        const base = {
+            NATS_URL: nats.url,
+            TALON_STATE_DIR: stateDir,
+            TALON_WORKSPACE_DIR: join(stateDir, 'workspace'),
+        };
+        services.push(...(await Promise.all([
+            startServiceProcess('wasm-runner', base),
+            startServiceProcess('skill-service', { ...base, SKILLS_WORKSPACE_DIR: join(stateDir, 'skills') }),
+            startServiceProcess('orchestrator', {
+                ...base,
+                DATABASE_URL: database.url,
+                TALON_HTTP_PORT: String(await findFreePort()),
+                TALON_GRPC_PORT: String(await findFreePort()),
+                TALON_LLM_PROVIDER: 'scripted',
+                TALON_LLM_SCRIPT: script,
+                TALON_SECRETS_KEY: Buffer.alloc(32, 3).toString('hex'),
+            }),
+        ])));
+    }, 120_000);
+    afterAll(async () => {
+        await Promise.all(services.map((service) => service.kill()));
+        await Promise.all([nats?.stop(), database?.drop()]);
+        await rm(stateDir, { recursive: true, force: true });
+    });
+    function openTerminal() {
+        const terminal = pty.spawn(process.execPath, [join(REPO_ROOT, 'apps/cli/dist/main.js'), 'chat'], {
+            cols: 120,
+            rows: 40,
+            cwd: REPO_ROOT,
+            env: { PATH: process.env.PATH ?? '', NATS_URL: nats.url, TERM: 'xterm-256color' },
+        });
+        let screen = '';
+        const waitFor = (needle, timeoutMs = 20_000) => new Promise((resolve, reject) => {
+            const started = Date.now();
+            const check = setInterval(() => {
+                const text = plain(screen);
+                if (typeof needle === 'string' ? text.includes(needle) : needle.test(text)) {
+                    clearInterval(check);
+                    resolve();
+                }
+                else if (Date.now() - started > timeoutMs) {
+                    clearInterval(check);
+                    reject(new Error(`"${needle}" not seen on the terminal:\n${text}`));
+                }
+            }, 20);
+        });
+        terminal.onData((data) => (screen += data));
+        const exited = new Promise((resolve) => terminal.onExit(({ exitCode }) => resolve(exitCode)));
+        return { terminal, waitFor, exited };
+    }
+    it('streams a scripted conversation, asks for the approval inline and runs the tool after "yes"', async () => {
+        const { terminal, waitFor, exited } = openTerminal();
+        await waitFor('you ›');
+        terminal.write('/call echo {"message":"typed in a tty"}\r');
+        await waitFor('typed in a tty');
+        terminal.write('please write the note\r');
+        await waitFor('Writing the note now.');
+        await waitFor(/allow write_file .*note\.md/);
+        await waitFor('[y]es / [n]o / [a]lways');
+        terminal.write('y\r');
+        await waitFor('✓ write_file');
+        await waitFor('The note is saved.');
+        expect(await readFile(join(stateDir, 'workspace', 'note.md'), 'utf8')).toBe('from the pty');
+        terminal.write('/exit\r');
+        expect(await exited).toBe(0);
+    });
+    it('talon secret sets a value from stdin, lists names only, and deletes', () => {
+        const cli = (args, input) => spawnSync(process.execPath, [join(REPO_ROOT, 'apps/cli/dist/main.js'), 'secret', ...args], {
+            input,
+            encoding: 'utf8',
+            env: { PATH: process.env.PATH ?? '', NATS_URL: nats.url },
+        });
+        const set = cli(['set', 'GITHUB_TOKEN', '--host', 'api.github.com'], 'ghp_cliValue1234567890abcdef\n');
+        expect(set.status).toBe(0);
+        expect(set.stdout).toContain('stored GITHUB_TOKEN (sent only to: api.github.com)');
+        const list = cli(['list']);
+        expect(list.stdout).toMatch(/GITHUB_TOKEN\s+bearer\s+api\.github\.com/);
+        expect(list.stdout + set.stdout).not.toContain('ghp_cliValue');
+        expect(cli(['delete', 'GITHUB_TOKEN']).stdout).toContain('deleted GITHUB_TOKEN');
+        expect(cli(['set']).status).toBe(2);
+    });
+    it('without a model, says how to configure one and still runs slash commands', async () => {
+        const orchestrator = services.pop();
+        await orchestrator.stop();
+        services.push(await startServiceProcess('orchestrator', {
+            NATS_URL: nats.url,
+            TALON_STATE_DIR: stateDir,
+            DATABASE_URL: database.url,
+            TALON_HTTP_PORT: String(await findFreePort()),
+            TALON_GRPC_PORT: String(await findFreePort()),
+            TALON_SECRETS_KEY: Buffer.alloc(32, 3).toString('hex'),
+        }));
+        const { terminal, waitFor, exited } = openTerminal();
+        await waitFor('No model is configured. Set TALON_LLM_PROVIDER');
+        await waitFor('you ›');
+        terminal.write('/tools\r');
+        await waitFor('"name": "read_file"');
+        terminal.write('hello there\r');
+        await waitFor(/error: No model is configured/);
+        terminal.write('/exit\r');
+        expect(await exited).toBe(0);
+    });
+});
