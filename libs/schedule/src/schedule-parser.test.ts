@@ -107,6 +107,9 @@ const EN_TIME = [
   '',
 ];
 const EN_EXTRA = ['', 'every 15 minutes', 'hourly', 'in 20 minutes', 'in half an hour'];
+const ZH_TASKS = ['提醒我喝水', '检查服务器', '开会', '运行工作流'];
+const EN_LEAD = ['remind me', 'please', ''];
+const EN_TASKS = ['to drink water', 'check the build', 'send the report'];
 const ZONES = ['Asia/Shanghai', 'Europe/Berlin', 'America/New_York', 'UTC', 'Australia/Sydney'];
 
 describe('parseSchedule properties', () => {
@@ -121,10 +124,12 @@ describe('parseSchedule properties', () => {
       });
       const text =
         next() < 0.5
-          ? `${pick(next, ZH_WHEN)}${pick(next, ZH_TIME)}${pick(next, ZH_EXTRA)}提醒我喝水`
-          : `remind me ${pick(next, EN_WHEN)} ${pick(next, EN_TIME)} ${pick(next, EN_EXTRA)} to drink water`;
+          ? `${pick(next, ZH_WHEN)}${pick(next, ZH_TIME)}${pick(next, ZH_EXTRA)}${pick(next, ZH_TASKS)}`
+          : `${pick(next, EN_LEAD)} ${pick(next, EN_WHEN)} ${pick(next, EN_TIME)} ${pick(next, EN_EXTRA)} ${pick(next, EN_TASKS)}`;
       const result = parseSchedule(text, { timezone: zone, now: now.toISO()! });
       expectSound(result, now);
+      // The chat path only parses what the intent check lets through: it must never hide a schedule.
+      if (result.kind !== 'none') expect([text, hasScheduleIntent(text)]).toEqual([text, true]);
       if (result.kind === 'exact') seen.exact += 1;
       for (const schedule of schedulesOf(result)) seen[schedule.type] += 1;
     }
@@ -158,7 +163,9 @@ describe('parseSchedule properties', () => {
       const text = Array.from({ length: 1 + Math.floor(next() * 6) }, () => pick(next, words)).join(
         next() < 0.5 ? '' : ' ',
       );
-      expectSound(parseSchedule(text, { timezone: 'Europe/Berlin', now: now.toISO()! }), now);
+      const result = parseSchedule(text, { timezone: 'Europe/Berlin', now: now.toISO()! });
+      expectSound(result, now);
+      if (result.kind !== 'none') expect([text, hasScheduleIntent(text)]).toEqual([text, true]);
     }
   });
 });
