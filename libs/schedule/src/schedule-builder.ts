@@ -86,6 +86,9 @@ export function buildScheduleResult(input: BuildInput): ScheduleParseResult {
   const problem = frame.problems[0];
   if (problem) return unclear(problem.problem, { words: [problem.text] });
 
+  const contradiction = findContradiction(frame);
+  if (contradiction) return unclear('contradictory', { words: contradiction });
+
   const recurrence = frame.recurrences[0];
   const contextPeriod = recurrence?.period ?? frame.periods[0]?.period;
   const times: Time[] = [];
@@ -99,7 +102,7 @@ export function buildScheduleResult(input: BuildInput): ScheduleParseResult {
         ...time,
         confidence: 0.5,
       }));
-      return choose(input, base, {
+      return choose({
         kind: 'choose',
         problem: 'ambiguous_hour',
         options,
@@ -110,14 +113,12 @@ export function buildScheduleResult(input: BuildInput): ScheduleParseResult {
       times.push(resolved);
   }
 
-  const contradiction = findContradiction(frame, times.length > 0);
-  if (contradiction) return unclear('contradictory', { words: contradiction });
   // Intervals and offsets from now ("every 15 minutes", "20分钟后") need no time of day.
   const relative = frame.relatives[0];
   const timeless =
     recurrence?.recurrence.family === 'interval' ||
     (relative !== undefined && (relative.days === undefined || (times.length === 0 && !contextPeriod)));
-  if (timeless) return choose(input, base, { kind: 'ok', times: [] });
+  if (timeless) return choose({ kind: 'ok', times: [] });
   if (recurrence && isMissingDay(recurrence.recurrence)) {
     // 每周 / every month with no day: offer the first day (Monday, the 1st) at the time given or 09:00.
     const filled: Recurrence =
@@ -149,13 +150,22 @@ export function buildScheduleResult(input: BuildInput): ScheduleParseResult {
       ...base,
     };
   }
-  return choose(input, base, chooseTimes(times, timeWords, contextPeriod, recurrence !== undefined));
+  return choose(chooseTimes(times, timeWords, contextPeriod, recurrence !== undefined));
 
-  function choose(buildInput: BuildInput, fields: typeof base, choice: TimeChoice): ScheduleParseResult {
-    const readings =
+  /** Reads the message with the chosen time(s), or with each option, and answers accordingly. */
+  function choose(choice: TimeChoice): ScheduleParseResult {
+    let readings: Reading[] =
       choice.kind === 'ok'
-        ? [read(buildInput, now, choice.times)]
-        : choice.options.map((option) => read(buildInput, now, [option]));
+        ? [read(input, now, choice.times)]
+        : choice.options.map((option) => read(input, now, [option]));
+    // Of several readings, the ones already in the past are no choice at all ("今天3点" at 10:00 is 15:00).
+    const future = readings.filter((reading) => reading.problem !== 'in_past');
+    // An hour with one reading left in the future is that reading ("今天3点" said at 10:00 is 15:00).
+    if (choice.kind === 'choose' && choice.problem === 'ambiguous_hour' && future.length === 1) {
+      const option = choice.options[readings.indexOf(future[0]!)]!;
+      return choose({ kind: 'ok', times: [{ ...option, confidence: 0.85 }] });
+    }
+    if (choice.kind === 'choose' && future.length > 0) readings = future;
     const failed = readings.find((reading) => reading.problem !== undefined);
     if (failed?.problem)
       return unclear(failed.problem, { when: failed.description, words: [failed.description] });
@@ -173,11 +183,11 @@ export function buildScheduleResult(input: BuildInput): ScheduleParseResult {
           language,
         ),
         candidates,
-        ...fields,
+        ...base,
       };
     }
     const [reading] = candidates;
-    if (fields.task.length === 0) {
+    if (base.task.length === 0) {
       return {
         kind: 'ambiguous',
         problem: 'missing_task',
@@ -187,7 +197,7 @@ export function buildScheduleResult(input: BuildInput): ScheduleParseResult {
           language,
         ),
         candidates: [reading!],
-        ...fields,
+        ...base,
       };
     }
     if (reading!.confidence < EXACT_CONFIDENCE) {
@@ -200,10 +210,10 @@ export function buildScheduleResult(input: BuildInput): ScheduleParseResult {
           language,
         ),
         candidates: [reading!],
-        ...fields,
+        ...base,
       };
     }
-    return { kind: 'exact', ...reading!, ...fields };
+    return { kind: 'exact', ...reading!, ...base };
   }
 }
 
@@ -214,7 +224,8 @@ function isMissingDay(recurrence: Recurrence | undefined): boolean {
   );
 }
 
-function findContradiction(frame: ScheduleFrame, hasTime: boolean): string[] | undefined {
+function findContradiction(frame: ScheduleFrame): string[] | undefined {
+  const hasTime = frame.times.length > 0;
   const [first, second] = frame.recurrences;
   if (first && second && JSON.stringify(first.recurrence) !== JSON.stringify(second.recurrence))
     return [first.text, second.text];
