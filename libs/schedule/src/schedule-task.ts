@@ -2,7 +2,7 @@ import type { ScheduleTarget } from '@talon/contracts';
 import { CONSUMED } from './schedule-text.js';
 
 const REMINDER_CUE =
-  /提醒我一下|提醒一下我|提醒我|提醒一下|提醒|叫醒我|叫我|通知我|通知一下|记得|别忘了|别忘记|不要忘记|闹钟|\bremind\s+me\s+(?:to|about|of|that)\b|\bremind\s+me\b|\bset\s+a\s+reminder\s+(?:to|for)?|\breminder\s*(?:to\b|:)?|\bdon'?t\s+(?:let\s+me\s+)?forget\s+(?:to\b)?|\b(?:notify|alert|ping)\s+me\s*(?:to\b|about\b|of\b)?/gi;
+  /提醒\s?我\s?一下|提醒一下\s?我|提醒\s?我|提醒一下|提醒|叫醒\s?我|叫\s?我|通知\s?我|通知一下|记得|别忘了|别忘记|不要忘记|闹钟|\bremind\s+me\s+(?:to|about|of|that)\b|\bremind\s+me\b|\bset\s+a\s+reminder\s+(?:to|for)?|\breminder\s*(?:to\b|:)?|\bdon'?t\s+(?:let\s+me\s+)?forget\s+(?:to\b)?|\b(?:notify|alert|ping)\s+me\s*(?:to\b|about\b|of\b)?/gi;
 const WORKFLOW_CUE = /工作流|流程|\bworkflows?\b|\bpipelines?\b/i;
 const HAND_CUE = /\bhand\b/i;
 // A request to someone else ("please", 帮我) makes a statement an instruction.

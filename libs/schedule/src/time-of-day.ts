@@ -1,4 +1,5 @@
 import type { DayPeriod, ScheduleRule, WrittenTime } from './schedule-frame.js';
+import { CONSUMED } from './schedule-text.js';
 import { NUMBER_PATTERN, parseSpokenNumber } from './spoken-numbers.js';
 
 /** Chinese words for parts of the day, longest first. */
@@ -253,8 +254,13 @@ export const TIME_RULES: readonly ScheduleRule[] = [
 /** Rules that read a part of the day said without an hour (每天早上, "in the evening"). */
 export const PERIOD_RULES: readonly ScheduleRule[] = [
   {
+    // "in the morning", "this evening", and a bare part of the day right after a schedule part
+    // ("tomorrow morning", "every weekday morning"); a bare "good morning" is not one.
     name: 'english-period',
-    pattern: /\b(?:in the|this|at)\s+(morning|afternoon|evening|night)\b/gi,
+    pattern: new RegExp(
+      `(?:\\b(?:in the|this|at)\\s+|(?<=${CONSUMED} ?))(morning|afternoon|evening|night)\\b`,
+      'gi',
+    ),
     apply(match, frame) {
       frame.periods.push({ period: englishPeriod(match[1]!)!, text: match[0] });
       return true;
