@@ -132,6 +132,26 @@ tool = "memory_write"
     );
   });
 
+  it('reads every spelling of a ZCLAW schedule trigger', () => {
+    const schedule = (triggers: string) =>
+      parsed(parseHandText(`${ZCLAW_MINIMAL}[hand.triggers]\n${triggers}`, { path: '/h/x.HAND.toml' }))
+        .triggers.schedule;
+    expect(schedule('schedule = "0 9 * * 1-5"')).toEqual({ cron: '0 9 * * 1-5' });
+    expect(schedule('schedule = true\ncron = "0 9 * * *"\ntimezone = "Asia/Shanghai"')).toEqual({
+      cron: '0 9 * * *',
+      timezone: 'Asia/Shanghai',
+    });
+    expect(schedule('schedule = { cron = "*/10 * * * *", timezone = "UTC" }')).toEqual({
+      cron: '*/10 * * * *',
+      timezone: 'UTC',
+    });
+    expect(schedule('schedule = false')).toBeUndefined();
+    expect(rejection(`${ZCLAW_MINIMAL}[hand.triggers]\nschedule = true`)).toMatchObject({
+      reason: 'invalid_trigger',
+      message: expect.stringContaining('needs cron'),
+    });
+  });
+
   it('tolerates unknown fields with a warning each, in both dialects', () => {
     const openfang = parsed(
       parseHandText(`${OPENFANG_MINIMAL}colour = "red"\n[agent]\nsystem_prompt = "p"\nmood = "calm"\n`, {

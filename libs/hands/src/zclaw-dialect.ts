@@ -89,21 +89,35 @@ function readTriggers(table: TomlTable | undefined): HandTriggers {
   return { manual, ...(schedule ? { schedule } : {}), webhook, events };
 }
 
-/** `schedule = "0 9 * * *"`, `schedule = { cron = "…", timezone = "…" }`, or `schedule = false`. */
+/**
+ * `schedule = "0 9 * * *"`, `schedule = { cron = "…", timezone = "…" }`, `schedule = true` with
+ * `cron = "…"` (and `timezone`) beside it, or `schedule = false`.
+ */
 function readSchedule(table: TomlTable): HandTriggers['schedule'] {
-  const found = table.raw(['schedule', 'cron']);
-  if (!found || found[1] === false) return undefined;
-  const [key, value] = found;
-  if (typeof value === 'string') return { cron: value.trim() };
+  const found = table.raw('schedule');
+  const cron = table.string('cron');
+  const timezone = table.string('timezone');
+  if (!found) return cron ? { cron, ...(timezone ? { timezone } : {}) } : undefined;
+  const value = found[1];
+  if (value === false) return undefined;
+  if (value === true) {
+    if (!cron)
+      throw new HandFieldProblem(
+        'invalid_trigger',
+        `"${table.path}.schedule = true" needs cron = "<expression>" beside it`,
+      );
+    return { cron, ...(timezone ? { timezone } : {}) };
+  }
+  if (typeof value === 'string') return { cron: value.trim(), ...(timezone ? { timezone } : {}) };
   if (isTable(value) && typeof value['cron'] === 'string') {
-    const timezone = value['timezone'];
-    if (timezone !== undefined && typeof timezone !== 'string')
-      throw new HandFieldProblem('invalid_trigger', `"${table.path}.${key}.timezone" must be a string`);
-    return { cron: value['cron'].trim(), ...(timezone ? { timezone } : {}) };
+    const zone = value['timezone'];
+    if (zone !== undefined && typeof zone !== 'string')
+      throw new HandFieldProblem('invalid_trigger', `"${table.path}.schedule.timezone" must be a string`);
+    return { cron: value['cron'].trim(), ...(zone ? { timezone: zone } : {}) };
   }
   throw new HandFieldProblem(
     'invalid_trigger',
-    `"${table.path}.${key}" must be a cron string or { cron, timezone }`,
+    `"${table.path}.schedule" must be a cron string, { cron, timezone } or true with cron beside it`,
   );
 }
 
