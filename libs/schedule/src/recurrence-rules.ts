@@ -90,6 +90,13 @@ export const RECURRENCE_RULES: readonly ScheduleRule[] = [
     apply: (match, frame) => add(frame, { family: 'weekends' }, match[0]),
   },
   {
+    // 每月最后一天, 每个月底, "the last day of every month": cron day L.
+    name: 'monthly-last-day',
+    pattern:
+      /每(?:个|一个)?月(?:的)?\s*(?:最后一天|最后1天|月底)|每个?月底|\b(?:on\s+)?the\s+last\s+day\s+of\s+(?:every|each)\s+month\b|\b(?:every|each)\s+month\s+on\s+the\s+last\s+day\b/gi,
+    apply: (match, frame) => add(frame, { family: 'monthly', days: [], lastDay: true }, match[0]),
+  },
+  {
     // 每月15号, 每个月的1号, 每月1号和15号.
     name: 'chinese-monthly',
     pattern: new RegExp(

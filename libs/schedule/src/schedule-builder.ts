@@ -220,7 +220,7 @@ export function buildScheduleResult(input: BuildInput): ScheduleParseResult {
 function isMissingDay(recurrence: Recurrence | undefined): boolean {
   return (
     (recurrence?.family === 'weekly' && recurrence.weekdays.length === 0) ||
-    (recurrence?.family === 'monthly' && recurrence.days.length === 0)
+    (recurrence?.family === 'monthly' && recurrence.days.length === 0 && !recurrence.lastDay)
   );
 }
 
@@ -397,6 +397,7 @@ function clockCron(
     case 'weekends':
       return `${minute} ${hours} * * ${days([0, 6])}`;
     case 'monthly': {
+      if (recurrence.lastDay) return `${minute} ${hours} L * *`;
       const list = recurrence.days.length > 0 ? recurrence.days : [1];
       const shifted = [...new Set(list.map((day) => Math.min(31, day + shift)))].sort((a, b) => a - b);
       return `${minute} ${hours} ${shifted.join(',')} * *`;

@@ -58,6 +58,7 @@ export function describeRecurrence(recurrence: Recurrence, language: ScheduleLan
       return zh ? `每 ${minutes} 分钟` : `every ${minutes} minutes`;
     }
     case 'monthly':
+      if (recurrence.lastDay) return zh ? '每月最后一天' : 'on the last day of every month';
       if (recurrence.days.length === 0) return zh ? '每月' : 'every month';
       return zh
         ? `每月 ${recurrence.days.join('、')} 号`

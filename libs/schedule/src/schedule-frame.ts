@@ -24,7 +24,7 @@ export type Recurrence =
   | { family: 'weekdays' }
   | { family: 'weekends' }
   | { family: 'interval'; minutes: number }
-  | { family: 'monthly'; days: number[] };
+  | { family: 'monthly'; days: number[]; lastDay?: true };
 
 /** A day named for a one-shot. */
 export type DateReference =
