@@ -18,10 +18,11 @@ function add(frame: ScheduleFrame, recurrence: Recurrence, text: string, period?
   return true;
 }
 
-/** Interval in minutes from a number and a unit (分钟/小时, minutes/hours); undefined for 0 or a bad number. */
-function intervalMinutes(amount: number | undefined, unit: string): number | undefined {
-  if (amount === undefined || amount <= 0 || amount > 10_000) return undefined;
-  return /^(?:小时|钟头|个小时|个钟头|h)/i.test(unit) ? amount * 60 : amount;
+/** Interval in seconds from a number and a unit (秒/分钟/小时, seconds/minutes/hours); undefined for 0 or too big. */
+function intervalSeconds(amount: number | undefined, unit: string): number | undefined {
+  if (amount === undefined || amount <= 0 || amount > 100_000) return undefined;
+  if (/^(?:秒|sec)/i.test(unit)) return amount;
+  return /^(?:小时|钟头|个小时|个钟头|h)/i.test(unit) ? amount * 3600 : amount * 60;
 }
 
 const DAY_LIST = `${DAY}(?:\\s*[、,，和及与跟]?\\s*(?:到|至|-|~)?\\s*${WEEK}?${DAY})*`;
@@ -36,33 +37,33 @@ const ORDINAL = '(\\d{1,2})(?:st|nd|rd|th)?';
  */
 export const RECURRENCE_RULES: readonly ScheduleRule[] = [
   {
-    // 每隔15分钟, 每30分钟, 每半小时, 每隔两个小时, 每小时, 每分钟, 每一个半小时.
+    // 每隔15分钟, 每30分钟, 每半小时, 每隔两个小时, 每小时, 每分钟, 每一个半小时, 每隔30秒.
     name: 'chinese-interval',
     pattern: new RegExp(
-      `每(?:隔)?\\s*(${NUMBER_PATTERN})?\\s*(个)?\\s*(半)?\\s*(个)?\\s*(分钟|小时|钟头)`,
+      `每(?:隔)?\\s*(${NUMBER_PATTERN})?\\s*(个)?\\s*(半)?\\s*(个)?\\s*(秒钟|秒|分钟|小时|钟头)`,
       'g',
     ),
     apply(match, frame) {
       const whole = match[1] ? parseSpokenNumber(match[1]) : match[3] ? 0 : 1;
-      if (whole === undefined) return false;
-      const unitIsHour = match[5] !== '分钟';
-      const minutes = unitIsHour ? whole * 60 + (match[3] ? 30 : 0) : whole;
-      if (minutes <= 0) return false;
-      return add(frame, { family: 'interval', minutes }, match[0]);
+      const unit = intervalSeconds(1, match[5]!)!;
+      if (whole === undefined || whole > 100_000) return false;
+      const seconds = whole * unit + (match[3] ? unit / 2 : 0);
+      if (seconds < 1 || !Number.isInteger(seconds)) return false;
+      return add(frame, { family: 'interval', seconds }, match[0]);
     },
   },
   {
     name: 'english-interval',
     pattern: new RegExp(
-      `\\bevery\\s+(?:(half\\s+(?:an\\s+)?hour)|(${ENGLISH_NUMBER_PATTERN}|other)?\\s*(minutes?|mins?|hours?|hrs?|h)\\b)|\\bhourly\\b`,
+      `\\bevery\\s+(?:(half\\s+(?:an\\s+)?hour)|(${ENGLISH_NUMBER_PATTERN}|other)?\\s*(seconds?|secs?|minutes?|mins?|hours?|hrs?|h)\\b)|\\bhourly\\b`,
       'gi',
     ),
     apply(match, frame) {
-      if (/^hourly$/i.test(match[0])) return add(frame, { family: 'interval', minutes: 60 }, match[0]);
-      if (match[1]) return add(frame, { family: 'interval', minutes: 30 }, match[0]);
+      if (/^hourly$/i.test(match[0])) return add(frame, { family: 'interval', seconds: 3600 }, match[0]);
+      if (match[1]) return add(frame, { family: 'interval', seconds: 1800 }, match[0]);
       const amount = !match[2] ? 1 : match[2].toLowerCase() === 'other' ? 2 : parseEnglishNumber(match[2]);
-      const minutes = intervalMinutes(amount, match[3]!);
-      return minutes === undefined ? false : add(frame, { family: 'interval', minutes }, match[0]);
+      const seconds = intervalSeconds(amount, match[3]!);
+      return seconds === undefined ? false : add(frame, { family: 'interval', seconds }, match[0]);
     },
   },
   {

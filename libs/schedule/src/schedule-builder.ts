@@ -345,9 +345,9 @@ function repeatingSpec(recurrence: Recurrence, times: Time[], now: DateTime, tim
     return interval(recurrence.days * DAY_MS, first, timezone);
   }
   if (recurrence.family === 'interval') {
-    const cron = intervalCron(recurrence.minutes);
+    const cron = intervalCron(recurrence.seconds);
     if (!cron)
-      return interval(recurrence.minutes * 60_000, now.plus({ minutes: recurrence.minutes }), timezone);
+      return interval(recurrence.seconds * 1000, now.plus({ seconds: recurrence.seconds }), timezone);
     return cronSpec(cron, now, timezone);
   }
   return cronSpec(clockCron(recurrence, times), now, timezone);
@@ -369,8 +369,10 @@ function cronSpec(cron: string, now: DateTime, timezone: string): ScheduleSpec {
   return { type: 'cron', cron, timezone, nextRunAt };
 }
 
-/** A cron for an interval that divides the hour or the day evenly, else undefined (use an interval). */
-function intervalCron(minutes: number): string | undefined {
+/** A cron for an interval of whole minutes that divides the hour or the day, else undefined (an interval). */
+function intervalCron(seconds: number): string | undefined {
+  if (seconds % 60 !== 0) return undefined;
+  const minutes = seconds / 60;
   if (minutes === 1) return '* * * * *';
   if (minutes < 60 && 60 % minutes === 0) return `*/${minutes} * * * *`;
   if (minutes === 60) return '0 * * * *';

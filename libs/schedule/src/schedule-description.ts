@@ -48,7 +48,9 @@ export function describeRecurrence(recurrence: Recurrence, language: ScheduleLan
     case 'weekends':
       return zh ? '每个周末' : 'every weekend';
     case 'interval': {
-      const { minutes } = recurrence;
+      const { seconds } = recurrence;
+      if (seconds % 60 !== 0) return zh ? `每 ${seconds} 秒` : `every ${seconds} seconds`;
+      const minutes = seconds / 60;
       if (minutes % 60 === 0) {
         const hours = minutes / 60;
         if (hours === 1) return zh ? '每小时' : 'every hour';

@@ -23,7 +23,7 @@ export type Recurrence =
   | { family: 'weekly'; weekdays: number[] }
   | { family: 'weekdays' }
   | { family: 'weekends' }
-  | { family: 'interval'; minutes: number }
+  | { family: 'interval'; seconds: number }
   | { family: 'monthly'; days: number[]; lastDay?: true };
 
 /** A day named for a one-shot. */
