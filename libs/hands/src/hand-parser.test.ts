@@ -174,6 +174,17 @@ tool = "memory_write"
     ]);
   });
 
+  it('lists at most 20 warnings, then how many more', () => {
+    const keys = Array.from({ length: 500 }, (_, index) => `k${index} = ${index}`).join('\n');
+    const hand = parsed(parseHandText(`${OPENFANG_MINIMAL}${keys}`, { path: '/h/x.HAND.toml' }));
+    expect(hand.warnings).toHaveLength(21);
+    expect(hand.warnings[20]).toBe('… and 480 more unknown fields ignored');
+  });
+
+  it('refuses structures nested too deeply without overflowing the stack', () => {
+    expect(rejection(`x = ${'['.repeat(30_000)}${']'.repeat(30_000)}`)).toMatchObject({ reason: 'bad_toml' });
+  });
+
   it('accepts a BOM and plain-string options', () => {
     const hand = parsed(
       parseHandText(

@@ -67,7 +67,19 @@ export function parseHandText(text: string, options: HandParseOptions): HandPars
     if (error instanceof HandFieldProblem) return reject(error.reason, error.message, path, idOf(document));
     throw error;
   }
-  return validate({ ...draft, path, warnings }, options);
+  return validate({ ...draft, path, warnings: capWarnings(warnings) }, options);
+}
+
+/** Warnings listed per hand; a file full of unknown keys does not make a reply of thousands of lines. */
+export const MAX_HAND_WARNINGS = 20;
+
+function capWarnings(warnings: string[]): string[] {
+  if (warnings.length <= MAX_HAND_WARNINGS) return warnings;
+  const more = warnings.length - MAX_HAND_WARNINGS;
+  return [
+    ...warnings.slice(0, MAX_HAND_WARNINGS),
+    `… and ${more} more unknown field${more > 1 ? 's' : ''} ignored`,
+  ];
 }
 
 function idOf(document: Record<string, unknown>): string | undefined {
