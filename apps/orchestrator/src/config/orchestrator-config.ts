@@ -1,7 +1,12 @@
 import { resolve } from 'node:path';
 import { IANAZone } from 'luxon';
 import { parseLlmConfig, type LlmConfig } from '@talon/llm';
-import { parseServiceConfig, readPositiveInt, type ServiceConfig } from '@talon/service-runtime';
+import {
+  InvalidConfigError,
+  parseServiceConfig,
+  readPositiveInt,
+  type ServiceConfig,
+} from '@talon/service-runtime';
 
 /** Orchestrator settings, read and validated once at start. */
 export interface OrchestratorConfig extends ServiceConfig {
@@ -55,8 +60,6 @@ export function parseOrchestratorConfig(env: NodeJS.ProcessEnv = process.env): O
 function readTimezone(env: NodeJS.ProcessEnv): string {
   const zone = env.TALON_TIMEZONE || Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
   if (!IANAZone.isValidZone(zone))
-    throw new Error(
-      `TALON_TIMEZONE="${zone}" is not an IANA timezone; use a name such as "Asia/Shanghai" or "UTC".`,
-    );
+    throw new InvalidConfigError('TALON_TIMEZONE', zone, 'an IANA timezone such as "Asia/Shanghai" or "UTC"');
   return zone;
 }
