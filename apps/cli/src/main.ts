@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { chatCommand } from './commands/chat-command.js';
+import { handsCommand } from './commands/hands-command.js';
 import { secretCommand } from './commands/secret-command.js';
 import { mcpServeCommand } from './commands/mcp-serve-command.js';
 import { statusCommand } from './commands/status-command.js';
@@ -14,6 +15,7 @@ Commands:
   secret    set (value from stdin) / list / delete stored secrets
   token     create / list / revoke API tokens (operator)
   chat      an interactive session: streaming answers, tool calls as they run, approvals inline
+  hands     list hands (table or --json), or show one: pnpm talon hands show <id>
   mcp serve serve Talon's tool catalog as an MCP server over stdio (needs a running Talon)
   help      this text`;
 
@@ -24,6 +26,7 @@ const commands: Record<string, () => Promise<number>> = {
   chat: () => chatCommand(print),
   secret: () => secretCommand(process.argv.slice(3), print),
   token: () => tokenCommand(process.argv.slice(3), print),
+  hands: () => handsCommand(process.argv.slice(3), print),
   mcp: () =>
     process.argv[3] === 'serve'
       ? mcpServeCommand((line) => process.stderr.write(line + '\n'))

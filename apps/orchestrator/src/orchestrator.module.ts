@@ -26,7 +26,9 @@ import {
 import type { OrchestratorConfig } from './config/orchestrator-config.js';
 import { mcpProviders } from './mcp/mcp.providers.js';
 import { McpOAuthCallbackController } from './mcp/mcp-oauth-callback.controller.js';
+import { handProviders } from './hands/hands.providers.js';
 import { DatabaseLifecycle } from './persistence/database.provider.js';
+import { ScheduleParseMethod } from './schedule/schedule-parse.method.js';
 import { SecretsApi } from './secrets/secrets-api.js';
 import { SKILLS_API_METHODS } from './skills/skills-api-methods.js';
 import { SystemPingMethod } from './system/system-ping.method.js';
@@ -85,6 +87,8 @@ export class OrchestratorModule {
         SessionsApi,
         ChatApi,
         SecretsApi,
+        ...handProviders,
+        ScheduleParseMethod,
       ],
     };
   }

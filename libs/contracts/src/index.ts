@@ -16,3 +16,5 @@ export * from './v1/auth.js';
 export * from './v1/tokens.js';
 export * from './v1/nats-permissions.js';
 export * from './v1/sandbox.js';
+export * from './v1/schedule.js';
+export * from './v1/hands.js';

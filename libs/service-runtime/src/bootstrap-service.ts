@@ -1,10 +1,9 @@
 import type { DynamicModule, INestApplication, INestMicroservice, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { QUEUE_GROUPS, SUBJECTS, serviceInboxPrefix } from '@talon/contracts';
+import { QUEUE_GROUPS, SUBJECTS, serviceInboxPrefix, type HealthReply } from '@talon/contracts';
 import { redactNatsUrl } from './nats-url-redaction.js';
 import { watchConnectionStatus } from './nats-status-log.js';
-import { QUEUE_GROUPS, SUBJECTS, type HealthReply } from '@talon/contracts';
 import { connectToNats } from './nats-connection.js';
 import { JsonLogger } from './json-logger.js';
 import { ServiceHealth } from './service-health.js';

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { IANAZone } from 'luxon';
 import { parseLlmConfig, type LlmConfig } from '@talon/llm';
 import { DEFAULT_TOKEN_CACHE_MS, looksLikeApiToken } from '@talon/auth';
 import {
@@ -26,6 +27,10 @@ export interface OrchestratorConfig extends ServiceConfig {
   approvalTimeoutMs: number;
   /** Model calls per turn. Default 8 (env `TALON_MAX_ITERATIONS`). */
   maxIterations: number;
+  /** Folder of `<id>.HAND.toml` files. Default `hands` in the working directory (env `TALON_HANDS_DIR`). */
+  handsDir: string;
+  /** IANA timezone schedules are read in when a call names none. Default the host's, else UTC (env `TALON_TIMEZONE`). */
+  timezone: string;
   /** The front door: tokens, Host/Origin rules and TLS of the HTTP and gRPC surfaces. */
   auth: FrontDoorConfig;
 }
@@ -139,5 +144,14 @@ export function parseOrchestratorConfig(env: NodeJS.ProcessEnv = process.env): O
     ...(env.TALON_SECRETS_KEY ? { secretsKey: env.TALON_SECRETS_KEY } : {}),
     approvalTimeoutMs: readPositiveInt(env, 'TALON_APPROVAL_TIMEOUT_MS', 300_000),
     maxIterations: readPositiveInt(env, 'TALON_MAX_ITERATIONS', 8),
+    handsDir: resolve(env.TALON_HANDS_DIR || 'hands'),
+    timezone: readTimezone(env),
   };
+}
+
+function readTimezone(env: NodeJS.ProcessEnv): string {
+  const zone = env.TALON_TIMEZONE || Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  if (!IANAZone.isValidZone(zone))
+    throw new InvalidConfigError('TALON_TIMEZONE', zone, 'an IANA timezone such as "Asia/Shanghai" or "UTC"');
+  return zone;
 }

@@ -1,0 +1,20 @@
+import { resolve } from 'node:path';
+import { describe, expect, it } from '@jest/globals';
+import { parseOrchestratorConfig } from './orchestrator-config.js';
+
+describe('orchestrator config: hands and schedules', () => {
+  it('reads the hands folder and the schedule timezone', () => {
+    const config = parseOrchestratorConfig({
+      TALON_HANDS_DIR: '/srv/hands',
+      TALON_TIMEZONE: 'Asia/Shanghai',
+    });
+    expect(config).toMatchObject({ handsDir: '/srv/hands', timezone: 'Asia/Shanghai' });
+    expect(parseOrchestratorConfig({}).handsDir).toBe(resolve('hands'));
+  });
+
+  it('refuses a timezone that is not an IANA name, saying what to use', () => {
+    expect(() => parseOrchestratorConfig({ TALON_TIMEZONE: 'Mars/Olympus' })).toThrow(
+      /TALON_TIMEZONE="Mars\/Olympus" is invalid: expected an IANA timezone/,
+    );
+  });
+});
