@@ -43,6 +43,14 @@ export const ERROR_CODES = {
   TOOL_FAILED: 'TOOL_FAILED',
   /** An integrity check (sha256, version) failed. */
   INTEGRITY_MISMATCH: 'INTEGRITY_MISMATCH',
+  /** A skill's template does not parse or render (syntax, undefined variable, a construct the sandbox refuses); `details` names the skill and line. */
+  SKILL_TEMPLATE_INVALID: 'SKILL_TEMPLATE_INVALID',
+  /** A skill's template hit a sandbox limit (output size, loop iterations, evaluation steps); `details` names the limit. */
+  SKILL_TEMPLATE_LIMIT: 'SKILL_TEMPLATE_LIMIT',
+  /** The skill exists but cannot run here (requirements or required tools missing); `details.reasons` says why. */
+  SKILL_GATED_OUT: 'SKILL_GATED_OUT',
+  /** `execute_skill` nested deeper than allowed or ran a skill already running in its chain. */
+  SKILL_RECURSION_LIMIT: 'SKILL_RECURSION_LIMIT',
   /** The service is shutting down; retry on another instance. */
   UNAVAILABLE: 'UNAVAILABLE',
   /** A bug or unexpected state inside Talon. Report it with the call id. */
@@ -74,6 +82,10 @@ export const HTTP_STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   PATH_OUTSIDE_WORKSPACE: 403,
   TOOL_FAILED: 422,
   INTEGRITY_MISMATCH: 422,
+  SKILL_TEMPLATE_INVALID: 422,
+  SKILL_TEMPLATE_LIMIT: 422,
+  SKILL_GATED_OUT: 409,
+  SKILL_RECURSION_LIMIT: 409,
   UNAVAILABLE: 503,
   INTERNAL: 500,
 };
@@ -100,6 +112,10 @@ export const GRPC_STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   PATH_OUTSIDE_WORKSPACE: 7,
   TOOL_FAILED: 2,
   INTEGRITY_MISMATCH: 9,
+  SKILL_TEMPLATE_INVALID: 3,
+  SKILL_TEMPLATE_LIMIT: 8,
+  SKILL_GATED_OUT: 9,
+  SKILL_RECURSION_LIMIT: 9,
   UNAVAILABLE: 14,
   INTERNAL: 13,
 };
