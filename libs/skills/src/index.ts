@@ -86,6 +86,14 @@ export {
 } from './skill-parameters.js';
 export { parseCommandArguments, MAX_COMMAND_ARGUMENTS, type CommandArguments } from './command-arguments.js';
 export { readDeclaredTools } from './skill-tool-declarations.js';
+export {
+  resolveSkillTools,
+  gateSelectionByTools,
+  NO_INSTALLABLE_TOOLS,
+  type InstallableTools,
+  type ToolOffer,
+  type SkillToolResolution,
+} from './skill-tool-resolution.js';
 
 // Attenuation
 export {
