@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ActiveSkill, ToolDefinition } from '@talon/contracts';
+import { ERROR_CODES, type ActiveSkill, type ToolDefinition } from '@talon/contracts';
 import { TalonError } from '@talon/errors';
 import type { LlmMessage, LlmToolCall } from '@talon/llm';
 import type { AgentEvent, AgentEventListener, TurnFinishReason } from './agent-events.js';
@@ -8,9 +8,12 @@ import { SessionBusyError } from './errors/session-busy-error.js';
 import { callModel } from './model-call.js';
 import { PolicyEngine } from './policy-engine.js';
 import { buildSystemPrompt } from './system-prompt-builder.js';
+import { NO_PRE_APPROVALS, skillPreApprovals } from './skill-pre-approvals.js';
+import { SkillTaskLimitError } from './errors/skill-task-limit-error.js';
 import {
   errorContent,
   ToolCallExecutor,
+  type SkillTaskHost,
   type ToolCallOutcome,
   type ToolCallScope,
 } from './tool-call-executor.js';
@@ -19,6 +22,8 @@ import { findInterruptedTurn } from './turn-history.js';
 import { TurnClock } from './turn-clock.js';
 import {
   DEFAULT_MAX_ITERATIONS,
+  DEFAULT_SKILL_TASK_OPTIONS,
+  type SkillTaskOptions,
   type DirectToolCallInput,
   type ResumeInput,
   type TurnInput,
@@ -40,6 +45,18 @@ interface TurnState {
   iterations: number;
   /** Tool calls of the last assistant message still without a persisted result. */
   open: LlmToolCall[];
+  /** Model calls allowed. */
+  readonly maxIterations: number;
+  /** Whether messages go to the session store (a sub-task's do not). */
+  readonly persist: boolean;
+  /** Tools pre-approved by active Trusted skills for the next batch (recomputed with the visible tools). */
+  preApprovals: ReadonlyMap<string, string>;
+  /** Selected skills gated out on activation, announced with the skills. */
+  gatedOut: { name: string; reasons: string[] }[];
+  /** A sub-task sees only its skill's declared tools, and never more than its caller saw. */
+  readonly toolLimit?: { skill: string; declared: ReadonlySet<string>; caller: ReadonlySet<string> };
+  /** Input + output tokens allowed (sub-tasks). */
+  readonly tokenBudget?: number;
 }
 
 /**
@@ -48,9 +65,10 @@ interface TurnState {
  * and the {@link ToolCaller}, feed the results back; stop on a final answer. Every message is appended
  * to the {@link SessionStore} as it happens, so {@link resumeTurn} can finish a turn after a restart.
  */
-export class TurnRunner {
+export class TurnRunner implements SkillTaskHost {
   private readonly executor: ToolCallExecutor;
   private readonly maxIterations: number;
+  private readonly skillTasks: Required<SkillTaskOptions>;
   /** Sessions with a turn in flight in this process; a second message is refused, not interleaved. */
   private readonly busy = new Set<string>();
 
@@ -61,7 +79,12 @@ export class TurnRunner {
     this.maxIterations = options.maxIterations ?? DEFAULT_MAX_ITERATIONS;
     if (!Number.isInteger(this.maxIterations) || this.maxIterations < 1)
       throw new AgentConfigError(`maxIterations must be a positive integer (got ${options.maxIterations})`);
-    this.executor = new ToolCallExecutor({ ...deps, policy: deps.policy ?? new PolicyEngine() });
+    this.skillTasks = { ...DEFAULT_SKILL_TASK_OPTIONS, ...options.skillTasks };
+    this.executor = new ToolCallExecutor({
+      ...deps,
+      policy: deps.policy ?? new PolicyEngine(),
+      subtasks: this,
+    });
   }
 
   /**
@@ -81,7 +104,7 @@ export class TurnRunner {
             for (const stored of log) state.messages.push(stored.message);
             await this.append(state, { role: 'user', content: input.message });
           })(),
-          this.prepare(state, mentions + input.message, input.signal),
+          this.prepare(state, mentions + input.message, input.signal, input.skillParameters),
         ]);
       }),
     );
@@ -110,7 +133,7 @@ export class TurnRunner {
         if (interrupted.pendingCalls.length === 0) return;
         state.open = [...interrupted.pendingCalls];
         const ceiling = await this.visibleTools(state);
-        const scope = { ...state.scope, ceiling: ceiling.ceiling };
+        const scope = { ...state.scope, ceiling: ceiling.ceiling, preApprovals: state.preApprovals };
         for (const call of interrupted.pendingCalls) {
           const approval = await this.deps.approvals.findByCall(sessionId, call.id);
           const outcome = await state.clock.inTools(() => this.executor.resume(call, approval, scope));
@@ -171,6 +194,10 @@ export class TurnRunner {
       usage: { inputTokens: 0, outputTokens: 0 },
       iterations: 0,
       open: [],
+      maxIterations: this.maxIterations,
+      persist: true,
+      preApprovals: NO_PRE_APPROVALS.byTool,
+      gatedOut: [],
     };
   }
 
@@ -205,7 +232,7 @@ export class TurnRunner {
     scope.emit({ type: 'usage', sessionId, turnId, scope: 'turn', usage });
     const detail =
       reason === 'iteration_cap'
-        ? `Stopped after ${this.maxIterations} model calls without a final answer; send another message to continue.`
+        ? `Stopped after ${state.maxIterations} model calls without a final answer; send another message to continue.`
         : undefined;
     scope.emit({
       type: 'turn_finished',
@@ -236,12 +263,19 @@ export class TurnRunner {
     state: TurnState,
     userMessage: string,
     signal: AbortSignal | undefined,
+    parameters?: Readonly<Record<string, Record<string, unknown>>>,
   ): Promise<void> {
     let blocks: string[] = [];
     if (this.deps.skills !== undefined) {
       try {
-        const selected = await this.deps.skills.select(userMessage, { signal });
+        const selected = await this.deps.skills.select(userMessage, {
+          signal,
+          ...(parameters ? { parameters } : {}),
+        });
         state.activeSkills = selected.active;
+        state.gatedOut = selected.considered
+          .filter((entry) => entry.outcome === 'gated_out')
+          .map((entry) => ({ name: entry.name, reasons: entry.reasons }));
         blocks = selected.active.map((skill) => skill.injection);
       } catch (error) {
         if (signal?.aborted) throw error;
@@ -270,7 +304,7 @@ export class TurnRunner {
   /** The loop proper; returns the final text, or `undefined` at the iteration cap. */
   private async iterate(state: TurnState): Promise<string | undefined> {
     const { sessionId, turnId, scope } = state;
-    while (state.iterations < this.maxIterations) {
+    while (state.iterations < state.maxIterations) {
       scope.signal?.throwIfAborted();
       const visible = await this.visibleTools(state);
       state.iterations++;
@@ -290,6 +324,11 @@ export class TurnRunner {
         state.usage.outputTokens += reply.usage.outputTokens;
         scope.emit({ type: 'usage', sessionId, turnId, scope: 'call', usage: reply.usage });
       }
+      if (
+        state.tokenBudget !== undefined &&
+        state.usage.inputTokens + state.usage.outputTokens > state.tokenBudget
+      )
+        throw new SkillTaskLimitError(state.toolLimit?.skill ?? 'skill', `${state.tokenBudget} tokens`);
       const calls = reply.toolCalls.map((entry) => entry.call);
       await this.append(
         state,
@@ -308,7 +347,11 @@ export class TurnRunner {
         else await this.appendResult(state, this.malformedOutcome(state, entry.call, entry.malformed));
       }
       if (runnable.length === 0) continue;
-      const batchScope = visible.ceiling === undefined ? scope : { ...scope, ceiling: visible.ceiling };
+      const batchScope = {
+        ...scope,
+        ...(visible.ceiling === undefined ? {} : { ceiling: visible.ceiling }),
+        preApprovals: state.preApprovals,
+      };
       const outcomes = await state.clock.inTools(() => this.executor.runBatch(runnable, batchScope));
       await this.appendResults(state, outcomes);
     }
@@ -338,6 +381,9 @@ export class TurnRunner {
         removed: attenuated.removed,
       };
     }
+    if (state.toolLimit !== undefined) visible = limitToDeclared(visible, state.toolLimit);
+    const preApprovals = skillPreApprovals(state.activeSkills, visible.tools);
+    state.preApprovals = preApprovals.byTool;
     if (state.skillsToAnnounce) {
       state.skillsToAnnounce = false;
       state.scope.emit({
@@ -351,9 +397,143 @@ export class TurnRunner {
           reasons: skill.reasons,
         })),
         removedTools: visible.removed,
+        ...(state.gatedOut.length > 0 ? { gatedOut: state.gatedOut } : {}),
       });
+      if (preApprovals.decisions.length > 0)
+        state.scope.emit({
+          type: 'skill_pre_approvals',
+          sessionId: state.sessionId,
+          turnId: state.turnId,
+          decisions: preApprovals.decisions,
+        });
     }
     return visible;
+  }
+
+  /**
+   * `execute_skill`: runs one skill as a nested turn of the calling one. The skill is activated by name with
+   * the given parameters (rendered body, trust, declared tools resolved); the nested turn sees only the
+   * skill's declared tools that the caller could see too, is attenuated by the skill's trust, keeps its own
+   * limits (model calls, time, tokens), streams its events on the session's stream marked with `subtask`, and
+   * persists nothing; its final answer is the call's result. A skill already running in the chain, or a
+   * chain deeper than `maxDepth`, is refused with SKILL_RECURSION_LIMIT.
+   */
+  async runSkillTask(call: LlmToolCall, scope: ToolCallScope): Promise<ToolCallOutcome> {
+    const fail = (code: string, message: string): ToolCallOutcome => ({
+      callId: call.id,
+      tool: call.name,
+      ok: false,
+      code,
+      content: errorContent(code, message),
+    });
+    const args = call.arguments as Record<string, unknown>;
+    const skill = typeof args['skill'] === 'string' ? args['skill'] : '';
+    const parameters = isRecord(args['parameters']) ? args['parameters'] : {};
+    const task =
+      typeof args['task'] === 'string' && args['task'].trim() !== ''
+        ? args['task']
+        : `Run the skill "${skill}" and answer with its result.`;
+    const chain = scope.task?.chain ?? [];
+    const depth = (scope.task?.depth ?? 0) + 1;
+    if (chain.includes(skill))
+      return fail(
+        ERROR_CODES.SKILL_RECURSION_LIMIT,
+        `The skill "${skill}" is already running in this chain (${[...chain, skill].join(' → ')}); a skill cannot execute itself, directly or through others. Finish with what you have.`,
+      );
+    if (depth > this.skillTasks.maxDepth)
+      return fail(
+        ERROR_CODES.SKILL_RECURSION_LIMIT,
+        `execute_skill would nest ${depth} sub-tasks deep; the limit is ${this.skillTasks.maxDepth}. Finish with what you have.`,
+      );
+    if (this.deps.skills?.activate === undefined)
+      return fail(ERROR_CODES.UNAVAILABLE, 'No skill service is configured, so no skill can be executed.');
+    let active: ActiveSkill;
+    try {
+      active = await this.deps.skills.activate(skill, parameters, { signal: scope.signal });
+    } catch (error) {
+      if (scope.signal?.aborted) throw error;
+      return TalonError.isInstance(error)
+        ? fail(error.code, error.message)
+        : fail(ERROR_CODES.INTERNAL, 'The skill could not be activated; see the orchestrator log.');
+    }
+    const origin = { parentTurnId: scope.turnId, callId: call.id, skill, depth };
+    const timeout = AbortSignal.timeout(this.skillTasks.timeoutMs);
+    const signal = scope.signal ? AbortSignal.any([scope.signal, timeout]) : timeout;
+    const turnId = `${scope.turnId}/${call.id}`;
+    const emit = (event: AgentEvent) => scope.emit({ ...event, subtask: origin });
+    const workspace = this.options.workspacePrompt;
+    const callerTools = scope.ceiling?.visible ?? new Set(this.deps.tools.list().map((tool) => tool.name));
+    const state: TurnState = {
+      sessionId: scope.sessionId,
+      turnId,
+      messages: [
+        {
+          role: 'system',
+          content: buildSystemPrompt({
+            workspacePrompt: [
+              typeof workspace === 'function' ? workspace() : workspace,
+              `You are running the skill "${skill}" as a sub-task of another conversation. Follow the skill's instructions for the task you are given, use only the tools offered, and end with the result as your final answer.`,
+            ]
+              .filter(Boolean)
+              .join('\n\n'),
+            skillBlocks: [active.injection],
+          }),
+        },
+        { role: 'user', content: task },
+      ],
+      scope: {
+        sessionId: scope.sessionId,
+        turnId,
+        actor: scope.actor,
+        autonomous: scope.autonomous,
+        signal,
+        emit,
+        task: { depth, chain: [...chain, skill], origin },
+      },
+      activeSkills: [active],
+      skillsToAnnounce: true,
+      clock: new TurnClock(),
+      usage: { inputTokens: 0, outputTokens: 0 },
+      iterations: 0,
+      open: [],
+      maxIterations: this.skillTasks.maxIterations,
+      persist: false,
+      preApprovals: NO_PRE_APPROVALS.byTool,
+      gatedOut: [],
+      toolLimit: {
+        skill,
+        declared: new Set((active.tools ?? []).map((tool) => tool.name)),
+        caller: callerTools,
+      },
+      tokenBudget: this.skillTasks.maxTokens,
+    };
+    emit({ type: 'turn_started', sessionId: scope.sessionId, turnId, resumed: false });
+    let outcome: ToolCallOutcome;
+    let reason: TurnFinishReason = 'final_answer';
+    try {
+      const content = await this.iterate(state);
+      if (content === undefined) {
+        reason = 'iteration_cap';
+        outcome = fail(
+          ERROR_CODES.SKILL_TASK_LIMIT,
+          `The skill "${skill}" did not finish within ${state.maxIterations} model calls.`,
+        );
+      } else outcome = { callId: call.id, tool: call.name, ok: true, content };
+    } catch (thrown) {
+      if (scope.signal?.aborted) throw thrown;
+      reason = 'error';
+      outcome = timeout.aborted
+        ? fail(
+            ERROR_CODES.SKILL_TASK_LIMIT,
+            `The skill "${skill}" did not finish within ${this.skillTasks.timeoutMs} ms.`,
+          )
+        : TalonError.isInstance(thrown)
+          ? fail(thrown.code, thrown.message)
+          : fail(ERROR_CODES.INTERNAL, `The skill "${skill}" failed with an unexpected error.`);
+    }
+    emit({ type: 'usage', sessionId: scope.sessionId, turnId, scope: 'turn', usage: { ...state.usage } });
+    emit({ type: 'turn_finished', sessionId: scope.sessionId, turnId, reason, iterations: state.iterations });
+    return outcome;
   }
 
   private malformedOutcome(state: TurnState, call: LlmToolCall, problem: string): ToolCallOutcome {
@@ -404,7 +584,7 @@ export class TurnRunner {
 
   /** A batch's results in one write when the store supports it (one commit instead of one per result). */
   private async appendResults(state: TurnState, outcomes: readonly ToolCallOutcome[]): Promise<void> {
-    if (!this.deps.sessions.appendMany || outcomes.length < 2) {
+    if (!this.deps.sessions.appendMany || outcomes.length < 2 || !state.persist) {
       for (const outcome of outcomes) await this.appendResult(state, outcome);
       return;
     }
@@ -422,9 +602,48 @@ export class TurnRunner {
   }
 
   private async append(state: TurnState, message: LlmMessage): Promise<void> {
-    await this.deps.sessions.append(state.sessionId, state.turnId, message);
+    if (state.persist) await this.deps.sessions.append(state.sessionId, state.turnId, message);
     state.messages.push(message);
   }
+}
+
+/** A sub-task's view: only the skill's declared tools, and only those its caller could see. */
+function limitToDeclared(
+  visible: {
+    tools: readonly ToolDefinition[];
+    ceiling?: TurnCeiling;
+    removed: readonly { name: string; reason: string }[];
+  },
+  limit: NonNullable<TurnState['toolLimit']>,
+): {
+  tools: readonly ToolDefinition[];
+  ceiling: TurnCeiling;
+  removed: readonly { name: string; reason: string }[];
+} {
+  const kept: ToolDefinition[] = [];
+  const removed = [...visible.removed];
+  for (const tool of visible.tools) {
+    if (!limit.declared.has(tool.name))
+      removed.push({
+        name: tool.name,
+        reason: `not declared by the skill "${limit.skill}", which execute_skill runs with its declared tools only`,
+      });
+    else if (!limit.caller.has(tool.name))
+      removed.push({ name: tool.name, reason: 'not available to the turn that called execute_skill' });
+    else kept.push(tool);
+  }
+  return {
+    tools: kept,
+    ceiling: {
+      visible: new Set(kept.map((tool) => tool.name)),
+      removed: new Map(removed.map((entry) => [entry.name, entry.reason])),
+    },
+    removed,
+  };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function guardListener(listener: AgentEventListener | undefined): AgentEventListener {

@@ -51,6 +51,8 @@ export const ERROR_CODES = {
   SKILL_GATED_OUT: 'SKILL_GATED_OUT',
   /** `execute_skill` nested deeper than allowed or ran a skill already running in its chain. */
   SKILL_RECURSION_LIMIT: 'SKILL_RECURSION_LIMIT',
+  /** An `execute_skill` sub-task hit its limit (model calls, time or tokens) before it finished. */
+  SKILL_TASK_LIMIT: 'SKILL_TASK_LIMIT',
   /** The service is shutting down; retry on another instance. */
   UNAVAILABLE: 'UNAVAILABLE',
   /** A bug or unexpected state inside Talon. Report it with the call id. */
@@ -86,6 +88,7 @@ export const HTTP_STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   SKILL_TEMPLATE_LIMIT: 422,
   SKILL_GATED_OUT: 409,
   SKILL_RECURSION_LIMIT: 409,
+  SKILL_TASK_LIMIT: 422,
   UNAVAILABLE: 503,
   INTERNAL: 500,
 };
@@ -116,6 +119,7 @@ export const GRPC_STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   SKILL_TEMPLATE_LIMIT: 8,
   SKILL_GATED_OUT: 9,
   SKILL_RECURSION_LIMIT: 9,
+  SKILL_TASK_LIMIT: 4,
   UNAVAILABLE: 14,
   INTERNAL: 13,
 };
