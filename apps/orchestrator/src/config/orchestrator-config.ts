@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseLlmConfig, type LlmConfig } from '@talon/llm';
 import { parseServiceConfig, readPositiveInt, type ServiceConfig } from '@talon/service-runtime';
 
@@ -20,7 +21,22 @@ export interface OrchestratorConfig extends ServiceConfig {
   approvalTimeoutMs: number;
   /** Model calls per turn. Default 8 (env `TALON_MAX_ITERATIONS`). */
   maxIterations: number;
+  /**
+   * Where installable tools are listed, for resolving the tools a skill declares: WebAssembly tools in
+   * `<registry>/tools/*.json` (env `TALON_TOOL_REGISTRY_DIR`, default `<root>/registry`) and MCP servers in
+   * `TALON_MCP_REGISTRY_DIR` (default `<root>/registry/mcp-servers`); `<root>` is `TALON_ROOT` or the install root.
+   */
+  toolRegistry: { toolsDir: string; mcpServersDir: string };
+  /**
+   * Limits of an `execute_skill` sub-task (env `TALON_SKILL_TASK_MAX_DEPTH` default 3,
+   * `TALON_SKILL_TASK_MAX_ITERATIONS` default 4, `TALON_SKILL_TASK_TIMEOUT_MS` default 120000,
+   * `TALON_SKILL_TASK_MAX_TOKENS` default 50000).
+   */
+  skillTasks: { maxDepth: number; maxIterations: number; timeoutMs: number; maxTokens: number };
 }
+
+/** The install root (holds `registry/`), found from this file in `apps/orchestrator/dist/config`. */
+const INSTALL_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 
 export const DEFAULT_HTTP_PORT = 8080;
 export const DEFAULT_GRPC_PORT = 50051;
@@ -42,5 +58,21 @@ export function parseOrchestratorConfig(env: NodeJS.ProcessEnv = process.env): O
     ...(env.TALON_SECRETS_KEY ? { secretsKey: env.TALON_SECRETS_KEY } : {}),
     approvalTimeoutMs: readPositiveInt(env, 'TALON_APPROVAL_TIMEOUT_MS', 300_000),
     maxIterations: readPositiveInt(env, 'TALON_MAX_ITERATIONS', 8),
+    toolRegistry: toolRegistryOf(env),
+    skillTasks: {
+      maxDepth: readPositiveInt(env, 'TALON_SKILL_TASK_MAX_DEPTH', 3),
+      maxIterations: readPositiveInt(env, 'TALON_SKILL_TASK_MAX_ITERATIONS', 4),
+      timeoutMs: readPositiveInt(env, 'TALON_SKILL_TASK_TIMEOUT_MS', 120_000),
+      maxTokens: readPositiveInt(env, 'TALON_SKILL_TASK_MAX_TOKENS', 50_000),
+    },
+  };
+}
+
+function toolRegistryOf(env: NodeJS.ProcessEnv): OrchestratorConfig['toolRegistry'] {
+  const root = resolve(env.TALON_ROOT || INSTALL_ROOT);
+  const registry = resolve(env.TALON_TOOL_REGISTRY_DIR || resolve(root, 'registry'));
+  return {
+    toolsDir: resolve(registry, 'tools'),
+    mcpServersDir: resolve(env.TALON_MCP_REGISTRY_DIR || resolve(root, 'registry', 'mcp-servers')),
   };
 }
