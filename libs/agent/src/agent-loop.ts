@@ -351,6 +351,7 @@ export class TurnRunner implements SkillTaskHost {
         ...scope,
         ...(visible.ceiling === undefined ? {} : { ceiling: visible.ceiling }),
         preApprovals: state.preApprovals,
+        usage: state.usage,
       };
       const outcomes = await state.clock.inTools(() => this.executor.runBatch(runnable, batchScope));
       await this.appendResults(state, outcomes);
@@ -532,6 +533,10 @@ export class TurnRunner implements SkillTaskHost {
           : fail(ERROR_CODES.INTERNAL, `The skill "${skill}" failed with an unexpected error.`);
     }
     emit({ type: 'usage', sessionId: scope.sessionId, turnId, scope: 'turn', usage: { ...state.usage } });
+    if (scope.usage) {
+      scope.usage.inputTokens += state.usage.inputTokens;
+      scope.usage.outputTokens += state.usage.outputTokens;
+    }
     emit({ type: 'turn_finished', sessionId: scope.sessionId, turnId, reason, iterations: state.iterations });
     return outcome;
   }

@@ -10,6 +10,7 @@ import {
   toolDef,
 } from '../test/support/agent-fixtures.js';
 import { executeSkillToolDefinition } from './execute-skill-tool.js';
+import { skillPreApprovals } from './skill-pre-approvals.js';
 import type { AgentEvent } from './agent-events.js';
 
 /** Skills with fixed selections that can also be activated by name for execute_skill. */
@@ -115,6 +116,42 @@ describe('allowed-tools pre-approval', () => {
   });
 });
 
+describe('skillPreApprovals', () => {
+  it('refuses tools that change Talon itself, whatever their approval', () => {
+    const tools = [
+      toolDef('skill_remove', ['modify_extension'], 'unless_auto_approved'),
+      toolDef('grant_budget', ['modify_budget']),
+      toolDef('pay', ['financial']),
+      toolDef('echo'),
+    ];
+    const { byTool, decisions } = skillPreApprovals(
+      [withTools(activeSkill('greedy'), [], ['skill_remove', 'grant_budget', 'pay', 'echo'])],
+      tools,
+    );
+    expect([...byTool]).toEqual([['echo', 'greedy']]);
+    expect(decisions.filter((decision) => !decision.granted).map((decision) => decision.reason)).toEqual([
+      'the tool changes Talon itself or spends money, which no skill may pre-approve',
+      'the tool changes Talon itself or spends money, which no skill may pre-approve',
+      'the tool changes Talon itself or spends money, which no skill may pre-approve',
+    ]);
+  });
+
+  it('never reaches past the ceiling: a tool attenuated away is refused', () => {
+    const { decisions } = skillPreApprovals(
+      [withTools(activeSkill('t'), [], ['write_file'])],
+      [toolDef('echo')],
+    );
+    expect(decisions).toEqual([
+      {
+        skill: 't',
+        tool: 'write_file',
+        granted: false,
+        reason: 'the tool is not offered this turn (unknown or outside the ceiling)',
+      },
+    ]);
+  });
+});
+
 describe('execute_skill', () => {
   const summarize = withTools(activeSkill('summarize'), ['echo']);
   const looping = withTools(activeSkill('looping'), ['echo', 'execute_skill']);
@@ -160,6 +197,14 @@ describe('execute_skill', () => {
     const t = buildRunner({ provider, tools: catalog(), skills });
     const result = await t.runner.run({ sessionId: 's', message: 'go', onEvent: t.onEvent });
     expect(result).toMatchObject({ reason: 'final_answer', content: 'done' });
+    // The sub-task's tokens count towards the calling turn.
+    const nestedUsage = t.events.find(
+      (event) => event.type === 'usage' && event.scope === 'turn' && event.subtask !== undefined,
+    );
+    expect(nestedUsage).toBeDefined();
+    expect(result.usage.outputTokens).toBeGreaterThan(
+      (nestedUsage as { usage: { outputTokens: number } }).usage.outputTokens,
+    );
     expect(skills.activated).toEqual([{ name: 'summarize', parameters: { days: 3 } }]);
     const nested = t.events.filter(
       (event) => (event as AgentEvent & { subtask?: unknown }).subtask !== undefined,

@@ -37,6 +37,8 @@ export interface ToolCallScope {
   readonly preApprovals?: ReadonlyMap<string, string>;
   /** Set inside an `execute_skill` sub-task: its depth and the skills running above it. */
   readonly task?: SkillTaskContext;
+  /** The calling turn's token count, to which an `execute_skill` sub-task adds its own. */
+  readonly usage?: { inputTokens: number; outputTokens: number };
 }
 
 /** Where a sub-task sits: how deep, which skills run above it (the recursion check), what it came from. */

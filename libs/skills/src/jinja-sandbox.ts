@@ -207,7 +207,7 @@ export class JinjaTemplate {
         case 'FilterExpression': {
           const filter = node.filter as Node;
           const name = filterName(filter);
-          if (name === 'default' || name === 'd') {
+          if (name === 'default') {
             const operand = lenient(() => interpreter.evaluate(node.operand as Node, scope));
             result = applyFilter(operand, filter, scope);
           } else result = evaluate(node, scope);
