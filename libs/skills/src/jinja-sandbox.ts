@@ -243,6 +243,12 @@ export class JinjaTemplate {
           : boundedReplace(environment, operand, args, max.maxOutputChars);
       }
       if (name === 'join') return boundedJoin(environment, operand, [], max.maxOutputChars);
+      // The engine answers these through a string's lazily built method table (a dozen closures per string).
+      if (typeof operand.value === 'string' && filter.type === 'Identifier') {
+        if (name === 'upper') return new StringValue(operand.value.toUpperCase());
+        if (name === 'lower') return new StringValue(operand.value.toLowerCase());
+        if (name === 'trim') return new StringValue(operand.value.trim());
+      }
       return applyFilter(operand, filter, scope);
     };
     try {

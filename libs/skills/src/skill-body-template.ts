@@ -45,7 +45,8 @@ export interface RenderSkillBodyOptions {
   limits?: Partial<JinjaLimits>;
 }
 
-const compiledJinja = new Map<string, JinjaTemplate>();
+// Keyed by the body itself (the same string object every render, so its hash is computed once), then by skill.
+const compiledJinja = new Map<string, Map<string, JinjaTemplate>>();
 const MAX_CACHED_TEMPLATES = 512;
 
 /**
@@ -69,7 +70,7 @@ export function renderSkillBody(
   if (parameters.length === 0 && settings.template === undefined) return body;
   const filled = fillSkillParameters(
     { name: skillName, parameters },
-    { source: settings.source ?? 'api', values },
+    { source: settings.source ?? 'api', values, copyDefaults: false },
   );
   const [first] = filled.missing;
   if (first !== undefined)
@@ -81,12 +82,16 @@ export function renderSkillBody(
 
 /** A cached compiled Jinja template (parsing is most of the cost of a render). */
 export function compileJinja(body: string, skillName: string): JinjaTemplate {
-  const key = `${skillName}\u0000${body}`;
-  let template = compiledJinja.get(key);
+  let bySkill = compiledJinja.get(body);
+  let template = bySkill?.get(skillName);
   if (template === undefined) {
     template = JinjaTemplate.compile(body, skillName);
-    if (compiledJinja.size >= MAX_CACHED_TEMPLATES) compiledJinja.delete(compiledJinja.keys().next().value!);
-    compiledJinja.set(key, template);
+    if (bySkill === undefined) {
+      if (compiledJinja.size >= MAX_CACHED_TEMPLATES) compiledJinja.delete(compiledJinja.keys().next().value!);
+      bySkill = new Map();
+      compiledJinja.set(body, bySkill);
+    }
+    bySkill.set(skillName, template);
   }
   return template;
 }

@@ -22,6 +22,8 @@ export type SkillParameterSource = (typeof SKILL_PARAMETER_SOURCES)[keyof typeof
 export interface SkillParameterInput {
   source: SkillParameterSource;
   values: Readonly<Record<string, unknown>>;
+  /** Copy object and array defaults, so a caller may change the values. Default true; renders pass false. */
+  copyDefaults?: boolean;
 }
 
 /** The values a skill renders with. */
@@ -82,7 +84,11 @@ export function fillSkillParameters(
   const missing: SkillParameter[] = [];
   for (const parameter of skill.parameters) {
     if (Object.prototype.hasOwnProperty.call(values, parameter.name)) continue;
-    if (parameter.default !== undefined) values[parameter.name] = structuredClone(parameter.default);
+    if (parameter.default !== undefined)
+      values[parameter.name] =
+        input.copyDefaults === false || typeof parameter.default !== 'object'
+          ? parameter.default
+          : structuredClone(parameter.default);
     else if (parameter.required) missing.push(parameter);
   }
   const validators = validatorsFor(skill.parameters);
