@@ -319,6 +319,8 @@ describe('workflow skills through the orchestrator (scripted model)', () => {
     expect(reply.reason).toBe('needs_input');
     expect(reply.content).toContain('pr_url (string: The pull request to review)');
     expect(reply.content).toContain('/review-pr pr_url=…');
+    const viaSkill = await send(sessionId, '/skill pr-review focus_areas=docs please');
+    expect(viaSkill).toMatchObject({ reason: 'needs_input', content: expect.stringContaining('pr_url') });
     const wrong = await api.call('chat.send', { sessionId, message: '/review-pr pr_url=x focus=1' });
     expect(wrong).toMatchObject({ ok: false, error: { code: 'SCHEMA_VIOLATION' } });
   });

@@ -86,13 +86,9 @@ export class ChatService {
       // `/review …` and `/<skill-name> …` are skill mentions: the turn runs and selection activates the skill.
       const skill = await this.skillForCommand(message);
       if (!skill) throw new TalonError(ERROR_CODES.UNKNOWN_METHOD, `Not a command. ${slashCommandHelp()}`);
-      // `key=value` pairs fill the skill's declared parameters; a required one still missing is asked for.
-      const filled = fillSkillParameters(skill, {
-        source: 'command',
-        values: skill.parameters.length > 0 ? (parseCommandArguments(message)?.values ?? {}) : {},
-      });
+      const filled = commandParameters(skill, message);
       if (filled.missing.length > 0) return this.askForParameters(sessionId, skill, filled.missing, emit);
-      if (skill.parameters.length > 0) skillParameters = { [skill.name]: filled.values };
+      skillParameters = filled.parameters;
     }
     const result = await this.deps.runner.run({
       sessionId,
@@ -200,10 +196,18 @@ export class ChatService {
         break;
       }
       case 'skill': {
+        const skill = (await this.deps.skills.list({})).skills.find((entry) => entry.name === command.name);
+        const filled = skill
+          ? commandParameters(skill, `/${command.name} ${command.message}`)
+          : { missing: [], parameters: undefined };
+        if (skill && filled.missing.length > 0)
+          return this.askForParameters(sessionId, skill, filled.missing, emit);
         if (!this.deps.modelConfigured) {
           result = {
             skill: command.name,
-            selection: await this.deps.skills.select(`$${command.name} ${command.message}`),
+            selection: await this.deps.skills.select(`$${command.name} ${command.message}`, {
+              ...(filled.parameters ? { parameters: filled.parameters } : {}),
+            }),
             note: CONFIGURE_MODEL_HINT,
           };
           break;
@@ -215,6 +219,7 @@ export class ChatService {
           autonomous,
           signal,
           onEvent: emit,
+          ...(filled.parameters ? { skillParameters: filled.parameters } : {}),
         });
         return toReply(turn);
       }
@@ -305,6 +310,22 @@ export class ChatService {
       });
     }
   }
+}
+
+/**
+ * The `key=value` pairs of a skill command, typed against the skill's declared parameters (a wrong type or an
+ * undeclared key throws SCHEMA_VIOLATION); required ones still missing are returned to be asked for.
+ */
+function commandParameters(
+  skill: SkillSummary,
+  message: string,
+): { missing: SkillParameter[]; parameters?: Record<string, Record<string, unknown>> } {
+  if (skill.parameters.length === 0) return { missing: [] };
+  const filled = fillSkillParameters(skill, {
+    source: 'command',
+    values: parseCommandArguments(message)?.values ?? {},
+  });
+  return { missing: filled.missing, parameters: { [skill.name]: filled.values } };
 }
 
 /** A built-in slash command, or undefined when the command name is not one (bad arguments still throw). */
