@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Subscription } from '@nats-io/transport-node';
-import type { ChatEvent, ChatSendReply, ToolsListReply } from '@talon/contracts';
+import type { ChatEvent, ChatSendReply, SelectResult, ToolsListReply } from '@talon/contracts';
 import { parseSkillText } from '@talon/skills';
 import {
   connectTalonApi,
@@ -345,6 +345,11 @@ describe('workflow skills through the orchestrator (scripted model)', () => {
       },
     ]);
     await recorder.subscription.unsubscribe();
+    const selection = await api.ok<SelectResult>('skills.select', { message: 'what changed in git today?' });
+    expect(selection.considered.find((entry) => entry.name === 'needs-git')).toMatchObject({
+      outcome: 'gated_out',
+      reasons: expect.arrayContaining(['required tool "git_diff" is not available and not installable']),
+    });
   });
 
   it('execute_skill runs a skill as a nested turn; gated-out skills and recursion get typed errors', async () => {
