@@ -268,6 +268,26 @@ describe('execute_skill', () => {
     expect((await d.runner.run({ sessionId: 's', message: 'go' })).content).toBe('ok');
   });
 
+  it('refuses a cycle through other skills (a → b → a)', async () => {
+    const a = withTools(activeSkill('a'), ['execute_skill']);
+    const b = withTools(activeSkill('b'), ['execute_skill']);
+    const provider = new ScriptedProvider({
+      steps: [
+        { reply: { toolCalls: [{ id: 'x1', name: 'execute_skill', arguments: { skill: 'a' } }] } },
+        { reply: { toolCalls: [{ id: 'x2', name: 'execute_skill', arguments: { skill: 'b' } }] } },
+        { reply: { toolCalls: [{ id: 'x3', name: 'execute_skill', arguments: { skill: 'a' } }] } },
+        {
+          expect: { toolResults: [{ callId: 'x3', contains: 'already running in this chain (a → b → a)' }] },
+          reply: { text: 'b stops' },
+        },
+        { expect: { toolResults: [{ callId: 'x2', contains: 'b stops' }] }, reply: { text: 'a stops' } },
+        { expect: { toolResults: [{ callId: 'x1', contains: 'a stops' }] }, reply: { text: 'ok' } },
+      ],
+    });
+    const t = buildRunner({ provider, tools: catalog(), skills: new TaskSkillAdvisor([], { a, b }) });
+    expect((await t.runner.run({ sessionId: 's', message: 'go' })).content).toBe('ok');
+  });
+
   it('answers an unknown skill with its typed error, and stops a sub-task at its model-call limit', async () => {
     const provider = new ScriptedProvider({
       steps: [
