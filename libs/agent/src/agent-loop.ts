@@ -427,9 +427,16 @@ export class TurnRunner implements SkillTaskHost {
       code,
       content: errorContent(code, message),
     });
+    // The call skips the dispatcher (and its schema check), so its arguments are checked here.
     const args = call.arguments as Record<string, unknown>;
-    const skill = typeof args['skill'] === 'string' ? args['skill'] : '';
-    const parameters = isRecord(args['parameters']) ? args['parameters'] : {};
+    const problem = executeSkillArgumentsProblem(args);
+    if (problem !== undefined)
+      return fail(
+        ERROR_CODES.SCHEMA_VIOLATION,
+        `execute_skill ${problem}; call it again with valid arguments.`,
+      );
+    const skill = args['skill'] as string;
+    const parameters = (args['parameters'] as Record<string, unknown> | undefined) ?? {};
     const task =
       typeof args['task'] === 'string' && args['task'].trim() !== ''
         ? args['task']
@@ -649,6 +656,20 @@ function limitToDeclared(
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** What is wrong with `execute_skill` arguments, in words, or undefined. */
+function executeSkillArgumentsProblem(args: Record<string, unknown>): string | undefined {
+  const allowed = new Set(['skill', 'parameters', 'task']);
+  const unknown = Object.keys(args).filter((key) => !allowed.has(key));
+  if (unknown.length > 0) return `takes skill, parameters and task only (got ${unknown.join(', ')})`;
+  if (typeof args['skill'] !== 'string' || !/^[a-z0-9][a-z0-9-]{0,63}$/.test(args['skill']))
+    return 'needs "skill": a skill name';
+  if (args['parameters'] !== undefined && !isRecord(args['parameters']))
+    return 'needs "parameters" to be an object';
+  if (args['task'] !== undefined && (typeof args['task'] !== 'string' || args['task'].length > 8000))
+    return 'needs "task" to be a string of at most 8000 characters';
+  return undefined;
 }
 
 function guardListener(listener: AgentEventListener | undefined): AgentEventListener {

@@ -288,6 +288,36 @@ describe('execute_skill', () => {
     expect((await t.runner.run({ sessionId: 's', message: 'go' })).content).toBe('ok');
   });
 
+  it('refuses malformed arguments with SCHEMA_VIOLATION', async () => {
+    const provider = new ScriptedProvider({
+      steps: [
+        {
+          reply: {
+            toolCalls: [
+              { id: 'x1', name: 'execute_skill', arguments: { skill: 'summarize', parameters: [1] } },
+              { id: 'x2', name: 'execute_skill', arguments: { skill: 42 } },
+              { id: 'x3', name: 'execute_skill', arguments: { skill: 'summarize', extra: true } },
+            ],
+          },
+        },
+        {
+          expect: {
+            toolResults: [
+              { callId: 'x1', contains: '"parameters" to be an object' },
+              { callId: 'x2', contains: 'needs "skill"' },
+              { callId: 'x3', contains: 'got extra' },
+            ],
+          },
+          reply: { text: 'fixed' },
+        },
+      ],
+    });
+    const skills = new TaskSkillAdvisor([], { summarize });
+    const t = buildRunner({ provider, tools: catalog(), skills });
+    expect((await t.runner.run({ sessionId: 's', message: 'go' })).content).toBe('fixed');
+    expect(skills.activated).toEqual([]);
+  });
+
   it('answers an unknown skill with its typed error, and stops a sub-task at its model-call limit', async () => {
     const provider = new ScriptedProvider({
       steps: [
