@@ -9,6 +9,8 @@ import { callModel } from './model-call.js';
 import { PolicyEngine } from './policy-engine.js';
 import { buildSystemPrompt } from './system-prompt-builder.js';
 import { NO_PRE_APPROVALS, skillPreApprovals } from './skill-pre-approvals.js';
+import { limitToDeclared, readSkillTaskCall, skillTaskState } from './skill-task.js';
+import type { TurnState } from './turn-state.js';
 import { SkillTaskLimitError } from './errors/skill-task-limit-error.js';
 import {
   errorContent,
@@ -31,33 +33,6 @@ import {
   type TurnRunnerDeps,
   type TurnRunnerOptions,
 } from './turn-options.js';
-
-interface TurnState {
-  readonly sessionId: string;
-  readonly turnId: string;
-  readonly messages: LlmMessage[];
-  readonly scope: ToolCallScope;
-  activeSkills: readonly ActiveSkill[];
-  /** `skills_selected` is still to be sent (with the first attenuation's removals). */
-  skillsToAnnounce: boolean;
-  readonly clock: TurnClock;
-  readonly usage: { inputTokens: number; outputTokens: number };
-  iterations: number;
-  /** Tool calls of the last assistant message still without a persisted result. */
-  open: LlmToolCall[];
-  /** Model calls allowed. */
-  readonly maxIterations: number;
-  /** Whether messages go to the session store (a sub-task's do not). */
-  readonly persist: boolean;
-  /** Tools pre-approved by active Trusted skills for the next batch (recomputed with the visible tools). */
-  preApprovals: ReadonlyMap<string, string>;
-  /** Selected skills gated out on activation, announced with the skills. */
-  gatedOut: { name: string; reasons: string[] }[];
-  /** A sub-task sees only its skill's declared tools, and never more than its caller saw. */
-  readonly toolLimit?: { skill: string; declared: ReadonlySet<string>; caller: ReadonlySet<string> };
-  /** Input + output tokens allowed (sub-tasks). */
-  readonly tokenBudget?: number;
-}
 
 /**
  * The agent loop. Per user message: select skills, then up to `maxIterations` times: read the catalog,
@@ -427,94 +402,34 @@ export class TurnRunner implements SkillTaskHost {
       code,
       content: errorContent(code, message),
     });
-    // The call skips the dispatcher (and its schema check), so its arguments are checked here.
-    const args = call.arguments as Record<string, unknown>;
-    const problem = executeSkillArgumentsProblem(args);
-    if (problem !== undefined)
-      return fail(
-        ERROR_CODES.SCHEMA_VIOLATION,
-        `execute_skill ${problem}; call it again with valid arguments.`,
-      );
-    const skill = args['skill'] as string;
-    const parameters = (args['parameters'] as Record<string, unknown> | undefined) ?? {};
-    const task =
-      typeof args['task'] === 'string' && args['task'].trim() !== ''
-        ? args['task']
-        : `Run the skill "${skill}" and answer with its result.`;
-    const chain = scope.task?.chain ?? [];
-    const depth = (scope.task?.depth ?? 0) + 1;
-    if (chain.includes(skill))
-      return fail(
-        ERROR_CODES.SKILL_RECURSION_LIMIT,
-        `The skill "${skill}" is already running in this chain (${[...chain, skill].join(' → ')}); a skill cannot execute itself, directly or through others. Finish with what you have.`,
-      );
-    if (depth > this.skillTasks.maxDepth)
-      return fail(
-        ERROR_CODES.SKILL_RECURSION_LIMIT,
-        `execute_skill would nest ${depth} sub-tasks deep; the limit is ${this.skillTasks.maxDepth}. Finish with what you have.`,
-      );
+    const request = readSkillTaskCall(call, scope, this.skillTasks.maxDepth);
+    if ('problem' in request) return fail(request.code, request.problem);
+    const { skill } = request;
     if (this.deps.skills?.activate === undefined)
       return fail(ERROR_CODES.UNAVAILABLE, 'No skill service is configured, so no skill can be executed.');
     let active: ActiveSkill;
     try {
-      active = await this.deps.skills.activate(skill, parameters, { signal: scope.signal });
+      active = await this.deps.skills.activate(skill, request.parameters, { signal: scope.signal });
     } catch (error) {
       if (scope.signal?.aborted) throw error;
       return TalonError.isInstance(error)
         ? fail(error.code, error.message)
         : fail(ERROR_CODES.INTERNAL, 'The skill could not be activated; see the orchestrator log.');
     }
-    const origin = { parentTurnId: scope.turnId, callId: call.id, skill, depth };
     const timeout = AbortSignal.timeout(this.skillTasks.timeoutMs);
-    const signal = scope.signal ? AbortSignal.any([scope.signal, timeout]) : timeout;
-    const turnId = `${scope.turnId}/${call.id}`;
-    const emit = (event: AgentEvent) => scope.emit({ ...event, subtask: origin });
     const workspace = this.options.workspacePrompt;
-    const callerTools = scope.ceiling?.visible ?? new Set(this.deps.tools.list().map((tool) => tool.name));
-    const state: TurnState = {
-      sessionId: scope.sessionId,
-      turnId,
-      messages: [
-        {
-          role: 'system',
-          content: buildSystemPrompt({
-            workspacePrompt: [
-              typeof workspace === 'function' ? workspace() : workspace,
-              `You are running the skill "${skill}" as a sub-task of another conversation. Follow the skill's instructions for the task you are given, use only the tools offered, and end with the result as your final answer.`,
-            ]
-              .filter(Boolean)
-              .join('\n\n'),
-            skillBlocks: [active.injection],
-          }),
-        },
-        { role: 'user', content: task },
-      ],
-      scope: {
-        sessionId: scope.sessionId,
-        turnId,
-        actor: scope.actor,
-        autonomous: scope.autonomous,
-        signal,
-        emit,
-        task: { depth, chain: [...chain, skill], origin },
-      },
-      activeSkills: [active],
-      skillsToAnnounce: true,
-      clock: new TurnClock(),
-      usage: { inputTokens: 0, outputTokens: 0 },
-      iterations: 0,
-      open: [],
-      maxIterations: this.skillTasks.maxIterations,
-      persist: false,
-      preApprovals: NO_PRE_APPROVALS.byTool,
-      gatedOut: [],
-      toolLimit: {
-        skill,
-        declared: new Set((active.tools ?? []).map((tool) => tool.name)),
-        caller: callerTools,
-      },
-      tokenBudget: this.skillTasks.maxTokens,
-    };
+    const state = skillTaskState({
+      call,
+      scope,
+      request,
+      active,
+      limits: this.skillTasks,
+      signal: scope.signal ? AbortSignal.any([scope.signal, timeout]) : timeout,
+      workspacePrompt: typeof workspace === 'function' ? workspace() : workspace,
+      callerTools: scope.ceiling?.visible ?? new Set(this.deps.tools.list().map((tool) => tool.name)),
+    });
+    const { turnId } = state;
+    const emit = state.scope.emit;
     emit({ type: 'turn_started', sessionId: scope.sessionId, turnId, resumed: false });
     let outcome: ToolCallOutcome;
     let reason: TurnFinishReason = 'final_answer';
@@ -617,59 +532,6 @@ export class TurnRunner implements SkillTaskHost {
     if (state.persist) await this.deps.sessions.append(state.sessionId, state.turnId, message);
     state.messages.push(message);
   }
-}
-
-/** A sub-task's view: only the skill's declared tools, and only those its caller could see. */
-function limitToDeclared(
-  visible: {
-    tools: readonly ToolDefinition[];
-    ceiling?: TurnCeiling;
-    removed: readonly { name: string; reason: string }[];
-  },
-  limit: NonNullable<TurnState['toolLimit']>,
-): {
-  tools: readonly ToolDefinition[];
-  ceiling: TurnCeiling;
-  removed: readonly { name: string; reason: string }[];
-} {
-  const kept: ToolDefinition[] = [];
-  const removed = [...visible.removed];
-  for (const tool of visible.tools) {
-    if (!limit.declared.has(tool.name))
-      removed.push({
-        name: tool.name,
-        reason: `not declared by the skill "${limit.skill}", which execute_skill runs with its declared tools only`,
-      });
-    else if (!limit.caller.has(tool.name))
-      removed.push({ name: tool.name, reason: 'not available to the turn that called execute_skill' });
-    else kept.push(tool);
-  }
-  return {
-    tools: kept,
-    ceiling: {
-      visible: new Set(kept.map((tool) => tool.name)),
-      removed: new Map(removed.map((entry) => [entry.name, entry.reason])),
-    },
-    removed,
-  };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** What is wrong with `execute_skill` arguments, in words, or undefined. */
-function executeSkillArgumentsProblem(args: Record<string, unknown>): string | undefined {
-  const allowed = new Set(['skill', 'parameters', 'task']);
-  const unknown = Object.keys(args).filter((key) => !allowed.has(key));
-  if (unknown.length > 0) return `takes skill, parameters and task only (got ${unknown.join(', ')})`;
-  if (typeof args['skill'] !== 'string' || !/^[a-z0-9][a-z0-9-]{0,63}$/.test(args['skill']))
-    return 'needs "skill": a skill name';
-  if (args['parameters'] !== undefined && !isRecord(args['parameters']))
-    return 'needs "parameters" to be an object';
-  if (args['task'] !== undefined && (typeof args['task'] !== 'string' || args['task'].length > 8000))
-    return 'needs "task" to be a string of at most 8000 characters';
-  return undefined;
 }
 
 function guardListener(listener: AgentEventListener | undefined): AgentEventListener {
