@@ -258,6 +258,22 @@ describe('workflow skills through the orchestrator (scripted model)', () => {
     }
   });
 
+  it('skill_list shows the model what execute_skill takes; execute_skill cannot be called directly', async () => {
+    const listed = await api.ok<{ output: { skills: Array<Record<string, unknown>> } }>('tools.call', {
+      tool: 'skill_list',
+      params: {},
+    });
+    expect(listed.output.skills.find((skill) => skill.name === 'pr-review')).toMatchObject({
+      parameters: [
+        { name: 'pr_url', type: 'string', required: true, description: 'The pull request to review' },
+        { name: 'focus_areas', type: 'array', required: false },
+      ],
+      tools: ['read_file', 'write_file'],
+    });
+    const direct = await api.call('tools.call', { tool: 'execute_skill', params: { skill: 'pr-review' } });
+    expect(direct).toMatchObject({ ok: false, error: { code: 'POLICY_DENIED' } });
+  });
+
   it('a command message fills typed parameters and allowed-tools pre-approves write_file for a Trusted skill', async () => {
     const sessionId = await newSession();
     const recorder = record(sessionId);
