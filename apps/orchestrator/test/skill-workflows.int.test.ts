@@ -98,9 +98,10 @@ const SCRIPT = {
     },
     { name: 'gated skill', reply: { text: 'No git here.' } },
     {
-      name: 'parent runs pr-review as a sub-task',
+      name: 'parent runs pr-review as a sub-task (and once without its required parameter)',
       reply: {
         toolCalls: [
+          { id: 'x0', name: 'execute_skill', arguments: { skill: 'pr-review' } },
           {
             id: 'x1',
             name: 'execute_skill',
@@ -124,7 +125,13 @@ const SCRIPT = {
       reply: { text: 'Notes: fine.' },
     },
     {
-      expect: { toolResults: [{ callId: 'x1', contains: 'Notes: fine.' }] },
+      expect: {
+        toolResults: [
+          { callId: 'x0', contains: 'SCHEMA_VIOLATION' },
+          { callId: 'x0', contains: 'pr_url is required' },
+          { callId: 'x1', contains: 'Notes: fine.' },
+        ],
+      },
       reply: { toolCalls: [{ id: 'x2', name: 'execute_skill', arguments: { skill: 'needs-git' } }] },
     },
     {
@@ -393,10 +400,11 @@ describe('workflow skills through the orchestrator (scripted model)', () => {
       id: sessionId,
       includeMessages: true,
     });
-    // The sub-tasks' messages stay out of the session: user, 3 × (assistant + tool), assistant.
+    // The sub-tasks' messages stay out of the session: only the parent's calls and results are stored.
     expect(session.messages.map((message) => message.role)).toEqual([
       'user',
       'assistant',
+      'tool',
       'tool',
       'assistant',
       'tool',

@@ -43,6 +43,11 @@ export interface RenderSkillBodyOptions {
   source?: SkillParameterInput['source'];
   /** Jinja sandbox limits. */
   limits?: Partial<JinjaLimits>;
+  /**
+   * A required parameter without value or default: `throw` {@link SkillParameterError} (default), or `ask` —
+   * the body becomes an instruction to ask the user for the missing values (selection in a chat turn).
+   */
+  missing?: 'throw' | 'ask';
 }
 
 // Keyed by the body itself (the same string object every render, so its hash is computed once), then by skill.
@@ -73,6 +78,7 @@ export function renderSkillBody(
     { source: settings.source ?? 'api', values, copyDefaults: false },
   );
   const [first] = filled.missing;
+  if (first !== undefined && settings.missing === 'ask') return askForParameters(skillName, filled.missing);
   if (first !== undefined)
     throw new SkillParameterError(skillName, first.name, 'is required and has no default');
   if (detectTemplateDialect(body, settings.template) === 'jinja')
@@ -94,6 +100,18 @@ export function compileJinja(body: string, skillName: string): JinjaTemplate {
     bySkill.set(skillName, template);
   }
   return template;
+}
+
+/** The body of a skill that applies but lacks required parameters: ask the user, do not guess. */
+function askForParameters(skillName: string, missing: readonly SkillParameter[]): string {
+  const wanted = missing.map(
+    (parameter) => `- ${parameter.name} (${parameter.type}${parameter.description ? `: ${parameter.description}` : ''})`,
+  );
+  return [
+    `The skill "${skillName}" applies, but it needs these values before it can be used:`,
+    ...wanted,
+    'Ask the user for them and do not guess. Once they are given, the skill runs with them (for example as key=value after its command).',
+  ].join('\n');
 }
 
 function renderMustache(body: string, values: Record<string, unknown>, skillName: string): string {

@@ -330,6 +330,7 @@ export class SkillSelector {
     try {
       const body = renderSkillBody(skill.body, skill.parameters, parameters?.[skill.name], skill.name, {
         ...(skill.template ? { template: skill.template } : {}),
+        missing: 'ask',
       });
       const injection = buildSkillInjection({
         name: skill.name,

@@ -7,7 +7,13 @@ import {
   type ToolDefinition,
 } from '@talon/contracts';
 import { TalonError } from '@talon/errors';
-import { attenuateTools, gateSelectionByTools, type InstallableTools } from '@talon/skills';
+import {
+  attenuateTools,
+  fillSkillParameters,
+  gateSelectionByTools,
+  SkillParameterError,
+  type InstallableTools,
+} from '@talon/skills';
 import type { SkillServiceClient } from '../skills/skill-service-client.js';
 
 /**
@@ -49,15 +55,37 @@ export class LocalSkillAdvisor implements SkillAdvisor {
     );
   }
 
-  /** One skill by name for `execute_skill`: a `$name` mention selected alone, then gated by its tools. */
+  /**
+   * One skill by name for `execute_skill`: its parameters checked against its declaration first (a missing
+   * required one is an error here, not a question to a user), then a `$name` mention selected alone and gated
+   * by its tools.
+   */
   async activate(
     name: string,
     parameters: Readonly<Record<string, unknown>>,
     options: { signal?: AbortSignal } = {},
   ): Promise<ActiveSkill> {
+    const listing = await this.client.list({}, options.signal ? { signal: options.signal } : {});
+    const summary = listing.skills.find((skill) => skill.name === name);
+    if (summary === undefined)
+      throw new TalonError(
+        ERROR_CODES.NOT_FOUND,
+        `No skill named "${name}" can be executed; skill_list shows the skills and their parameters.`,
+        { details: { skill: name } },
+      );
+    if (!summary.gating.eligible)
+      throw new TalonError(
+        ERROR_CODES.SKILL_GATED_OUT,
+        `The skill "${name}" cannot run here: ${summary.gating.reasons.join('; ')}.`,
+        { details: { skill: name, reasons: summary.gating.reasons } },
+      );
+    const filled = fillSkillParameters(summary, { source: 'execute_skill', values: parameters });
+    const [missing] = filled.missing;
+    if (missing !== undefined)
+      throw new SkillParameterError(name, missing.name, 'is required and has no default');
     const selection = await this.select(`$${name}`, {
       ...options,
-      parameters: { [name]: { ...parameters } },
+      parameters: { [name]: filled.values },
     });
     const active = selection.active.find((skill) => skill.name === name);
     if (active) return active;
