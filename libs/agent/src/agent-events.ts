@@ -12,9 +12,20 @@ export const TURN_FINISH_REASONS = {
 /** One of {@link TURN_FINISH_REASONS}. */
 export type TurnFinishReason = (typeof TURN_FINISH_REASONS)[keyof typeof TURN_FINISH_REASONS];
 
+/** Where a sub-task's events come from: the `execute_skill` call of a parent turn. */
+export interface SubtaskOrigin {
+  readonly parentTurnId: string;
+  readonly callId: string;
+  readonly skill: string;
+  /** 1 for a sub-task of a chat turn, 2 for a sub-task of that sub-task, … */
+  readonly depth: number;
+}
+
 interface TurnScoped {
   readonly sessionId: string;
   readonly turnId: string;
+  /** Set on the events of an `execute_skill` sub-task, which stream on the parent session's stream. */
+  readonly subtask?: SubtaskOrigin;
 }
 
 /** A turn began (or resumed after a restart). */
@@ -28,6 +39,13 @@ export interface SkillsSelectedEvent extends TurnScoped {
   readonly skills: readonly { name: string; trust: string; score: number; reasons: readonly string[] }[];
   /** Tools removed by attenuation with the reason. */
   readonly removedTools: readonly { name: string; reason: string }[];
+  /** Selected skills gated out on activation (a required declared tool is missing), with the reasons. */
+  readonly gatedOut?: readonly { name: string; reasons: readonly string[] }[];
+}
+/** How the active skills' `allowed-tools` were judged for this turn (granted or refused, with the reason). */
+export interface SkillPreApprovalsEvent extends TurnScoped {
+  readonly type: 'skill_pre_approvals';
+  readonly decisions: readonly { skill: string; tool: string; granted: boolean; reason: string }[];
 }
 /** A piece of the model's reply text. */
 export interface TextDeltaEvent extends TurnScoped {
@@ -50,8 +68,8 @@ export interface ToolCallFinishedEvent extends TurnScoped {
   readonly code?: string;
   readonly message?: string;
   readonly durationMs: number;
-  /** The policy verdict that let it run or refused it. */
-  readonly policy?: { action: PolicyAction; reason: string };
+  /** The policy verdict that let it run or refused it; `preApprovedBy` names the skill whose allowed-tools let it run. */
+  readonly policy?: { action: PolicyAction; reason: string; source?: string; preApprovedBy?: string };
 }
 /** A call waits for a person's decision. */
 export interface ApprovalRequestedEvent extends TurnScoped {
@@ -103,6 +121,7 @@ export interface TurnFinishedEvent extends TurnScoped {
 export type AgentEvent =
   | TurnStartedEvent
   | SkillsSelectedEvent
+  | SkillPreApprovalsEvent
   | TextDeltaEvent
   | ToolCallStartedEvent
   | ToolCallFinishedEvent

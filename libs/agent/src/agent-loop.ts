@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ActiveSkill, ToolDefinition } from '@talon/contracts';
+import { ERROR_CODES, type ActiveSkill, type ToolDefinition } from '@talon/contracts';
 import { TalonError } from '@talon/errors';
 import type { LlmMessage, LlmToolCall } from '@talon/llm';
 import type { AgentEvent, AgentEventListener, TurnFinishReason } from './agent-events.js';
@@ -8,9 +8,14 @@ import { SessionBusyError } from './errors/session-busy-error.js';
 import { callModel } from './model-call.js';
 import { PolicyEngine } from './policy-engine.js';
 import { buildSystemPrompt } from './system-prompt-builder.js';
+import { NO_PRE_APPROVALS, skillPreApprovals } from './skill-pre-approvals.js';
+import { limitToDeclared, readSkillTaskCall, skillTaskState } from './skill-task.js';
+import type { TurnState } from './turn-state.js';
+import { SkillTaskLimitError } from './errors/skill-task-limit-error.js';
 import {
   errorContent,
   ToolCallExecutor,
+  type SkillTaskHost,
   type ToolCallOutcome,
   type ToolCallScope,
 } from './tool-call-executor.js';
@@ -19,6 +24,8 @@ import { findInterruptedTurn } from './turn-history.js';
 import { TurnClock } from './turn-clock.js';
 import {
   DEFAULT_MAX_ITERATIONS,
+  DEFAULT_SKILL_TASK_OPTIONS,
+  type SkillTaskOptions,
   type DirectToolCallInput,
   type ResumeInput,
   type TurnInput,
@@ -27,30 +34,16 @@ import {
   type TurnRunnerOptions,
 } from './turn-options.js';
 
-interface TurnState {
-  readonly sessionId: string;
-  readonly turnId: string;
-  readonly messages: LlmMessage[];
-  readonly scope: ToolCallScope;
-  activeSkills: readonly ActiveSkill[];
-  /** `skills_selected` is still to be sent (with the first attenuation's removals). */
-  skillsToAnnounce: boolean;
-  readonly clock: TurnClock;
-  readonly usage: { inputTokens: number; outputTokens: number };
-  iterations: number;
-  /** Tool calls of the last assistant message still without a persisted result. */
-  open: LlmToolCall[];
-}
-
 /**
  * The agent loop. Per user message: select skills, then up to `maxIterations` times: read the catalog,
  * attenuate it, call the model with the visible tools, run its tool calls through policy, approvals
  * and the {@link ToolCaller}, feed the results back; stop on a final answer. Every message is appended
  * to the {@link SessionStore} as it happens, so {@link resumeTurn} can finish a turn after a restart.
  */
-export class TurnRunner {
+export class TurnRunner implements SkillTaskHost {
   private readonly executor: ToolCallExecutor;
   private readonly maxIterations: number;
+  private readonly skillTasks: Required<SkillTaskOptions>;
   /** Sessions with a turn in flight in this process; a second message is refused, not interleaved. */
   private readonly busy = new Set<string>();
 
@@ -61,7 +54,12 @@ export class TurnRunner {
     this.maxIterations = options.maxIterations ?? DEFAULT_MAX_ITERATIONS;
     if (!Number.isInteger(this.maxIterations) || this.maxIterations < 1)
       throw new AgentConfigError(`maxIterations must be a positive integer (got ${options.maxIterations})`);
-    this.executor = new ToolCallExecutor({ ...deps, policy: deps.policy ?? new PolicyEngine() });
+    this.skillTasks = { ...DEFAULT_SKILL_TASK_OPTIONS, ...options.skillTasks };
+    this.executor = new ToolCallExecutor({
+      ...deps,
+      policy: deps.policy ?? new PolicyEngine(),
+      subtasks: this,
+    });
   }
 
   /**
@@ -81,7 +79,7 @@ export class TurnRunner {
             for (const stored of log) state.messages.push(stored.message);
             await this.append(state, { role: 'user', content: input.message });
           })(),
-          this.prepare(state, mentions + input.message, input.signal),
+          this.prepare(state, mentions + input.message, input.signal, input.skillParameters),
         ]);
       }),
     );
@@ -110,7 +108,7 @@ export class TurnRunner {
         if (interrupted.pendingCalls.length === 0) return;
         state.open = [...interrupted.pendingCalls];
         const ceiling = await this.visibleTools(state);
-        const scope = { ...state.scope, ceiling: ceiling.ceiling };
+        const scope = { ...state.scope, ceiling: ceiling.ceiling, preApprovals: state.preApprovals };
         for (const call of interrupted.pendingCalls) {
           const approval = await this.deps.approvals.findByCall(sessionId, call.id);
           const outcome = await state.clock.inTools(() => this.executor.resume(call, approval, scope));
@@ -171,6 +169,10 @@ export class TurnRunner {
       usage: { inputTokens: 0, outputTokens: 0 },
       iterations: 0,
       open: [],
+      maxIterations: this.maxIterations,
+      persist: true,
+      preApprovals: NO_PRE_APPROVALS.byTool,
+      gatedOut: [],
     };
   }
 
@@ -205,7 +207,7 @@ export class TurnRunner {
     scope.emit({ type: 'usage', sessionId, turnId, scope: 'turn', usage });
     const detail =
       reason === 'iteration_cap'
-        ? `Stopped after ${this.maxIterations} model calls without a final answer; send another message to continue.`
+        ? `Stopped after ${state.maxIterations} model calls without a final answer; send another message to continue.`
         : undefined;
     scope.emit({
       type: 'turn_finished',
@@ -236,12 +238,19 @@ export class TurnRunner {
     state: TurnState,
     userMessage: string,
     signal: AbortSignal | undefined,
+    parameters?: Readonly<Record<string, Record<string, unknown>>>,
   ): Promise<void> {
     let blocks: string[] = [];
     if (this.deps.skills !== undefined) {
       try {
-        const selected = await this.deps.skills.select(userMessage, { signal });
+        const selected = await this.deps.skills.select(userMessage, {
+          signal,
+          ...(parameters ? { parameters } : {}),
+        });
         state.activeSkills = selected.active;
+        state.gatedOut = selected.considered
+          .filter((entry) => entry.outcome === 'gated_out')
+          .map((entry) => ({ name: entry.name, reasons: entry.reasons }));
         blocks = selected.active.map((skill) => skill.injection);
       } catch (error) {
         if (signal?.aborted) throw error;
@@ -270,7 +279,7 @@ export class TurnRunner {
   /** The loop proper; returns the final text, or `undefined` at the iteration cap. */
   private async iterate(state: TurnState): Promise<string | undefined> {
     const { sessionId, turnId, scope } = state;
-    while (state.iterations < this.maxIterations) {
+    while (state.iterations < state.maxIterations) {
       scope.signal?.throwIfAborted();
       const visible = await this.visibleTools(state);
       state.iterations++;
@@ -290,6 +299,11 @@ export class TurnRunner {
         state.usage.outputTokens += reply.usage.outputTokens;
         scope.emit({ type: 'usage', sessionId, turnId, scope: 'call', usage: reply.usage });
       }
+      if (
+        state.tokenBudget !== undefined &&
+        state.usage.inputTokens + state.usage.outputTokens > state.tokenBudget
+      )
+        throw new SkillTaskLimitError(state.toolLimit?.skill ?? 'skill', `${state.tokenBudget} tokens`);
       const calls = reply.toolCalls.map((entry) => entry.call);
       await this.append(
         state,
@@ -308,7 +322,12 @@ export class TurnRunner {
         else await this.appendResult(state, this.malformedOutcome(state, entry.call, entry.malformed));
       }
       if (runnable.length === 0) continue;
-      const batchScope = visible.ceiling === undefined ? scope : { ...scope, ceiling: visible.ceiling };
+      const batchScope = {
+        ...scope,
+        ...(visible.ceiling === undefined ? {} : { ceiling: visible.ceiling }),
+        preApprovals: state.preApprovals,
+        usage: state.usage,
+      };
       const outcomes = await state.clock.inTools(() => this.executor.runBatch(runnable, batchScope));
       await this.appendResults(state, outcomes);
     }
@@ -338,6 +357,9 @@ export class TurnRunner {
         removed: attenuated.removed,
       };
     }
+    if (state.toolLimit !== undefined) visible = limitToDeclared(visible, state.toolLimit);
+    const preApprovals = skillPreApprovals(state.activeSkills, visible.tools);
+    state.preApprovals = preApprovals.byTool;
     if (state.skillsToAnnounce) {
       state.skillsToAnnounce = false;
       state.scope.emit({
@@ -351,9 +373,94 @@ export class TurnRunner {
           reasons: skill.reasons,
         })),
         removedTools: visible.removed,
+        ...(state.gatedOut.length > 0 ? { gatedOut: state.gatedOut } : {}),
       });
+      if (preApprovals.decisions.length > 0)
+        state.scope.emit({
+          type: 'skill_pre_approvals',
+          sessionId: state.sessionId,
+          turnId: state.turnId,
+          decisions: preApprovals.decisions,
+        });
     }
     return visible;
+  }
+
+  /**
+   * `execute_skill`: runs one skill as a nested turn of the calling one. The skill is activated by name with
+   * the given parameters (rendered body, trust, declared tools resolved); the nested turn sees only the
+   * skill's declared tools that the caller could see too, is attenuated by the skill's trust, keeps its own
+   * limits (model calls, time, tokens), streams its events on the session's stream marked with `subtask`, and
+   * persists nothing; its final answer is the call's result. A skill already running in the chain, or a
+   * chain deeper than `maxDepth`, is refused with SKILL_RECURSION_LIMIT.
+   */
+  async runSkillTask(call: LlmToolCall, scope: ToolCallScope): Promise<ToolCallOutcome> {
+    const fail = (code: string, message: string): ToolCallOutcome => ({
+      callId: call.id,
+      tool: call.name,
+      ok: false,
+      code,
+      content: errorContent(code, message),
+    });
+    const request = readSkillTaskCall(call, scope, this.skillTasks.maxDepth);
+    if ('problem' in request) return fail(request.code, request.problem);
+    const { skill } = request;
+    if (this.deps.skills?.activate === undefined)
+      return fail(ERROR_CODES.UNAVAILABLE, 'No skill service is configured, so no skill can be executed.');
+    let active: ActiveSkill;
+    try {
+      active = await this.deps.skills.activate(skill, request.parameters, { signal: scope.signal });
+    } catch (error) {
+      if (scope.signal?.aborted) throw error;
+      return TalonError.isInstance(error)
+        ? fail(error.code, error.message)
+        : fail(ERROR_CODES.INTERNAL, 'The skill could not be activated; see the orchestrator log.');
+    }
+    const timeout = AbortSignal.timeout(this.skillTasks.timeoutMs);
+    const workspace = this.options.workspacePrompt;
+    const state = skillTaskState({
+      call,
+      scope,
+      request,
+      active,
+      limits: this.skillTasks,
+      signal: scope.signal ? AbortSignal.any([scope.signal, timeout]) : timeout,
+      workspacePrompt: typeof workspace === 'function' ? workspace() : workspace,
+      callerTools: scope.ceiling?.visible ?? new Set(this.deps.tools.list().map((tool) => tool.name)),
+    });
+    const { turnId } = state;
+    const emit = state.scope.emit;
+    emit({ type: 'turn_started', sessionId: scope.sessionId, turnId, resumed: false });
+    let outcome: ToolCallOutcome;
+    let reason: TurnFinishReason = 'final_answer';
+    try {
+      const content = await this.iterate(state);
+      if (content === undefined) {
+        reason = 'iteration_cap';
+        outcome = fail(
+          ERROR_CODES.SKILL_TASK_LIMIT,
+          `The skill "${skill}" did not finish within ${state.maxIterations} model calls.`,
+        );
+      } else outcome = { callId: call.id, tool: call.name, ok: true, content };
+    } catch (thrown) {
+      if (scope.signal?.aborted) throw thrown;
+      reason = 'error';
+      outcome = timeout.aborted
+        ? fail(
+            ERROR_CODES.SKILL_TASK_LIMIT,
+            `The skill "${skill}" did not finish within ${this.skillTasks.timeoutMs} ms.`,
+          )
+        : TalonError.isInstance(thrown)
+          ? fail(thrown.code, thrown.message)
+          : fail(ERROR_CODES.INTERNAL, `The skill "${skill}" failed with an unexpected error.`);
+    }
+    emit({ type: 'usage', sessionId: scope.sessionId, turnId, scope: 'turn', usage: { ...state.usage } });
+    if (scope.usage) {
+      scope.usage.inputTokens += state.usage.inputTokens;
+      scope.usage.outputTokens += state.usage.outputTokens;
+    }
+    emit({ type: 'turn_finished', sessionId: scope.sessionId, turnId, reason, iterations: state.iterations });
+    return outcome;
   }
 
   private malformedOutcome(state: TurnState, call: LlmToolCall, problem: string): ToolCallOutcome {
@@ -404,7 +511,7 @@ export class TurnRunner {
 
   /** A batch's results in one write when the store supports it (one commit instead of one per result). */
   private async appendResults(state: TurnState, outcomes: readonly ToolCallOutcome[]): Promise<void> {
-    if (!this.deps.sessions.appendMany || outcomes.length < 2) {
+    if (!this.deps.sessions.appendMany || outcomes.length < 2 || !state.persist) {
       for (const outcome of outcomes) await this.appendResult(state, outcome);
       return;
     }
@@ -422,7 +529,7 @@ export class TurnRunner {
   }
 
   private async append(state: TurnState, message: LlmMessage): Promise<void> {
-    await this.deps.sessions.append(state.sessionId, state.turnId, message);
+    if (state.persist) await this.deps.sessions.append(state.sessionId, state.turnId, message);
     state.messages.push(message);
   }
 }

@@ -10,6 +10,18 @@ export {
   type PolicySource,
 } from './policy-engine.js';
 export { ceilingFromAttenuation, type TurnCeiling } from './turn-ceiling.js';
+export {
+  skillPreApprovals,
+  NO_PRE_APPROVALS,
+  UNPREAPPROVABLE_EFFECTS,
+  type PreApprovalDecision,
+  type SkillPreApprovals,
+} from './skill-pre-approvals.js';
+export {
+  EXECUTE_SKILL_TOOL,
+  executeSkillToolDefinition,
+  type ExecuteSkillArguments,
+} from './execute-skill-tool.js';
 export type { GrantStore } from './grant-store.js';
 export { InMemoryGrantStore } from './in-memory-grant-store.js';
 // Approvals.
@@ -37,6 +49,9 @@ export { InMemoryApprovalStore } from './in-memory-approval-store.js';
 export { TurnRunner } from './agent-loop.js';
 export {
   DEFAULT_MAX_ITERATIONS,
+  DEFAULT_SKILL_TASK_MAX_DEPTH,
+  DEFAULT_SKILL_TASK_OPTIONS,
+  type SkillTaskOptions,
   type TurnRunnerDeps,
   type TurnRunnerOptions,
   type TurnInput,
@@ -51,7 +66,7 @@ export type { SkillAdvisor } from './skill-advisor.js';
 export type { SessionStore, StoredMessage } from './session-store.js';
 export { InMemorySessionStore } from './in-memory-session-store.js';
 export { findInterruptedTurn, type InterruptedTurn } from './turn-history.js';
-export type { ToolCallOutcome } from './tool-call-executor.js';
+export type { ToolCallOutcome, SkillTaskContext } from './tool-call-executor.js';
 export {
   TURN_FINISH_REASONS,
   type TurnFinishReason,
@@ -59,6 +74,8 @@ export {
   type AgentEventListener,
   type TurnStartedEvent,
   type SkillsSelectedEvent,
+  type SkillPreApprovalsEvent,
+  type SubtaskOrigin,
   type TextDeltaEvent,
   type ToolCallStartedEvent,
   type ToolCallFinishedEvent,
@@ -88,6 +105,7 @@ export { TooManyPendingApprovalsError } from './errors/too-many-pending-approval
 export { ApprovalNotFoundError } from './errors/approval-not-found-error.js';
 export { ApprovalAlreadyResolvedError } from './errors/approval-already-resolved-error.js';
 export { SessionBusyError } from './errors/session-busy-error.js';
+export { SkillTaskLimitError } from './errors/skill-task-limit-error.js';
 export { SlashCommandError } from './errors/slash-command-error.js';
 export { SecretsKeyInvalidError } from './errors/secrets-key-invalid-error.js';
 export { SecretKeyMismatchError } from './errors/secret-key-mismatch-error.js';

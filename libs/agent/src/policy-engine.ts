@@ -47,6 +47,7 @@ export const POLICY_SOURCES = {
   requirement: 'requirement',
   callApproval: 'call_approval',
   autonomous: 'autonomous',
+  skillPreApproval: 'skill_pre_approval',
 } as const;
 /** One of {@link POLICY_SOURCES}. */
 export type PolicySource = (typeof POLICY_SOURCES)[keyof typeof POLICY_SOURCES];
@@ -71,6 +72,11 @@ export interface PolicyInput {
   readonly callApproved?: boolean;
   /** No person is attached (jobs, routines): what would ask is denied instead. */
   readonly autonomous?: boolean;
+  /**
+   * The active Trusted skill whose `allowed-tools` pre-approves this tool (see `skillPreApprovals`). It lifts
+   * an ask like an allow grant would; it never lifts a deny, the ceiling or an `always` requirement.
+   */
+  readonly preApprovedBy?: string;
 }
 
 const RANK: Readonly<Record<PolicyAction, number>> = { allow: 0, ask: 1, deny: 2 };
@@ -83,7 +89,8 @@ const RANK: Readonly<Record<PolicyAction, number>> = { allow: 0, ask: 1, deny: 2
  * 4. the tool's requirement: `always` asks unless this call was approved (an allow grant cannot lift
  *    it); `unless_auto_approved` asks unless an allow grant (tool or effect) covers the tool;
  * 5. a per-call approval turns ask into allow;
- * 6. autonomous runs turn the remaining ask into deny.
+ * 6. a Trusted skill's pre-approval (`allowed-tools`) turns an ask that is not an `always` requirement into allow;
+ * 7. autonomous runs turn the remaining ask into deny.
  * Pure and synchronous: the loop calls it for every tool call.
  */
 export class PolicyEngine {
@@ -164,6 +171,13 @@ export class PolicyEngine {
     }
     if (decision.action === 'ask' && input.callApproved === true) {
       return { action: 'allow', source: 'call_approval', reason: `this call of "${name}" was approved` };
+    }
+    if (decision.action === 'ask' && input.preApprovedBy !== undefined && requirement !== 'always') {
+      return {
+        action: 'allow',
+        source: 'skill_pre_approval',
+        reason: `pre-approved by the allowed-tools of the trusted skill "${input.preApprovedBy}"`,
+      };
     }
     if (decision.action === 'ask' && input.autonomous === true) {
       return deny(

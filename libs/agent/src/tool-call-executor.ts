@@ -2,7 +2,8 @@ import { ERROR_CODES, type ToolDefinition, type ToolsCallReply } from '@talon/co
 import { TalonError } from '@talon/errors';
 import type { LlmToolCall } from '@talon/llm';
 import { redactParams } from '@talon/tool-runtime';
-import type { AgentEventListener } from './agent-events.js';
+import type { AgentEventListener, SubtaskOrigin } from './agent-events.js';
+import { EXECUTE_SKILL_TOOL } from './execute-skill-tool.js';
 import type { ApprovalQueue } from './approval-queue.js';
 import type { ApprovalRecord } from './approval-store.js';
 import type { GrantStore } from './grant-store.js';
@@ -33,6 +34,24 @@ export interface ToolCallScope {
   readonly ceiling?: TurnCeiling;
   readonly signal?: AbortSignal;
   readonly emit: AgentEventListener;
+  /** Tools pre-approved by an active Trusted skill's `allowed-tools`, with the skill's name. */
+  readonly preApprovals?: ReadonlyMap<string, string>;
+  /** Set inside an `execute_skill` sub-task: its depth and the skills running above it. */
+  readonly task?: SkillTaskContext;
+  /** The calling turn's token count, to which an `execute_skill` sub-task adds its own. */
+  readonly usage?: { inputTokens: number; outputTokens: number };
+}
+
+/** Where a sub-task sits: how deep, which skills run above it (the recursion check), what it came from. */
+export interface SkillTaskContext {
+  readonly depth: number;
+  readonly chain: readonly string[];
+  readonly origin: SubtaskOrigin;
+}
+
+/** Runs `execute_skill` calls (the {@link TurnRunner} itself, which can start a nested turn). */
+export interface SkillTaskHost {
+  runSkillTask(call: LlmToolCall, scope: ToolCallScope): Promise<ToolCallOutcome>;
 }
 
 /** The collaborators of a {@link ToolCallExecutor}. */
@@ -42,6 +61,8 @@ export interface ToolCallExecutorDeps {
   readonly grants: GrantStore;
   readonly tools: ToolSource;
   readonly caller: ToolCaller;
+  /** Runs `execute_skill`; without it the call goes to the {@link ToolCaller} like any other. */
+  readonly subtasks?: SkillTaskHost;
 }
 
 /**
@@ -111,6 +132,7 @@ export class ToolCallExecutor {
       ceiling: scope.ceiling,
       autonomous: scope.autonomous,
       callApproved,
+      preApprovedBy: scope.preApprovals?.get(call.name),
     });
   }
 
@@ -231,7 +253,22 @@ export class ToolCallExecutor {
       params: call.arguments,
     });
     const started = performance.now();
-    const policy = { action: decision.action, reason: decision.reason };
+    const policy = policyOf(decision, scope, call.name);
+    if (this.deps.subtasks !== undefined && call.name === EXECUTE_SKILL_TOOL) {
+      const outcome = await this.deps.subtasks.runSkillTask(call, scope);
+      scope.emit({
+        type: 'tool_call_finished',
+        sessionId,
+        turnId,
+        callId: call.id,
+        tool: call.name,
+        ok: outcome.ok,
+        ...(outcome.ok ? {} : { code: outcome.code, message: outcome.content }),
+        durationMs: performance.now() - started,
+        policy,
+      });
+      return outcome;
+    }
     try {
       const reply = await this.deps.caller.call({
         tool: call.name,
@@ -291,10 +328,25 @@ export class ToolCallExecutor {
       code,
       message,
       durationMs: 0,
-      ...(decision === undefined ? {} : { policy: { action: decision.action, reason: decision.reason } }),
+      ...(decision === undefined ? {} : { policy: policyOf(decision, scope, call.name) }),
     });
     return { callId: call.id, tool: call.name, ok: false, code, content: errorContent(code, message) };
   }
+}
+
+/** The verdict as events carry it; a skill pre-approval names the skill. */
+function policyOf(
+  decision: PolicyDecision,
+  scope: ToolCallScope,
+  tool: string,
+): { action: PolicyDecision['action']; reason: string; source: string; preApprovedBy?: string } {
+  const skill = decision.source === 'skill_pre_approval' ? scope.preApprovals?.get(tool) : undefined;
+  return {
+    action: decision.action,
+    reason: decision.reason,
+    source: decision.source,
+    ...(skill === undefined ? {} : { preApprovedBy: skill }),
+  };
 }
 
 /** The tool result text of a failed or refused call. */

@@ -26,6 +26,28 @@ export interface TurnRunnerDeps {
   skills?: SkillAdvisor;
 }
 
+/** Limits of an `execute_skill` sub-task; every field is optional. */
+export interface SkillTaskOptions {
+  /** Nesting depth (a sub-task of a sub-task is depth 2). Default {@link DEFAULT_SKILL_TASK_MAX_DEPTH}. */
+  maxDepth?: number;
+  /** Model calls per sub-task. Default 4. */
+  maxIterations?: number;
+  /** Wall time per sub-task, in ms. Default 120,000. */
+  timeoutMs?: number;
+  /** Input + output tokens per sub-task. Default 50,000. */
+  maxTokens?: number;
+}
+
+/** Default nesting depth of `execute_skill`. */
+export const DEFAULT_SKILL_TASK_MAX_DEPTH = 3;
+/** Defaults of {@link SkillTaskOptions}. */
+export const DEFAULT_SKILL_TASK_OPTIONS: Readonly<Required<SkillTaskOptions>> = Object.freeze({
+  maxDepth: DEFAULT_SKILL_TASK_MAX_DEPTH,
+  maxIterations: 4,
+  timeoutMs: 120_000,
+  maxTokens: 50_000,
+});
+
 /** Options of a {@link TurnRunner}; every field is optional. */
 export interface TurnRunnerOptions {
   /** Model calls per turn. Default {@link DEFAULT_MAX_ITERATIONS}. */
@@ -34,6 +56,8 @@ export interface TurnRunnerOptions {
   workspacePrompt?: string | (() => string);
   maxTokens?: number;
   temperature?: number;
+  /** Limits of `execute_skill` sub-tasks. */
+  skillTasks?: SkillTaskOptions;
 }
 
 /** One user message to answer. */
@@ -48,6 +72,8 @@ export interface TurnInput {
   actor?: string;
   /** Skills to activate for this turn (`/skill <name> …`): mentioned to the selector as `$name`, not persisted. */
   mentionSkills?: readonly string[];
+  /** Parameter values by skill name (a `/command key=value` message, a trigger payload), passed to selection. */
+  skillParameters?: Readonly<Record<string, Record<string, unknown>>>;
   signal?: AbortSignal;
   onEvent?: AgentEventListener;
 }

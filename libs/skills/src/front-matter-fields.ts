@@ -1,5 +1,5 @@
 import JSON5 from 'json5';
-import type { SkillParameter, SkillTrigger } from '@talon/contracts';
+import { SKILL_PARAMETER_TYPES, type SkillParameter, type SkillTrigger } from '@talon/contracts';
 import type { SkillRequirements } from './parsed-skill.js';
 import { stringList } from './skill-terms.js';
 
@@ -49,7 +49,7 @@ export function readRequirements(data: Json, metadata: Json): SkillRequirements 
   };
 }
 
-const PARAMETER_TYPES = ['string', 'number', 'boolean', 'array', 'object'] as const;
+const PARAMETER_TYPES = SKILL_PARAMETER_TYPES;
 
 /** Workflow parameters, as a list of objects or a map from name to spec. */
 export function readParameters(value: unknown, warnings: string[]): SkillParameter[] {
@@ -79,6 +79,7 @@ export function readParameters(value: unknown, warnings: string[]): SkillParamet
       required: item['required'] === true,
       ...(typeof item['description'] === 'string' ? { description: item['description'] } : {}),
       ...('default' in item ? { default: item['default'] } : {}),
+      ...(Array.isArray(item['enum']) ? { enum: item['enum'] as unknown[] } : {}),
     });
   }
   return parameters;

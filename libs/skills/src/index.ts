@@ -60,7 +60,40 @@ export {
   INSTALLED_SKILL_NOTICE,
   type InjectableSkill,
 } from './skill-injection.js';
-export { renderSkillBody } from './skill-body-template.js';
+export {
+  renderSkillBody,
+  detectTemplateDialect,
+  compileJinja,
+  SKILL_TEMPLATE_DIALECTS,
+  type SkillTemplateDialect,
+  type RenderSkillBodyOptions,
+} from './skill-body-template.js';
+export {
+  JinjaTemplate,
+  DEFAULT_JINJA_LIMITS,
+  JINJA_FILTERS,
+  JINJA_FUNCTIONS,
+  JINJA_METHODS,
+  type JinjaLimits,
+} from './jinja-sandbox.js';
+export {
+  fillSkillParameters,
+  SKILL_PARAMETER_SOURCES,
+  type SkillParameterSource,
+  type SkillParameterInput,
+  type FilledSkillParameters,
+  type ParameterizedSkill,
+} from './skill-parameters.js';
+export { parseCommandArguments, MAX_COMMAND_ARGUMENTS, type CommandArguments } from './command-arguments.js';
+export { readDeclaredTools } from './skill-tool-declarations.js';
+export {
+  resolveSkillTools,
+  gateSelectionByTools,
+  NO_INSTALLABLE_TOOLS,
+  type InstallableTools,
+  type ToolOffer,
+  type SkillToolResolution,
+} from './skill-tool-resolution.js';
 
 // Attenuation
 export {
@@ -87,6 +120,12 @@ export { SkillSourceError } from './skill-source-error.js';
 export { SkillRejectedError } from './skill-rejected-error.js';
 export { SkillNameConflictError } from './skill-name-conflict-error.js';
 export { SkillParameterError } from './skill-parameter-error.js';
+export { SkillTemplateError } from './skill-template-error.js';
+export {
+  SkillTemplateLimitError,
+  SKILL_TEMPLATE_LIMITS,
+  type SkillTemplateLimit,
+} from './skill-template-limit-error.js';
 
 // One object serving every skills.* call
 export { SkillCatalog, type SkillCatalogOptions } from './skill-catalog.js';

@@ -1,5 +1,6 @@
 import type { SkillDialect } from './skill-dialects.js';
-import type { SkillParameter, SkillTrigger } from '@talon/contracts';
+import type { SkillParameter, SkillToolDeclaration, SkillTrigger } from '@talon/contracts';
+import type { SkillTemplateDialect } from './skill-body-template.js';
 import type { GuardedPattern } from './regex-guard.js';
 
 /** What a skill needs from the host before it may be used (all lists may be empty). */
@@ -41,6 +42,12 @@ export interface ParsedSkill {
   metadata: Record<string, unknown>;
   /** Tool names from `allowed-tools` (spec) or `tools` (workflow). */
   allowedTools: string[];
+  /** The tools of `tools:` (workflow), each required unless marked optional. */
+  declaredTools: SkillToolDeclaration[];
+  /** The tools of `allowed-tools` (spec): pre-approved while the skill is active, for Trusted skills. */
+  preApprovedTools: string[];
+  /** The `template: jinja | mustache` field; absent means detected from the body. */
+  template?: SkillTemplateDialect;
   activation: SkillActivation;
   requires: SkillRequirements;
   parameters: SkillParameter[];

@@ -1,3 +1,4 @@
+import { detectTemplateDialect } from './skill-body-template.js';
 import { lstat, readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type {
@@ -116,6 +117,9 @@ export function toSkillSummary(skill: LoadedSkill): SkillSummary {
     gating: skill.gating,
     triggers: skill.triggers,
     parameters: skill.parameters,
+    tools: skill.declaredTools,
+    preApprovedTools: skill.preApprovedTools,
+    template: detectTemplateDialect(skill.body, skill.template),
     dialects: skill.dialects,
   };
 }

@@ -1,7 +1,7 @@
 import { ERROR_CODES } from '@talon/contracts';
 import { TalonError } from '@talon/errors';
 
-/** A skill's parameters were missing, of the wrong type, or its template did not render. */
+/** A skill's parameters were missing, of the wrong type, outside their `enum`, or not declared. */
 export class SkillParameterError extends TalonError {
   constructor(
     readonly skill: string,
@@ -10,10 +10,8 @@ export class SkillParameterError extends TalonError {
   ) {
     super(
       ERROR_CODES.SCHEMA_VIOLATION,
-      `Skill "${skill}": parameter ${parameter} ${problem}; pass it in SelectRequest.parameters["${skill}"].`,
-      {
-        details: { skill, parameter },
-      },
+      `Skill "${skill}": parameter ${parameter} ${problem}; pass it as ${parameter === '(command)' ? 'key=value after the command' : `${parameter}=… (a command) or in the skill's parameters`}.`,
+      { details: { skill, parameter, problem } },
     );
   }
 }

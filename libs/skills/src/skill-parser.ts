@@ -12,6 +12,7 @@ import {
 import type { ParsedSkill } from './parsed-skill.js';
 import { guardPattern, type GuardedPattern } from './regex-guard.js';
 import { detectDialects } from './skill-dialects.js';
+import { readDeclaredTools, readTemplateField } from './skill-tool-declarations.js';
 import { skillNameProblem } from './skill-name-rules.js';
 import { reject, type SkillParseResult } from './skill-rejection.js';
 import { MAX_KEYWORDS, MAX_PATTERNS, MAX_TAGS, normaliseTerms, stringList } from './skill-terms.js';
@@ -149,7 +150,10 @@ export function parseSkillText(rawText: string, origin: SkillTextOrigin): SkillP
     ) {
       throw new FieldProblem('activation.max_context_tokens must be a positive integer');
     }
-    const allowedTools = [...new Set([...stringList(data['allowed-tools']), ...stringList(data['tools'])])];
+    const preApprovedTools = stringList(data['allowed-tools']);
+    const declaredTools = readDeclaredTools(data['tools'], warnings);
+    const allowedTools = [...new Set([...preApprovedTools, ...declaredTools.map((tool) => tool.name)])];
+    const template = readTemplateField(data['template'], warnings);
     const skill: ParsedSkill = {
       name,
       version: data['version'] === undefined ? '0.0.0' : String(data['version']),
@@ -158,6 +162,9 @@ export function parseSkillText(rawText: string, origin: SkillTextOrigin): SkillP
       ...(typeof data['compatibility'] === 'string' ? { compatibility: data['compatibility'] } : {}),
       metadata,
       allowedTools,
+      declaredTools,
+      preApprovedTools,
+      ...(template ? { template } : {}),
       activation: {
         keywords: normaliseTerms(
           [...asArray(activation['keywords']), ...asArray(data['keywords'])],

@@ -208,14 +208,31 @@ describe('SkillSelector injection', () => {
     expect(result.active[0]!.costTokens).toBeGreaterThan(0);
   });
 
-  it('reports a skill whose required parameter is missing as render_failed', () => {
+  it('activates a skill whose required parameter is missing with an instruction to ask the user for it', () => {
+    const skill = makeSkill({
+      name: 'needs',
+      frontMatter:
+        'activation:\n  keywords: [needs]\nparameters:\n  - {name: target, type: string, required: true, description: what to check}',
+    });
+    const result = new SkillSelector([skill]).select('needs');
+    expect(result.active.map((entry) => entry.name)).toEqual(['needs']);
+    expect(result.active[0]!.injection).toContain('- target (string: what to check)');
+    expect(result.active[0]!.injection).toContain('Ask the user for them and do not guess.');
+    const given = new SkillSelector([skill]).select('needs', { parameters: { needs: { target: 'x' } } });
+    expect(given.active[0]!.injection).not.toContain('Ask the user');
+  });
+
+  it('reports a skill whose parameter has the wrong type as render_failed', () => {
     const skill = makeSkill({
       name: 'needs',
       frontMatter:
         'activation:\n  keywords: [needs]\nparameters:\n  - {name: target, type: string, required: true}',
     });
-    const result = new SkillSelector([skill]).select('needs');
+    const result = new SkillSelector([skill]).select('needs', { parameters: { needs: { target: 3 } } });
     expect(result.active).toEqual([]);
-    expect(result.considered[0]!.outcome).toBe('render_failed');
+    expect(result.considered[0]).toMatchObject({
+      outcome: 'render_failed',
+      reasons: expect.arrayContaining([expect.stringContaining('target must be of type string')]),
+    });
   });
 });

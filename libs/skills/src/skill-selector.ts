@@ -225,6 +225,8 @@ export class SkillSelector {
               costTokens: cost,
               reasons: [],
               allowedTools: skill.allowedTools,
+              tools: skill.declaredTools,
+              preApprovedTools: skill.preApprovedTools,
               injection,
             });
             tokensUsed += cost;
@@ -326,7 +328,10 @@ export class SkillSelector {
     const cacheable = skill.parameters.length === 0;
     if (cacheable && this.injectionCache[index] !== undefined) return this.injectionCache[index]!;
     try {
-      const body = renderSkillBody(skill.body, skill.parameters, parameters?.[skill.name], skill.name);
+      const body = renderSkillBody(skill.body, skill.parameters, parameters?.[skill.name], skill.name, {
+        ...(skill.template ? { template: skill.template } : {}),
+        missing: 'ask',
+      });
       const injection = buildSkillInjection({
         name: skill.name,
         version: skill.version,

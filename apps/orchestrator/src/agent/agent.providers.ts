@@ -4,15 +4,18 @@ import type { Provider } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
 import {
   ApprovalQueue,
+  executeSkillToolDefinition,
   loadOrCreateSecretsKeyFile,
   PolicyEngine,
   SecretCipher,
   TurnRunner,
 } from '@talon/agent';
+import { ERROR_CODES } from '@talon/contracts';
+import { TalonError } from '@talon/errors';
 import { createLlmProvider, describeLlmConfig } from '@talon/llm';
 import type { Database } from '@talon/persistence';
 import { NatsRequester, type JsonLogger } from '@talon/service-runtime';
-import type { ToolCatalog } from '@talon/tool-runtime';
+import type { Tool, ToolCatalog } from '@talon/tool-runtime';
 import type { AuditLog } from '../audit/audit-log.js';
 import {
   APPROVAL_QUEUE,
@@ -26,6 +29,7 @@ import {
 import type { OrchestratorConfig } from '../config/orchestrator-config.js';
 import { SecretStore } from '../secrets/secret-store.js';
 import { createSecretTools } from '../secrets/secret-tools.js';
+import { loadInstallableTools } from '../skills/installable-tools.js';
 import type { SkillServiceClient } from '../skills/skill-service-client.js';
 import { SKILL_SERVICE_CLIENT } from '../skills/skills.constants.js';
 import type { ToolDispatcher } from '../tools/tool-dispatcher.js';
@@ -49,6 +53,23 @@ function secretCipher(config: OrchestratorConfig, logger: JsonLogger): SecretCip
   if (generated)
     logger.write('warn', 'generated a secrets key file; set TALON_SECRETS_KEY in production', { file });
   return new SecretCipher(key);
+}
+
+/**
+ * `execute_skill` in the catalog, so the model is offered it and no dynamic tool can take the name. The agent
+ * loop runs it itself (a nested turn); called from anywhere else it is refused.
+ */
+function executeSkillTool(): Tool {
+  return {
+    definition: executeSkillToolDefinition(),
+    execute: () =>
+      Promise.reject(
+        new TalonError(
+          ERROR_CODES.POLICY_DENIED,
+          'execute_skill runs a skill as a sub-task of a chat turn; ask for it in a chat message instead of calling it directly.',
+        ),
+      ),
+  } as Tool;
 }
 
 /** Secrets, approvals, the agent loop and the chat service, wired to the catalog and the dispatcher. */
@@ -87,10 +108,12 @@ export function agentProviders(
         skills: SkillServiceClient,
       ) => {
         for (const tool of createSecretTools(secrets)) catalog.registerLocal(tool);
+        catalog.registerLocal(executeSkillTool());
+        const toolSource = new CatalogToolSource(catalog);
         const runner = new TurnRunner(
           {
             provider: provider ?? new UnconfiguredProvider(),
-            tools: new CatalogToolSource(catalog),
+            tools: toolSource,
             caller: new DispatcherToolCaller(
               dispatcher,
               secrets,
@@ -100,9 +123,9 @@ export function agentProviders(
             approvals,
             grants,
             policy,
-            skills: new LocalSkillAdvisor(skills),
+            skills: new LocalSkillAdvisor(skills, toolSource, loadInstallableTools(config.toolRegistry)),
           },
-          { maxIterations: config.maxIterations },
+          { maxIterations: config.maxIterations, skillTasks: config.skillTasks },
         );
         return new ChatService({
           runner,

@@ -9,9 +9,17 @@ import {
   type TurnResult,
   type TurnRunner,
 } from '@talon/agent';
-import { ERROR_CODES, SUBJECTS, type ChatEvent, type ChatSendReply } from '@talon/contracts';
+import {
+  ERROR_CODES,
+  SUBJECTS,
+  type ChatEvent,
+  type ChatSendReply,
+  type SkillParameter,
+  type SkillSummary,
+} from '@talon/contracts';
 import { TalonError, toWireError } from '@talon/errors';
 import type { PrismaClient } from '@talon/persistence';
+import { fillSkillParameters, parseCommandArguments } from '@talon/skills';
 import { encodeJson, type JsonLogger } from '@talon/service-runtime';
 import type { ToolCatalog } from '@talon/tool-runtime';
 import type { AuditLog } from '../audit/audit-log.js';
@@ -71,12 +79,16 @@ export class ChatService {
   ): Promise<ChatSendReply> {
     const session = { autonomous: await this.sessionAutonomy(sessionId) };
     const emit = this.emitter(sessionId, sink);
+    let skillParameters: Record<string, Record<string, unknown>> | undefined;
     if (isSlashCommand(message)) {
       const command = builtinCommand(message);
       if (command) return this.command(sessionId, command, session.autonomous, emit, signal);
       // `/review …` and `/<skill-name> …` are skill mentions: the turn runs and selection activates the skill.
-      if (!(await this.isSkillCommand(message)))
-        throw new TalonError(ERROR_CODES.UNKNOWN_METHOD, `Not a command. ${slashCommandHelp()}`);
+      const skill = await this.skillForCommand(message);
+      if (!skill) throw new TalonError(ERROR_CODES.UNKNOWN_METHOD, `Not a command. ${slashCommandHelp()}`);
+      const filled = commandParameters(skill, message);
+      if (filled.missing.length > 0) return this.askForParameters(sessionId, skill, filled.missing, emit);
+      skillParameters = filled.parameters;
     }
     const result = await this.deps.runner.run({
       sessionId,
@@ -85,21 +97,50 @@ export class ChatService {
       actor: 'model',
       signal,
       onEvent: emit,
+      ...(skillParameters ? { skillParameters } : {}),
     });
     return toReply(result);
   }
 
-  /** Whether `/word` names a skill's command trigger or a skill (both activate that skill in selection). */
-  private async isSkillCommand(message: string): Promise<boolean> {
-    const word = /^\/([A-Za-z0-9][\w-]*)/.exec(message.trim())?.[1];
-    if (!word) return false;
+  /** The skill a `/word` names, as a command trigger or by its name (both activate it in selection). */
+  private async skillForCommand(message: string): Promise<SkillSummary | undefined> {
+    const word = /^\/([A-Za-z0-9][\w-]*)/.exec(message.trim())?.[1]?.toLowerCase();
+    if (!word) return undefined;
     try {
       const [triggers, listing] = await Promise.all([this.deps.skills.triggers(), this.deps.skills.list({})]);
-      const names = new Set(listing.skills.map((skill) => skill.name));
-      return triggers.commands.some((entry) => entry.command.replace(/^\//, '') === word) || names.has(word);
+      const name =
+        triggers.commands.find((entry) => entry.command.replace(/^\//, '') === word)?.skill ?? word;
+      return listing.skills.find((skill) => skill.name === name);
     } catch {
-      return false;
+      return undefined;
     }
+  }
+
+  /** Answers a skill command that lacks required parameters with a question, without running a turn. */
+  private askForParameters(
+    sessionId: string,
+    skill: SkillSummary,
+    missing: readonly SkillParameter[],
+    emit: (event: AgentEvent | ChatEvent) => void,
+  ): ChatSendReply {
+    const command = skill.triggers.find((trigger) => trigger.kind === 'command')?.command ?? `/${skill.name}`;
+    const wanted = missing
+      .map(
+        (parameter) =>
+          `${parameter.name} (${parameter.type}${parameter.description ? `: ${parameter.description}` : ''})`,
+      )
+      .join(', ');
+    const content = `The skill "${skill.name}" needs ${wanted}. Send it again with ${missing.map((parameter) => `${parameter.name}=…`).join(' ')}, for example: ${command} ${missing.map((parameter) => `${parameter.name}=…`).join(' ')}`;
+    emit({ type: 'message', sessionId, turnId: '', content });
+    return {
+      sessionId,
+      turnId: '',
+      reason: 'needs_input',
+      content,
+      iterations: 0,
+      usage: { inputTokens: 0, outputTokens: 0 },
+      timings: { totalMs: 0, modelMs: 0, toolMs: 0, overheadMs: 0 },
+    };
   }
 
   /** Continues a turn that was waiting (approvals) when the orchestrator stopped. */
@@ -155,10 +196,18 @@ export class ChatService {
         break;
       }
       case 'skill': {
+        const skill = (await this.deps.skills.list({})).skills.find((entry) => entry.name === command.name);
+        const filled = skill
+          ? commandParameters(skill, `/${command.name} ${command.message}`)
+          : { missing: [], parameters: undefined };
+        if (skill && filled.missing.length > 0)
+          return this.askForParameters(sessionId, skill, filled.missing, emit);
         if (!this.deps.modelConfigured) {
           result = {
             skill: command.name,
-            selection: await this.deps.skills.select(`$${command.name} ${command.message}`),
+            selection: await this.deps.skills.select(`$${command.name} ${command.message}`, {
+              ...(filled.parameters ? { parameters: filled.parameters } : {}),
+            }),
             note: CONFIGURE_MODEL_HINT,
           };
           break;
@@ -170,6 +219,7 @@ export class ChatService {
           autonomous,
           signal,
           onEvent: emit,
+          ...(filled.parameters ? { skillParameters: filled.parameters } : {}),
         });
         return toReply(turn);
       }
@@ -201,9 +251,40 @@ export class ChatService {
     };
   }
 
-  /** Policy refusals and approval decisions go to the audit chain (tool calls are audited by the dispatcher). */
+  /**
+   * Policy refusals, approval decisions and skill pre-approvals go to the audit chain (tool calls are audited by
+   * the dispatcher). A pre-approval is recorded twice over: each `allowed-tools` entry judged when the skill
+   * activates (`skill.pre_approval`, granted or refused), and each call it let run (`policy.decision`), both
+   * with the skill as the actor.
+   */
   private auditEvent(event: ChatEvent): void {
     const record = event as Record<string, unknown>;
+    if (event.type === 'skill_pre_approvals') {
+      for (const decision of (record.decisions as Array<Record<string, unknown>> | undefined) ?? []) {
+        this.deps.audit.append({
+          kind: 'skill.pre_approval',
+          actor: `skill:${String(decision.skill)}`,
+          sessionId: event.sessionId,
+          tool: String(decision.tool),
+          outcome: decision.granted === true ? 'granted' : 'refused',
+          data: { skill: decision.skill, reason: decision.reason, turnId: record.turnId },
+        });
+      }
+      return;
+    }
+    const policy = record.policy as { source?: string; preApprovedBy?: string } | undefined;
+    if (event.type === 'tool_call_finished' && policy?.source === 'skill_pre_approval') {
+      this.deps.audit.append({
+        kind: 'policy.decision',
+        actor: `skill:${policy.preApprovedBy ?? 'unknown'}`,
+        sessionId: event.sessionId,
+        callId: (record.callId as string) ?? null,
+        tool: (record.tool as string) ?? null,
+        outcome: 'pre_approved',
+        data: { policy: record.policy, skill: policy.preApprovedBy },
+      });
+      return;
+    }
     if (event.type === 'approval_resolved') {
       this.deps.audit.append({
         kind: 'approval.decision',
@@ -229,6 +310,22 @@ export class ChatService {
       });
     }
   }
+}
+
+/**
+ * The `key=value` pairs of a skill command, typed against the skill's declared parameters (a wrong type or an
+ * undeclared key throws SCHEMA_VIOLATION); required ones still missing are returned to be asked for.
+ */
+function commandParameters(
+  skill: SkillSummary,
+  message: string,
+): { missing: SkillParameter[]; parameters?: Record<string, Record<string, unknown>> } {
+  if (skill.parameters.length === 0) return { missing: [] };
+  const filled = fillSkillParameters(skill, {
+    source: 'command',
+    values: parseCommandArguments(message)?.values ?? {},
+  });
+  return { missing: filled.missing, parameters: { [skill.name]: filled.values } };
 }
 
 /** A built-in slash command, or undefined when the command name is not one (bad arguments still throw). */

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { IANAZone } from 'luxon';
+import { fileURLToPath } from 'node:url';
 import { parseLlmConfig, type LlmConfig } from '@talon/llm';
 import { DEFAULT_TOKEN_CACHE_MS, looksLikeApiToken } from '@talon/auth';
 import {
@@ -27,6 +28,18 @@ export interface OrchestratorConfig extends ServiceConfig {
   approvalTimeoutMs: number;
   /** Model calls per turn. Default 8 (env `TALON_MAX_ITERATIONS`). */
   maxIterations: number;
+  /**
+   * Where installable tools are listed, for resolving the tools a skill declares: WebAssembly tools in
+   * `<registry>/tools/*.json` (env `TALON_TOOL_REGISTRY_DIR`, default `<root>/registry`) and MCP servers in
+   * `TALON_MCP_REGISTRY_DIR` (default `<root>/registry/mcp-servers`); `<root>` is `TALON_ROOT` or the install root.
+   */
+  toolRegistry: { toolsDir: string; mcpServersDir: string };
+  /**
+   * Limits of an `execute_skill` sub-task (env `TALON_SKILL_TASK_MAX_DEPTH` default 3,
+   * `TALON_SKILL_TASK_MAX_ITERATIONS` default 4, `TALON_SKILL_TASK_TIMEOUT_MS` default 120000,
+   * `TALON_SKILL_TASK_MAX_TOKENS` default 50000).
+   */
+  skillTasks: { maxDepth: number; maxIterations: number; timeoutMs: number; maxTokens: number };
   /** Folder of `<id>.HAND.toml` files. Default `hands` in the working directory (env `TALON_HANDS_DIR`). */
   handsDir: string;
   /** IANA timezone schedules are read in when a call names none. Default the host's, else UTC (env `TALON_TIMEZONE`). */
@@ -122,6 +135,9 @@ export function parseFrontDoorConfig(
   };
 }
 
+/** The install root (holds `registry/`), found from this file in `apps/orchestrator/dist/config`. */
+const INSTALL_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+
 export const DEFAULT_HTTP_PORT = 8080;
 export const DEFAULT_GRPC_PORT = 50051;
 
@@ -146,6 +162,22 @@ export function parseOrchestratorConfig(env: NodeJS.ProcessEnv = process.env): O
     maxIterations: readPositiveInt(env, 'TALON_MAX_ITERATIONS', 8),
     handsDir: resolve(env.TALON_HANDS_DIR || 'hands'),
     timezone: readTimezone(env),
+    toolRegistry: toolRegistryOf(env),
+    skillTasks: {
+      maxDepth: readPositiveInt(env, 'TALON_SKILL_TASK_MAX_DEPTH', 3),
+      maxIterations: readPositiveInt(env, 'TALON_SKILL_TASK_MAX_ITERATIONS', 4),
+      timeoutMs: readPositiveInt(env, 'TALON_SKILL_TASK_TIMEOUT_MS', 120_000),
+      maxTokens: readPositiveInt(env, 'TALON_SKILL_TASK_MAX_TOKENS', 50_000),
+    },
+  };
+}
+
+function toolRegistryOf(env: NodeJS.ProcessEnv): OrchestratorConfig['toolRegistry'] {
+  const root = resolve(env.TALON_ROOT || INSTALL_ROOT);
+  const registry = resolve(env.TALON_TOOL_REGISTRY_DIR || resolve(root, 'registry'));
+  return {
+    toolsDir: resolve(registry, 'tools'),
+    mcpServersDir: resolve(env.TALON_MCP_REGISTRY_DIR || resolve(root, 'registry', 'mcp-servers')),
   };
 }
 

@@ -14,7 +14,7 @@ export function createSkillListTool(skills: SkillServiceClient): Tool<SkillListP
     definition: controlPlaneToolDefinition({
       name: 'skill_list',
       description:
-        'Lists the available skills: name, version, description, trust (TRUSTED or INSTALLED), whether each can be used here and its /commands.',
+        'Lists the available skills: name, version, description, trust (TRUSTED or INSTALLED), whether each can be used here, its /commands, and the parameters and tools execute_skill needs.',
       parameters: {
         properties: {
           trust: {
@@ -46,6 +46,19 @@ export function createSkillListTool(skills: SkillServiceClient): Tool<SkillListP
           commands: skill.triggers.flatMap((trigger) =>
             trigger.kind === 'command' ? [trigger.command] : [],
           ),
+          // What execute_skill takes and needs.
+          ...(skill.parameters.length > 0
+            ? {
+                parameters: skill.parameters.map((parameter) => ({
+                  name: parameter.name,
+                  type: parameter.type,
+                  required: parameter.required && parameter.default === undefined,
+                  ...(parameter.description ? { description: parameter.description } : {}),
+                  ...(parameter.enum ? { enum: parameter.enum } : {}),
+                })),
+              }
+            : {}),
+          ...(skill.tools && skill.tools.length > 0 ? { tools: skill.tools.map((tool) => tool.name) } : {}),
         })),
         refusedFiles: result.rejected.length,
       };

@@ -43,6 +43,16 @@ export const ERROR_CODES = {
   TOOL_FAILED: 'TOOL_FAILED',
   /** An integrity check (sha256, version) failed. */
   INTEGRITY_MISMATCH: 'INTEGRITY_MISMATCH',
+  /** A skill's template does not parse or render (syntax, undefined variable, a construct the sandbox refuses); `details` names the skill and line. */
+  SKILL_TEMPLATE_INVALID: 'SKILL_TEMPLATE_INVALID',
+  /** A skill's template hit a sandbox limit (output size, loop iterations, evaluation steps); `details` names the limit. */
+  SKILL_TEMPLATE_LIMIT: 'SKILL_TEMPLATE_LIMIT',
+  /** The skill exists but cannot run here (requirements or required tools missing); `details.reasons` says why. */
+  SKILL_GATED_OUT: 'SKILL_GATED_OUT',
+  /** `execute_skill` nested deeper than allowed or ran a skill already running in its chain. */
+  SKILL_RECURSION_LIMIT: 'SKILL_RECURSION_LIMIT',
+  /** An `execute_skill` sub-task hit its limit (model calls, time or tokens) before it finished. */
+  SKILL_TASK_LIMIT: 'SKILL_TASK_LIMIT',
   /** The service is shutting down; retry on another instance. */
   UNAVAILABLE: 'UNAVAILABLE',
   /** A sandboxed process cannot start here (bubblewrap missing, namespaces refused); `details.fix` says how to fix it. */
@@ -78,6 +88,11 @@ export const HTTP_STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   PATH_OUTSIDE_WORKSPACE: 403,
   TOOL_FAILED: 422,
   INTEGRITY_MISMATCH: 422,
+  SKILL_TEMPLATE_INVALID: 422,
+  SKILL_TEMPLATE_LIMIT: 422,
+  SKILL_GATED_OUT: 409,
+  SKILL_RECURSION_LIMIT: 409,
+  SKILL_TASK_LIMIT: 422,
   UNAVAILABLE: 503,
   SANDBOX_UNAVAILABLE: 503,
   INTERNAL: 500,
@@ -106,6 +121,11 @@ export const GRPC_STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   PATH_OUTSIDE_WORKSPACE: 7,
   TOOL_FAILED: 2,
   INTEGRITY_MISMATCH: 9,
+  SKILL_TEMPLATE_INVALID: 3,
+  SKILL_TEMPLATE_LIMIT: 8,
+  SKILL_GATED_OUT: 9,
+  SKILL_RECURSION_LIMIT: 9,
+  SKILL_TASK_LIMIT: 4,
   UNAVAILABLE: 14,
   SANDBOX_UNAVAILABLE: 9,
   INTERNAL: 13,

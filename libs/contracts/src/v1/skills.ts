@@ -65,22 +65,33 @@ export const SkillTriggerSchema = Type.Union([
 /** A skill trigger. */
 export type SkillTrigger = Static<typeof SkillTriggerSchema>;
 
+/** The JSON types a skill parameter may declare (validated with ajv). */
+export const SKILL_PARAMETER_TYPES = ['string', 'number', 'integer', 'boolean', 'array', 'object'] as const;
+
 /** A declared template parameter of a workflow-style skill. */
 export const SkillParameterSchema = Type.Object({
   name: Type.String(),
-  type: Type.Union([
-    Type.Literal('string'),
-    Type.Literal('number'),
-    Type.Literal('boolean'),
-    Type.Literal('array'),
-    Type.Literal('object'),
-  ]),
+  type: Type.Union(SKILL_PARAMETER_TYPES.map((value) => Type.Literal(value))),
   description: Type.Optional(Type.String()),
   required: Type.Boolean(),
   default: Type.Optional(Type.Unknown()),
+  /** The only values accepted. */
+  enum: Type.Optional(Type.Array(Type.Unknown())),
 });
 /** A skill parameter. */
 export type SkillParameter = Static<typeof SkillParameterSchema>;
+
+/**
+ * A tool a skill declares in `tools:`. Every declared tool is required unless marked optional (`name?` or
+ * `{name, optional: true}`); a skill whose required tools are neither in the live catalog nor installable is
+ * gated out with the reason.
+ */
+export const SkillToolDeclarationSchema = Type.Object({
+  name: Type.String(),
+  optional: Type.Boolean(),
+});
+/** A declared tool. */
+export type SkillToolDeclaration = Static<typeof SkillToolDeclarationSchema>;
 
 /** Files found in a skill folder's resource sub-folders (listed, never loaded). Paths are relative to the folder. */
 export const SkillResourcesSchema = Type.Object({
@@ -115,6 +126,12 @@ export const SkillSummarySchema = Type.Object({
   gating: SkillGatingSchema,
   triggers: Type.Array(SkillTriggerSchema),
   parameters: Type.Array(SkillParameterSchema),
+  /** Tools the skill declares in `tools:` (required unless optional). */
+  tools: Type.Optional(Type.Array(SkillToolDeclarationSchema)),
+  /** Tools its `allowed-tools` pre-approves while it is active (Trusted skills only; see docs/security.md). */
+  preApprovedTools: Type.Optional(Type.Array(Type.String())),
+  /** The body's template dialect (the `template` field, else detected). */
+  template: Type.Optional(Type.Union([Type.Literal('mustache'), Type.Literal('jinja')])),
   /** Front-matter dialects recognised in the file (`agent-skills`, `ironclaw`, `workflow`). */
   dialects: Type.Array(Type.String()),
 });
@@ -197,6 +214,10 @@ export const ActiveSkillSchema = Type.Object({
   reasons: Type.Array(Type.String()),
   /** Tool names the skill declares (`allowed-tools`/`tools`); informative, see attenuation. */
   allowedTools: Type.Array(Type.String()),
+  /** The tools of `tools:`, each required unless optional; resolved against the live catalog on activation. */
+  tools: Type.Optional(Type.Array(SkillToolDeclarationSchema)),
+  /** The tools of `allowed-tools`: pre-approved while the skill is active, if it is Trusted. */
+  preApprovedTools: Type.Optional(Type.Array(Type.String())),
   /** The `<skill …>…</skill>` block for the system prompt. */
   injection: Type.String(),
 });

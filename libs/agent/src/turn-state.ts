@@ -1,0 +1,32 @@
+import type { ActiveSkill } from '@talon/contracts';
+import type { LlmMessage, LlmToolCall } from '@talon/llm';
+import type { ToolCallScope } from './tool-call-executor.js';
+import type { TurnClock } from './turn-clock.js';
+
+/** Everything one turn (or one `execute_skill` sub-task) carries while it runs. */
+export interface TurnState {
+  readonly sessionId: string;
+  readonly turnId: string;
+  readonly messages: LlmMessage[];
+  readonly scope: ToolCallScope;
+  activeSkills: readonly ActiveSkill[];
+  /** `skills_selected` is still to be sent (with the first attenuation's removals). */
+  skillsToAnnounce: boolean;
+  readonly clock: TurnClock;
+  readonly usage: { inputTokens: number; outputTokens: number };
+  iterations: number;
+  /** Tool calls of the last assistant message still without a persisted result. */
+  open: LlmToolCall[];
+  /** Model calls allowed. */
+  readonly maxIterations: number;
+  /** Whether messages go to the session store (a sub-task's do not). */
+  readonly persist: boolean;
+  /** Tools pre-approved by active Trusted skills for the next batch (recomputed with the visible tools). */
+  preApprovals: ReadonlyMap<string, string>;
+  /** Selected skills gated out on activation, announced with the skills. */
+  gatedOut: { name: string; reasons: string[] }[];
+  /** A sub-task sees only its skill's declared tools, and never more than its caller saw. */
+  readonly toolLimit?: { skill: string; declared: ReadonlySet<string>; caller: ReadonlySet<string> };
+  /** Input + output tokens allowed (sub-tasks). */
+  readonly tokenBudget?: number;
+}
