@@ -47,6 +47,7 @@ export class SkillCatalog {
   private constructor(private readonly options: SkillCatalogOptions) {
     const { config, debounceMs, ...gating } = options;
     this.watcher = new SkillWatcher({
+      settings: config.settings,
       ...gating,
       dirs: config.dirs,
       ...(debounceMs !== undefined ? { debounceMs } : {}),

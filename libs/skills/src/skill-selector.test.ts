@@ -138,7 +138,9 @@ describe('SkillSelector limits', () => {
     // Mentions bypass the limits but still use them up: with max active 2 no keyword skill fits.
     expect(result.active.map((s) => s.name)).toEqual(['mid', 'reviewer']);
     expect(result.considered.find((c) => c.name === 'big')!.outcome).toBe('over_max_active');
-    expect(result.tokensUsed).toBe(1500 + 10_000);
+    // A mentioned skill's injection is cut to the budget (4,000 tokens by default), with a visible marker.
+    expect(result.tokensUsed).toBe(1500 + 4000);
+    expect(result.active[1]!.injection).toMatch(/skill body cut at about 4000 tokens/);
     expect(result.active[0]!.reasons[0]).toBe('mentioned as $mid: always active');
     expect(result.active[1]!.reasons[0]).toBe('mentioned as /review (command of reviewer): always active');
     expect(result.active[1]!.tier).toBe('mention');

@@ -8,6 +8,7 @@ import type {
 import { foldText } from './cjk-text.js';
 import type { LoadedSkill } from './loaded-skill.js';
 import { DEFAULT_MATCH_INPUT_CAP } from './regex-guard.js';
+import { capSkillBody } from './skill-body-cap.js';
 import { renderSkillBody } from './skill-body-template.js';
 import { buildSkillInjection } from './skill-injection.js';
 import { prepareMessage, SkillMatchIndex, type PreparedMessage } from './skill-match-index.js';
@@ -102,7 +103,7 @@ export class SkillSelector {
     this.costs = new Int32Array(count);
     this.eligible.forEach((skill, index) => {
       this.eligibleIndex.set(skill.name, index);
-      this.costs[index] = costOf(skill);
+      this.costs[index] = Math.min(costOf(skill), this.options.maxContextTokens);
       for (const trigger of skill.triggers)
         if (trigger.kind === 'command' && !this.commands.has(trigger.command.slice(1)))
           this.commands.set(trigger.command.slice(1), skill.name);
@@ -326,7 +327,10 @@ export class SkillSelector {
     const cacheable = skill.parameters.length === 0;
     if (cacheable && this.injectionCache[index] !== undefined) return this.injectionCache[index]!;
     try {
-      const body = renderSkillBody(skill.body, skill.parameters, parameters?.[skill.name], skill.name);
+      const body = capSkillBody(
+        renderSkillBody(skill.body, skill.parameters, parameters?.[skill.name], skill.name),
+        this.options.maxContextTokens,
+      );
       const injection = buildSkillInjection({
         name: skill.name,
         version: skill.version,

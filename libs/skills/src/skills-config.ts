@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
+import JSON5 from 'json5';
 import { join, resolve } from 'node:path';
 import { ERROR_CODES } from '@talon/contracts';
 import { TalonError } from '@talon/errors';
@@ -16,6 +18,8 @@ export interface SkillsConfig {
   maxActive: number;
   maxContextTokens: number;
   similarityThreshold: number;
+  /** The settings `requires.config` keys are looked up in (from `SKILLS_SETTINGS_FILE`); empty when unset. */
+  settings: Record<string, unknown>;
 }
 
 /**
@@ -23,7 +27,9 @@ export interface SkillsConfig {
  * - `SKILLS_WORKSPACE_DIR` (default `<WORKSPACE_DIR or cwd>/skills`), `SKILLS_DIR` (default `~/.talon/skills`),
  *   `SKILLS_INSTALLED_DIR` (default `~/.talon/installed-skills`), `SKILLS_REGISTRY_DIR` (default `<cwd>/registry/skills`);
  * - `SKILLS_MAX_ACTIVE` (default 3, 0–50), `SKILLS_MAX_CONTEXT_TOKENS` (default 4000, 0–200000),
- *   `SKILLS_SIMILARITY_THRESHOLD` (default 0.25, 0–1).
+ *   `SKILLS_SIMILARITY_THRESHOLD` (default 0.25, 0–1);
+ * - `SKILLS_SETTINGS_FILE`: a JSON or JSON5 object whose (dotted) keys a skill's `requires.config` names; a
+ *   key holds when its value is truthy (OpenClaw's meaning). Read once here; unset means no key holds.
  * Throws one readable error naming every bad variable.
  */
 export function parseSkillsConfig(
@@ -57,6 +63,7 @@ export function parseSkillsConfig(
     maxActive: int('SKILLS_MAX_ACTIVE', DEFAULT_MAX_ACTIVE, 0, 50),
     maxContextTokens: int('SKILLS_MAX_CONTEXT_TOKENS', DEFAULT_MAX_CONTEXT_TOKENS, 0, 200_000),
     similarityThreshold: threshold,
+    settings: readSettings(env['SKILLS_SETTINGS_FILE'], cwd, problems),
   };
   if (problems.length > 0)
     throw new TalonError(
@@ -65,4 +72,17 @@ export function parseSkillsConfig(
       { details: { problems } },
     );
   return config;
+}
+
+function readSettings(file: string | undefined, cwd: string, problems: string[]): Record<string, unknown> {
+  if (!file) return {};
+  try {
+    const parsed: unknown = JSON5.parse(readFileSync(resolve(cwd, file), 'utf8'));
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
+      return parsed as Record<string, unknown>;
+    problems.push(`SKILLS_SETTINGS_FILE=${file} must hold a JSON object`);
+  } catch (error) {
+    problems.push(`SKILLS_SETTINGS_FILE=${file} cannot be read: ${(error as Error).message.split('\n')[0]}`);
+  }
+  return {};
 }
