@@ -61,6 +61,18 @@ export {
   type InjectableSkill,
 } from './skill-injection.js';
 export { renderSkillBody } from './skill-body-template.js';
+export { capSkillBody, CHARS_PER_TOKEN } from './skill-body-cap.js';
+export { Bm25Index, bm25Terms, MAX_QUERY_TERMS, type Bm25Document, type Bm25Hit } from './bm25-index.js';
+export { inflectionStem } from './word-inflection.js';
+export {
+  buildSkillIndexPrompt,
+  estimateTokens,
+  oneLineDescription,
+  DEFAULT_INDEX_MAX_TOKENS,
+  INDEX_LINE_MAX_CHARS,
+  type SkillIndexEntry,
+  type SkillIndexPrompt,
+} from './skill-index-prompt.js';
 
 // Attenuation
 export {

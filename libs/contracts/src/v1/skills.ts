@@ -199,6 +199,11 @@ export const ActiveSkillSchema = Type.Object({
   allowedTools: Type.Array(Type.String()),
   /** The `<skill …>…</skill>` block for the system prompt. */
   injection: Type.String(),
+  /**
+   * For a skill activated by a mention or command: the mention and the rest of its line as written
+   * (`/standup squad=payments days=3`), from which the skill's declared parameters are filled.
+   */
+  invocation: Type.Optional(Type.String()),
 });
 /** An active skill. */
 export type ActiveSkill = Static<typeof ActiveSkillSchema>;
