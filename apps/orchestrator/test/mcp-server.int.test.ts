@@ -141,6 +141,46 @@ describe('Talon as an MCP server: /mcp on the orchestrator and `talon mcp serve`
     expect(await names(client)).toContain('everything_echo');
   });
 
+  it('returns MCP content typed: image content, resource links, embedded resources and structured content', async () => {
+    const client = await httpClient();
+    await waitFor(
+      async () => (await names(client)).includes('everything_get-tiny-image'),
+      10_000,
+      'everything tools',
+    );
+    const callApproved = async (name: string, args: Record<string, unknown>) => {
+      const first = await client.callTool({ name, arguments: args });
+      if (!first.isError) return first as CallToolResult;
+      await approve(first);
+      return (await client.callTool({ name, arguments: args })) as CallToolResult;
+    };
+    const image = await callApproved('everything_get-tiny-image', {});
+    const png = image.content.find((item) => item.type === 'image') as { data: string; mimeType: string };
+    expect(png).toMatchObject({
+      mimeType: 'image/png',
+      data: expect.stringMatching(/^[A-Za-z0-9+/=]{100,}$/),
+    });
+    // The text names the image by its artifact reference; the base64 is not inside the text.
+    expect(textOf(image)).toMatch(/\[image: image\/png, \d+ bytes, artifact sha256:[0-9a-f]{64}\]/);
+    expect(textOf(image)).not.toContain(png.data.slice(0, 40));
+    const links = await callApproved('everything_get-resource-links', { count: 2 });
+    expect(links.content.filter((item) => item.type === 'resource_link')).toHaveLength(2);
+    expect(textOf(links)).toMatch(/\[resource link: .* <demo:\/\/resource/);
+    const embedded = await callApproved('everything_get-resource-reference', {
+      resourceType: 'Text',
+      resourceId: 1,
+    });
+    expect(embedded.content.find((item) => item.type === 'resource')).toMatchObject({
+      resource: { uri: expect.stringMatching(/^demo:\/\//), text: expect.any(String) },
+    });
+    const structured = await callApproved('everything_get-structured-content', { location: 'Chicago' });
+    expect(structured.structuredContent).toEqual(
+      expect.objectContaining({ temperature: expect.any(Number) }),
+    );
+    // The server already puts the JSON in a text item: Talon does not add it a second time.
+    expect(textOf(structured).match(/temperature/g)).toHaveLength(1);
+  });
+
   it('leaves the Nest HTTP API working next to /mcp', async () => {
     const methods = (await (await fetch(`http://127.0.0.1:${httpPort}/v1/methods`)).json()) as {
       data: { name: string }[];

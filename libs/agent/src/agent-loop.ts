@@ -10,6 +10,7 @@ import { PolicyEngine } from './policy-engine.js';
 import { buildSystemPrompt } from './system-prompt-builder.js';
 import {
   errorContent,
+  replyImages,
   ToolCallExecutor,
   type ToolCallOutcome,
   type ToolCallScope,
@@ -396,6 +397,7 @@ export class TurnRunner {
       toolCallId: outcome.callId,
       toolName: outcome.tool,
       content: outcome.content,
+      ...(replyImages(outcome.reply) ? { images: replyImages(outcome.reply)! } : {}),
       ...(outcome.ok ? {} : { isError: true }),
     });
     const index = state.open.findIndex((call) => call.id === outcome.callId);
@@ -413,6 +415,7 @@ export class TurnRunner {
       toolCallId: outcome.callId,
       toolName: outcome.tool,
       content: outcome.content,
+      ...(replyImages(outcome.reply) ? { images: replyImages(outcome.reply)! } : {}),
       ...(outcome.ok ? {} : { isError: true }),
     }));
     await this.deps.sessions.appendMany(state.sessionId, state.turnId, messages);

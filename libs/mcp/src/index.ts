@@ -93,10 +93,12 @@ export {
   toMcpTool,
   toMcpResult,
   toMcpErrorResult,
+  talonMcpToolResult,
   type TalonToolCatalog,
   type TalonToolCall,
   type TalonMcpCallContext,
   type TalonMcpServerOptions,
+  type TalonMcpToolResult,
 } from './talon-mcp-server.js';
 export {
   createTalonMcpHttpHandler,
@@ -118,3 +120,9 @@ export { syncMcpToolsIntoRegistry, type McpRegistryRefusal } from './mcp-registr
 export { readMcpToolSnapshot, writeMcpToolSnapshot, type McpToolSnapshot } from './mcp-tool-snapshot-file.js';
 export { loadMcpSourceDefinitions, type McpSourceDefinitionsOptions } from './mcp-source-definitions.js';
 export { startMcpToolSource, type McpToolSource, type McpToolSourceOptions } from './mcp-tool-source.js';
+export { isMcpToolOutput, renderMcpOutputForModel, type McpModelContent } from './mcp-model-content.js';
+export {
+  capToolDescription,
+  MAX_MCP_TOOL_DESCRIPTION_CHARS,
+  DESCRIPTION_CUT_MARKER,
+} from './mcp-tool-adapter.js';

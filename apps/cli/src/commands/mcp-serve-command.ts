@@ -1,6 +1,6 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { apiSubject, type ToolDefinition, type ToolsCallReply, type ToolsListReply } from '@talon/contracts';
-import { serveTalonMcpOverStdio, type TalonMcpServerOptions } from '@talon/mcp';
+import { serveTalonMcpOverStdio, talonMcpToolResult, type TalonMcpServerOptions } from '@talon/mcp';
 import { NatsRequester } from '@talon/service-runtime';
 
 /** How often the catalog version is checked to send `tools/list_changed`. */
@@ -75,7 +75,7 @@ function natsCatalogOptions(requester: NatsRequester): { server: TalonMcpServerO
           { tool, params: args, sessionId: await sessionId, policy: 'agent' },
           { timeoutMs },
         );
-        return reply.text;
+        return talonMcpToolResult(reply);
       },
     },
     stop: () => clearInterval(poll),
