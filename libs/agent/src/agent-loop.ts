@@ -28,6 +28,9 @@ import {
   type TurnRunnerOptions,
 } from './turn-options.js';
 
+/** The tool through which the model loads a skill (see {@link TurnRunner.adoptLoadedSkills}). */
+export const SKILL_LOAD_TOOL = 'skill_load';
+
 interface TurnState {
   readonly sessionId: string;
   readonly turnId: string;
@@ -239,11 +242,13 @@ export class TurnRunner {
     signal: AbortSignal | undefined,
   ): Promise<void> {
     let blocks: string[] = [];
+    let skillIndex: string | undefined;
     if (this.deps.skills !== undefined) {
       try {
         const selected = await this.deps.skills.select(userMessage, { signal });
         state.activeSkills = selected.active;
         blocks = selected.active.map((skill) => skill.injection);
+        skillIndex = selected.index;
       } catch (error) {
         if (signal?.aborted) throw error;
         const code = TalonError.isInstance(error) ? error.code : 'INTERNAL';
@@ -264,6 +269,7 @@ export class TurnRunner {
       content: buildSystemPrompt({
         workspacePrompt: typeof workspace === 'function' ? workspace() : workspace,
         skillBlocks: blocks,
+        ...(skillIndex ? { skillIndex } : {}),
       }),
     };
   }
@@ -312,8 +318,55 @@ export class TurnRunner {
       const batchScope = visible.ceiling === undefined ? scope : { ...scope, ceiling: visible.ceiling };
       const outcomes = await state.clock.inTools(() => this.executor.runBatch(runnable, batchScope));
       await this.appendResults(state, outcomes);
+      this.adoptLoadedSkills(state, runnable, outcomes);
     }
     return undefined;
+  }
+
+  /**
+   * Skills the model loaded with `skill_load` join the turn's active skills, so the next model call is
+   * attenuated exactly as if the selector had picked them (an Installed skill narrows the tools) and the
+   * change is announced with `skills_selected`. A load whose output cannot be read (cut or redacted) counts
+   * as an Installed skill: the narrowing fails closed.
+   */
+  private adoptLoadedSkills(
+    state: TurnState,
+    calls: readonly LlmToolCall[],
+    outcomes: readonly ToolCallOutcome[],
+  ): void {
+    let changed = false;
+    for (const outcome of outcomes) {
+      if (outcome.tool !== SKILL_LOAD_TOOL || !outcome.ok) continue;
+      const loaded = (outcome.reply?.output as { skill?: ActiveSkill } | undefined)?.skill;
+      const requested = calls.find((call) => call.id === outcome.callId)?.arguments['name'];
+      const skill: ActiveSkill | undefined =
+        loaded && typeof loaded.name === 'string'
+          ? loaded
+          : typeof requested === 'string'
+            ? {
+                name: requested,
+                version: '0.0.0',
+                trust: 'INSTALLED',
+                tier: 'mention',
+                score: 0,
+                costTokens: 0,
+                reasons: ['loaded by the model; its output could not be read, so it counts as installed'],
+                allowedTools: [],
+                injection: '',
+              }
+            : undefined;
+      if (!skill || state.activeSkills.some((active) => active.name === skill.name)) continue;
+      state.activeSkills = [...state.activeSkills, skill];
+      changed = true;
+      // From the next call on the skill's block sits in the system prompt like a selected skill's.
+      const system = state.messages[0];
+      if (skill.injection && system?.role === 'system')
+        state.messages[0] = {
+          role: 'system',
+          content: `${system.content}\n\nLoaded skill:\n${skill.injection}`,
+        };
+    }
+    if (changed) state.skillsToAnnounce = true;
   }
 
   /** The catalog as of now, attenuated by the turn's skills; the first call also announces the skills. */

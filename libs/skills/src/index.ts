@@ -93,7 +93,15 @@ export {
 } from './skill-installer.js';
 export { collectTriggers, skillForCommand } from './skill-triggers.js';
 
+export {
+  listSkillFiles,
+  readSkillTextFile,
+  MAX_LISTED_SKILL_FILES,
+  MAX_SKILL_FILE_READ_BYTES,
+} from './skill-files.js';
+
 // Errors
+export { SkillPathEscapeError, SkillFileNotTextError } from './skill-file-errors.js';
 export { SkillIntegrityError } from './skill-integrity-error.js';
 export { SkillSourceError } from './skill-source-error.js';
 export { SkillRejectedError } from './skill-rejected-error.js';

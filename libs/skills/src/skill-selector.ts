@@ -89,6 +89,7 @@ export class SkillSelector {
   private readonly options: Required<SkillSelectorOptions>;
   private readonly costs: Int32Array;
   private readonly nameRank: Int32Array;
+  private readonly nameOrder: Int32Array;
   private readonly injectionCache: Array<string | undefined>;
   // Scratch space reused by every call (select is synchronous, so calls never overlap).
   private readonly keywordPoints: Int32Array;
@@ -122,6 +123,7 @@ export class SkillSelector {
       .sort((a, b) => compareNames(this.eligible[a]!.name, this.eligible[b]!.name));
     this.nameRank = new Int32Array(count);
     sorted.forEach((index, rank) => (this.nameRank[index] = rank));
+    this.nameOrder = Int32Array.from(sorted);
     this.injectionCache = new Array(count);
     this.keywordPoints = new Int32Array(count);
     this.tagPoints = new Int32Array(count);
@@ -171,10 +173,34 @@ export class SkillSelector {
       .filter(([index]) => !vetoed.has(index))
       .sort((a, b) => b[1] - a[1] || this.nameRank[a[0]]! - this.nameRank[b[0]]!)
       .map(([index]) => index);
-    const rest = [...this.eligible.keys()]
-      .filter((index) => !points.has(index) && !vetoed.has(index))
-      .sort((a, b) => this.nameRank[a]! - this.nameRank[b]!);
-    return [...scored, ...rest].map((index) => this.eligible[index]!);
+    const ranked = scored.map((index) => this.eligible[index]!);
+    for (const index of this.nameOrder)
+      if (!points.has(index) && !vetoed.has(index)) ranked.push(this.eligible[index]!);
+    return ranked;
+  }
+
+  /**
+   * One eligible skill as an active skill, its body rendered with `parameters` and capped like any injection:
+   * what `skill_load` hands the model. Undefined when no eligible skill has that name; a render problem throws
+   * the renderer's typed error.
+   */
+  activate(name: string, parameters?: Record<string, unknown>): ActiveSkill | undefined {
+    const index = this.eligibleIndex.get(name);
+    if (index === undefined) return undefined;
+    const injection = this.injectionFor(index, parameters ? { [name]: parameters } : undefined, true);
+    if (typeof injection !== 'string') throw injection.error;
+    const skill = this.eligible[index]!;
+    return {
+      name: skill.name,
+      version: skill.version,
+      trust: skill.trust,
+      tier: 'mention',
+      score: 0,
+      costTokens: this.costs[index]!,
+      reasons: ['loaded by the model with skill_load'],
+      allowedTools: skill.allowedTools,
+      injection,
+    };
   }
 
   /** Scores every skill against the message and activates the best within max active and the token budget. */
@@ -289,7 +315,7 @@ export class SkillSelector {
             tokensUsed += cost;
           } else {
             outcome = 'render_failed';
-            pick.extraReasons.push(injection.error);
+            pick.extraReasons.push(String(injection.error));
           }
         } else if (outcome === 'over_max_active')
           pick.extraReasons.push(`not activated: ${maxActive} skills already active`);
@@ -380,7 +406,11 @@ export class SkillSelector {
     }
   }
 
-  private injectionFor(index: number, parameters: SelectOptions['parameters']): string | { error: string } {
+  private injectionFor(
+    index: number,
+    parameters: SelectOptions['parameters'],
+    rethrow = false,
+  ): string | { error: string | Error } {
     const skill = this.eligible[index]!;
     const cacheable = skill.parameters.length === 0;
     if (cacheable && this.injectionCache[index] !== undefined) return this.injectionCache[index]!;
@@ -398,7 +428,7 @@ export class SkillSelector {
       if (cacheable) this.injectionCache[index] = injection;
       return injection;
     } catch (error) {
-      return { error: (error as Error).message };
+      return { error: rethrow ? (error as Error) : (error as Error).message };
     }
   }
 

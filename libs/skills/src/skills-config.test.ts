@@ -18,7 +18,14 @@ describe('parseSkillsConfig', () => {
       maxContextTokens: 4000,
       similarityThreshold: 0.25,
       settings: {},
+      mode: 'prefilter',
+      indexMaxTokens: 1500,
     });
+    expect(parseSkillsConfig({ SKILLS_MODE: 'hybrid', SKILLS_INDEX_MAX_TOKENS: '800' }, '/w')).toMatchObject({
+      mode: 'hybrid',
+      indexMaxTokens: 800,
+    });
+    expect(() => parseSkillsConfig({ SKILLS_MODE: 'auto' }, '/w')).toThrow(/SKILLS_MODE=auto must be one of/);
   });
 
   it('reads the settings that requires.config keys are looked up in, and names a broken file', () => {
