@@ -126,3 +126,5 @@ export {
   MAX_MCP_TOOL_DESCRIPTION_CHARS,
   DESCRIPTION_CUT_MARKER,
 } from './mcp-tool-adapter.js';
+export { McpCapabilityMissingError } from './errors/mcp-capability-missing-error.js';
+export { mapResourceList, mapResourceRead, mapPromptList, mapPromptGet } from './mcp-resources-prompts.js';
