@@ -181,6 +181,59 @@ describe('Talon as an MCP server: /mcp on the orchestrator and `talon mcp serve`
     expect(textOf(structured).match(/temperature/g)).toHaveLength(1);
   });
 
+  /** The HTTP API, in one place so that an authentication header can be added here. */
+  async function rpc(
+    method: string,
+    body: unknown,
+  ): Promise<{ status: number; envelope: { ok: boolean; data?: any; error?: any } }> {
+    const response = await fetch(`http://127.0.0.1:${httpPort}/v1/rpc/${method}`, {
+      method: 'POST',
+      body: JSON.stringify(body),
+    });
+    return {
+      status: response.status,
+      envelope: (await response.json()) as { ok: boolean; data?: any; error?: any },
+    };
+  }
+
+  it('serves MCP resources and prompts through the API and mcp_resource_read, and advertises only tools', async () => {
+    const client = await httpClient();
+    expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: true } });
+    const listed = await rpc('mcp.resources.list', { server: 'everything' });
+    expect(listed.envelope.ok).toBe(true);
+    const resource = (listed.envelope.data.resources as Array<{ uri: string; mimeType?: string }>).find(
+      (entry) => entry.mimeType?.startsWith('text/'),
+    )!;
+    const read = await rpc('mcp.resources.read', { server: 'everything', uri: resource.uri });
+    expect(read.envelope.data.contents[0]).toMatchObject({
+      type: 'resource',
+      uri: resource.uri,
+      text: expect.any(String),
+    });
+    const prompts = await rpc('mcp.prompts.list', { server: 'everything' });
+    expect(prompts.envelope.data.prompts.map((prompt: { name: string }) => prompt.name)).toContain(
+      'simple-prompt',
+    );
+    const prompt = await rpc('mcp.prompts.get', { server: 'everything', name: 'simple-prompt' });
+    expect(prompt.envelope.data.messages[0]).toMatchObject({ role: 'user', content: { type: 'text' } });
+    const none = await rpc('mcp.resources.list', { server: 'filesystem' });
+    expect(none).toMatchObject({ status: 404, envelope: { ok: false, error: { code: 'NOT_FOUND' } } });
+    expect((await rpc('mcp.prompts.list', { server: 'nowhere' })).envelope.error.code).toBe('NOT_FOUND');
+    expect((await rpc('mcp.resources.read', { server: 'everything' })).envelope.error.code).toBe(
+      'SCHEMA_VIOLATION',
+    );
+
+    // The model tool: the same read through policy (MCP default approval), rendered once for the model.
+    const call = { name: 'mcp_resource_read', arguments: { server: 'everything', uri: resource.uri } };
+    const first = await client.callTool(call);
+    if (first.isError) await approve(first);
+    const result = (await client.callTool(call)) as CallToolResult;
+    expect(textOf(result)).toContain(`[resource ${resource.uri}`);
+    expect(result.content.find((item) => item.type === 'resource')).toMatchObject({
+      resource: { uri: resource.uri },
+    });
+  });
+
   it('leaves the Nest HTTP API working next to /mcp', async () => {
     const methods = (await (await fetch(`http://127.0.0.1:${httpPort}/v1/methods`)).json()) as {
       data: { name: string }[];

@@ -64,9 +64,9 @@ export class ToolDispatcher {
     this.pipeline = new ToolPipeline(options.catalog, {
       safety: options.safety,
       log: options.log,
-      // MCP content reaches the model typed: text once, images and audio as media, the rest as short lines.
-      renderOutput: (output, definition) =>
-        definition.source === 'mcp' && isMcpToolOutput(output) ? renderMcpOutputForModel(output) : undefined,
+      // MCP content (of MCP tools, mcp_call and mcp_resource_read) reaches the model typed: text once, images
+      // and audio as media, the rest as short lines.
+      renderOutput: (output) => (isMcpToolOutput(output) ? renderMcpOutputForModel(output) : undefined),
     });
     this.maxAttempts = options.maxAttempts ?? 2;
     this.marginMs = options.transportMarginMs ?? 250;
