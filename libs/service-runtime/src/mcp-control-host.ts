@@ -93,14 +93,12 @@ export class McpControlHost {
   }
 
   /**
-   * A read query (`resources.list|read`, `prompts.list|get`) for a server this instance runs. A server it does
-   * not know is answered with NOT_FOUND in a queue-group domain and not at all in a scatter domain.
+   * A read query (`resources.list|read`, `prompts.list|get`) for a server this instance runs; a server it does
+   * not know is answered at once with NOT_FOUND, so a scatter ends quickly (every tool-worker runs the same
+   * remote servers: either all of them know a server or none does).
    */
-  private async query(
-    operation: McpQueryOperation,
-    data: Uint8Array,
-  ): Promise<Envelope<unknown> | undefined> {
-    const { target, domain } = this.options;
+  private async query(operation: McpQueryOperation, data: Uint8Array): Promise<Envelope<unknown>> {
+    const { target } = this.options;
     try {
       const payload = decodeJsonPayload(data, this.options.maxPayloadBytes ?? DEFAULT_MAX_CONTROL_PAYLOAD);
       const label = `mcp ${operation}`;

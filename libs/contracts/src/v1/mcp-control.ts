@@ -10,11 +10,15 @@ import { ToolDomainSchema, type ToolDomain } from './tools.js';
  */
 export const MCP_CONTROL_OPERATIONS = ['start', 'stop', 'list'] as const;
 /** Read-only queries answered by the instance that runs the server (its reply is the query's own reply type). */
-export const MCP_QUERY_OPERATIONS = ['resources.list', 'resources.read', 'prompts.list', 'prompts.get'] as const;
+export const MCP_QUERY_OPERATIONS = [
+  'resources.list',
+  'resources.read',
+  'prompts.list',
+  'prompts.get',
+] as const;
 /** One control operation or query. */
 export type McpControlOperation =
-  | (typeof MCP_CONTROL_OPERATIONS)[number]
-  | (typeof MCP_QUERY_OPERATIONS)[number];
+  (typeof MCP_CONTROL_OPERATIONS)[number] | (typeof MCP_QUERY_OPERATIONS)[number];
 /** One query operation. */
 export type McpQueryOperation = (typeof MCP_QUERY_OPERATIONS)[number];
 
