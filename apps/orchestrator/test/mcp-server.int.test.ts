@@ -147,6 +147,99 @@ describe('Talon as an MCP server: /mcp on the orchestrator and `talon mcp serve`
     expect(await names(client)).toContain('everything_echo');
   });
 
+  it('returns MCP content typed: image content, resource links, embedded resources and structured content', async () => {
+    const client = await httpClient();
+    await waitFor(
+      async () => (await names(client)).includes('everything_get-tiny-image'),
+      10_000,
+      'everything tools',
+    );
+    const callApproved = async (name: string, args: Record<string, unknown>) => {
+      const first = await client.callTool({ name, arguments: args });
+      if (!first.isError) return first as CallToolResult;
+      await approve(first);
+      return (await client.callTool({ name, arguments: args })) as CallToolResult;
+    };
+    const image = await callApproved('everything_get-tiny-image', {});
+    const png = image.content.find((item) => item.type === 'image') as { data: string; mimeType: string };
+    expect(png).toMatchObject({
+      mimeType: 'image/png',
+      data: expect.stringMatching(/^[A-Za-z0-9+/=]{100,}$/),
+    });
+    // The text names the image by its artifact reference; the base64 is not inside the text.
+    expect(textOf(image)).toMatch(/\[image: image\/png, \d+ bytes, artifact sha256:[0-9a-f]{64}\]/);
+    expect(textOf(image)).not.toContain(png.data.slice(0, 40));
+    const links = await callApproved('everything_get-resource-links', { count: 2 });
+    expect(links.content.filter((item) => item.type === 'resource_link')).toHaveLength(2);
+    expect(textOf(links)).toMatch(/\[resource link: .* <demo:\/\/resource/);
+    const embedded = await callApproved('everything_get-resource-reference', {
+      resourceType: 'Text',
+      resourceId: 1,
+    });
+    expect(embedded.content.find((item) => item.type === 'resource')).toMatchObject({
+      resource: { uri: expect.stringMatching(/^demo:\/\//), text: expect.any(String) },
+    });
+    const structured = await callApproved('everything_get-structured-content', { location: 'Chicago' });
+    expect(structured.structuredContent).toEqual(
+      expect.objectContaining({ temperature: expect.any(Number) }),
+    );
+    // The server already puts the JSON in a text item: Talon does not add it a second time.
+    expect(textOf(structured).match(/temperature/g)).toHaveLength(1);
+  });
+
+  /** The HTTP API, in one place so that an authentication header can be added here. */
+  async function rpc(
+    method: string,
+    body: unknown,
+  ): Promise<{ status: number; envelope: { ok: boolean; data?: any; error?: any } }> {
+    const response = await fetch(`http://127.0.0.1:${httpPort}/v1/rpc/${method}`, {
+      method: 'POST',
+      body: JSON.stringify(body),
+    });
+    return {
+      status: response.status,
+      envelope: (await response.json()) as { ok: boolean; data?: any; error?: any },
+    };
+  }
+
+  it('serves MCP resources and prompts through the API and mcp_resource_read, and advertises only tools', async () => {
+    const client = await httpClient();
+    expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: true } });
+    const listed = await rpc('mcp.resources.list', { server: 'everything' });
+    expect(listed.envelope.ok).toBe(true);
+    const resource = (listed.envelope.data.resources as Array<{ uri: string; mimeType?: string }>).find(
+      (entry) => entry.mimeType?.startsWith('text/'),
+    )!;
+    const read = await rpc('mcp.resources.read', { server: 'everything', uri: resource.uri });
+    expect(read.envelope.data.contents[0]).toMatchObject({
+      type: 'resource',
+      uri: resource.uri,
+      text: expect.any(String),
+    });
+    const prompts = await rpc('mcp.prompts.list', { server: 'everything' });
+    expect(prompts.envelope.data.prompts.map((prompt: { name: string }) => prompt.name)).toContain(
+      'simple-prompt',
+    );
+    const prompt = await rpc('mcp.prompts.get', { server: 'everything', name: 'simple-prompt' });
+    expect(prompt.envelope.data.messages[0]).toMatchObject({ role: 'user', content: { type: 'text' } });
+    const none = await rpc('mcp.resources.list', { server: 'filesystem' });
+    expect(none).toMatchObject({ status: 404, envelope: { ok: false, error: { code: 'NOT_FOUND' } } });
+    expect((await rpc('mcp.prompts.list', { server: 'nowhere' })).envelope.error.code).toBe('NOT_FOUND');
+    expect((await rpc('mcp.resources.read', { server: 'everything' })).envelope.error.code).toBe(
+      'SCHEMA_VIOLATION',
+    );
+
+    // The model tool: the same read through policy (MCP default approval), rendered once for the model.
+    const call = { name: 'mcp_resource_read', arguments: { server: 'everything', uri: resource.uri } };
+    const first = await client.callTool(call);
+    if (first.isError) await approve(first);
+    const result = (await client.callTool(call)) as CallToolResult;
+    expect(textOf(result)).toContain(`[resource ${resource.uri}`);
+    expect(result.content.find((item) => item.type === 'resource')).toMatchObject({
+      resource: { uri: resource.uri },
+    });
+  });
+
   it('leaves the Nest HTTP API working next to /mcp', async () => {
     const methods = (await (
       await fetch(`http://127.0.0.1:${httpPort}/v1/methods`, { headers: bearerHeaders(nats.bootstrapToken) })

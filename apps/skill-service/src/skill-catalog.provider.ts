@@ -3,6 +3,7 @@ import { SsrfGuard, createGuardedFetch } from '@talon/safety';
 import type { JsonLogger } from '@talon/service-runtime';
 import { SkillCatalog, type SkillSnapshot } from '@talon/skills';
 import type { SkillServiceConfig } from './skill-service-config.js';
+import { loadConfiguredMcpServerNames } from './skill-mcp-servers.js';
 import { SKILL_CATALOG } from './skill-service.constants.js';
 
 /**
@@ -17,6 +18,7 @@ export function skillCatalogProvider(config: SkillServiceConfig, logger: JsonLog
       const guard = new SsrfGuard({ allowlist: config.ssrfAllowlist });
       const catalog = await SkillCatalog.open({
         config: config.skills,
+        mcpServers: await loadConfiguredMcpServerNames(),
         debounceMs: config.watchDebounceMs,
         checkUrl: async (url) => void (await guard.check(url)),
         // The download connects to the checked address: a second lookup cannot swap in another one.

@@ -5,6 +5,8 @@ import {
   SelectRequestSchema,
   SkillInstallRequestSchema,
   SkillListRequestSchema,
+  SkillLoadRequestSchema,
+  SkillReadFileRequestSchema,
   SkillRemoveRequestSchema,
   SkillSearchRequestSchema,
   SUBJECTS,
@@ -13,6 +15,8 @@ import {
   type SelectResult,
   type SkillInstallResult,
   type SkillListResult,
+  type SkillLoadResult,
+  type SkillReadFileResult,
   type SkillRemoveResult,
   type SkillSearchResult,
   type SkillTriggerTable,
@@ -61,6 +65,18 @@ export class SkillServiceController {
   remove(@Payload() payload: unknown): Promise<SkillRemoveResult> {
     return this.catalog.remove(
       validatePayload(SkillRemoveRequestSchema, payload, 'The payload of skills.remove'),
+    );
+  }
+
+  @MessagePattern(SUBJECTS.skills('load'))
+  load(@Payload() payload: unknown): Promise<SkillLoadResult> {
+    return this.catalog.load(validatePayload(SkillLoadRequestSchema, payload, 'The payload of skills.load'));
+  }
+
+  @MessagePattern(SUBJECTS.skills('readFile'))
+  readFile(@Payload() payload: unknown): Promise<SkillReadFileResult> {
+    return this.catalog.readFile(
+      validatePayload(SkillReadFileRequestSchema, payload, 'The payload of skills.readFile'),
     );
   }
 

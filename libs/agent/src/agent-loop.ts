@@ -14,6 +14,7 @@ import type { TurnState } from './turn-state.js';
 import { SkillTaskLimitError } from './errors/skill-task-limit-error.js';
 import {
   errorContent,
+  replyImages,
   ToolCallExecutor,
   type SkillTaskHost,
   type ToolCallOutcome,
@@ -33,6 +34,9 @@ import {
   type TurnRunnerDeps,
   type TurnRunnerOptions,
 } from './turn-options.js';
+
+/** The tool through which the model loads a skill (see {@link TurnRunner.adoptLoadedSkills}). */
+export const SKILL_LOAD_TOOL = 'skill_load';
 
 /**
  * The agent loop. Per user message: select skills, then up to `maxIterations` times: read the catalog,
@@ -241,6 +245,7 @@ export class TurnRunner implements SkillTaskHost {
     parameters?: Readonly<Record<string, Record<string, unknown>>>,
   ): Promise<void> {
     let blocks: string[] = [];
+    let skillIndex: string | undefined;
     if (this.deps.skills !== undefined) {
       try {
         const selected = await this.deps.skills.select(userMessage, {
@@ -252,6 +257,7 @@ export class TurnRunner implements SkillTaskHost {
           .filter((entry) => entry.outcome === 'gated_out')
           .map((entry) => ({ name: entry.name, reasons: entry.reasons }));
         blocks = selected.active.map((skill) => skill.injection);
+        skillIndex = selected.index;
       } catch (error) {
         if (signal?.aborted) throw error;
         const code = TalonError.isInstance(error) ? error.code : 'INTERNAL';
@@ -272,6 +278,7 @@ export class TurnRunner implements SkillTaskHost {
       content: buildSystemPrompt({
         workspacePrompt: typeof workspace === 'function' ? workspace() : workspace,
         skillBlocks: blocks,
+        ...(skillIndex ? { skillIndex } : {}),
       }),
     };
   }
@@ -330,8 +337,55 @@ export class TurnRunner implements SkillTaskHost {
       };
       const outcomes = await state.clock.inTools(() => this.executor.runBatch(runnable, batchScope));
       await this.appendResults(state, outcomes);
+      this.adoptLoadedSkills(state, runnable, outcomes);
     }
     return undefined;
+  }
+
+  /**
+   * Skills the model loaded with `skill_load` join the turn's active skills, so the next model call is
+   * attenuated exactly as if the selector had picked them (an Installed skill narrows the tools) and the
+   * change is announced with `skills_selected`. A load whose output cannot be read (cut or redacted) counts
+   * as an Installed skill: the narrowing fails closed.
+   */
+  private adoptLoadedSkills(
+    state: TurnState,
+    calls: readonly LlmToolCall[],
+    outcomes: readonly ToolCallOutcome[],
+  ): void {
+    let changed = false;
+    for (const outcome of outcomes) {
+      if (outcome.tool !== SKILL_LOAD_TOOL || !outcome.ok) continue;
+      const loaded = (outcome.reply?.output as { skill?: ActiveSkill } | undefined)?.skill;
+      const requested = calls.find((call) => call.id === outcome.callId)?.arguments['name'];
+      const skill: ActiveSkill | undefined =
+        loaded && typeof loaded.name === 'string'
+          ? loaded
+          : typeof requested === 'string'
+            ? {
+                name: requested,
+                version: '0.0.0',
+                trust: 'INSTALLED',
+                tier: 'mention',
+                score: 0,
+                costTokens: 0,
+                reasons: ['loaded by the model; its output could not be read, so it counts as installed'],
+                allowedTools: [],
+                injection: '',
+              }
+            : undefined;
+      if (!skill || state.activeSkills.some((active) => active.name === skill.name)) continue;
+      state.activeSkills = [...state.activeSkills, skill];
+      changed = true;
+      // From the next call on the skill's block sits in the system prompt like a selected skill's.
+      const system = state.messages[0];
+      if (skill.injection && system?.role === 'system')
+        state.messages[0] = {
+          role: 'system',
+          content: `${system.content}\n\nLoaded skill:\n${skill.injection}`,
+        };
+    }
+    if (changed) state.skillsToAnnounce = true;
   }
 
   /** The catalog as of now, attenuated by the turn's skills; the first call also announces the skills. */
@@ -503,6 +557,7 @@ export class TurnRunner implements SkillTaskHost {
       toolCallId: outcome.callId,
       toolName: outcome.tool,
       content: outcome.content,
+      ...(replyImages(outcome.reply) ? { images: replyImages(outcome.reply)! } : {}),
       ...(outcome.ok ? {} : { isError: true }),
     });
     const index = state.open.findIndex((call) => call.id === outcome.callId);
@@ -520,6 +575,7 @@ export class TurnRunner implements SkillTaskHost {
       toolCallId: outcome.callId,
       toolName: outcome.tool,
       content: outcome.content,
+      ...(replyImages(outcome.reply) ? { images: replyImages(outcome.reply)! } : {}),
       ...(outcome.ok ? {} : { isError: true }),
     }));
     await this.deps.sessions.appendMany(state.sessionId, state.turnId, messages);

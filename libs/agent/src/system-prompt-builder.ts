@@ -14,6 +14,8 @@ export interface SystemPromptParts {
   workspacePrompt?: string;
   /** Skill blocks as the skill service rendered them (already escaped `<skill>` blocks). */
   skillBlocks?: readonly string[];
+  /** The `<available_skills>` index of `model`/`hybrid` mode (already escaped). */
+  skillIndex?: string;
 }
 
 /** Joins the safety preamble, the workspace prompt and the skill blocks, skipping empty parts. */
@@ -23,5 +25,7 @@ export function buildSystemPrompt(parts: SystemPromptParts = {}): string {
   if (workspace) sections.push(workspace);
   const skills = (parts.skillBlocks ?? []).filter((block) => block.trim() !== '');
   if (skills.length > 0) sections.push(`Active skills for this message:\n${skills.join('\n')}`);
+  const index = parts.skillIndex?.trim();
+  if (index) sections.push(index);
   return sections.join('\n\n');
 }

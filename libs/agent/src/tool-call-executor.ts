@@ -1,6 +1,6 @@
 import { ERROR_CODES, type ToolDefinition, type ToolsCallReply } from '@talon/contracts';
 import { TalonError } from '@talon/errors';
-import type { LlmToolCall } from '@talon/llm';
+import type { LlmToolCall, LlmToolResultMessage } from '@talon/llm';
 import { redactParams } from '@talon/tool-runtime';
 import type { AgentEventListener, SubtaskOrigin } from './agent-events.js';
 import { EXECUTE_SKILL_TOOL } from './execute-skill-tool.js';
@@ -23,6 +23,14 @@ export interface ToolCallOutcome {
   readonly content: string;
   readonly code?: string;
   readonly reply?: ToolsCallReply;
+}
+
+/** The images of a reply, for the tool result message (audio stays a placeholder in the text). */
+export function replyImages(reply: ToolsCallReply | undefined): LlmToolResultMessage['images'] {
+  const images = (reply?.media ?? [])
+    .filter((item) => item.type === 'image')
+    .map((item) => ({ mimeType: item.mimeType, data: item.data }));
+  return images.length > 0 ? images : undefined;
 }
 
 /** Who and what a batch of calls runs for. */

@@ -22,6 +22,8 @@ export function evaluateHandGating(
         .map((requirement) => requirement.name),
       config: [],
       os: [],
+      skills: [],
+      mcp: [],
     },
     options,
     lookup,

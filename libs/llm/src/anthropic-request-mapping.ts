@@ -68,7 +68,19 @@ function toAnthropicMessages(messages: readonly LlmMessage[]): MessageParam[] {
         turnFor('user').leading.push({
           type: 'tool_result',
           tool_use_id: message.toolCallId,
-          content: message.content,
+          content: message.images?.length
+            ? [
+                { type: 'text', text: message.content },
+                ...message.images.map((image) => ({
+                  type: 'image' as const,
+                  source: {
+                    type: 'base64' as const,
+                    media_type: image.mimeType as 'image/png',
+                    data: image.data,
+                  },
+                })),
+              ]
+            : message.content,
           ...(message.isError ? { is_error: true } : {}),
         });
         break;

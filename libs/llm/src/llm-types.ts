@@ -37,6 +37,11 @@ export interface LlmToolResultMessage {
   /** The tool's name; informative only (neither protocol requires it on the result). */
   readonly toolName?: string;
   readonly content: string;
+  /**
+   * Images of the result (base64), sent as image input by providers that take images in tool results
+   * (Anthropic); others read only `content`, which names each image with a placeholder.
+   */
+  readonly images?: ReadonlyArray<{ readonly mimeType: string; readonly data: string }>;
   /** Marks a failed call (Anthropic's `is_error`; OpenAI has no flag, so say so in `content`). */
   readonly isError?: boolean;
 }

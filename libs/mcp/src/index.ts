@@ -97,10 +97,12 @@ export {
   toMcpTool,
   toMcpResult,
   toMcpErrorResult,
+  talonMcpToolResult,
   type TalonToolCatalog,
   type TalonToolCall,
   type TalonMcpCallContext,
   type TalonMcpServerOptions,
+  type TalonMcpToolResult,
 } from './talon-mcp-server.js';
 export {
   createTalonMcpHttpHandler,
@@ -122,3 +124,11 @@ export { syncMcpToolsIntoRegistry, type McpRegistryRefusal } from './mcp-registr
 export { readMcpToolSnapshot, writeMcpToolSnapshot, type McpToolSnapshot } from './mcp-tool-snapshot-file.js';
 export { loadMcpSourceDefinitions, type McpSourceDefinitionsOptions } from './mcp-source-definitions.js';
 export { startMcpToolSource, type McpToolSource, type McpToolSourceOptions } from './mcp-tool-source.js';
+export { isMcpToolOutput, renderMcpOutputForModel, type McpModelContent } from './mcp-model-content.js';
+export {
+  capToolDescription,
+  MAX_MCP_TOOL_DESCRIPTION_CHARS,
+  DESCRIPTION_CUT_MARKER,
+} from './mcp-tool-adapter.js';
+export { McpCapabilityMissingError } from './errors/mcp-capability-missing-error.js';
+export { mapResourceList, mapResourceRead, mapPromptList, mapPromptGet } from './mcp-resources-prompts.js';

@@ -1,9 +1,11 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
+  ResourceListChangedNotificationSchema,
   ToolListChangedNotificationSchema,
   type CallToolResult,
   type Tool as McpToolInfo,
 } from '@modelcontextprotocol/sdk/types.js';
+import { McpCapabilityMissingError } from './errors/mcp-capability-missing-error.js';
 import { McpServerUnavailableError } from './errors/mcp-server-unavailable-error.js';
 import { McpJsonSchemaCompiler } from './mcp-json-schema-compiler.js';
 import { toMcpCallError, toMcpConnectError } from './mcp-error-mapping.js';
@@ -51,6 +53,7 @@ export class McpConnection {
   private readonly stderr: StderrTail;
   private readonly schemas = new McpJsonSchemaCompiler();
   private client?: Client;
+  private resourceListChanges = 0;
   private handle?: McpTransportHandle;
   private state: McpServerState = 'stopped';
   private toolList: readonly McpToolInfo[] = [];
@@ -162,6 +165,45 @@ export class McpConnection {
     }
   }
 
+  /**
+   * Runs one read request (`resources/…`, `prompts/…`) on the live client; starts the server first if needed.
+   * A server that does not advertise the capability gets {@link McpCapabilityMissingError}; other errors are
+   * mapped like tool call errors, naming the operation.
+   */
+  async request<T>(
+    operation: string,
+    send: (client: Client, options: { timeout: number; signal?: AbortSignal }) => Promise<T>,
+    options: McpCallOptions = {},
+  ): Promise<T> {
+    this.lastUsed = Date.now();
+    this.active += 1;
+    try {
+      if (this.state !== 'running') await this.start();
+      const client = this.client;
+      if (!client) throw this.unavailable(`it stopped before ${operation} could be sent`);
+      const capability = operation.startsWith('prompts/') ? 'prompts' : 'resources';
+      if (!client.getServerCapabilities()?.[capability])
+        throw new McpCapabilityMissingError(this.definition.name, capability);
+      const timeoutMs = options.timeoutMs ?? this.definition.callTimeoutMs;
+      try {
+        return await send(client, {
+          timeout: timeoutMs,
+          ...(options.signal ? { signal: options.signal } : {}),
+        });
+      } catch (error) {
+        throw toMcpCallError(error, {
+          server: this.definition.name,
+          tool: operation,
+          timeoutMs,
+          stderr: this.stderr.snapshot(),
+        });
+      }
+    } finally {
+      this.active -= 1;
+      this.lastUsed = Date.now();
+    }
+  }
+
   /** Completes an OAuth authorization-code flow after a person approved it, then connects. */
   async finishAuthorization(authorizationCode: string): Promise<void> {
     const finish = this.handle?.finishAuth;
@@ -179,6 +221,7 @@ export class McpConnection {
       transport: this.definition.transport.type,
       state: this.state,
       toolCount: this.toolList.length,
+      resourceListChanges: this.resourceListChanges,
       ...(this.lastError === undefined ? {} : { lastError: this.lastError }),
       lastStderr: this.stderr.snapshot().slice(-10),
       ...(this.handle?.pid() === undefined ? {} : { pid: this.handle.pid() }),
@@ -205,6 +248,12 @@ export class McpConnection {
       client.onclose = () => this.handleClose(client);
       client.onerror = (error) => (this.lastError = error.message);
       client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.relist(client));
+      // Resource lists are read fresh on every request; a change is counted and shown in the status.
+      client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
+        if (client !== this.client) return;
+        this.resourceListChanges += 1;
+        this.emitStatus();
+      });
       await client.connect(handle.transport, { timeout: this.definition.connectTimeoutMs });
       this.client = client;
       await this.listAllTools(client);

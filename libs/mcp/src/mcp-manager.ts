@@ -1,4 +1,10 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  McpPromptGetReply,
+  McpPromptListReply,
+  McpResourceListReply,
+  McpResourceReadReply,
+} from '@talon/contracts';
 import type { Tool } from '@talon/tool-runtime';
 import { McpServerUnavailableError } from './errors/mcp-server-unavailable-error.js';
 import { McpUnknownServerError } from './errors/mcp-unknown-server-error.js';
@@ -6,6 +12,7 @@ import { McpUnusableToolError } from './errors/mcp-unusable-tool-error.js';
 import { McpUnknownToolError } from './errors/mcp-unknown-tool-error.js';
 import { McpConnection, type McpCallOptions, type McpToolInfo } from './mcp-connection.js';
 import { McpJsonSchemaCompiler } from './mcp-json-schema-compiler.js';
+import { mapPromptGet, mapPromptList, mapResourceList, mapResourceRead } from './mcp-resources-prompts.js';
 import { mapMcpToolResult, type MapMcpToolResultOptions, type McpToolOutput } from './mcp-result-mapper.js';
 import type { McpServerDefinition } from './mcp-server-config.js';
 import type { McpServerListing, McpServerStatus } from './mcp-server-status.js';
@@ -181,6 +188,71 @@ export class McpManager {
       grants: [],
       log: () => undefined,
     })) as McpToolOutput;
+  }
+
+  /** `resources/list` of one server (one page); starts the server on first use. */
+  async listResources(
+    server: string,
+    cursor?: string,
+    options: McpCallOptions = {},
+  ): Promise<McpResourceListReply> {
+    const connection = this.connection(server);
+    await this.ensureStarted(connection);
+    const result = await connection.request(
+      'resources/list',
+      (client, request) => client.listResources(cursor ? { cursor } : undefined, request),
+      options,
+    );
+    return mapResourceList(server, result);
+  }
+
+  /** `resources/read` of one resource. Read-only: nothing on the server changes. */
+  async readResource(
+    server: string,
+    uri: string,
+    options: McpCallOptions = {},
+  ): Promise<McpResourceReadReply> {
+    const connection = this.connection(server);
+    await this.ensureStarted(connection);
+    const result = await connection.request(
+      'resources/read',
+      (client, request) => client.readResource({ uri }, request),
+      options,
+    );
+    return mapResourceRead(server, uri, result, this.options.result);
+  }
+
+  /** `prompts/list` of one server (one page). */
+  async listPrompts(
+    server: string,
+    cursor?: string,
+    options: McpCallOptions = {},
+  ): Promise<McpPromptListReply> {
+    const connection = this.connection(server);
+    await this.ensureStarted(connection);
+    const result = await connection.request(
+      'prompts/list',
+      (client, request) => client.listPrompts(cursor ? { cursor } : undefined, request),
+      options,
+    );
+    return mapPromptList(server, result);
+  }
+
+  /** `prompts/get`: a prompt rendered by the server with its arguments, usable as a skill-like template. */
+  async getPrompt(
+    server: string,
+    name: string,
+    args: Record<string, string> = {},
+    options: McpCallOptions = {},
+  ): Promise<McpPromptGetReply> {
+    const connection = this.connection(server);
+    await this.ensureStarted(connection);
+    const result = await connection.request(
+      'prompts/get',
+      (client, request) => client.getPrompt({ name, arguments: args }, request),
+      options,
+    );
+    return mapPromptGet(server, name, result, this.options.result);
   }
 
   /** Maps a raw result the same way tools do (for callers of {@link callTool}). */

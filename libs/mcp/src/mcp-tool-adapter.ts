@@ -34,7 +34,22 @@ export interface AdaptMcpToolInput {
 }
 
 const APPROVAL_ORDER: readonly ApprovalRequirement[] = ['never', 'unless_auto_approved', 'always'];
-const MAX_DESCRIPTION = 4096;
+/**
+ * Longest MCP tool description handed to the model, in characters; a longer one is cut and ends with
+ * {@link DESCRIPTION_CUT_MARKER} so the cut is visible (documented in docs/api.md).
+ */
+export const MAX_MCP_TOOL_DESCRIPTION_CHARS = 4096;
+/** Appended to a cut description. */
+export const DESCRIPTION_CUT_MARKER = ' […description cut by Talon at 4096 characters]';
+
+/** A server's tool description within {@link MAX_MCP_TOOL_DESCRIPTION_CHARS}, with a visible marker when cut. */
+export function capToolDescription(description: string): string {
+  if (description.length <= MAX_MCP_TOOL_DESCRIPTION_CHARS) return description;
+  return (
+    description.slice(0, MAX_MCP_TOOL_DESCRIPTION_CHARS - DESCRIPTION_CUT_MARKER.length) +
+    DESCRIPTION_CUT_MARKER
+  );
+}
 
 /**
  * The approval a server tool gets: the configured requirement, raised to `always` when the server says
@@ -82,12 +97,9 @@ export function adaptMcpTool(input: AdaptMcpToolInput): AdaptedMcpTool {
       },
     };
   }
-  const description = (
-    tool.description ??
-    tool.title ??
-    tool.annotations?.title ??
-    `MCP tool ${names.displayName}`
-  ).slice(0, MAX_DESCRIPTION);
+  const description = capToolDescription(
+    tool.description ?? tool.title ?? tool.annotations?.title ?? `MCP tool ${names.displayName}`,
+  );
   const definition: ToolDefinition = {
     name: names.llmName,
     displayName: names.displayName,

@@ -7,7 +7,14 @@ import {
   type CallToolResult,
   type Tool as McpToolInfo,
 } from '@modelcontextprotocol/sdk/types.js';
-import { ERROR_CODES, type ToolDefinition } from '@talon/contracts';
+import {
+  ERROR_CODES,
+  type McpContentItem,
+  type ToolDefinition,
+  type ToolMedia,
+  type ToolsCallReply,
+} from '@talon/contracts';
+import { isMcpToolOutput } from './mcp-model-content.js';
 import { TalonError } from '@talon/errors';
 
 /** The live catalog Talon serves: the definitions the caller may see, and a change feed. */
@@ -62,10 +69,80 @@ export function toMcpTool(definition: ToolDefinition): McpToolInfo {
   };
 }
 
-/** A tool's output as MCP content: strings as text, anything else as pretty JSON text. */
+/**
+ * A tool result as Talon's MCP server returns it when the output has more than text: the model-facing text,
+ * images and audio as typed content, resource links and embedded resources, and structured content.
+ */
+export interface TalonMcpToolResult {
+  readonly kind: 'talon-mcp-tool-result';
+  text: string;
+  media?: readonly ToolMedia[];
+  resources?: readonly McpContentItem[];
+  structuredContent?: Record<string, unknown>;
+}
+
+function isTalonMcpToolResult(value: unknown): value is TalonMcpToolResult {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as { kind?: unknown }).kind === 'talon-mcp-tool-result'
+  );
+}
+
+/**
+ * A tool's output as MCP content: a {@link TalonMcpToolResult} keeps its types (image/audio content with their
+ * data, `resource_link` and `resource` items, `structuredContent`), strings are text, anything else is pretty
+ * JSON text.
+ */
 export function toMcpResult(output: unknown): CallToolResult {
+  if (isTalonMcpToolResult(output)) {
+    const content: CallToolResult['content'] = [{ type: 'text', text: output.text }];
+    for (const item of output.media ?? [])
+      content.push({ type: item.type, data: item.data, mimeType: item.mimeType });
+    for (const item of output.resources ?? []) {
+      if (item.type === 'resource_link')
+        content.push({
+          type: 'resource_link',
+          uri: item.uri,
+          name: item.name,
+          ...(item.mimeType ? { mimeType: item.mimeType } : {}),
+          ...(item.description ? { description: item.description } : {}),
+        });
+      else if (item.type === 'resource' && item.text !== undefined)
+        content.push({
+          type: 'resource',
+          resource: { uri: item.uri, text: item.text, ...(item.mimeType ? { mimeType: item.mimeType } : {}) },
+        });
+      else if (item.type === 'resource' && item.data !== undefined)
+        content.push({
+          type: 'resource',
+          resource: { uri: item.uri, blob: item.data, ...(item.mimeType ? { mimeType: item.mimeType } : {}) },
+        });
+    }
+    return {
+      content,
+      ...(output.structuredContent ? { structuredContent: output.structuredContent } : {}),
+    };
+  }
   const text = typeof output === 'string' ? output : (JSON.stringify(output, null, 2) ?? 'null');
   return { content: [{ type: 'text', text }] };
+}
+
+/**
+ * A reply as MCP clients of Talon's own server get it: the sanitized text, images and audio as typed content,
+ * and, for an MCP tool whose output survived the caps whole, its resource links, embedded resources and
+ * structured content.
+ */
+export function talonMcpToolResult(reply: ToolsCallReply): TalonMcpToolResult {
+  const mcp = isMcpToolOutput(reply.output) ? reply.output : undefined;
+  const resources = mcp?.content.filter((item) => item.type === 'resource_link' || item.type === 'resource');
+  return {
+    kind: 'talon-mcp-tool-result',
+    text: reply.text,
+    ...(reply.media ? { media: reply.media } : {}),
+    ...(resources && resources.length > 0 ? { resources } : {}),
+    ...(mcp?.structuredContent ? { structuredContent: mcp.structuredContent } : {}),
+  };
 }
 
 /** A typed error as an MCP tool error result. APPROVAL_REQUIRED carries the approval id in text and `_meta`. */

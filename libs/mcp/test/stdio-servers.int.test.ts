@@ -73,6 +73,40 @@ describe('registry servers over stdio (server-everything, server-filesystem, ser
     });
   });
 
+  it('lists and reads resources and lists and renders prompts of server-everything, typed', async () => {
+    const page = await manager.listResources('everything');
+    expect(page.resources.length).toBeGreaterThan(0);
+    const text = page.resources.find((resource) => resource.mimeType?.startsWith('text/'))!;
+    const read = await manager.readResource('everything', text.uri);
+    expect(read.contents[0]).toMatchObject({ type: 'resource', uri: text.uri, text: expect.any(String) });
+    const prompts = await manager.listPrompts('everything');
+    expect(prompts.prompts.map((prompt) => prompt.name)).toEqual(
+      expect.arrayContaining(['simple-prompt', 'args-prompt']),
+    );
+    const args = prompts.prompts.find((prompt) => prompt.name === 'args-prompt')!;
+    expect(args.arguments.some((argument) => argument.required)).toBe(true);
+    const rendered = await manager.getPrompt('everything', 'args-prompt', { city: 'Lisbon', state: 'PT' });
+    expect(rendered.messages[0]).toMatchObject({
+      role: 'user',
+      content: { type: 'text', text: expect.stringContaining('Lisbon') },
+    });
+    await expect(manager.readResource('everything', 'demo://no/such/thing')).rejects.toBeInstanceOf(
+      TalonError,
+    );
+    expect(manager.list().find((server) => server.name === 'everything')?.resourceListChanges).toBe(0);
+  });
+
+  it('answers resources and prompts of server-filesystem, which offers neither, with a typed error', async () => {
+    await expect(manager.listResources('filesystem')).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      details: { capability: 'resources' },
+    });
+    await expect(manager.listPrompts('filesystem')).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      details: { capability: 'prompts' },
+    });
+  });
+
   it('reports an unknown tool and an unknown server with typed errors', async () => {
     await expect(manager.call('everything.no-such-tool', {})).rejects.toMatchObject({ code: 'UNKNOWN_TOOL' });
     await expect(manager.call('nowhere.echo', {})).rejects.toMatchObject({ code: 'NOT_FOUND' });

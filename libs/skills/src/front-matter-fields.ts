@@ -3,7 +3,7 @@ import { SKILL_PARAMETER_TYPES, type SkillParameter, type SkillTrigger } from '@
 import type { SkillRequirements } from './parsed-skill.js';
 import { stringList } from './skill-terms.js';
 
-/** A front-matter field that cannot be understood; the parser turns it into an `invalid_field` rejection. */
+/** A front-matter field that cannot be understood; the parser warns and keeps the raw value in `metadata`. */
 export class FieldProblem extends Error {}
 
 type Json = Record<string, unknown>;
@@ -12,40 +12,55 @@ function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** `metadata` as an object: YAML mappings as they are, strings parsed as JSON5. */
-export function readMetadata(value: unknown): Json {
+/**
+ * `metadata` as an object: YAML mappings as they are, strings parsed as JSON5. Anything else, or a string that
+ * is not JSON5 for an object, gives an empty object and a warning (the skill still loads).
+ */
+export function readMetadata(value: unknown, warnings: string[]): Json {
   if (value === undefined || value === null) return {};
   if (isObject(value)) return value;
   if (typeof value === 'string') {
-    let parsed: unknown;
     try {
-      parsed = JSON5.parse(value);
+      const parsed: unknown = JSON5.parse(value);
+      if (isObject(parsed)) return parsed;
+      warnings.push('metadata is a string that is not a JSON5 object; ignored');
     } catch (error) {
-      throw new FieldProblem(`metadata is a string but not valid JSON5: ${(error as Error).message}`);
+      warnings.push(`metadata is a string but not valid JSON5 (${(error as Error).message}); ignored`);
     }
-    if (!isObject(parsed)) throw new FieldProblem('metadata must be an object');
-    return parsed;
+    return {};
   }
-  throw new FieldProblem('metadata must be an object or a JSON5 string');
+  warnings.push(`metadata is ${Array.isArray(value) ? 'a list' : `a ${typeof value}`}, not a mapping; ignored`);
+  return {};
 }
 
+/** The vendor blocks that carry OpenClaw-style requirements, under `metadata` or at the top level. */
+export const REQUIREMENT_BLOCKS = ['openclaw', 'clawdbot', 'moltbot', 'clawdis', 'clawdhub'] as const;
+
 /**
- * Requirements from `requires` (IronClaw), `metadata.openclaw.requires`, `metadata.clawdbot.requires`
- * or a top-level `clawdbot.requires` (legacy). The first one present wins; `os` may also sit next to
- * `requires` in the openclaw block.
+ * Requirements from every place the dialects put them, merged (a requirement stated twice counts once):
+ * a top-level `requires`, `metadata.requires`, and `requires` inside `openclaw`, `clawdbot`, `moltbot`,
+ * `clawdis` or `clawdhub` blocks (under `metadata` or at the top level). `os` may also sit next to `requires`
+ * in a vendor block. Lists are `bins`, `anyBins`, `env`, `config` (configuration keys that must be truthy),
+ * `os`, `skills` (other skills that must be available) and `mcp` (MCP servers that must be configured).
  */
 export function readRequirements(data: Json, metadata: Json): SkillRequirements {
-  const blocks = [data, metadata['openclaw'], metadata['clawdbot'], data['clawdbot']].filter(isObject);
-  const block = blocks.find((candidate) => isObject(candidate['requires']));
-  const requires = block && isObject(block['requires']) ? block['requires'] : {};
-  const os =
-    requires['os'] ?? blocks.map((candidate) => candidate['os']).find((value) => value !== undefined);
+  const vendor = REQUIREMENT_BLOCKS.flatMap((key) => [metadata[key], data[key]]).filter(isObject);
+  const holders = [data, metadata, ...vendor];
+  const blocks = holders.map((holder) => holder['requires']).filter(isObject);
+  const merged = (read: (block: Json) => unknown) => [
+    ...new Set(blocks.flatMap((block) => stringList(read(block)))),
+  ];
+  const os = [
+    ...new Set([...merged((block) => block['os']), ...vendor.flatMap((block) => stringList(block['os']))]),
+  ];
   return {
-    bins: stringList(requires['bins']),
-    anyBins: stringList(requires['anyBins'] ?? requires['any_bins']),
-    env: stringList(requires['env']),
-    config: stringList(requires['config']),
-    os: stringList(os),
+    bins: merged((block) => block['bins']),
+    anyBins: merged((block) => block['anyBins'] ?? block['any_bins']),
+    env: merged((block) => block['env']),
+    config: merged((block) => block['config']),
+    os,
+    skills: merged((block) => block['skills']),
+    mcp: merged((block) => block['mcp'] ?? block['mcpServers'] ?? block['mcp_servers']),
   };
 }
 
@@ -85,24 +100,33 @@ export function readParameters(value: unknown, warnings: string[]): SkillParamet
   return parameters;
 }
 
+/** Triggers as read: the structured ones, plain phrases (activation phrases), and items not understood. */
+export interface ReadTriggers {
+  triggers: SkillTrigger[];
+  /** Plain-text triggers such as ClawHub's `triggers: ["post to mastodon"]`: matched like keywords. */
+  phrases: string[];
+  /** Items that are neither; kept in `metadata.triggers` by the parser, with a warning. */
+  unknown: unknown[];
+}
+
 /**
  * Workflow triggers. Accepted spellings: a list of `{command}`, `{schedule|cron, timezone?}`,
  * `{webhook|event}`, `{manual: true}`, `{type: …, …}`, or plain strings (`/review`, `manual`);
- * or one mapping with `commands`, `schedule(s)`, `webhook(s)`, `manual`.
+ * or one mapping with `commands`, `schedule(s)`, `webhook(s)`, `manual`. Any other string is an activation
+ * phrase; any other item is returned in `unknown`. Never throws.
  */
-export function readTriggers(value: unknown): SkillTrigger[] {
-  if (value === undefined || value === null) return [];
+export function readTriggers(value: unknown): ReadTriggers {
+  const out: ReadTriggers = { triggers: [], phrases: [], unknown: [] };
+  if (value === undefined || value === null) return out;
   const items: unknown[] = Array.isArray(value) ? value : isObject(value) ? expandTriggerMap(value) : [value];
-  const triggers: SkillTrigger[] = [];
   for (const item of items) {
     const trigger = readTrigger(item);
-    if (!trigger)
-      throw new FieldProblem(
-        `trigger ${JSON.stringify(item)} is not a command, schedule, webhook or manual trigger`,
-      );
-    triggers.push(trigger);
+    if (trigger) out.triggers.push(trigger);
+    else if (typeof item === 'string' && item.trim().length > 0 && !item.trim().startsWith('/'))
+      out.phrases.push(item.trim());
+    else out.unknown.push(item);
   }
-  return triggers;
+  return out;
 }
 
 function expandTriggerMap(map: Json): unknown[] {

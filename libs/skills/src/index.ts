@@ -94,6 +94,18 @@ export {
   type ToolOffer,
   type SkillToolResolution,
 } from './skill-tool-resolution.js';
+export { capSkillBody, CHARS_PER_TOKEN } from './skill-body-cap.js';
+export { Bm25Index, bm25Terms, MAX_QUERY_TERMS, type Bm25Document, type Bm25Hit } from './bm25-index.js';
+export { inflectionStem } from './word-inflection.js';
+export {
+  buildSkillIndexPrompt,
+  estimateTokens,
+  oneLineDescription,
+  DEFAULT_INDEX_MAX_TOKENS,
+  INDEX_LINE_MAX_CHARS,
+  type SkillIndexEntry,
+  type SkillIndexPrompt,
+} from './skill-index-prompt.js';
 
 // Attenuation
 export {
@@ -114,7 +126,15 @@ export {
 } from './skill-installer.js';
 export { collectTriggers, skillForCommand } from './skill-triggers.js';
 
+export {
+  listSkillFiles,
+  readSkillTextFile,
+  MAX_LISTED_SKILL_FILES,
+  MAX_SKILL_FILE_READ_BYTES,
+} from './skill-files.js';
+
 // Errors
+export { SkillPathEscapeError, SkillFileNotTextError } from './skill-file-errors.js';
 export { SkillIntegrityError } from './skill-integrity-error.js';
 export { SkillSourceError } from './skill-source-error.js';
 export { SkillRejectedError } from './skill-rejected-error.js';

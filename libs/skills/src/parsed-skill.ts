@@ -11,10 +11,14 @@ export interface SkillRequirements {
   anyBins: string[];
   /** Every one of these environment variables must be set and non-empty. */
   env: string[];
-  /** Every one of these files must exist (`~/` is the home directory; relative paths are from the config base). */
+  /** Every one of these configuration keys (dotted paths into the skills settings) must be truthy. */
   config: string[];
   /** The skill works only on these platforms (`process.platform` values); empty means any. */
   os: string[];
+  /** Every one of these skills must be loaded and available. */
+  skills: string[];
+  /** Every one of these MCP servers must be configured. */
+  mcp: string[];
 }
 
 /** When a skill activates by itself. */

@@ -1,39 +1,30 @@
-import { containsCjk } from './cjk-text.js';
 import type { SkillActivation } from './parsed-skill.js';
 import { testGuarded } from './regex-guard.js';
 import { SELECTION_SCORES } from './selection-scores.js';
-import { classifyTerm, type PreparedMessage } from './skill-match-index.js';
+import { termOccurs, type PreparedMessage } from './skill-match-index.js';
 
 /**
- * Says in words what of one skill's activation matched a message, with the same rules and points as the
- * index (exclude vetoes, keywords exact or inside a word, exact tags, patterns, and the caps). Run only for
- * the skills a result reports: at most 20 + 20 + 10 + 5 checks each.
+ * Says in words what of one skill's declared activation matched a message, with the same rules and points as
+ * the index (exclude vetoes, keywords and tags as whole words or their inflections, patterns, and the caps).
+ * Run only for the skills a result reports: at most 20 + 20 + 10 + 5 checks each.
  */
 export function explainMatches(
   activation: SkillActivation,
   message: PreparedMessage,
   patternInputCap: number,
 ): string[] {
-  const occurs = (term: string) =>
-    containsCjk(term)
-      ? message.folded.includes(term)
-        ? 'exact'
-        : undefined
-      : classifyTerm(message.folded, term);
   const reasons: string[] = [];
   for (const term of [...activation.excludeKeywords].sort(byCodeUnits))
-    if (occurs(term)) reasons.push(`vetoed: exclude keyword "${term}" found`);
+    if (termOccurs(message, term)) reasons.push(`vetoed: exclude keyword "${term}" found`);
   let keyword = 0;
   for (const term of [...activation.keywords].sort(byCodeUnits)) {
-    const match = occurs(term);
-    if (!match) continue;
-    const points = match === 'exact' ? SELECTION_SCORES.exactKeyword : SELECTION_SCORES.substringKeyword;
-    keyword += points;
-    reasons.push(`keyword "${term}" ${match === 'exact' ? 'exact' : 'inside a word'} +${points}`);
+    if (!termOccurs(message, term)) continue;
+    keyword += SELECTION_SCORES.keyword;
+    reasons.push(`keyword "${term}" +${SELECTION_SCORES.keyword}`);
   }
   let tag = 0;
   for (const term of [...activation.tags].sort(byCodeUnits)) {
-    if (occurs(term) !== 'exact') continue;
+    if (!termOccurs(message, term)) continue;
     tag += SELECTION_SCORES.tag;
     reasons.push(`tag "${term}" +${SELECTION_SCORES.tag}`);
   }

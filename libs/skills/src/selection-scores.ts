@@ -1,7 +1,10 @@
-/** The scores and caps of the deterministic tier. */
+/**
+ * The points of the hybrid score: `lexical` multiplies the BM25 relevance (0..1) every skill gets from its
+ * name, description and headings; keyword, tag and pattern hits add capped boosts on top.
+ */
 export const SELECTION_SCORES = {
-  exactKeyword: 10,
-  substringKeyword: 5,
+  lexical: 40,
+  keyword: 10,
   keywordCap: 30,
   tag: 3,
   tagCap: 15,

@@ -1,3 +1,4 @@
+import { ERROR_CODES } from '@talon/contracts';
 import type {
   AttenuateRequest,
   AttenuateResult,
@@ -8,6 +9,10 @@ import type {
   SkillInstallResult,
   SkillListRequest,
   SkillListResult,
+  SkillLoadRequest,
+  SkillLoadResult,
+  SkillReadFileRequest,
+  SkillReadFileResult,
   SkillRemoveRequest,
   SkillRemoveResult,
   SkillSearchRequest,
@@ -17,7 +22,10 @@ import type {
 import { toDiscoveryReport, toSkillSummary, type SkillSnapshot } from './skill-discovery.js';
 import type { GatingOptions } from './skill-gating.js';
 import { installSkill, removeSkill, type SkillInstallerOptions } from './skill-installer.js';
+import { listSkillFiles, readSkillTextFile } from './skill-files.js';
+import { buildSkillIndexPrompt } from './skill-index-prompt.js';
 import { SkillSearch } from './skill-search.js';
+import { SkillSourceError } from './skill-source-error.js';
 import { SkillSelector } from './skill-selector.js';
 import { collectTriggers } from './skill-triggers.js';
 import { SkillWatcher, type SnapshotListener } from './skill-watcher.js';
@@ -49,6 +57,7 @@ export class SkillCatalog {
   private constructor(private readonly options: SkillCatalogOptions) {
     const { config, debounceMs, ...gating } = options;
     this.watcher = new SkillWatcher({
+      settings: config.settings,
       ...gating,
       dirs: config.dirs,
       ...(debounceMs !== undefined ? { debounceMs } : {}),
@@ -86,13 +95,55 @@ export class SkillCatalog {
     return toDiscoveryReport(this.snapshot);
   }
 
-  /** `skills.select`. */
+  /**
+   * `skills.select`, by the deployment's mode: `prefilter` activates the best skills; `model` activates only
+   * mentioned skills and lists the others in an index the model loads from with `skill_load`; `hybrid`
+   * activates the best skills and lists the rest. The index is ranked by relevance to the message and cut to
+   * the index budget.
+   */
   select(request: SelectRequest): SelectResult {
-    return this.selector.select(request.message, {
-      ...(request.maxActive !== undefined ? { maxActive: request.maxActive } : {}),
+    const { mode, indexMaxTokens } = this.options.config;
+    const result = this.selector.select(request.message, {
+      ...(mode === 'model' ? { maxActive: 0 } : {}),
+      ...(request.maxActive !== undefined && mode !== 'model' ? { maxActive: request.maxActive } : {}),
       ...(request.maxContextTokens !== undefined ? { maxContextTokens: request.maxContextTokens } : {}),
       ...(request.parameters !== undefined ? { parameters: request.parameters } : {}),
     });
+    if (mode === 'prefilter') return { ...result, mode };
+    const active = new Set(result.active.map((skill) => skill.name));
+    const index = buildSkillIndexPrompt(
+      this.selector.rank(request.message).filter((skill) => !active.has(skill.name)),
+      indexMaxTokens,
+    );
+    return { ...result, mode, index: index.text, indexed: index.listed };
+  }
+
+  /** `skills.load`: an eligible skill rendered with its parameters, and the files of its folder. */
+  async load(request: SkillLoadRequest): Promise<SkillLoadResult> {
+    const skill = this.selector.activate(request.name, request.parameters);
+    if (!skill) throw this.unavailable(request.name);
+    const dir = this.snapshot.skills.find((candidate) => candidate.name === request.name)!.dir;
+    const listing = await listSkillFiles(dir);
+    return { skill, files: listing.files, filesTruncated: listing.truncated };
+  }
+
+  /** `skills.readFile`: one text file of an eligible skill's folder, confined to that folder. */
+  async readFile(request: SkillReadFileRequest): Promise<SkillReadFileResult> {
+    const skill = this.snapshot.skills.find((candidate) => candidate.name === request.name);
+    if (!skill?.gating.eligible) throw this.unavailable(request.name);
+    const file = await readSkillTextFile(skill.name, skill.dir, request.path);
+    return { name: skill.name, trust: skill.trust, ...file };
+  }
+
+  private unavailable(name: string): SkillSourceError {
+    const skill = this.snapshot.skills.find((candidate) => candidate.name === name);
+    return new SkillSourceError(
+      ERROR_CODES.NOT_FOUND,
+      skill
+        ? `skill "${name}" is gated out here: ${skill.gating.reasons.join('; ')}.`
+        : `no skill is named "${name}"; pick one from the skill index or skill_search.`,
+      { details: { skill: name } },
+    );
   }
 
   /** `skills.attenuate`. */

@@ -11,7 +11,7 @@ import type {
   SkillTrust,
 } from '@talon/contracts';
 import type { LoadedSkill } from './loaded-skill.js';
-import { BinaryLookup, evaluateGating, type GatingOptions } from './skill-gating.js';
+import { BinaryLookup, evaluateGating, gateOnSkills, type GatingOptions } from './skill-gating.js';
 import { readSkillFile } from './skill-parser.js';
 
 /** The three skill directories, in precedence order; a missing or absent one is skipped. */
@@ -99,6 +99,7 @@ export async function discoverSkills(options: DiscoveryOptions): Promise<SkillSn
       snapshot.skills.push(loaded);
     }
   }
+  gateOnSkills(snapshot.skills);
   return snapshot;
 }
 

@@ -1,6 +1,5 @@
 import { accessSync, constants, statSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { delimiter, join } from 'node:path';
 import type { SkillGating } from '@talon/contracts';
 import type { SkillRequirements } from './parsed-skill.js';
 
@@ -10,10 +9,13 @@ export interface GatingOptions {
   env?: Record<string, string | undefined>;
   /** Platform compared with `os` requirements. Default `process.platform`. */
   platform?: string;
-  /** Base of relative `config` paths. Default `process.cwd()`. */
-  configBaseDir?: string;
-  /** Home used for `~/` in `config` paths. Default `os.homedir()`. */
-  homeDir?: string;
+  /**
+   * The deployment's skill settings that `requires.config` keys are looked up in (dotted paths such as
+   * `browser.enabled`, OpenClaw's meaning); a key holds when its value is truthy. Default: no settings.
+   */
+  settings?: Record<string, unknown>;
+  /** Names of the configured MCP servers that `requires.mcp` is checked against. Default: none. */
+  mcpServers?: readonly string[];
 }
 
 /** Looks executables up on PATH, caching answers for the life of the lookup (one discovery run). */
@@ -69,23 +71,59 @@ export function evaluateGating(
     reasons.push(`none of the binaries ${requires.anyBins.map((bin) => `"${bin}"`).join(', ')} is on PATH`);
   }
   for (const name of requires.env) if (!env[name]) reasons.push(`environment variable ${name} is not set`);
-  for (const file of requires.config) {
-    const path = resolveConfigPath(file, options);
-    if (!exists(path)) reasons.push(`config file ${file} is missing`);
-  }
+  for (const key of requires.config)
+    if (!isTruthy(settingAt(options.settings, key))) reasons.push(`config key ${key} is not set`);
+  const servers = new Set(options.mcpServers ?? []);
+  for (const server of requires.mcp)
+    if (!servers.has(server)) reasons.push(`MCP server "${server}" is not configured`);
   return { eligible: reasons.length === 0, reasons };
 }
 
-function resolveConfigPath(file: string, options: GatingOptions): string {
-  if (file === '~' || file.startsWith('~/')) return join(options.homeDir ?? homedir(), file.slice(1));
-  return isAbsolute(file) ? file : resolve(options.configBaseDir ?? process.cwd(), file);
+/**
+ * Gates skills on other skills (`requires.skills`): a skill whose required skill is missing or itself gated
+ * out is gated out too, repeated until nothing changes (so chains and cycles of unavailable skills settle).
+ * Mutates the gating of the skills it is given.
+ */
+export function gateOnSkills(
+  skills: ReadonlyArray<{ name: string; requires: SkillRequirements; gating: SkillGating }>,
+): void {
+  const byName = new Map(skills.map((skill) => [skill.name, skill]));
+  let changed = true;
+  while (changed) {
+    changed = false;
+    for (const skill of skills) {
+      if (!skill.gating.eligible) continue;
+      for (const needed of skill.requires.skills) {
+        const other = byName.get(needed);
+        if (other?.gating.eligible) continue;
+        skill.gating = {
+          eligible: false,
+          reasons: [
+            ...skill.gating.reasons,
+            other ? `required skill "${needed}" is gated out` : `required skill "${needed}" is not loaded`,
+          ],
+        };
+        changed = true;
+        break;
+      }
+    }
+  }
 }
 
-function exists(path: string): boolean {
-  try {
-    statSync(path);
-    return true;
-  } catch {
-    return false;
+/** The value at a dotted path (`a.b.c`) of a settings object; a key containing dots is also tried whole. */
+function settingAt(settings: Record<string, unknown> | undefined, key: string): unknown {
+  if (!settings) return undefined;
+  if (Object.hasOwn(settings, key)) return settings[key];
+  let value: unknown = settings;
+  for (const part of key.split('.')) {
+    if (typeof value !== 'object' || value === null || !Object.hasOwn(value, part)) return undefined;
+    value = (value as Record<string, unknown>)[part];
   }
+  return value;
+}
+
+/** JavaScript truthiness, except that the strings "false", "0", "no" and "off" are false too. */
+function isTruthy(value: unknown): boolean {
+  if (typeof value === 'string') return !['', 'false', '0', 'no', 'off'].includes(value.trim().toLowerCase());
+  return Boolean(value);
 }

@@ -13,9 +13,7 @@ function hits(index: SkillMatchIndex, message: string) {
   const prepared = prepareMessage(foldText(message));
   const terms: string[] = [];
   const patterns: string[] = [];
-  index.forEachTermHit(prepared, (posting, exact) =>
-    terms.push(`${posting.skill}:${posting.kind}:${posting.term}:${exact ? 'exact' : 'sub'}`),
-  );
+  index.forEachTermHit(prepared, (posting) => terms.push(`${posting.skill}:${posting.kind}:${posting.term}`));
   index.forEachPatternHit(prepared, (skill, source) => patterns.push(`${skill}:${source}`));
   return { terms: terms.sort(), patterns: patterns.sort() };
 }
@@ -36,22 +34,23 @@ describe('SkillMatchIndex', () => {
     },
   ]);
 
-  it('finds whole words, words inside words, and short or punctuated terms', () => {
+  it('finds whole words and their inflections, never words inside words, and punctuated terms literally', () => {
     expect(hits(index, 'Redeploy with C++ via CI/CD on node.js, ops!').terms).toEqual([
-      '0:keyword:c++:exact',
-      '0:keyword:ci/cd:exact',
-      '0:keyword:deploy:sub',
-      '0:keyword:node.js:exact',
-      '0:tag:ops:exact',
+      '0:keyword:c++',
+      '0:keyword:ci/cd',
+      '0:keyword:node.js',
+      '0:tag:ops',
     ]);
+    expect(hits(index, 'deployed twice, still deploying').terms).toEqual(['0:keyword:deploy']);
+    expect(hits(index, 'a dry runs check').terms).toEqual(['0:exclude:dry run']);
   });
 
   it('treats CJK characters as word boundaries for Latin terms and matches CJK terms anywhere', () => {
     expect(hits(index, 'deploy部署k8s部署发布').terms).toEqual([
-      '0:keyword:deploy:exact',
-      '1:keyword:k8s部署:exact',
-      '1:keyword:部署:exact',
-      '1:tag:发布:exact',
+      '0:keyword:deploy',
+      '1:keyword:k8s部署',
+      '1:keyword:部署',
+      '1:tag:发布',
     ]);
   });
 

@@ -1,4 +1,5 @@
 import { containsCjk, cjkRuns, isCjkChar } from './cjk-text.js';
+import { inflectionStem } from './word-inflection.js';
 import { DEFAULT_MATCH_INPUT_CAP, testGuarded, type GuardedPattern } from './regex-guard.js';
 
 /** What a term is used for. */
@@ -10,8 +11,10 @@ export interface TermPosting {
   readonly kind: TermKind;
   readonly term: string;
   readonly cjk: boolean;
-  /** The term is one alphanumeric token, so whole-token membership decides exact versus substring. */
-  readonly simple: boolean;
+  /** Inflection stems of the term's words, in order (empty for CJK terms). */
+  readonly stems: readonly string[];
+  /** The term has punctuation inside (`node.js`, `c++`, `ci/cd`): its literal must also occur as a whole word. */
+  readonly literal: boolean;
 }
 
 /** The terms and patterns of one skill to index. */
@@ -22,10 +25,14 @@ export interface MatchableSkill {
   patterns: GuardedPattern[];
 }
 
-/** A message prepared once for matching: folded text and its Latin word tokens. */
+/** A message prepared once for matching: folded text, its Latin word tokens and their inflection stems. */
 export interface PreparedMessage {
   folded: string;
   tokens: Set<string>;
+  /** Stem → positions in the message's word sequence (a CJK run breaks the sequence). */
+  stems: Map<string, number[]>;
+  /** The stem sequence, with `''` where CJK text separates Latin words. */
+  sequence: string[];
 }
 
 const CJK_GLOBAL = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
@@ -37,24 +44,72 @@ const MAX_KEY_LENGTH = 32;
 /** Folded message → the structure every matcher reads. */
 export function prepareMessage(folded: string): PreparedMessage {
   const tokens = new Set<string>();
-  for (const [token] of folded.replace(CJK_GLOBAL, ' ').matchAll(ALNUM_TOKEN)) tokens.add(token);
-  return { folded, tokens };
+  const stems = new Map<string, number[]>();
+  const sequence: string[] = [];
+  for (const [token] of folded.replace(CJK_GLOBAL, ' \uE000 ').matchAll(/[\p{L}\p{N}]+|\uE000/gu)) {
+    if (token === '\uE000') {
+      if (sequence.length > 0 && sequence[sequence.length - 1] !== '') sequence.push('');
+      continue;
+    }
+    tokens.add(token);
+    const stem = inflectionStem(token);
+    const positions = stems.get(stem);
+    if (positions) positions.push(sequence.length);
+    else stems.set(stem, [sequence.length]);
+    sequence.push(stem);
+  }
+  return { folded, tokens, stems, sequence };
+}
+
+/**
+ * True when a (folded) term occurs in the message as whole words: each word of the term equals a message word
+ * or an inflection of it, in order and adjacent ("log" matches "logs" and "logging", never "catalog"); a term
+ * with punctuation inside must also occur literally as a whole word; a CJK term occurs anywhere (CJK text has
+ * no spaces to mark words).
+ */
+export function termOccurs(message: PreparedMessage, term: string): boolean {
+  if (containsCjk(term)) return message.folded.includes(term);
+  return postingOccurs(message, latinPosting(0, 'keyword', term));
+}
+
+function postingOccurs(message: PreparedMessage, posting: TermPosting): boolean {
+  if (posting.cjk) return message.folded.includes(posting.term);
+  const first = posting.stems[0];
+  if (first === undefined) return false;
+  const starts = message.stems.get(first);
+  if (!starts) return false;
+  const rest = posting.stems.length;
+  const inOrder = starts.some((start) => {
+    for (let i = 1; i < rest; i++) if (message.sequence[start + i] !== posting.stems[i]) return false;
+    return true;
+  });
+  return inOrder && (!posting.literal || classifyTerm(message.folded, posting.term) === 'exact');
+}
+
+function latinPosting(skill: number, kind: TermKind, term: string): TermPosting {
+  const words = term.match(ALNUM_TOKEN) ?? [];
+  return {
+    skill,
+    kind,
+    term,
+    cjk: false,
+    stems: words.map(inflectionStem),
+    literal: words.join(' ') !== term,
+  };
 }
 
 /**
  * An inverted index from terms and pattern literals to skills, built once per snapshot, so a message is
- * matched by looking up its own substrings instead of looping over every skill.
+ * matched by looking up its own words instead of looping over every skill.
  *
- * Latin terms are keyed by their longest alphanumeric token. Each message token is expanded into its
- * substrings of 3+ characters, but only while the substring is still a prefix of some key (a trie walk done
- * with a set of prefixes), and each hit is classified: whole-token (exact) or inside a word (substring);
- * multi-word and punctuated terms are verified on the folded text. CJK terms are keyed by their first CJK
- * bigram (or character) and verified by containment. Pattern literals are keyed the same way as terms and
- * a pattern runs only when its literal is present; patterns without a literal run on every message.
+ * Latin terms are keyed by the inflection stem of their first word and matched as whole words (see
+ * {@link termOccurs}); CJK terms are keyed by their first CJK bigram (or character) and verified by
+ * containment. Pattern literals are keyed by their longest Latin token, found inside message words by a
+ * prefix walk (a regex may match inside a word), or by a CJK bigram; a pattern runs only when its literal is
+ * present, and patterns without a literal run on every message.
  */
 export class SkillMatchIndex {
   private readonly terms = new Map<string, TermPosting[]>();
-  private readonly shortTerms: TermPosting[] = [];
   private readonly prefixes = new Set<string>();
   private readonly patterns = new Map<string, Array<{ skill: number; pattern: GuardedPattern }>>();
   private readonly unfilteredPatterns: Array<{ skill: number; pattern: GuardedPattern }> = [];
@@ -83,30 +138,12 @@ export class SkillMatchIndex {
     return this.unfilteredPatterns.length;
   }
 
-  /** Calls `visit` for every term of every skill that occurs in the message. Allocates nothing per hit. */
-  forEachTermHit(message: PreparedMessage, visit: (posting: TermPosting, exact: boolean) => void): void {
-    const classified = new Map<string, 'exact' | 'substring' | undefined>();
-    const consider = (posting: TermPosting) => {
-      let match: 'exact' | 'substring' | undefined;
-      if (posting.cjk) match = message.folded.includes(posting.term) ? 'exact' : undefined;
-      else if (posting.simple) match = message.tokens.has(posting.term) ? 'exact' : 'substring';
-      else {
-        if (!classified.has(posting.term))
-          classified.set(posting.term, classifyTerm(message.folded, posting.term));
-        match = classified.get(posting.term);
-      }
-      if (match) visit(posting, match === 'exact');
-    };
-    this.forEachLatinKey(message, (key) => {
-      const postings = this.terms.get(key);
-      if (!postings) return;
-      // Simple postings under a key are exactly the key, so one lookup decides them all.
-      const exact = message.tokens.has(key);
-      for (const posting of postings) {
-        if (posting.simple) visit(posting, exact);
-        else if (!posting.cjk) consider(posting);
-      }
-    });
+  /** Calls `visit` for every term of every skill that occurs in the message as whole words. */
+  forEachTermHit(message: PreparedMessage, visit: (posting: TermPosting) => void): void {
+    for (const stem of message.stems.keys()) {
+      const postings = this.terms.get(stem);
+      if (postings) for (const posting of postings) if (postingOccurs(message, posting)) visit(posting);
+    }
     const looked = new Set<string>();
     for (const run of cjkRuns(message.folded)) {
       const chars = [...run];
@@ -115,14 +152,14 @@ export class SkillMatchIndex {
           if (looked.has(key)) continue;
           looked.add(key);
           const postings = this.terms.get(key);
-          if (postings) for (const posting of postings) if (posting.cjk) consider(posting);
+          if (postings)
+            for (const posting of postings) if (posting.cjk && postingOccurs(message, posting)) visit(posting);
         }
       }
     }
-    for (const posting of this.shortTerms) consider(posting);
   }
 
-  /** Calls `visit` for every pattern of every skill that matches the (capped) message. */
+/** Calls `visit` for every pattern of every skill that matches the (capped) message. */
   forEachPatternHit(message: PreparedMessage, visit: (skill: number, source: string) => void): void {
     const text =
       message.folded.length > this.matchInputCap
@@ -173,20 +210,12 @@ export class SkillMatchIndex {
   }
 
   private addTerm(skill: number, kind: TermKind, term: string): void {
-    const cjk = containsCjk(term);
-    if (cjk) {
-      push(this.terms, cjkKey(term), { skill, kind, term, cjk, simple: false });
+    if (containsCjk(term)) {
+      push(this.terms, cjkKey(term), { skill, kind, term, cjk: true, stems: [], literal: false });
       return;
     }
-    const tokens = term.match(ALNUM_TOKEN) ?? [];
-    const longest = tokens.reduce((best, token) => (token.length > best.length ? token : best), '');
-    const posting: TermPosting = { skill, kind, term, cjk, simple: tokens.length === 1 && longest === term };
-    if (longest.length < 3 || longest.length > MAX_KEY_LENGTH) {
-      this.shortTerms.push(posting);
-      return;
-    }
-    push(this.terms, longest, posting);
-    this.addPrefixes(longest);
+    const posting = latinPosting(skill, kind, term);
+    if (posting.stems.length > 0) push(this.terms, posting.stems[0]!, posting);
   }
 
   private addPrefixes(key: string): void {

@@ -26,6 +26,8 @@ describe('parseSkillText', () => {
       env: [],
       config: [],
       os: ['linux'],
+      skills: [],
+      mcp: [],
     });
     expect(result.skill.dialects).toEqual(['ironclaw']);
   });
@@ -63,24 +65,41 @@ describe('parseSkillText', () => {
     expect(result.skill.activation.tags).toHaveLength(10);
   });
 
-  it('refuses with stable reasons', () => {
+  it('refuses with stable reasons only what cannot be read as a skill', () => {
     const reason = (r: ReturnType<typeof parseSkillText>) => (r.ok ? 'ok' : r.rejection.reason);
     expect(reason(parse('x-y', 'description: d', '   '))).toBe('empty_body');
-    expect(reason(parse('-lead', 'description: d'))).toBe('invalid_name');
-    expect(reason(parse('a'.repeat(65), 'description: d'))).toBe('invalid_name');
-    expect(reason(parseSkillText('---\nname: other\ndescription: d\n---\nb', origin('folder')))).toBe(
-      'name_mismatch',
+    expect(reason(parseSkillText('---\nname: -lead\ndescription: d\n---\nb', origin('Bad_Folder')))).toBe(
+      'invalid_name',
     );
-    expect(reason(parse('d', `description: ${'x'.repeat(1025)}`))).toBe('description_too_long');
-    expect(reason(parse('r', 'description: d\nactivation:\n  patterns: ["(x+)*y"]'))).toBe('unsafe_regex');
-    expect(reason(parse('r', 'description: d\nactivation:\n  patterns: ["(unclosed"]'))).toBe(
-      'invalid_regex',
-    );
-    expect(reason(parse('r', 'description: d\nactivation:\n  max_context_tokens: -3'))).toBe('invalid_field');
-    expect(reason(parseSkillText('x'.repeat(64 * 1024 + 1), origin('big')))).toBe('too_large');
+    expect(reason(parse('r', 'description: ""'))).toBe('missing_description');
+    expect(reason(parseSkillText('x'.repeat(1024 * 1024 + 1), origin('big')))).toBe('too_large');
     expect(reason(parseSkillText('---json\n{"name":"j"}\n---\nb', origin('j')))).toBe(
       'unsupported_front_matter',
     );
+  });
+
+  it('loads what the client guide calls cosmetic, with warnings', () => {
+    const loaded = (r: ReturnType<typeof parseSkillText>) => {
+      if (!r.ok) throw new Error(r.rejection.message);
+      return r.skill;
+    };
+    expect(loaded(parseSkillText('---\nname: -lead\ndescription: d\n---\nb', origin('lead'))).name).toBe('lead');
+    const long = loaded(parseSkillText(`---\nname: ${'a'.repeat(65)}\ndescription: d\n---\nb`, origin('short')));
+    expect([long.name, long.warnings[0]]).toEqual(['short', expect.stringMatching(/at most 64/)]);
+    const mismatch = loaded(parseSkillText('---\nname: other\ndescription: d\n---\nb', origin('folder')));
+    expect([mismatch.name, mismatch.warnings[0]]).toEqual([
+      'other',
+      'the skill is named "other" but its folder is "folder"; loaded as "other"',
+    ]);
+    expect(loaded(parse('d', `description: ${'x'.repeat(1025)}`)).description).toHaveLength(1024);
+    expect(loaded(parse('r', 'description: d\nactivation:\n  patterns: ["(x+)*y"]')).activation.patterns).toEqual([]);
+    expect(loaded(parse('r', 'description: d\nactivation:\n  patterns: ["(unclosed"]')).warnings[0]).toMatch(
+      /invalid_regex/,
+    );
+    expect(loaded(parse('r', 'description: d\nactivation:\n  max_context_tokens: -3')).warnings[0]).toMatch(
+      /max_context_tokens/,
+    );
+    expect(loaded(parseSkillText(`---\nname: big\ndescription: d\n---\n${'x'.repeat(200_000)}`, origin('big'))).body).toHaveLength(200_000);
   });
 
   it('never evaluates JavaScript front matter, even when the language is announced after the fence', () => {

@@ -1,14 +1,15 @@
 import { createHash } from 'node:crypto';
 import { lstat, open, realpath } from 'node:fs/promises';
 import { basename, dirname, relative, isAbsolute, sep } from 'node:path';
-import matter from 'gray-matter';
 import {
   FieldProblem,
   readMetadata,
   readParameters,
   readRequirements,
   readTriggers,
+  REQUIREMENT_BLOCKS,
 } from './front-matter-fields.js';
+import { readFrontMatter, UnsupportedFrontMatter } from './front-matter-yaml.js';
 import type { ParsedSkill } from './parsed-skill.js';
 import { guardPattern, type GuardedPattern } from './regex-guard.js';
 import { detectDialects } from './skill-dialects.js';
@@ -17,9 +18,12 @@ import { skillNameProblem } from './skill-name-rules.js';
 import { reject, type SkillParseResult } from './skill-rejection.js';
 import { MAX_KEYWORDS, MAX_PATTERNS, MAX_TAGS, normaliseTerms, stringList } from './skill-terms.js';
 
-/** Largest SKILL.md accepted, in bytes. */
-export const MAX_SKILL_FILE_BYTES = 64 * 1024;
-/** Longest description accepted (Agent Skills spec). */
+/**
+ * Largest SKILL.md read, in bytes: a guard against memory exhaustion, not a style rule. What reaches the
+ * prompt is capped by tokens (the selector's budget), never by refusing a large file.
+ */
+export const MAX_SKILL_FILE_BYTES = 1024 * 1024;
+/** Longest description used (Agent Skills spec); a longer one is cut to this for the index, with a warning. */
 export const MAX_DESCRIPTION_LENGTH = 1024;
 
 /** Where a SKILL.md text came from. */
@@ -28,34 +32,44 @@ export interface SkillTextOrigin {
   path: string;
   /** The skill folder; defaults to the folder of `path`. */
   dir?: string;
-  /** The folder's name, which a declared name must equal; defaults to the basename of `dir`. Pass null to skip the check. */
+  /**
+   * The folder's name: a declared name that differs is loaded with a warning, one that breaks the naming rules
+   * falls back to it. Defaults to the basename of `dir`; null when there is no folder yet (installs).
+   */
   folderName?: string | null;
   /** sha256 of the bytes; computed from the text when absent. */
   sha256?: string;
 }
 
-const refuseEngine = {
-  parse: () => {
-    throw new UnsupportedFrontMatter();
-  },
-};
-class UnsupportedFrontMatter extends Error {}
-
-/** Only YAML front matter is read; gray-matter's JavaScript engine (which evals) is replaced by a refusal. */
-const MATTER_OPTIONS = {
-  language: 'yaml',
-  engines: {
-    javascript: refuseEngine,
-    js: refuseEngine,
-    json: refuseEngine,
-    coffee: refuseEngine,
-    toml: refuseEngine,
-  },
-};
+/**
+ * Top-level fields Talon reads. Anything else is kept in `metadata` (when `metadata` has no such key) with a
+ * warning, as the Agent Skills client guide asks: unknown fields never refuse a skill.
+ */
+const KNOWN_FIELDS = new Set([
+  'name',
+  'description',
+  'license',
+  'compatibility',
+  'metadata',
+  'allowed-tools',
+  'version',
+  'activation',
+  'requires',
+  'keywords',
+  'tags',
+  'tools',
+  'parameters',
+  'triggers',
+  ...REQUIREMENT_BLOCKS,
+]);
 
 /**
- * Parses the text of a SKILL.md in any supported dialect into a {@link ParsedSkill}, or refuses it with
- * a typed reason. Pure: reads nothing from disk.
+ * Parses the text of a SKILL.md in any supported dialect into a {@link ParsedSkill}, or refuses it with a typed
+ * reason. Lenient as the Agent Skills client guide recommends: cosmetic problems (a name that differs from its
+ * folder, unknown or differently-typed fields, a long description, an unsafe activation pattern, YAML with an
+ * unquoted `: ` in a value) are warnings and the skill loads; only a file that cannot be read as a skill is
+ * refused (no or non-YAML front matter, YAML that does not parse even after the quoting fallback, no usable
+ * name, no description, an empty body). Pure: reads nothing from disk.
  */
 export function parseSkillText(rawText: string, origin: SkillTextOrigin): SkillParseResult<ParsedSkill> {
   const path = origin.path;
@@ -67,7 +81,7 @@ export function parseSkillText(rawText: string, origin: SkillTextOrigin): SkillP
   if (byteLength > MAX_SKILL_FILE_BYTES)
     return fail(
       'too_large',
-      `SKILL.md has ${byteLength} bytes; the limit is ${MAX_SKILL_FILE_BYTES}. Move detail into references/.`,
+      `SKILL.md has ${byteLength} bytes; files over ${MAX_SKILL_FILE_BYTES} are not read. Move detail into references/.`,
     );
   const text = rawText.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
   const firstLine = text.slice(0, text.indexOf('\n') === -1 ? text.length : text.indexOf('\n'));
@@ -81,127 +95,185 @@ export function parseSkillText(rawText: string, origin: SkillTextOrigin): SkillP
   if (!/\n---[ \t]*(?:\n|$)/.test(text.slice(3)))
     return fail('bad_yaml', 'the front-matter block is not closed by a "---" line.');
 
+  const warnings: string[] = [];
   let data: Record<string, unknown>;
   let content: string;
   try {
-    const parsed = matter(text, MATTER_OPTIONS as unknown as Parameters<typeof matter>[1]);
+    const parsed = readFrontMatter(text);
+    if (typeof parsed.data !== 'object' || parsed.data === null || Array.isArray(parsed.data))
+      return fail('bad_yaml', 'the front matter must be a YAML mapping.');
     data = parsed.data as Record<string, unknown>;
     content = parsed.content;
+    warnings.push(...parsed.repairs);
   } catch (error) {
     if (error instanceof UnsupportedFrontMatter)
       return fail('unsupported_front_matter', 'only YAML front matter is read.');
     return fail('bad_yaml', `the front matter is not valid YAML: ${firstSentence(error)}`);
   }
-  if (typeof data !== 'object' || data === null || Array.isArray(data))
-    return fail('bad_yaml', 'the front matter must be a YAML mapping.');
 
   const body = content.trim();
   if (body.length === 0)
     return fail('empty_body', 'the SKILL.md body is empty; write the instructions below the front matter.');
 
-  const warnings: string[] = [];
-  const declaredName = data['name'] === undefined || data['name'] === null ? undefined : String(data['name']);
-  const name = declaredName ?? folderName ?? '';
-  const nameProblem = skillNameProblem(name);
-  if (nameProblem) return fail('invalid_name', `invalid skill name "${name}": ${nameProblem}.`);
-  if (declaredName === undefined) warnings.push('no name declared; the folder name is used');
-  if (folderName !== null && folderName !== undefined && name !== folderName) {
-    return fail(
-      'name_mismatch',
-      `the skill is named "${name}" but its folder is "${folderName}"; rename one so they match.`,
-    );
-  }
-  const description = typeof data['description'] === 'string' ? data['description'].trim() : '';
+  const named = resolveName(data['name'], folderName, warnings);
+  if (!named.ok) return fail('invalid_name', named.message);
+  const name = named.name;
+
+  const rawDescription = data['description'];
+  let description =
+    typeof rawDescription === 'string' || typeof rawDescription === 'number'
+      ? String(rawDescription).trim()
+      : '';
   if (description.length === 0)
     return fail(
       'missing_description',
       'a description is required: say what the skill does and when to use it.',
     );
-  if (description.length > MAX_DESCRIPTION_LENGTH)
-    return fail(
-      'description_too_long',
-      `the description has ${description.length} characters (at most ${MAX_DESCRIPTION_LENGTH}).`,
+  if (description.length > MAX_DESCRIPTION_LENGTH) {
+    warnings.push(
+      `the description has ${description.length} characters; the index uses the first ${MAX_DESCRIPTION_LENGTH}`,
     );
-
-  try {
-    const metadata = readMetadata(data['metadata']);
-    const activationRaw = data['activation'];
-    const activation =
-      typeof activationRaw === 'object' && activationRaw !== null && !Array.isArray(activationRaw)
-        ? (activationRaw as Record<string, unknown>)
-        : {};
-    if (activationRaw !== undefined && activation !== activationRaw)
-      throw new FieldProblem('activation must be a mapping');
-
-    const patterns: GuardedPattern[] = [];
-    const patternSources = stringListStrict(activation['patterns'], 'activation.patterns');
-    if (patternSources.length > MAX_PATTERNS)
-      warnings.push(`patterns capped at ${MAX_PATTERNS}; ${patternSources.length - MAX_PATTERNS} dropped`);
-    for (const source of patternSources.slice(0, MAX_PATTERNS)) {
-      const guarded = guardPattern(source);
-      if (!guarded.ok)
-        return fail(guarded.problem.reason, `pattern /${source}/ refused: ${guarded.problem.message}.`);
-      patterns.push(guarded.pattern);
-    }
-    const maxTokens = activation['max_context_tokens'] ?? activation['maxContextTokens'];
-    if (
-      maxTokens !== undefined &&
-      (typeof maxTokens !== 'number' || !Number.isInteger(maxTokens) || maxTokens < 1)
-    ) {
-      throw new FieldProblem('activation.max_context_tokens must be a positive integer');
-    }
-    const preApprovedTools = stringList(data['allowed-tools']);
-    const declaredTools = readDeclaredTools(data['tools'], warnings);
-    const allowedTools = [...new Set([...preApprovedTools, ...declaredTools.map((tool) => tool.name)])];
-    const template = readTemplateField(data['template'], warnings);
-    const skill: ParsedSkill = {
-      name,
-      version: data['version'] === undefined ? '0.0.0' : String(data['version']),
-      description,
-      ...(typeof data['license'] === 'string' ? { license: data['license'] } : {}),
-      ...(typeof data['compatibility'] === 'string' ? { compatibility: data['compatibility'] } : {}),
-      metadata,
-      allowedTools,
-      declaredTools,
-      preApprovedTools,
-      ...(template ? { template } : {}),
-      activation: {
-        keywords: normaliseTerms(
-          [...asArray(activation['keywords']), ...asArray(data['keywords'])],
-          MAX_KEYWORDS,
-          'keyword',
-          warnings,
-        ),
-        excludeKeywords: normaliseTerms(
-          activation['exclude_keywords'] ?? activation['excludeKeywords'],
-          MAX_KEYWORDS,
-          'exclude keyword',
-          warnings,
-        ),
-        patterns,
-        tags: normaliseTerms(
-          [...asArray(activation['tags']), ...asArray(data['tags'])],
-          MAX_TAGS,
-          'tag',
-          warnings,
-        ),
-        ...(typeof maxTokens === 'number' ? { maxContextTokens: maxTokens } : {}),
-      },
-      requires: readRequirements(data, metadata),
-      parameters: readParameters(data['parameters'], warnings),
-      triggers: readTriggers(data['triggers']),
-      body,
-      dialects: detectDialects(data, metadata),
-      path,
-      dir,
-      sha256: origin.sha256 ?? createHash('sha256').update(rawText, 'utf8').digest('hex'),
-      warnings,
-    };
-    return { ok: true, skill };
-  } catch (error) {
-    if (error instanceof FieldProblem) return fail('invalid_field', error.message);
-    throw error;
+    description = `${[...description].slice(0, MAX_DESCRIPTION_LENGTH - 1).join('')}…`;
   }
+
+  const metadata = { ...readMetadata(data['metadata'], warnings) };
+  const keep = (key: string, value: unknown, why: string) => {
+    warnings.push(`${why}; kept in metadata.${key}`);
+    if (!(key in metadata)) metadata[key] = value;
+  };
+  for (const key of Object.keys(data))
+    if (!KNOWN_FIELDS.has(key)) keep(key, data[key], `unknown field "${key}"`);
+
+  const activationRaw = data['activation'];
+  let activation: Record<string, unknown> = {};
+  if (typeof activationRaw === 'object' && activationRaw !== null && !Array.isArray(activationRaw))
+    activation = activationRaw as Record<string, unknown>;
+  else if (activationRaw !== undefined && activationRaw !== null)
+    keep('activation', activationRaw, 'activation is not a mapping');
+
+  const patterns: GuardedPattern[] = [];
+  const patternSources = asArray(activation['patterns']).filter((item): item is string => {
+    if (typeof item === 'string') return true;
+    warnings.push(`activation pattern ${JSON.stringify(item)} is not a string; dropped`);
+    return false;
+  });
+  if (patternSources.length > MAX_PATTERNS)
+    warnings.push(`patterns capped at ${MAX_PATTERNS}; ${patternSources.length - MAX_PATTERNS} dropped`);
+  for (const source of patternSources.slice(0, MAX_PATTERNS)) {
+    const guarded = guardPattern(source);
+    if (guarded.ok) patterns.push(guarded.pattern);
+    else
+      warnings.push(`pattern /${source}/ dropped (${guarded.problem.reason}): ${guarded.problem.message}`);
+  }
+  let maxTokens = activation['max_context_tokens'] ?? activation['maxContextTokens'];
+  if (
+    maxTokens !== undefined &&
+    (typeof maxTokens !== 'number' || !Number.isInteger(maxTokens) || maxTokens < 1)
+  ) {
+    warnings.push('activation.max_context_tokens is not a positive integer; ignored');
+    maxTokens = undefined;
+  }
+
+  const triggers = readTriggers(data['triggers']);
+  if (triggers.phrases.length > 0)
+    warnings.push(`triggers read as activation phrases: ${triggers.phrases.join('; ')}`);
+  if (triggers.unknown.length > 0) keep('triggers', triggers.unknown, 'triggers not understood');
+
+  let parameters: ParsedSkill['parameters'] = [];
+  try {
+    parameters = readParameters(data['parameters'], warnings);
+  } catch (error) {
+    if (!(error instanceof FieldProblem)) throw error;
+    keep('parameters', data['parameters'], `parameters ignored (${error.message})`);
+  }
+
+  const preApprovedTools = stringList(data['allowed-tools']);
+  const declaredTools = readDeclaredTools(data['tools'], warnings);
+  const allowedTools = [...new Set([...preApprovedTools, ...declaredTools.map((tool) => tool.name)])];
+  const template = readTemplateField(data['template'], warnings);
+  const version = data['version'] ?? metadata['version'];
+  const skill: ParsedSkill = {
+    name,
+    version: version === undefined || version === null ? '0.0.0' : String(version),
+    description,
+    ...(typeof data['license'] === 'string' ? { license: data['license'] } : {}),
+    ...(typeof data['compatibility'] === 'string' ? { compatibility: data['compatibility'] } : {}),
+    metadata,
+    allowedTools,
+    declaredTools,
+    preApprovedTools,
+    ...(template ? { template } : {}),
+    activation: {
+      keywords: normaliseTerms(
+        [...asArray(activation['keywords']), ...asArray(data['keywords']), ...triggers.phrases],
+        MAX_KEYWORDS,
+        'keyword',
+        warnings,
+      ),
+      excludeKeywords: normaliseTerms(
+        activation['exclude_keywords'] ?? activation['excludeKeywords'],
+        MAX_KEYWORDS,
+        'exclude keyword',
+        warnings,
+      ),
+      patterns,
+      tags: normaliseTerms(
+        [...asArray(activation['tags']), ...asArray(data['tags'])],
+        MAX_TAGS,
+        'tag',
+        warnings,
+      ),
+      ...(typeof maxTokens === 'number' ? { maxContextTokens: maxTokens } : {}),
+    },
+    requires: readRequirements(data, metadata),
+    parameters,
+    triggers: triggers.triggers,
+    body,
+    dialects: detectDialects(data, metadata),
+    path,
+    dir,
+    sha256: origin.sha256 ?? createHash('sha256').update(rawText, 'utf8').digest('hex'),
+    warnings,
+  };
+  return { ok: true, skill };
+}
+
+/**
+ * The name a skill is known by: the declared one when it follows the naming rules (a different folder name is
+ * only a warning); else the folder name when that one does; else none.
+ */
+function resolveName(
+  declaredRaw: unknown,
+  folderName: string | null | undefined,
+  warnings: string[],
+): { ok: true; name: string } | { ok: false; message: string } {
+  const declared =
+    declaredRaw === undefined || declaredRaw === null ? undefined : String(declaredRaw).trim();
+  const folderProblem = folderName ? skillNameProblem(folderName) : 'there is no folder name';
+  if (declared !== undefined && declared !== '') {
+    const problem = skillNameProblem(declared);
+    if (!problem) {
+      if (folderName && folderName !== declared)
+        warnings.push(`the skill is named "${declared}" but its folder is "${folderName}"; loaded as "${declared}"`);
+      return { ok: true, name: declared };
+    }
+    if (folderName && !folderProblem) {
+      warnings.push(`invalid skill name "${declared}" (${problem}); the folder name "${folderName}" is used`);
+      return { ok: true, name: folderName };
+    }
+    return {
+      ok: false,
+      message: `invalid skill name "${declared}": ${problem}, and the folder name cannot stand in (${folderProblem}).`,
+    };
+  }
+  if (folderName && !folderProblem) {
+    warnings.push('no name declared; the folder name is used');
+    return { ok: true, name: folderName };
+  }
+  return {
+    ok: false,
+    message: `no skill name is declared and the folder name cannot stand in (${folderProblem}).`,
+  };
 }
 
 /** Options of {@link readSkillFile}. */
@@ -214,7 +286,7 @@ export interface ReadSkillFileOptions {
 
 /**
  * Reads and parses one SKILL.md from disk: refuses files that resolve outside `skillsRoot`, files over
- * 64 KiB (checked before reading) and unreadable files. Never throws for a bad file.
+ * {@link MAX_SKILL_FILE_BYTES} (checked before reading) and unreadable files. Never throws for a bad file.
  */
 export async function readSkillFile(
   path: string,
@@ -280,14 +352,6 @@ export function isInside(root: string, child: string): boolean {
 function asArray(value: unknown): unknown[] {
   if (value === undefined || value === null) return [];
   return Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [value];
-}
-
-function stringListStrict(value: unknown, label: string): string[] {
-  if (value === undefined || value === null) return [];
-  const list = Array.isArray(value) ? value : [value];
-  if (list.some((item) => typeof item !== 'string'))
-    throw new FieldProblem(`${label} must be a list of strings`);
-  return list as string[];
 }
 
 function firstSentence(error: unknown): string {

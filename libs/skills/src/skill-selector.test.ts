@@ -5,15 +5,17 @@ import { SkillSelector } from './skill-selector.js';
 const considered = (selector: SkillSelector, message: string) => selector.select(message).considered;
 
 describe('SkillSelector scoring', () => {
-  it('adds exact and substring keyword points and caps them at 30', () => {
+  it('adds keyword points for whole words and their inflections, never inside other words, capped at 30', () => {
     const skill = makeSkill({
       name: 'kw',
-      frontMatter: 'activation:\n  keywords: [alpha, beta, gamma, delta, epsi]',
+      frontMatter: 'activation:\n  keywords: [alpha, beta, gamma, delta, log]',
     });
     const selector = new SkillSelector([skill]);
     expect(considered(selector, 'alpha')[0]!.score).toBe(10);
-    expect(considered(selector, 'alphabet')[0]!.score).toBe(5);
-    expect(considered(selector, 'alpha betamax')[0]!.score).toBe(15);
+    expect(considered(selector, 'alphas')[0]!.score).toBe(10);
+    expect(considered(selector, 'alphabet')).toEqual([]);
+    expect(considered(selector, 'the catalog and a blog')).toEqual([]);
+    expect(considered(selector, 'logging and logged logs')[0]!.reasons).toEqual(['keyword "log" +10']);
     const capped = considered(selector, 'alpha beta gamma delta');
     expect(capped[0]!.score).toBe(30);
     expect(capped[0]!.reasons).toContain('keyword points capped at 30 (raw 40)');
@@ -34,17 +36,15 @@ describe('SkillSelector scoring', () => {
     expect(all[0]!.reasons).toContain('pattern points capped at 40 (raw 60)');
   });
 
-  it('matches Latin keywords on word boundaries only, including multi-word ones', () => {
+  it('matches Latin keywords on word boundaries only, including multi-word and punctuated ones', () => {
     const skill = makeSkill({ name: 'cr', frontMatter: 'activation:\n  keywords: [code review, node.js]' });
     const selector = new SkillSelector([skill]);
-    expect(considered(selector, 'Please do a Code Review.')[0]!.reasons[0]).toBe(
-      'keyword "code review" exact +10',
-    );
-    expect(considered(selector, 'a precode reviewer')[0]!.reasons[0]).toBe(
-      'keyword "code review" inside a word +5',
-    );
+    expect(considered(selector, 'Please do a Code Review.')[0]!.reasons[0]).toBe('keyword "code review" +10');
+    expect(considered(selector, 'two code reviews')[0]!.reasons[0]).toBe('keyword "code review" +10');
+    expect(considered(selector, 'a precode reviewer')).toEqual([]);
     expect(considered(selector, 'code then review')).toEqual([]);
     expect(considered(selector, 'upgrade NODE.JS now')[0]!.score).toBe(10);
+    expect(considered(selector, 'node and js')).toEqual([]);
   });
 
   it('matches CJK keywords without word boundaries, and full-width Latin after folding', () => {
@@ -138,10 +138,13 @@ describe('SkillSelector limits', () => {
     // Mentions bypass the limits but still use them up: with max active 2 no keyword skill fits.
     expect(result.active.map((s) => s.name)).toEqual(['mid', 'reviewer']);
     expect(result.considered.find((c) => c.name === 'big')!.outcome).toBe('over_max_active');
-    expect(result.tokensUsed).toBe(1500 + 10_000);
+    // A mentioned skill's injection is cut to the budget (4,000 tokens by default), with a visible marker.
+    expect(result.tokensUsed).toBe(1500 + 4000);
+    expect(result.active[1]!.injection).toMatch(/skill body cut at about 4000 tokens/);
     expect(result.active[0]!.reasons[0]).toBe('mentioned as $mid: always active');
     expect(result.active[1]!.reasons[0]).toBe('mentioned as /review (command of reviewer): always active');
     expect(result.active[1]!.tier).toBe('mention');
+    expect(result.active.map((s) => s.invocation)).toEqual(['$mid and /review please', '/review please']);
   });
 
   it('does not treat paths or URLs as mentions, and reports gated-out mentions', () => {
@@ -172,13 +175,21 @@ describe('SkillSelector similarity tier', () => {
   ];
   const selector = new SkillSelector(skills);
 
-  it('ranks by TF-IDF when no keyword matches, above the threshold, with the reason', () => {
+  it('ranks by BM25 relevance when no keyword matches, above the threshold, with the reason', () => {
     const result = selector.select('the payment service is failing in production, logs show timeouts');
     expect(result.active.map((s) => s.name)).toEqual(['incident-triage']);
     expect(result.active[0]!.tier).toBe('similarity');
     expect(result.active[0]!.reasons[0]).toMatch(
-      /TF-IDF cosine 0\.\d+, terms: .*(production|service|failing)/,
+      /^lexical relevance 0?\.?\d+ × 40 \(BM25 over name, description, headings; terms: .*(production|servic|fail)/,
     );
+  });
+
+  it('never lets a keyword hit on one skill hide the description match of another', () => {
+    const result = selector.select('write release notes for the failing production service incident');
+    const names = result.considered.map((entry) => entry.name);
+    expect(names).toEqual(expect.arrayContaining(['incident-triage', 'release-notes']));
+    const triage = result.considered.find((entry) => entry.name === 'incident-triage')!;
+    expect(triage.reasons.join('\n')).toMatch(/keyword "incident" \+10[\s\S]*lexical relevance/);
   });
 
   it('uses character bigrams for CJK text', () => {
@@ -186,7 +197,7 @@ describe('SkillSelector similarity tier', () => {
     expect(result.active.map((s) => s.name)).toEqual(['chinese-writing']);
   });
 
-  it('stays out of the way when a keyword matches or nothing is similar enough', () => {
+  it('marks keyword hits as such and activates nothing when nothing is similar enough', () => {
     expect(selector.select('incident in the payment service').active.map((s) => s.tier)).toEqual(['keyword']);
     expect(selector.select('what a lovely afternoon for a walk').active).toEqual([]);
   });

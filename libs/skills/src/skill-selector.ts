@@ -8,18 +8,19 @@ import type {
 import { foldText } from './cjk-text.js';
 import type { LoadedSkill } from './loaded-skill.js';
 import { DEFAULT_MATCH_INPUT_CAP } from './regex-guard.js';
+import { capSkillBody } from './skill-body-cap.js';
 import { renderSkillBody } from './skill-body-template.js';
 import { buildSkillInjection } from './skill-injection.js';
-import { prepareMessage, SkillMatchIndex, type PreparedMessage } from './skill-match-index.js';
+import { prepareMessage, SkillMatchIndex } from './skill-match-index.js';
+import { Bm25Index, type Bm25Document } from './bm25-index.js';
 import { explainMatches } from './selection-reasons.js';
 import { SELECTION_SCORES } from './selection-scores.js';
-import { TfidfIndex } from './tfidf-index.js';
 
 /** Default number of skills active at once (`SKILLS_MAX_ACTIVE`). */
 export const DEFAULT_MAX_ACTIVE = 3;
 /** Default prompt budget for skills, in tokens (`SKILLS_MAX_CONTEXT_TOKENS`). */
 export const DEFAULT_MAX_CONTEXT_TOKENS = 4000;
-/** Default minimum cosine similarity for the TF-IDF tier. */
+/** Default minimum BM25 relevance (0..1) for a skill without keyword, tag or pattern hits to be a candidate. */
 export const DEFAULT_SIMILARITY_THRESHOLD = 0.25;
 /** Default number of message characters matched (terms and mentions); longer messages are cut. */
 export const DEFAULT_TERM_INPUT_CAP = 16384;
@@ -51,40 +52,50 @@ export interface SelectOptions {
 /** Default number of considered skills reported per selection (the rest are only counted). */
 export const DEFAULT_CONSIDERED_LIMIT = 20;
 
-const MENTION = /(?:^|[^\p{L}\p{N}_/$.:-])([/$])([a-z0-9]+(?:-[a-z0-9]+)*)(?![\p{L}\p{N}_/-])/gu;
-const MAX_TIER_ONE_SCORE =
-  SELECTION_SCORES.keywordCap + SELECTION_SCORES.tagCap + SELECTION_SCORES.patternCap;
+const MENTION = /(?:^|[^\p{L}\p{N}_/$.:-])([/$])([a-z0-9]+(?:-[a-z0-9]+)*)(?![\p{L}\p{N}_/-])/giu;
+/** Longest command text handed on with a mention (the rest of its line). */
+const MAX_INVOCATION_CHARS = 2000;
+const HEADING = /^#{1,6}[ \t]+(.+)$/gm;
+const MAX_HEADINGS = 24;
 
 interface SelectionPick {
   index: number;
   tier: SelectionTier;
   score: number;
+  /** BM25 relevance (0..1), 0 when the skill shares no term with the message. */
+  relevance: number;
   extraReasons: string[];
-  vetoed?: boolean;
+  /** For a mention: the mention and the rest of its line, as written. */
+  invocation?: string;
 }
 
 /**
- * Deterministic skill selection over one snapshot. Building it indexes every eligible skill once
- * (terms, pattern literals, TF-IDF vectors, costs, name order); `select` then only touches the skills its
- * message hits, scores them in typed arrays, orders them by bucketing the small integer scores, and writes
- * reasons only for the skills it reports.
+ * Hybrid, deterministic skill selection over one snapshot. Every eligible skill is ranked by one score: a BM25
+ * lexical relevance over its name, description and body headings (CJK-aware), times
+ * `SELECTION_SCORES.lexical`, plus the capped boosts of its declared keywords, tags and patterns (whole words and
+ * their inflections). No tier hides another: a keyword hit on one skill does not stop the others from being
+ * ranked by their descriptions. A skill is a candidate when it has a boost or its relevance reaches the
+ * similarity threshold; an exclude keyword vetoes it; `/name` and `$name` mentions are always active.
+ * Building indexes everything once (terms, pattern literals, BM25 postings, costs, name order); `select` only
+ * touches the skills that share something with its message and writes reasons only for those it reports.
  */
 export class SkillSelector {
   private readonly eligible: LoadedSkill[];
   private readonly matchIndex: SkillMatchIndex;
-  private readonly tfidf: TfidfIndex;
+  private readonly lexical: Bm25Index;
   private readonly byName = new Map<string, LoadedSkill>();
   private readonly eligibleIndex = new Map<string, number>();
   private readonly commands = new Map<string, string>();
   private readonly options: Required<SkillSelectorOptions>;
   private readonly costs: Int32Array;
   private readonly nameRank: Int32Array;
-  private readonly byRank: Int32Array;
+  private readonly nameOrder: Int32Array;
   private readonly injectionCache: Array<string | undefined>;
   // Scratch space reused by every call (select is synchronous, so calls never overlap).
   private readonly keywordPoints: Int32Array;
   private readonly tagPoints: Int32Array;
   private readonly patternPoints: Int32Array;
+  private readonly relevance: Float64Array;
   private readonly flags: Uint8Array;
 
   constructor(skills: readonly LoadedSkill[], options: SkillSelectorOptions = {}) {
@@ -102,7 +113,7 @@ export class SkillSelector {
     this.costs = new Int32Array(count);
     this.eligible.forEach((skill, index) => {
       this.eligibleIndex.set(skill.name, index);
-      this.costs[index] = costOf(skill);
+      this.costs[index] = Math.min(costOf(skill), this.options.maxContextTokens);
       for (const trigger of skill.triggers)
         if (trigger.kind === 'command' && !this.commands.has(trigger.command.slice(1)))
           this.commands.set(trigger.command.slice(1), skill.name);
@@ -110,29 +121,86 @@ export class SkillSelector {
     const sorted = this.eligible
       .map((_, index) => index)
       .sort((a, b) => compareNames(this.eligible[a]!.name, this.eligible[b]!.name));
-    this.byRank = Int32Array.from(sorted);
     this.nameRank = new Int32Array(count);
     sorted.forEach((index, rank) => (this.nameRank[index] = rank));
+    this.nameOrder = Int32Array.from(sorted);
     this.injectionCache = new Array(count);
     this.keywordPoints = new Int32Array(count);
     this.tagPoints = new Int32Array(count);
     this.patternPoints = new Int32Array(count);
+    this.relevance = new Float64Array(count);
     this.flags = new Uint8Array(count);
     this.matchIndex = new SkillMatchIndex(
       this.eligible.map((skill) => skill.activation),
       this.options.patternInputCap,
     );
-    this.tfidf = new TfidfIndex(
-      this.eligible.map((skill, id) => ({
-        id,
-        text: `${skill.name.replace(/-/g, ' ')} ${skill.description} ${skill.activation.tags.join(' ')}`,
-      })),
-    );
+    this.lexical = new Bm25Index(this.eligible.map(lexicalDocument));
   }
 
   /** Number of eligible (indexed) skills. */
   get size(): number {
     return this.eligible.length;
+  }
+
+  /**
+   * Every eligible skill ranked by the same score `select` uses (BM25 relevance plus boosts) for a message,
+   * vetoed skills left out, skills sharing nothing with the message last in name order: the order of the
+   * model-mode index. Renders nothing.
+   */
+  rank(message: string): LoadedSkill[] {
+    const capped =
+      message.length > this.options.termInputCap ? message.slice(0, this.options.termInputCap) : message;
+    const prepared = prepareMessage(foldText(capped));
+    const points = new Map<number, number>();
+    const vetoed = new Set<number>();
+    const add = (index: number, value: number) => points.set(index, (points.get(index) ?? 0) + value);
+    const keyword = new Map<number, number>();
+    const tag = new Map<number, number>();
+    const pattern = new Map<number, number>();
+    const bump = (map: Map<number, number>, index: number, value: number) =>
+      map.set(index, (map.get(index) ?? 0) + value);
+    this.matchIndex.forEachTermHit(prepared, (posting) => {
+      if (posting.kind === 'exclude') vetoed.add(posting.skill);
+      else if (posting.kind === 'keyword') bump(keyword, posting.skill, SELECTION_SCORES.keyword);
+      else bump(tag, posting.skill, SELECTION_SCORES.tag);
+    });
+    this.matchIndex.forEachPatternHit(prepared, (index) => bump(pattern, index, SELECTION_SCORES.pattern));
+    for (const [index, value] of keyword) add(index, Math.min(value, SELECTION_SCORES.keywordCap));
+    for (const [index, value] of tag) add(index, Math.min(value, SELECTION_SCORES.tagCap));
+    for (const [index, value] of pattern) add(index, Math.min(value, SELECTION_SCORES.patternCap));
+    for (const hit of this.lexical.query(capped)) add(hit.id, SELECTION_SCORES.lexical * hit.relevance);
+    const scored = [...points.entries()]
+      .filter(([index]) => !vetoed.has(index))
+      .sort((a, b) => b[1] - a[1] || this.nameRank[a[0]]! - this.nameRank[b[0]]!)
+      .map(([index]) => index);
+    const ranked = scored.map((index) => this.eligible[index]!);
+    for (const index of this.nameOrder)
+      if (!points.has(index) && !vetoed.has(index)) ranked.push(this.eligible[index]!);
+    return ranked;
+  }
+
+  /**
+   * One eligible skill as an active skill, its body rendered with `parameters` and capped like any injection:
+   * what `skill_load` hands the model. Undefined when no eligible skill has that name; a render problem throws
+   * the renderer's typed error.
+   */
+  activate(name: string, parameters?: Record<string, unknown>): ActiveSkill | undefined {
+    const index = this.eligibleIndex.get(name);
+    if (index === undefined) return undefined;
+    const injection = this.injectionFor(index, parameters ? { [name]: parameters } : undefined, true);
+    if (typeof injection !== 'string') throw injection.error;
+    const skill = this.eligible[index]!;
+    return {
+      name: skill.name,
+      version: skill.version,
+      trust: skill.trust,
+      tier: 'mention',
+      score: 0,
+      costTokens: this.costs[index]!,
+      reasons: ['loaded by the model with skill_load'],
+      allowedTools: skill.allowedTools,
+      injection,
+    };
   }
 
   /** Scores every skill against the message and activates the best within max active and the token budget. */
@@ -141,11 +209,12 @@ export class SkillSelector {
     const maxActive = options.maxActive ?? this.options.maxActive;
     const budget = options.maxContextTokens ?? this.options.maxContextTokens;
     const limit = this.options.consideredLimit;
-    const folded = foldText(
-      message.length > this.options.termInputCap ? message.slice(0, this.options.termInputCap) : message,
-    );
+    const threshold = this.options.similarityThreshold;
+    const capped =
+      message.length > this.options.termInputCap ? message.slice(0, this.options.termInputCap) : message;
+    const folded = foldText(capped);
 
-    // 1. Deterministic tier: accumulate points per skill.
+    // 1. Boosts from declared keywords, tags and patterns; exclude keywords flag a veto.
     const prepared = prepareMessage(folded);
     const touched: number[] = [];
     const touch = (index: number) => {
@@ -154,54 +223,69 @@ export class SkillSelector {
         touched.push(index);
       }
     };
-    this.matchIndex.forEachTermHit(prepared, (posting, exact) => {
+    this.matchIndex.forEachTermHit(prepared, (posting) => {
       touch(posting.skill);
       if (posting.kind === 'exclude') this.flags[posting.skill] = 2;
-      else if (posting.kind === 'keyword')
-        this.keywordPoints[posting.skill]! += exact
-          ? SELECTION_SCORES.exactKeyword
-          : SELECTION_SCORES.substringKeyword;
-      else if (exact) this.tagPoints[posting.skill]! += SELECTION_SCORES.tag;
+      else if (posting.kind === 'keyword') this.keywordPoints[posting.skill]! += SELECTION_SCORES.keyword;
+      else this.tagPoints[posting.skill]! += SELECTION_SCORES.tag;
     });
     this.matchIndex.forEachPatternHit(prepared, (skill) => {
       touch(skill);
       this.patternPoints[skill]! += SELECTION_SCORES.pattern;
     });
-    const score = (index: number) =>
+    // 2. Lexical relevance of every skill that shares a term with the message.
+    const floor = threshold / 2;
+    for (const hit of this.lexical.query(capped, floor)) {
+      touch(hit.id);
+      this.relevance[hit.id] = hit.relevance;
+    }
+    const boost = (index: number) =>
       Math.min(this.keywordPoints[index]!, SELECTION_SCORES.keywordCap) +
       Math.min(this.tagPoints[index]!, SELECTION_SCORES.tagCap) +
       Math.min(this.patternPoints[index]!, SELECTION_SCORES.patternCap);
+    const total = (index: number) =>
+      Math.round((boost(index) + SELECTION_SCORES.lexical * this.relevance[index]!) * 1000) / 1000;
 
     try {
-      // 2. Mentions, always first.
+      // 3. Mentions, always first.
       const considered: ConsideredSkill[] = [];
-      const mentions = this.findMentions(folded, considered);
+      const mentions = this.findMentions(capped.normalize('NFKC'), considered);
+      const mentioned = new Set(mentions.map((mention) => mention.index));
       const picks: SelectionPick[] = mentions.map((mention) => ({
         index: mention.index,
         tier: 'mention',
-        score: this.flags[mention.index] === 1 ? score(mention.index) : 0,
+        score: this.flags[mention.index] === 2 ? 0 : total(mention.index),
+        relevance: this.relevance[mention.index]!,
         extraReasons: [mention.reason],
+        invocation: mention.invocation,
       }));
-      const mentioned = new Set(mentions.map((mention) => mention.index));
 
-      // 3. Keyword tier in score order (bucketed: scores are small integers), names breaking ties.
-      const buckets: number[][] = Array.from({ length: MAX_TIER_ONE_SCORE + 1 }, () => []);
+      // 4. One ranking of every other touched skill by its whole score.
+      const ranked: SelectionPick[] = [];
+      const below: SelectionPick[] = [];
       const vetoed: number[] = [];
-      let scored = 0;
       for (const index of touched) {
         if (mentioned.has(index)) continue;
-        if (this.flags[index] === 2) vetoed.push(index);
-        else {
-          const points = score(index);
-          if (points > 0) {
-            buckets[points]!.push(this.nameRank[index]!);
-            scored++;
-          }
+        if (this.flags[index] === 2) {
+          vetoed.push(index);
+          continue;
         }
+        const relevance = this.relevance[index]!;
+        const pick: SelectionPick = {
+          index,
+          tier: boost(index) > 0 ? 'keyword' : 'similarity',
+          score: total(index),
+          relevance,
+          extraReasons: [],
+        };
+        if (boost(index) > 0 || relevance >= threshold) ranked.push(pick);
+        else below.push(pick);
       }
-      const similarity = scored === 0 ? this.similarityPicks(message, mentioned, considered) : [];
+      const byScore = (a: SelectionPick, b: SelectionPick) =>
+        b.score - a.score || this.nameRank[a.index]! - this.nameRank[b.index]!;
+      ranked.sort(byScore);
 
-      // 4. Greedy fill.
+      // 5. Greedy fill.
       const active: ActiveSkill[] = [];
       let tokensUsed = 0;
       let reported = 0;
@@ -228,11 +312,12 @@ export class SkillSelector {
               tools: skill.declaredTools,
               preApprovedTools: skill.preApprovedTools,
               injection,
+              ...(pick.invocation !== undefined ? { invocation: pick.invocation } : {}),
             });
             tokensUsed += cost;
           } else {
             outcome = 'render_failed';
-            pick.extraReasons.push(injection.error);
+            pick.extraReasons.push(String(injection.error));
           }
         } else if (outcome === 'over_max_active')
           pick.extraReasons.push(`not activated: ${maxActive} skills already active`);
@@ -247,39 +332,39 @@ export class SkillSelector {
         // Keep walking only while something can still change or be reported.
         return active.length < maxActive || reported < limit;
       };
-      let walking = true;
       for (const pick of picks) decide(pick);
-      for (let points = MAX_TIER_ONE_SCORE; points > 0 && walking; points--) {
-        const bucket = buckets[points]!;
-        if (bucket.length === 0) continue;
-        if (bucket.length > 1) bucket.sort((a, b) => a - b);
-        for (const rank of bucket) {
-          walking = decide({ index: this.byRank[rank]!, tier: 'keyword', score: points, extraReasons: [] });
-          if (!walking) break;
-        }
-      }
-      for (const pick of similarity) if (!decide(pick)) break;
+      for (const pick of ranked) if (!decide(pick)) break;
       for (const index of vetoed) {
         if (reported >= limit) break;
         outcomes.push({
-          pick: { index, tier: 'keyword', score: 0, extraReasons: [], vetoed: true },
+          pick: { index, tier: 'keyword', score: 0, relevance: 0, extraReasons: [] },
           outcome: 'vetoed',
         });
         reported++;
       }
+      below.sort(byScore);
+      for (const pick of below) {
+        if (reported >= limit) break;
+        pick.extraReasons.push(`below the similarity threshold ${threshold}`);
+        outcomes.push({ pick, outcome: 'below_threshold' });
+        reported++;
+      }
 
-      // 5. Reasons, only for what is reported.
-      const reasons = this.reasonsFor(new Set(outcomes.map((entry) => entry.pick.index)), prepared);
+      // 6. Reasons, only for what is reported.
       for (const { pick, outcome } of outcomes) {
         const skill = this.eligible[pick.index]!;
-        const all =
-          pick.tier === 'similarity'
-            ? pick.extraReasons
-            : [
-                ...(pick.tier === 'mention' ? pick.extraReasons.slice(0, 1) : []),
-                ...(reasons.get(pick.index) ?? []),
-                ...(pick.tier === 'mention' ? pick.extraReasons.slice(1) : pick.extraReasons),
-              ];
+        const lexicalReason =
+          pick.relevance > 0
+            ? [
+                `lexical relevance ${round3(pick.relevance)} × ${SELECTION_SCORES.lexical} (BM25 over name, description, headings; terms: ${this.lexical.matchedTerms(capped, pick.index).join(', ')})`,
+              ]
+            : [];
+        const all = [
+          ...(pick.tier === 'mention' ? pick.extraReasons.slice(0, 1) : []),
+          ...explainMatches(skill.activation, prepared, this.options.patternInputCap),
+          ...lexicalReason,
+          ...(pick.tier === 'mention' ? pick.extraReasons.slice(1) : pick.extraReasons),
+        ];
         considered.push({
           name: skill.name,
           trust: skill.trust,
@@ -304,11 +389,10 @@ export class SkillSelector {
         considered,
         consideredTotal:
           mentions.length +
-          scored +
+          ranked.length +
           vetoed.length +
-          similarity.length +
-          considered.filter((entry) => entry.outcome === 'gated_out' || entry.outcome === 'below_threshold')
-            .length,
+          below.length +
+          considered.filter((entry) => entry.outcome === 'gated_out').length,
         tokensUsed,
         injection: active.map((skill) => skill.injection).join('\n\n'),
         durationMs: performance.now() - started,
@@ -319,19 +403,27 @@ export class SkillSelector {
         this.keywordPoints[index] = 0;
         this.tagPoints[index] = 0;
         this.patternPoints[index] = 0;
+        this.relevance[index] = 0;
       }
     }
   }
 
-  private injectionFor(index: number, parameters: SelectOptions['parameters']): string | { error: string } {
+  private injectionFor(
+    index: number,
+    parameters: SelectOptions['parameters'],
+    rethrow = false,
+  ): string | { error: string | Error } {
     const skill = this.eligible[index]!;
     const cacheable = skill.parameters.length === 0;
     if (cacheable && this.injectionCache[index] !== undefined) return this.injectionCache[index]!;
     try {
-      const body = renderSkillBody(skill.body, skill.parameters, parameters?.[skill.name], skill.name, {
-        ...(skill.template ? { template: skill.template } : {}),
-        missing: 'ask',
-      });
+      const body = capSkillBody(
+        renderSkillBody(skill.body, skill.parameters, parameters?.[skill.name], skill.name, {
+          ...(skill.template ? { template: skill.template } : {}),
+          missing: 'ask',
+        }),
+        this.options.maxContextTokens,
+      );
       const injection = buildSkillInjection({
         name: skill.name,
         version: skill.version,
@@ -341,26 +433,29 @@ export class SkillSelector {
       if (cacheable) this.injectionCache[index] = injection;
       return injection;
     } catch (error) {
-      return { error: (error as Error).message };
+      return { error: rethrow ? (error as Error) : (error as Error).message };
     }
   }
 
-  /** Reasons in words for the reported skills only. */
-  private reasonsFor(indices: Set<number>, message: PreparedMessage): Map<number, string[]> {
-    const out = new Map<number, string[]>();
-    for (const index of indices)
-      out.set(index, explainMatches(this.eligible[index]!.activation, message, this.options.patternInputCap));
-    return out;
-  }
-
+  /**
+   * `/name`, `$name` and command mentions in the (NFKC, not case-folded) message; each carries its invocation,
+   * the mention and the rest of its line as written (`/standup squad=payments days=3`), for parameter parsing.
+   */
   private findMentions(
-    folded: string,
+    text: string,
     considered: ConsideredSkill[],
-  ): Array<{ index: number; reason: string }> {
-    const mentions: Array<{ index: number; reason: string }> = [];
-    for (const match of folded.matchAll(MENTION)) {
-      const [, sigil, word] = match;
-      const name = this.byName.has(word!) ? word! : sigil === '/' ? this.commands.get(word!) : undefined;
+  ): Array<{ index: number; reason: string; invocation: string }> {
+    const mentions: Array<{ index: number; reason: string; invocation: string }> = [];
+    for (const match of text.matchAll(MENTION)) {
+      const sigil = match[1]!;
+      const word = match[2]!.toLowerCase();
+      const start = match.index + match[0].indexOf(sigil + match[2]!);
+      const lineEnd = text.indexOf('\n', start);
+      const invocation = text
+        .slice(start, lineEnd === -1 ? text.length : lineEnd)
+        .trim()
+        .slice(0, MAX_INVOCATION_CHARS);
+      const name = this.byName.has(word) ? word : sigil === '/' ? this.commands.get(word) : undefined;
       if (!name) continue;
       const index = this.eligibleIndex.get(name);
       if (index === undefined) {
@@ -381,43 +476,29 @@ export class SkillSelector {
       if (mentions.some((mention) => mention.index === index)) continue;
       mentions.push({
         index,
+        invocation,
         reason: `mentioned as ${sigil}${word}${name !== word ? ` (command of ${name})` : ''}: always active`,
       });
     }
     return mentions;
   }
 
-  private similarityPicks(
-    message: string,
-    mentioned: Set<number>,
-    considered: ConsideredSkill[],
-  ): SelectionPick[] {
-    const picks: SelectionPick[] = [];
-    for (const hit of this.tfidf.query(
-      message.slice(0, this.options.termInputCap),
-      this.options.similarityThreshold / 2,
-      10,
-    )) {
-      if (mentioned.has(hit.id) || this.flags[hit.id] === 2) continue;
-      const skill = this.eligible[hit.id]!;
-      const similarity = Math.round(hit.similarity * 1000) / 1000;
-      const reason = `similar to the description (TF-IDF cosine ${similarity}, terms: ${hit.terms.join(', ')})`;
-      if (hit.similarity < this.options.similarityThreshold) {
-        considered.push({
-          name: skill.name,
-          trust: skill.trust,
-          tier: 'similarity',
-          score: similarity,
-          costTokens: this.costs[hit.id]!,
-          outcome: 'below_threshold',
-          reasons: [reason, `below the threshold ${this.options.similarityThreshold}`],
-        });
-        continue;
-      }
-      picks.push({ index: hit.id, tier: 'similarity', score: similarity, extraReasons: [reason] });
-    }
-    return picks;
-  }
+}
+
+/** The text BM25 ranks a skill by: its name (weight 3), description (2) and body headings (1). Tags and keywords are boosts. */
+function lexicalDocument(skill: LoadedSkill): Bm25Document {
+  const headings = [...skill.body.matchAll(HEADING)].slice(0, MAX_HEADINGS).map((match) => match[1]!);
+  return {
+    fields: [
+      { text: skill.name.replace(/-/g, ' '), weight: 3 },
+      { text: skill.description, weight: 2 },
+      { text: headings.join('\n'), weight: 1 },
+    ],
+  };
+}
+
+function round3(value: number): number {
+  return Math.round(value * 1000) / 1000;
 }
 
 /** Plain code-unit order: deterministic and locale-independent. */

@@ -10,6 +10,8 @@ export const READ_ONLY_TOOL_WHITELIST = [
   'json',
   'skill_list',
   'skill_search',
+  'skill_load',
+  'skill_read_file',
 ] as const;
 
 /**

@@ -116,3 +116,51 @@ describe('SkillCatalog', () => {
     expect(catalog.select({ message: 'a flamingo' }).active.map((s) => s.name)).toEqual(['late-user-skill']);
   }, 20_000);
 });
+
+describe('SkillCatalog modes', () => {
+  it('prefilter injects, model lists an index and injects only mentions, hybrid does both', async () => {
+    const open = (mode: string) =>
+      SkillCatalog.open({
+        config: parseSkillsConfig(
+          { WORKSPACE_DIR: join(work, 'workspace'), SKILLS_DIR: join(work, 'user'), SKILLS_MODE: mode },
+          work,
+        ),
+        debounceMs: 50,
+      });
+    const message = 'the payment service is failing in production, triage the incident';
+    const prefilter = await open('prefilter');
+    const model = await open('model');
+    const hybrid = await open('hybrid');
+    try {
+      const plain = prefilter.select({ message });
+      expect(plain).toMatchObject({ mode: 'prefilter' });
+      expect(plain.index).toBeUndefined();
+      expect(plain.active.map((skill) => skill.name)).toContain('incident-triage');
+
+      const indexed = model.select({ message });
+      expect(indexed.active).toEqual([]);
+      expect(indexed.indexed![0]).toBe('incident-triage');
+      const eligible = model.list({ includeGatedOut: false }).skills.length;
+      expect(indexed.indexed).toHaveLength(eligible);
+      expect(indexed.index).toMatch(/^<available_skills>\n[\s\S]*- incident-triage \(trusted\): /);
+      const mentioned = model.select({ message: '/release-notes for v2' });
+      expect(mentioned.active.map((skill) => skill.name)).toEqual(['release-notes']);
+      expect(mentioned.indexed).not.toContain('release-notes');
+
+      const both = hybrid.select({ message });
+      expect(both.active.map((skill) => skill.name)).toContain('incident-triage');
+      expect(both.indexed).not.toContain('incident-triage');
+      expect(both.indexed!.length + both.active.length).toBe(eligible);
+
+      const loaded = await model.load({ name: 'incident-triage' });
+      expect(loaded.skill).toMatchObject({ name: 'incident-triage', trust: 'TRUSTED' });
+      expect(loaded.skill.injection).toMatch(/^<skill name="incident-triage"/);
+      await expect(model.load({ name: 'no-such-skill' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      await expect(model.readFile({ name: 'incident-triage', path: '../code-review/SKILL.md' })).rejects.toMatchObject({
+        code: 'PATH_OUTSIDE_SKILL',
+      });
+    } finally {
+      await Promise.all([prefilter.close(), model.close(), hybrid.close()]);
+    }
+  });
+});

@@ -27,10 +27,10 @@ beforeAll(async () => {
   server = createServer((req, res) => {
     hits.push(req.url ?? '');
     if (req.url === '/weather/SKILL.md') res.end(SKILL);
-    else if (req.url === '/huge') res.end('x'.repeat(200_000));
+    else if (req.url === '/huge') res.end('x'.repeat(1_200_000));
     else if (req.url === '/chunked-huge') {
       res.writeHead(200, { 'transfer-encoding': 'chunked' });
-      for (let i = 0; i < 100; i++) res.write('y'.repeat(1024));
+      for (let i = 0; i < 1100; i++) res.write('y'.repeat(1024));
       res.end();
     } else if (req.url === '/redirect') res.writeHead(302, { location: '/weather/SKILL.md' }).end();
     else if (req.url === '/evil') res.end('---\nname: ../../etc\ndescription: escape\n---\nx\n');

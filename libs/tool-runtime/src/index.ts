@@ -27,8 +27,21 @@ export {
   type ParamLimits,
 } from './param-limits.js';
 export { SlidingWindowRateLimiter, DEFAULT_SWEEP_EVERY, type RateLimiterOptions } from './rate-limiter.js';
-export { ToolPipeline, type ToolPipelineOptions, type PrepareOptions } from './tool-pipeline.js';
-export type { ToolCall, PreparedCall, ExecutedCall, ToolRunResult, ToolExecutor } from './tool-call.js';
+export {
+  ToolPipeline,
+  DEFAULT_MAX_MEDIA_BYTES,
+  type ToolPipelineOptions,
+  type PrepareOptions,
+} from './tool-pipeline.js';
+export type {
+  ToolCall,
+  PreparedCall,
+  ExecutedCall,
+  ToolRunResult,
+  ToolExecutor,
+  RenderedOutput,
+  OutputRenderer,
+} from './tool-call.js';
 export { runWithTimeout } from './run-with-timeout.js';
 export type {
   LeakScanner,

@@ -1,4 +1,4 @@
-import type { ToolDefinition } from '@talon/contracts';
+import type { ToolDefinition, ToolMedia } from '@talon/contracts';
 import type { LeakFinding } from './output-safety.js';
 import type { CredentialGrant } from './tool.js';
 
@@ -45,6 +45,8 @@ export interface ToolRunResult {
   output: unknown;
   /** The wrapped, sanitized, possibly truncated text for the model. */
   text: string;
+  /** Images and audio of the output (see {@link OutputRenderer}), within the media cap. */
+  media?: ToolMedia[];
   truncated: boolean;
   leakFindings: LeakFinding[];
   sanitizerFindings: string[];
@@ -53,3 +55,15 @@ export interface ToolRunResult {
 
 /** Runs a prepared call somewhere (e.g. over NATS on the tool's domain) and resolves with its output. */
 export type ToolExecutor = (prepared: PreparedCall, signal: AbortSignal) => Promise<unknown>;
+
+/** A tool output rendered for the model: its text, and images or audio kept typed beside it. */
+export interface RenderedOutput {
+  text: string;
+  media?: ToolMedia[];
+}
+
+/**
+ * Renders outputs of a known shape (e.g. MCP content) for the model instead of the default compact JSON;
+ * returns undefined for anything it does not recognise.
+ */
+export type OutputRenderer = (output: unknown, definition: ToolDefinition) => RenderedOutput | undefined;

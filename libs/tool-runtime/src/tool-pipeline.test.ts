@@ -390,6 +390,47 @@ describe('ToolPipeline', () => {
     await expect(pipeline.run({ tool: 'echo', params: {} })).rejects.toBeInstanceOf(OutputSafetyMissingError);
   });
 
+  it('renders known outputs through the renderer, caps attached media and counts structured output in the cap', async () => {
+    const media = (bytes: number) => ({
+      type: 'image' as const,
+      mimeType: 'image/png',
+      data: 'AA==',
+      sha256: 'x',
+      bytes,
+    });
+    const { pipeline } = setup({
+      maxOutputBytes: 200,
+      maxMediaBytes: 1000,
+      renderOutput: (output) =>
+        typeof output === 'object' && output !== null && 'rendered' in output
+          ? {
+              text: String((output as { rendered: unknown }).rendered),
+              media: [media(600), media(600), media(300)],
+            }
+          : undefined,
+    });
+    const small = await pipeline.run({ tool: 'echo', params: { text: 'plain' } });
+    expect(small.media).toBeUndefined();
+    expect(small.text).toContain('{"text":"plain"}');
+    const prepared = pipeline.prepareCall({ tool: 'echo', params: {} });
+    const shown = pipeline.postProcessOutput(prepared, {
+      output: { rendered: 'short text', big: 'x'.repeat(5000) },
+      durationMs: 1,
+    });
+    // The renderer's text is what the model reads; the 5,000-character field never reaches it.
+    expect(shown.text).toContain('short text');
+    expect(shown.text).not.toContain('xxxx');
+    expect(shown.media?.map((item) => item.bytes)).toEqual([600, 300]);
+    expect(shown.output).toMatchObject({ rendered: 'short text' });
+    const long = pipeline.postProcessOutput(prepared, {
+      output: { rendered: 'y'.repeat(5000) },
+      durationMs: 1,
+    });
+    expect(long.truncated).toBe(true);
+    // Cut text means the structured output is cut too: it is replaced by the scanned text.
+    expect(typeof long.output).toBe('string');
+  });
+
   it('rejects a nonsense output cap at construction', () => {
     expect(() => new ToolPipeline(new ToolRegistry(), { maxOutputBytes: 0 })).toThrow(RangeError);
   });

@@ -13,7 +13,14 @@ import { ParamValidator } from './param-validator.js';
 import { SlidingWindowRateLimiter } from './rate-limiter.js';
 import { runWithTimeout } from './run-with-timeout.js';
 import type { Tool, ToolLogger } from './tool.js';
-import type { ExecutedCall, PreparedCall, ToolCall, ToolExecutor, ToolRunResult } from './tool-call.js';
+import type {
+  ExecutedCall,
+  OutputRenderer,
+  PreparedCall,
+  ToolCall,
+  ToolExecutor,
+  ToolRunResult,
+} from './tool-call.js';
 import { ToolRegistry, type ToolLookup } from './tool-registry.js';
 
 /** Options of {@link ToolPipeline}. */
@@ -34,9 +41,19 @@ export interface ToolPipelineOptions {
    * cut first and the structured output is replaced by the scanned text. Default 16 × `maxOutputBytes`.
    */
   maxScanBytes?: number;
+  /** Renders known output shapes (MCP content) for the model; default: compact JSON of every output. */
+  renderOutput?: OutputRenderer;
+  /**
+   * Most image/audio bytes attached to one result ({@link DEFAULT_MAX_MEDIA_BYTES}); media past it stay named
+   * in the text by their placeholder and are not attached.
+   */
+  maxMediaBytes?: number;
   log?: ToolLogger;
   newCallId?: () => string;
 }
+
+/** Default cap of image/audio bytes attached to one tool result. */
+export const DEFAULT_MAX_MEDIA_BYTES = 1024 * 1024;
 
 /** Options of {@link ToolPipeline.prepareCall}. */
 export interface PrepareOptions {
@@ -70,6 +87,8 @@ export class ToolPipeline {
   private readonly maxScanBytes: number;
   private readonly log: ToolLogger;
   private readonly newCallId: () => string;
+  private readonly renderOutput?: OutputRenderer;
+  private readonly maxMediaBytes: number;
 
   constructor(
     private readonly lookup: ToolLookup,
@@ -95,6 +114,8 @@ export class ToolPipeline {
       throw new RangeError('maxScanBytes must not be below maxOutputBytes');
     this.log = options.log ?? silentLog;
     this.newCallId = options.newCallId ?? randomUUID;
+    if (options.renderOutput) this.renderOutput = options.renderOutput;
+    this.maxMediaBytes = options.maxMediaBytes ?? DEFAULT_MAX_MEDIA_BYTES;
   }
 
   /** Lookup → size/depth limits → coercion and validation → rate limit. Synchronous; throws typed errors. */
@@ -159,7 +180,8 @@ export class ToolPipeline {
    */
   postProcessOutput(prepared: PreparedCall, executed: ExecutedCall): ToolRunResult {
     const safety = this.requireSafety();
-    const full = cutUtf8(outputToText(executed.output), this.maxScanBytes);
+    const rendered = this.renderOutput?.(executed.output, prepared.definition);
+    const full = cutUtf8(rendered ? rendered.text : outputToText(executed.output), this.maxScanBytes);
     const scanned = safety.leakScanner.redact(full.text, this.knownSecrets(prepared));
     const sanitized = safety.sanitizer.sanitize(scanned.text);
     const cut = truncateText(
@@ -167,16 +189,34 @@ export class ToolPipeline {
       this.maxOutputBytes,
       full.truncated ? full.originalBytes : undefined,
     );
+    // A rendered output counts whole against the cap: when its text (structured content included) was cut,
+    // the structured output does not leave either.
+    const replaced =
+      scanned.findings.length > 0 || full.truncated || (rendered !== undefined && cut.truncated);
+    const media = this.capMedia(rendered?.media);
     return {
       callId: prepared.callId,
       tool: prepared.tool,
-      output: scanned.findings.length > 0 || full.truncated ? scanned.text : executed.output,
+      output: replaced ? scanned.text : executed.output,
       text: safety.wrapper.wrap(prepared.tool, prepared.callId, cut.text),
+      ...(media.length > 0 ? { media } : {}),
       truncated: cut.truncated,
       leakFindings: scanned.findings,
       sanitizerFindings: sanitized.findings,
       durationMs: executed.durationMs,
     };
+  }
+
+  /** The media that fit under the media cap, in order. */
+  private capMedia(media: ToolRunResult['media']): NonNullable<ToolRunResult['media']> {
+    const kept: NonNullable<ToolRunResult['media']> = [];
+    let used = 0;
+    for (const item of media ?? []) {
+      if (used + item.bytes > this.maxMediaBytes) continue;
+      used += item.bytes;
+      kept.push(item);
+    }
+    return kept;
   }
 
   /**

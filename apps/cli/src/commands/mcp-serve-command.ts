@@ -1,5 +1,5 @@
 import { apiSubject, type ToolDefinition, type ToolsCallReply, type ToolsListReply } from '@talon/contracts';
-import { serveTalonMcpOverStdio, type TalonMcpServerOptions } from '@talon/mcp';
+import { serveTalonMcpOverStdio, talonMcpToolResult, type TalonMcpServerOptions } from '@talon/mcp';
 import type { NatsRequester } from '@talon/service-runtime';
 import { connectTalonApiFromCli, type TalonApiConnection } from '../talon-api-connection.js';
 
@@ -82,7 +82,7 @@ function natsCatalogOptions(
           { tool, params: args, sessionId: await sessionId, policy: 'agent' },
           { timeoutMs, ...(token ? { token } : {}) },
         );
-        return reply.text;
+        return talonMcpToolResult(reply);
       },
     },
     stop: () => clearInterval(poll),

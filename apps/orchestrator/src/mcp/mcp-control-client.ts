@@ -7,6 +7,7 @@ import {
   type Envelope,
   type McpControlOperation,
   type McpInstanceReply,
+  type McpQueryOperation,
   type McpServerView,
   type ToolDomain,
 } from '@talon/contracts';
@@ -81,6 +82,38 @@ export class McpControlClient {
     );
     if (failure) throw failure;
     throw new McpServerNotFoundError(server);
+  }
+
+  /**
+   * A read query (`resources.list|read`, `prompts.list|get`) answered by whichever domain runs the server: the
+   * first successful reply wins; NOT_FOUND from one domain only says the server lives in the other.
+   */
+  async query<T>(
+    operation: McpQueryOperation,
+    payload: { server: string; [key: string]: unknown },
+  ): Promise<T> {
+    const replies = (
+      await Promise.all(
+        TOOL_DOMAINS.map((domain) => this.ask(domain, operation, payload, this.controlTimeoutMs)),
+      )
+    ).flat();
+    const answer = replies.find((reply) => !(reply instanceof Error));
+    if (answer !== undefined) return answer as T;
+    const failure = replies.find(
+      (reply): reply is TalonError =>
+        TalonError.isInstance(reply) &&
+        reply.code !== ERROR_CODES.NOT_FOUND &&
+        reply.code !== ERROR_CODES.NO_RESPONDERS,
+    );
+    if (failure) throw failure;
+    const notFound = replies.find(
+      (reply): reply is TalonError =>
+        TalonError.isInstance(reply) &&
+        reply.code === ERROR_CODES.NOT_FOUND &&
+        (reply.details as { capability?: unknown } | undefined)?.capability !== undefined,
+    );
+    if (notFound) throw notFound;
+    throw new McpServerNotFoundError(payload.server);
   }
 
   /** One domain's replies: one from a queue group, or every instance's from a scatter. Errors are returned, not thrown. */

@@ -1,5 +1,5 @@
-import { DEFAULT_MCP_EFFECTS } from '@talon/mcp';
-import type { ToolDefinition, ToolEffect } from '@talon/contracts';
+import { DEFAULT_MCP_APPROVAL, DEFAULT_MCP_EFFECTS } from '@talon/mcp';
+import type { McpResourceReadReply, McpToolOutput, ToolDefinition, ToolEffect } from '@talon/contracts';
 import type { Tool } from '@talon/tool-runtime';
 import { controlPlaneToolDefinition } from '../tools/control-plane-tool-definition.js';
 import type { McpControlClient } from './mcp-control-client.js';
@@ -38,7 +38,7 @@ function definition(
 }
 
 /**
- * `mcp_start`, `mcp_stop`, `mcp_list` and `mcp_call` as orchestrator-local tools, so their names exist
+ * `mcp_start`, `mcp_stop`, `mcp_list`, `mcp_resource_read` and `mcp_call` as orchestrator-local tools, so their names exist
  * once whichever workers run. `mcp_call` asks no approval of its own: it dispatches the named tool, whose
  * own policy and approval then apply, so going through it is never looser than calling the tool directly.
  */
@@ -76,6 +76,38 @@ export function createMcpControlTools(control: McpControlClient, caller: McpTool
         idempotent: true,
       },
       execute: async () => ({ servers: await control.list() }),
+    },
+    {
+      // Read-only, but it reaches an MCP server like its tools do: the MCP default approval applies.
+      definition: {
+        ...definition(
+          'mcp_resource_read',
+          'Read one resource of an MCP server by URI (for example a resource link a tool returned).',
+          {
+            type: 'object',
+            properties: {
+              server: SERVER_PARAMETERS.properties.server,
+              uri: { type: 'string', minLength: 1, maxLength: 4096, description: 'the resource URI' },
+            },
+            required: ['server', 'uri'],
+            additionalProperties: false,
+          },
+          ['network'],
+          60_000,
+        ),
+        approval: DEFAULT_MCP_APPROVAL,
+      },
+      execute: async (params): Promise<McpToolOutput> => {
+        const read = await control.query<McpResourceReadReply>('resources.read', {
+          server: String(params.server),
+          uri: String(params.uri),
+        });
+        const text = read.contents
+          .map((item) => (item.type === 'resource' ? item.text : undefined))
+          .filter((part): part is string => typeof part === 'string')
+          .join('\n\n');
+        return { content: read.contents, text, isError: false };
+      },
     },
     {
       definition: definition(

@@ -9,6 +9,12 @@ import { McpCallMethod } from './mcp-call.method.js';
 import { McpControlClient } from './mcp-control-client.js';
 import { McpControlToolsRegistration } from './mcp-control-tools.registration.js';
 import { McpListMethod } from './mcp-list.method.js';
+import {
+  McpPromptsGetMethod,
+  McpPromptsListMethod,
+  McpResourcesListMethod,
+  McpResourcesReadMethod,
+} from './mcp-resource-prompt.methods.js';
 import { McpStartMethod } from './mcp-start.method.js';
 import { McpSecretsLifecycle } from './mcp-secrets.lifecycle.js';
 import { McpStopMethod } from './mcp-stop.method.js';
@@ -31,6 +37,10 @@ export function mcpProviders(connection: NatsConnection): Provider[] {
     McpStopMethod,
     McpListMethod,
     McpCallMethod,
+    McpResourcesListMethod,
+    McpResourcesReadMethod,
+    McpPromptsListMethod,
+    McpPromptsGetMethod,
     TalonMcpEndpoint,
     // Remote servers' credentials (bearer, OAuth) and `mcp.authorize`.
     {

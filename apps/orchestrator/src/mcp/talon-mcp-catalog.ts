@@ -1,5 +1,5 @@
 import type { ToolsCallReply } from '@talon/contracts';
-import type { TalonMcpServerOptions } from '@talon/mcp';
+import { talonMcpToolResult, type TalonMcpServerOptions } from '@talon/mcp';
 import type { ToolCatalog } from '@talon/tool-runtime';
 import type { DispatchRequest } from '../tools/tool-dispatcher.js';
 
@@ -35,7 +35,7 @@ export function talonMcpServerOptions(
         },
         context.mcpSessionId,
       );
-      return reply.text;
+      return talonMcpToolResult(reply);
     },
   };
 }

@@ -11,6 +11,10 @@ import {
   type SkillInstallResult,
   type SkillListRequest,
   type SkillListResult,
+  type SkillLoadRequest,
+  type SkillLoadResult,
+  type SkillReadFileRequest,
+  type SkillReadFileResult,
   type SkillRemoveResult,
   type SkillSearchRequest,
   type SkillSearchResult,
@@ -97,6 +101,16 @@ export class SkillServiceClient {
 
   remove(name: string, options: SkillCallOptions = {}): Promise<SkillRemoveResult> {
     return this.call('remove', { name }, options);
+  }
+
+  /** A skill for the model (`skill_load`): rendered with its parameters, with the files of its folder. */
+  load(request: SkillLoadRequest, options: SkillCallOptions = {}): Promise<SkillLoadResult> {
+    return this.call('load', request, options);
+  }
+
+  /** One text file of a skill's folder (`skill_read_file`), confined to the folder. */
+  readFile(request: SkillReadFileRequest, options: SkillCallOptions = {}): Promise<SkillReadFileResult> {
+    return this.call('readFile', request, options);
   }
 
   /** Command, schedule and webhook routes of the eligible skills. */

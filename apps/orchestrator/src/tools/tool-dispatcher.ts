@@ -19,6 +19,7 @@ import {
   type ToolExecutor,
   type ToolLogger,
 } from '@talon/tool-runtime';
+import { isMcpToolOutput, renderMcpOutputForModel } from '@talon/mcp';
 import type { AuditLog } from '../audit/audit-log.js';
 
 /** One call as the agent loop or an operator asks for it. */
@@ -60,7 +61,13 @@ export class ToolDispatcher {
   private readonly marginMs: number;
 
   constructor(private readonly options: ToolDispatcherOptions) {
-    this.pipeline = new ToolPipeline(options.catalog, { safety: options.safety, log: options.log });
+    this.pipeline = new ToolPipeline(options.catalog, {
+      safety: options.safety,
+      log: options.log,
+      // MCP content (of MCP tools, mcp_call and mcp_resource_read) reaches the model typed: text once, images
+      // and audio as media, the rest as short lines.
+      renderOutput: (output) => (isMcpToolOutput(output) ? renderMcpOutputForModel(output) : undefined),
+    });
     this.maxAttempts = options.maxAttempts ?? 2;
     this.marginMs = options.transportMarginMs ?? 250;
   }
@@ -93,6 +100,7 @@ export class ToolDispatcher {
             tool: result.tool,
             output: result.output,
             text: result.text,
+            ...(result.media ? { media: result.media } : {}),
             truncated: result.truncated,
             redactions: result.leakFindings.map((finding) => finding.kind),
             durationMs: Math.round((performance.now() - started) * 1000) / 1000,

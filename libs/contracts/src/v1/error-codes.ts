@@ -39,6 +39,8 @@ export const ERROR_CODES = {
   SECRET_LEAK: 'SECRET_LEAK',
   /** A path escaped the workspace root. */
   PATH_OUTSIDE_WORKSPACE: 'PATH_OUTSIDE_WORKSPACE',
+  /** A path named by `skill_read_file` escaped the skill's folder. */
+  PATH_OUTSIDE_SKILL: 'PATH_OUTSIDE_SKILL',
   /** The tool ran and reported a failure. */
   TOOL_FAILED: 'TOOL_FAILED',
   /** An integrity check (sha256, version) failed. */
@@ -86,6 +88,7 @@ export const HTTP_STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   SSRF_BLOCKED: 403,
   SECRET_LEAK: 403,
   PATH_OUTSIDE_WORKSPACE: 403,
+  PATH_OUTSIDE_SKILL: 403,
   TOOL_FAILED: 422,
   INTEGRITY_MISMATCH: 422,
   SKILL_TEMPLATE_INVALID: 422,
@@ -119,6 +122,7 @@ export const GRPC_STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   SSRF_BLOCKED: 7,
   SECRET_LEAK: 7,
   PATH_OUTSIDE_WORKSPACE: 7,
+  PATH_OUTSIDE_SKILL: 7,
   TOOL_FAILED: 2,
   INTEGRITY_MISMATCH: 9,
   SKILL_TEMPLATE_INVALID: 3,

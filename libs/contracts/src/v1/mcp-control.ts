@@ -9,8 +9,18 @@ import { ToolDomainSchema, type ToolDomain } from './tools.js';
  * queue group and the orchestrator merges the replies).
  */
 export const MCP_CONTROL_OPERATIONS = ['start', 'stop', 'list'] as const;
-/** One control operation. */
-export type McpControlOperation = (typeof MCP_CONTROL_OPERATIONS)[number];
+/** Read-only queries answered by the instance that runs the server (its reply is the query's own reply type). */
+export const MCP_QUERY_OPERATIONS = [
+  'resources.list',
+  'resources.read',
+  'prompts.list',
+  'prompts.get',
+] as const;
+/** One control operation or query. */
+export type McpControlOperation =
+  (typeof MCP_CONTROL_OPERATIONS)[number] | (typeof MCP_QUERY_OPERATIONS)[number];
+/** One query operation. */
+export type McpQueryOperation = (typeof MCP_QUERY_OPERATIONS)[number];
 
 /** The subject of one control operation in one domain, e.g. `talon.mcp.v1.container.start`. */
 export function mcpControlSubject(domain: ToolDomain, operation: McpControlOperation): string {

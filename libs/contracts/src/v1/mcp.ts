@@ -33,6 +33,8 @@ export const McpServerStatusSchema = Type.Object({
   transport: Type.Union(MCP_TRANSPORTS.map((transport) => Type.Literal(transport))),
   state: McpServerStateSchema,
   toolCount: Type.Integer({ minimum: 0 }),
+  /** How many `notifications/resources/list_changed` the server sent since it started (lists are never cached). */
+  resourceListChanges: Type.Optional(Type.Integer({ minimum: 0 })),
   /** The last failure (crash, failed start, failed health check), with stderr when there was some. */
   lastError: Type.Optional(Type.String()),
   /** The last stderr lines of a stdio server. */
@@ -124,3 +126,101 @@ export const McpToolOutputSchema = Type.Object({
 });
 /** An MCP tool's output. */
 export type McpToolOutput = Static<typeof McpToolOutputSchema>;
+
+/** Request of `mcp.resources.list` and `mcp.prompts.list`. */
+export const McpListPageRequestSchema = Type.Object(
+  { server: McpServerNameSchema, cursor: Type.Optional(Type.String({ maxLength: 4096 })) },
+  { additionalProperties: false },
+);
+/** A page request. */
+export type McpListPageRequest = Static<typeof McpListPageRequestSchema>;
+
+/** One resource a server offers. */
+export const McpResourceSchema = Type.Object({
+  uri: Type.String(),
+  name: Type.String(),
+  title: Type.Optional(Type.String()),
+  description: Type.Optional(Type.String()),
+  mimeType: Type.Optional(Type.String()),
+  size: Type.Optional(Type.Number()),
+});
+/** A resource. */
+export type McpResource = Static<typeof McpResourceSchema>;
+
+/** Reply of `mcp.resources.list`. */
+export const McpResourceListReplySchema = Type.Object({
+  server: Type.String(),
+  resources: Type.Array(McpResourceSchema),
+  nextCursor: Type.Optional(Type.String()),
+});
+/** A page of resources. */
+export type McpResourceListReply = Static<typeof McpResourceListReplySchema>;
+
+/** Request of `mcp.resources.read` and of the `mcp_resource_read` tool. */
+export const McpResourceReadRequestSchema = Type.Object(
+  { server: McpServerNameSchema, uri: Type.String({ minLength: 1, maxLength: 4096 }) },
+  { additionalProperties: false },
+);
+/** A resource read request. */
+export type McpResourceReadRequest = Static<typeof McpResourceReadRequestSchema>;
+
+/** Reply of `mcp.resources.read`: the contents as `resource` items (binary under the inline cap as base64). */
+export const McpResourceReadReplySchema = Type.Object({
+  server: Type.String(),
+  uri: Type.String(),
+  contents: Type.Array(McpContentItemSchema),
+});
+/** A read resource. */
+export type McpResourceReadReply = Static<typeof McpResourceReadReplySchema>;
+
+/** One prompt a server offers. */
+export const McpPromptSchema = Type.Object({
+  name: Type.String(),
+  title: Type.Optional(Type.String()),
+  description: Type.Optional(Type.String()),
+  arguments: Type.Array(
+    Type.Object({
+      name: Type.String(),
+      description: Type.Optional(Type.String()),
+      required: Type.Boolean(),
+    }),
+  ),
+});
+/** A prompt. */
+export type McpPrompt = Static<typeof McpPromptSchema>;
+
+/** Reply of `mcp.prompts.list`. */
+export const McpPromptListReplySchema = Type.Object({
+  server: Type.String(),
+  prompts: Type.Array(McpPromptSchema),
+  nextCursor: Type.Optional(Type.String()),
+});
+/** A page of prompts. */
+export type McpPromptListReply = Static<typeof McpPromptListReplySchema>;
+
+/** Request of `mcp.prompts.get`. */
+export const McpPromptGetRequestSchema = Type.Object(
+  {
+    server: McpServerNameSchema,
+    name: Type.String({ minLength: 1, maxLength: 256 }),
+    arguments: Type.Optional(Type.Record(Type.String(), Type.String({ maxLength: 16384 }))),
+  },
+  { additionalProperties: false },
+);
+/** A prompt request. */
+export type McpPromptGetRequest = Static<typeof McpPromptGetRequestSchema>;
+
+/** Reply of `mcp.prompts.get`: the prompt's messages, content typed like tool content. */
+export const McpPromptGetReplySchema = Type.Object({
+  server: Type.String(),
+  name: Type.String(),
+  description: Type.Optional(Type.String()),
+  messages: Type.Array(
+    Type.Object({
+      role: Type.Union([Type.Literal('user'), Type.Literal('assistant')]),
+      content: McpContentItemSchema,
+    }),
+  ),
+});
+/** A rendered prompt. */
+export type McpPromptGetReply = Static<typeof McpPromptGetReplySchema>;

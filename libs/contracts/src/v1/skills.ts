@@ -220,13 +220,32 @@ export const ActiveSkillSchema = Type.Object({
   preApprovedTools: Type.Optional(Type.Array(Type.String())),
   /** The `<skill …>…</skill>` block for the system prompt. */
   injection: Type.String(),
+  /**
+   * For a skill activated by a mention or command: the mention and the rest of its line as written
+   * (`/standup squad=payments days=3`), from which the skill's declared parameters are filled.
+   */
+  invocation: Type.Optional(Type.String()),
 });
 /** An active skill. */
 export type ActiveSkill = Static<typeof ActiveSkillSchema>;
 
+/** How a deployment lets the model use skills (`SKILLS_MODE`). */
+export const SKILL_MODES = ['prefilter', 'model', 'hybrid'] as const;
+/** A skills mode: `prefilter` injects the selected skills; `model` lists an index the model loads from; `hybrid` both. */
+export type SkillMode = (typeof SKILL_MODES)[number];
+
 /** Reply of `skills.select`. */
 export const SelectResultSchema = Type.Object({
   active: Type.Array(ActiveSkillSchema),
+  /** The deployment's skills mode. */
+  mode: Type.Optional(Type.Union(SKILL_MODES.map((value) => Type.Literal(value)))),
+  /**
+   * In `model` and `hybrid` mode: the `<available_skills>` index (name and one-line description of the
+   * skills not already active, ranked by relevance to the message and cut to `SKILLS_INDEX_MAX_TOKENS`).
+   */
+  index: Type.Optional(Type.String()),
+  /** Names the index lists, in order. */
+  indexed: Type.Optional(Type.Array(Type.String())),
   /**
    * Skills that scored above zero, were vetoed or were mentioned, with their outcome: active ones first, then
    * by score. Capped (default 20) so a message matching thousands of skills stays cheap; see `consideredTotal`.
@@ -401,3 +420,43 @@ export const SkillTriggerTableSchema = Type.Object({
 });
 /** The trigger table. */
 export type SkillTriggerTable = Static<typeof SkillTriggerTableSchema>;
+
+/** Request of `skills.load` (the `skill_load` tool). */
+export const SkillLoadRequestSchema = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 64 }),
+  /** Values for the skill's declared parameters. */
+  parameters: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+});
+/** A skill load request. */
+export type SkillLoadRequest = Static<typeof SkillLoadRequestSchema>;
+
+/** Reply of `skills.load`: the skill as an active skill (body rendered, in its `<skill>` block) and its files. */
+export const SkillLoadResultSchema = Type.Object({
+  skill: ActiveSkillSchema,
+  /** Files of the skill folder other than SKILL.md, relative paths, for `skill_read_file`. */
+  files: Type.Array(Type.String()),
+  /** More files exist than are listed. */
+  filesTruncated: Type.Boolean(),
+});
+/** A skill load result. */
+export type SkillLoadResult = Static<typeof SkillLoadResultSchema>;
+
+/** Request of `skills.readFile` (the `skill_read_file` tool). */
+export const SkillReadFileRequestSchema = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 64 }),
+  path: Type.String({ minLength: 1, maxLength: 1024, description: 'relative to the skill folder' }),
+});
+/** A skill file request. */
+export type SkillReadFileRequest = Static<typeof SkillReadFileRequestSchema>;
+
+/** Reply of `skills.readFile`: UTF-8 text, cut at the size cap. */
+export const SkillReadFileResultSchema = Type.Object({
+  name: Type.String(),
+  path: Type.String(),
+  content: Type.String(),
+  bytes: Type.Integer({ minimum: 0 }),
+  truncated: Type.Boolean(),
+  trust: SkillTrustSchema,
+});
+/** A skill file. */
+export type SkillReadFileResult = Static<typeof SkillReadFileResultSchema>;

@@ -182,12 +182,30 @@ export const ToolsCallRequestSchema = Type.Object(
 export type ToolsCallRequest = Static<typeof ToolsCallRequestSchema>;
 
 /** Reply of `tools.call`. */
+/**
+ * An image or audio part of a tool's output, kept typed for the model (a provider image input where the
+ * provider takes one) and for MCP clients (image/audio content), never as base64 inside the text.
+ */
+export const ToolMediaSchema = Type.Object({
+  type: Type.Union([Type.Literal('image'), Type.Literal('audio')]),
+  mimeType: Type.String(),
+  /** base64 */
+  data: Type.String(),
+  /** sha256 (hex) of the bytes: the artifact reference the text placeholder names. */
+  sha256: Type.String(),
+  bytes: Type.Integer({ minimum: 0 }),
+});
+/** An image or audio part of a tool's output. */
+export type ToolMedia = Static<typeof ToolMediaSchema>;
+
 export const ToolsCallReplySchema = Type.Object({
   callId: Type.String(),
   tool: Type.String(),
   output: Type.Unknown(),
   /** The sanitized, truncated text wrapped as `<tool_output>` for a model. */
   text: Type.String(),
+  /** Images and audio of the output, within the media cap; the text names each with a placeholder. */
+  media: Type.Optional(Type.Array(ToolMediaSchema)),
   truncated: Type.Boolean(),
   redactions: Type.Array(Type.String(), { description: 'kinds of secrets redacted from the output' }),
   durationMs: Type.Number(),
