@@ -8,6 +8,10 @@ import { ChatApi } from './agent/chat-api.js';
 import { ChatHttpController } from './agent/chat-http.controller.js';
 import { SessionsApi } from './agent/sessions-api.js';
 import { ApiRouter } from './api/api-router.js';
+import { autonomyProviders } from './autonomy/autonomy.providers.js';
+import { AutonomyLifecycle } from './autonomy/autonomy-lifecycle.js';
+import { JobsApi } from './autonomy/jobs-api.js';
+import { RoutinesApi } from './autonomy/routines-api.js';
 import { GrpcApiController } from './api/grpc-api.controller.js';
 import { HttpApiController } from './api/http-api.controller.js';
 import { NatsApiController } from './api/nats-api.controller.js';
@@ -75,6 +79,10 @@ export class OrchestratorModule {
         SessionsApi,
         ChatApi,
         SecretsApi,
+        ...autonomyProviders(config, connection, logger, database),
+        AutonomyLifecycle,
+        JobsApi,
+        RoutinesApi,
       ],
     };
   }

@@ -38,6 +38,9 @@ interface TurnState {
   readonly clock: TurnClock;
   readonly usage: { inputTokens: number; outputTokens: number };
   iterations: number;
+  readonly maxIterations: number;
+  /** The job's tool allowlist, if any. */
+  readonly allowlist?: ReadonlySet<string>;
   /** Tool calls of the last assistant message still without a persisted result. */
   open: LlmToolCall[];
 }
@@ -170,6 +173,8 @@ export class TurnRunner {
       clock: new TurnClock(),
       usage: { inputTokens: 0, outputTokens: 0 },
       iterations: 0,
+      maxIterations: input.maxIterations ?? this.maxIterations,
+      ...(input.toolAllowlist === undefined ? {} : { allowlist: new Set(input.toolAllowlist) }),
       open: [],
     };
   }
@@ -205,7 +210,7 @@ export class TurnRunner {
     scope.emit({ type: 'usage', sessionId, turnId, scope: 'turn', usage });
     const detail =
       reason === 'iteration_cap'
-        ? `Stopped after ${this.maxIterations} model calls without a final answer; send another message to continue.`
+        ? `Stopped after ${state.maxIterations} model calls without a final answer; send another message to continue.`
         : undefined;
     scope.emit({
       type: 'turn_finished',
@@ -270,7 +275,7 @@ export class TurnRunner {
   /** The loop proper; returns the final text, or `undefined` at the iteration cap. */
   private async iterate(state: TurnState): Promise<string | undefined> {
     const { sessionId, turnId, scope } = state;
-    while (state.iterations < this.maxIterations) {
+    while (state.iterations < state.maxIterations) {
       scope.signal?.throwIfAborted();
       const visible = await this.visibleTools(state);
       state.iterations++;
@@ -338,6 +343,7 @@ export class TurnRunner {
         removed: attenuated.removed,
       };
     }
+    if (state.allowlist !== undefined) visible = restrictToAllowlist(visible, state.allowlist);
     if (state.skillsToAnnounce) {
       state.skillsToAnnounce = false;
       state.scope.emit({
@@ -425,6 +431,30 @@ export class TurnRunner {
     await this.deps.sessions.append(state.sessionId, state.turnId, message);
     state.messages.push(message);
   }
+}
+
+/** Narrows what a turn sees to a job's allowlist; the ceiling enforces it again at dispatch. */
+function restrictToAllowlist(
+  visible: {
+    tools: readonly ToolDefinition[];
+    ceiling?: TurnCeiling;
+    removed: readonly { name: string; reason: string }[];
+  },
+  allowlist: ReadonlySet<string>,
+): {
+  tools: readonly ToolDefinition[];
+  ceiling: TurnCeiling;
+  removed: readonly { name: string; reason: string }[];
+} {
+  const tools = visible.tools.filter((tool) => allowlist.has(tool.name));
+  const removed = new Map(visible.ceiling?.removed ?? []);
+  for (const tool of visible.tools)
+    if (!allowlist.has(tool.name)) removed.set(tool.name, "not among the tools this job's policy allows");
+  return {
+    tools,
+    ceiling: { visible: new Set(tools.map((tool) => tool.name)), removed },
+    removed: visible.removed,
+  };
 }
 
 function guardListener(listener: AgentEventListener | undefined): AgentEventListener {

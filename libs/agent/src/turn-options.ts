@@ -48,6 +48,10 @@ export interface TurnInput {
   actor?: string;
   /** Skills to activate for this turn (`/skill <name> …`): mentioned to the selector as `$name`, not persisted. */
   mentionSkills?: readonly string[];
+  /** Model calls of this turn; default the runner's `maxIterations`. */
+  maxIterations?: number;
+  /** Only these tools are offered and may be dispatched (a job's policy); absent: the whole catalog. */
+  toolAllowlist?: readonly string[];
   signal?: AbortSignal;
   onEvent?: AgentEventListener;
 }

@@ -12,3 +12,5 @@ export * from './v1/mcp-auth.js';
 export * from './v1/sessions.js';
 export * from './v1/wasm-tools.js';
 export * from './v1/auth.js';
+export * from './v1/jobs.js';
+export * from './v1/routines.js';

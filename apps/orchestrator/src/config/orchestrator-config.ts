@@ -20,6 +20,15 @@ export interface OrchestratorConfig extends ServiceConfig {
   approvalTimeoutMs: number;
   /** Model calls per turn. Default 8 (env `TALON_MAX_ITERATIONS`). */
   maxIterations: number;
+  /** Jobs and routines (issue 13). */
+  autonomy: {
+    /** Scheduler tick. Default 250 ms (env `TALON_SCHEDULER_TICK_MS`). */
+    schedulerTickMs: number;
+    /** Lease of a running job, renewed every third. Default 15000 ms (env `TALON_JOB_LEASE_MS`). */
+    jobLeaseMs: number;
+    /** Jobs run at once by one orchestrator. Default 8 (env `TALON_JOB_CONCURRENCY`). */
+    jobConcurrency: number;
+  };
 }
 
 export const DEFAULT_HTTP_PORT = 8080;
@@ -42,5 +51,10 @@ export function parseOrchestratorConfig(env: NodeJS.ProcessEnv = process.env): O
     ...(env.TALON_SECRETS_KEY ? { secretsKey: env.TALON_SECRETS_KEY } : {}),
     approvalTimeoutMs: readPositiveInt(env, 'TALON_APPROVAL_TIMEOUT_MS', 300_000),
     maxIterations: readPositiveInt(env, 'TALON_MAX_ITERATIONS', 8),
+    autonomy: {
+      schedulerTickMs: readPositiveInt(env, 'TALON_SCHEDULER_TICK_MS', 250),
+      jobLeaseMs: readPositiveInt(env, 'TALON_JOB_LEASE_MS', 15_000),
+      jobConcurrency: readPositiveInt(env, 'TALON_JOB_CONCURRENCY', 8),
+    },
   };
 }

@@ -47,6 +47,8 @@ export const ERROR_CODES = {
   UNAVAILABLE: 'UNAVAILABLE',
   /** A bug or unexpected state inside Talon. Report it with the call id. */
   INTERNAL: 'INTERNAL',
+  /** A routine trigger is invalid (cron field, timezone, interval, instant, pattern); `details.field` names it. */
+  INVALID_TRIGGER: 'INVALID_TRIGGER',
 } as const;
 
 /** One of the stable wire error codes. */
@@ -76,6 +78,7 @@ export const HTTP_STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   INTEGRITY_MISMATCH: 422,
   UNAVAILABLE: 503,
   INTERNAL: 500,
+  INVALID_TRIGGER: 400,
 };
 
 /** gRPC status code for each wire code (numbers from grpc's status.proto). */
@@ -102,4 +105,5 @@ export const GRPC_STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   INTEGRITY_MISMATCH: 9,
   UNAVAILABLE: 14,
   INTERNAL: 13,
+  INVALID_TRIGGER: 3,
 };
