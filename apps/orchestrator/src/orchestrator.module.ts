@@ -12,6 +12,7 @@ import { autonomyProviders } from './autonomy/autonomy.providers.js';
 import { AutonomyLifecycle } from './autonomy/autonomy-lifecycle.js';
 import { JobsApi } from './autonomy/jobs-api.js';
 import { RoutinesApi } from './autonomy/routines-api.js';
+import { WebhookController } from './autonomy/webhook.controller.js';
 import { GrpcApiController } from './api/grpc-api.controller.js';
 import { HttpApiController } from './api/http-api.controller.js';
 import { NatsApiController } from './api/nats-api.controller.js';
@@ -53,6 +54,7 @@ export class OrchestratorModule {
         NatsApiController,
         ChatHttpController,
         McpOAuthCallbackController,
+        WebhookController,
         HttpApiController,
         GrpcApiController,
       ],

@@ -6,3 +6,4 @@ export const JOB_ACTION_HANDLERS = Symbol('JOB_ACTION_HANDLERS');
 export const JOB_SERVICE = Symbol('JOB_SERVICE');
 export const ROUTINE_SERVICE = Symbol('ROUTINE_SERVICE');
 export const SCHEDULER = Symbol('SCHEDULER');
+export const AUTONOMY_TOOLS = Symbol('AUTONOMY_TOOLS');

@@ -17,7 +17,9 @@ import {
   JOB_STORE,
   ROUTINE_SERVICE,
   SCHEDULER,
+  AUTONOMY_TOOLS,
 } from './autonomy.constants.js';
+import { createAutonomyTools } from './autonomy-tools.js';
 import { JobActionHandlers } from './job-action-handlers.js';
 import { JobActionValidator } from './job-action-validator.js';
 import { JobEventLog } from './job-event-log.js';
@@ -84,6 +86,15 @@ export function autonomyProviders(
           owner,
           () => notify({ wake: true }),
         ),
+    },
+    {
+      provide: AUTONOMY_TOOLS,
+      inject: [TOOL_CATALOG, JOB_SERVICE, ROUTINE_SERVICE],
+      useFactory: (catalog: ToolCatalog, jobService: JobService, routines: RoutineService) => {
+        const tools = createAutonomyTools(jobService, routines);
+        for (const tool of tools) catalog.registerLocal(tool);
+        return tools;
+      },
     },
   ];
 }
