@@ -3,13 +3,28 @@ import { SUBJECTS } from '@talon/contracts';
 import { encodeJson, type JsonLogger } from '@talon/service-runtime';
 import type { JobStore } from './job-store.js';
 
+/** Events wait at most this long before their batch is written. */
+const FLUSH_DELAY_MS = 20;
+/** A batch this large is written at once. */
+const FLUSH_BATCH_SIZE = 500;
+
+interface Pending {
+  jobId: string;
+  type: string;
+  data: Record<string, unknown>;
+  done: () => void;
+}
+
 /**
- * Stores a job's events in order and publishes each on `talon.events.v1.job.<id>` once stored (with its
- * `seq`, so a follower can read the history with `jobs.events` and then the live stream without a gap
- * or a duplicate). Writes of one job are serialised; `live` events (text deltas) are only published.
+ * Stores job events and publishes each on `talon.events.v1.job.<id>` once stored (with its `seq`, so a
+ * follower reads the history with `jobs.events` and then the live stream without a gap or a duplicate).
+ * Events of all jobs are written in batches (one statement per 20 ms at most, one writer at a time, so
+ * each job's seqs follow the order of `record`); `live` events (text deltas) are only published.
  */
 export class JobEventLog {
-  private readonly chains = new Map<string, Promise<void>>();
+  private queue: Pending[] = [];
+  private writing: Promise<void> = Promise.resolve();
+  private scheduled = false;
 
   constructor(
     private readonly jobs: JobStore,
@@ -17,21 +32,13 @@ export class JobEventLog {
     private readonly logger: JsonLogger,
   ) {}
 
+  /** Queues an event; the promise settles once it is stored (or its write failed and was logged). */
   record(jobId: string, type: string, data: Record<string, unknown> = {}): Promise<void> {
-    const previous = this.chains.get(jobId) ?? Promise.resolve();
-    const next = previous.then(async () => {
-      try {
-        const [stored] = await this.jobs.appendEvents(jobId, [{ type, data }]);
-        if (stored) this.connection.publish(SUBJECTS.jobEvents(jobId), encodeJson(stored));
-      } catch (error) {
-        this.logger.write('warn', 'storing a job event failed', { jobId, type, error: String(error) });
-      }
+    return new Promise((resolve) => {
+      this.queue.push({ jobId, type, data, done: resolve });
+      if (this.queue.length >= FLUSH_BATCH_SIZE) this.schedule(0);
+      else this.schedule(FLUSH_DELAY_MS);
     });
-    this.chains.set(jobId, next);
-    void next.finally(() => {
-      if (this.chains.get(jobId) === next) this.chains.delete(jobId);
-    });
-    return next;
   }
 
   /** Publishes without storing (text deltas of a running turn). */
@@ -42,8 +49,26 @@ export class JobEventLog {
     );
   }
 
-  /** Waits until every event recorded so far for the job is stored. */
-  async flush(jobId: string): Promise<void> {
-    await this.chains.get(jobId);
+  private schedule(delayMs: number): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setTimeout(() => {
+      this.scheduled = false;
+      this.writing = this.writing.then(() => this.write());
+    }, delayMs);
+  }
+
+  private async write(): Promise<void> {
+    const batch = this.queue;
+    this.queue = [];
+    if (batch.length === 0) return;
+    try {
+      const stored = await this.jobs.appendEvents(batch);
+      for (const event of stored) this.connection.publish(SUBJECTS.jobEvents(event.jobId), encodeJson(event));
+    } catch (error) {
+      this.logger.write('warn', 'storing job events failed', { count: batch.length, error: String(error) });
+    }
+    for (const entry of batch) entry.done();
+    if (this.queue.length > 0) this.schedule(0);
   }
 }

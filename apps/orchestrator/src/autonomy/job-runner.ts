@@ -54,6 +54,8 @@ export class JobRunner {
   private timer?: NodeJS.Timeout;
   private stopped = true;
   private claiming = false;
+  /** A slot freed (or a wake arrived) while claiming: claim once more. */
+  private claimAgain = false;
   private lastRenew = 0;
   private lastTakeover = 0;
   /** Claimed jobs, for `system.status` and the benchmark. */
@@ -124,13 +126,19 @@ export class JobRunner {
   }
 
   private async claimSome(): Promise<void> {
-    if (this.claiming) return;
+    if (this.claiming) {
+      this.claimAgain = true;
+      return;
+    }
     this.claiming = true;
     try {
-      const free = this.concurrency - this.active.size;
-      const rows = await this.jobs.claim(this.options.owner, free, this.leaseMs);
-      this.claimed += rows.length;
-      for (const row of rows) this.launch(row, false);
+      do {
+        this.claimAgain = false;
+        const free = this.concurrency - this.active.size;
+        const rows = await this.jobs.claim(this.options.owner, free, this.leaseMs);
+        this.claimed += rows.length;
+        for (const row of rows) this.launch(row, false);
+      } while (this.claimAgain && !this.stopped);
     } catch (error) {
       this.logger.write('warn', 'claiming jobs failed', { error: String(error) });
     } finally {
@@ -208,7 +216,11 @@ export class JobRunner {
     this.active.set(row.id, active);
     void this.execute(row, active, resume)
       .catch((error) => this.logger.write('error', 'job run failed', { jobId: row.id, error: String(error) }))
-      .finally(() => this.active.delete(row.id));
+      .finally(() => {
+        this.active.delete(row.id);
+        // A slot is free: take the next job now rather than at the next poll.
+        if (!this.stopped) void this.claimSome();
+      });
   }
 
   private halt(jobId: string, active: ActiveJob, reason: StopReason, by?: string): void {
@@ -360,14 +372,15 @@ export class JobRunner {
           };
       }
     }
-    const written = await this.jobs.finish(row.id, this.options.owner, {
+    const routineId = await this.jobs.finishOwned(row.id, this.options.owner, {
       state,
       ...(result === undefined ? {} : { result }),
       ...(error ? { error } : {}),
     });
-    if (!written) return;
-    await this.events.record(row.id, 'job.finished', { state, ...(error ? { error } : {}) });
-    await this.settleRoutine(row.id, state, error ? `${error.code}: ${error.message}` : undefined);
+    if (routineId === undefined) return;
+    void this.events.record(row.id, 'job.finished', { state, ...(error ? { error } : {}) });
+    if (routineId !== null && state === 'failed')
+      await this.countFailure(routineId, `${error!.code}: ${error!.message}`);
   }
 
   private async markStuck(jobId: string, active: ActiveJob): Promise<void> {
@@ -400,39 +413,27 @@ export class JobRunner {
     return session.id;
   }
 
-  /** Records the job's end on its fire and counts failures on its routine (auto-disable). */
+  /** Records the end of a job finished by a takeover on its fire, and counts a failure on its routine. */
   private async settleRoutine(jobId: string, state: JobState, failure?: string): Promise<void> {
+    const [job] = await this.prisma.$queryRaw<Array<{ routine_id: string | null }>>`
+      UPDATE routine_fire SET outcome = ${state}, reason = COALESCE(${failure ?? null}, reason)
+      WHERE job_id = ${jobId}::uuid RETURNING routine_id`;
+    if (job?.routine_id && state === 'failed') await this.countFailure(job.routine_id, failure);
+  }
+
+  /** One more consecutive failure of a routine; at its guardrail's bound the routine disables itself. */
+  private async countFailure(routineId: string, failure?: string): Promise<void> {
     await this.prisma.$transaction(async (tx) => {
-      const [job] = await tx.$queryRaw<
-        Array<{ routine_id: string | null; started_at: Date | null; finished_at: Date | null }>
-      >`
-        SELECT routine_id, started_at, finished_at FROM job WHERE id = ${jobId}::uuid`;
-      if (!job?.routine_id) return;
-      const duration =
-        job.started_at && job.finished_at ? job.finished_at.getTime() - job.started_at.getTime() : null;
-      await tx.$executeRaw`
-        UPDATE routine_fire SET outcome = ${state}, duration_ms = ${duration},
-          reason = COALESCE(${failure ?? null}, reason)
-        WHERE job_id = ${jobId}::uuid`;
-      if (state !== 'completed' && state !== 'failed') return;
       const [routine] = await tx.$queryRaw<Array<{ guardrails: Guardrails; consecutive_failures: number }>>`
-        SELECT guardrails, consecutive_failures FROM routine WHERE id = ${job.routine_id}::uuid FOR UPDATE`;
+        SELECT guardrails, consecutive_failures FROM routine WHERE id = ${routineId}::uuid FOR UPDATE`;
       if (!routine) return;
-      const next = afterJobOutcome(
-        routine.guardrails,
-        routine.consecutive_failures,
-        state === 'completed',
-        failure,
-      );
+      const next = afterJobOutcome(routine.guardrails, routine.consecutive_failures, false, failure);
       await tx.$executeRaw`
         UPDATE routine SET consecutive_failures = ${next.consecutiveFailures},
           disabled_reason = COALESCE(${next.disabledReason ?? null}, disabled_reason), updated_at = now()
-        WHERE id = ${job.routine_id}::uuid`;
+        WHERE id = ${routineId}::uuid`;
       if (next.disabledReason)
-        this.logger.write('warn', 'routine disabled itself', {
-          routineId: job.routine_id,
-          reason: next.disabledReason,
-        });
+        this.logger.write('warn', 'routine disabled itself', { routineId, reason: next.disabledReason });
     });
   }
 }

@@ -168,6 +168,42 @@ export class JobStore {
     return count > 0;
   }
 
+  /**
+   * Ends a job `owner` holds and records the end on its routine fire, in one statement: the job's
+   * state, result or error and released lease; the fire's outcome and duration; a success resets the
+   * routine's failure count. Returns the routine id (null without one), or `undefined` when the lease
+   * was lost and nothing was written. (Counting a failure towards auto-disable is the caller's.)
+   */
+  async finishOwned(
+    id: string,
+    owner: string,
+    outcome: { state: JobState; result?: unknown; error?: { code: string; message: string } },
+  ): Promise<string | null | undefined> {
+    const result = outcome.result === undefined ? null : JSON.stringify(outcome.result);
+    const failure = outcome.error ? `${outcome.error.code}: ${outcome.error.message}` : null;
+    const rows = await this.prisma.$queryRaw<Array<{ routine_id: string | null }>>`
+      WITH done AS (
+        UPDATE job SET status = ${outcome.state}, result = ${result}::jsonb,
+          error = ${outcome.error?.message ?? null}, error_code = ${outcome.error?.code ?? null},
+          finished_at = now(), updated_at = now(), lease_owner = NULL, lease_expires_at = NULL
+        WHERE id = ${id}::uuid AND lease_owner = ${owner} AND status NOT IN ('completed', 'failed', 'cancelled')
+        RETURNING id, routine_id, started_at, finished_at
+      ), fire AS (
+        UPDATE routine_fire AS f SET outcome = ${outcome.state},
+          duration_ms = (EXTRACT(EPOCH FROM d.finished_at - d.started_at) * 1000)::int,
+          reason = COALESCE(${failure}, f.reason)
+        FROM done d WHERE f.job_id = d.id
+        RETURNING f.id
+      ), reset AS (
+        UPDATE routine SET consecutive_failures = 0, updated_at = now()
+        WHERE ${outcome.state === 'completed'} AND consecutive_failures <> 0
+          AND id IN (SELECT routine_id FROM done)
+        RETURNING id
+      )
+      SELECT routine_id FROM done`;
+    return rows.length === 0 ? undefined : rows[0]!.routine_id;
+  }
+
   /** Records the job's session (created when its run starts). */
   async attachSession(id: string, owner: string, sessionId: string): Promise<void> {
     await this.prisma.$executeRaw`
@@ -202,27 +238,49 @@ export class JobStore {
     });
   }
 
-  /** Stores events of a job (seq assigned here, after the highest stored); returns them with seq and time. */
+  /**
+   * Stores events of several jobs in one statement; each job's events get the next seqs after its
+   * highest stored one, in the order given. Returns them with seq and time, in input order.
+   */
   async appendEvents(
-    jobId: string,
-    events: ReadonlyArray<{ type: string; data: Record<string, unknown> }>,
+    events: ReadonlyArray<{ jobId: string; type: string; data: Record<string, unknown> }>,
   ): Promise<JobEvent[]> {
     if (events.length === 0) return [];
-    const rows = await this.prisma.$queryRaw<Array<{ seq: number; type: string; at: Date }>>`
-      WITH base AS (SELECT COALESCE(MAX(seq), 0) AS seq FROM job_event WHERE job_id = ${jobId}::uuid)
-      INSERT INTO job_event (job_id, seq, type, data)
-      SELECT ${jobId}::uuid, base.seq + item.ordinality, item.value->>'type', item.value->'data'
-      FROM base, jsonb_array_elements(${JSON.stringify(events)}::jsonb) WITH ORDINALITY AS item
-      RETURNING seq, type, at`;
+    const items = events.map((event, index) => ({
+      job_id: event.jobId,
+      type: event.type,
+      data: event.data,
+      n: index,
+    }));
+    const rows = await this.prisma.$queryRaw<Array<{ n: number; seq: number; at: Date }>>`
+      WITH items AS (
+        SELECT (r.job_id)::uuid AS job_id, r.type, r.data, r.n
+        FROM jsonb_to_recordset(${JSON.stringify(items)}::jsonb) AS r(job_id text, type text, data jsonb, n int)
+      ), base AS (
+        SELECT job_id, MAX(seq) AS seq FROM job_event WHERE job_id IN (SELECT job_id FROM items) GROUP BY job_id
+      ), numbered AS (
+        SELECT i.job_id, i.type, i.data, i.n,
+          COALESCE(b.seq, 0) + row_number() OVER (PARTITION BY i.job_id ORDER BY i.n) AS seq
+        FROM items i LEFT JOIN base b ON b.job_id = i.job_id
+      ), inserted AS (
+        INSERT INTO job_event (job_id, seq, type, data)
+        SELECT job_id, seq, type, data FROM numbered
+        RETURNING job_id, seq, at
+      )
+      SELECT numbered.n, inserted.seq::int AS seq, inserted.at
+      FROM inserted JOIN numbered ON numbered.job_id = inserted.job_id AND numbered.seq = inserted.seq`;
     return rows
-      .sort((a, b) => a.seq - b.seq)
-      .map((row, index) => ({
-        ...events[index]!.data,
-        jobId,
-        seq: row.seq,
-        type: row.type,
-        at: row.at.toISOString(),
-      }));
+      .sort((a, b) => a.n - b.n)
+      .map((row) => {
+        const event = events[row.n]!;
+        return {
+          ...event.data,
+          jobId: event.jobId,
+          seq: row.seq,
+          type: event.type,
+          at: row.at.toISOString(),
+        };
+      });
   }
 
   async events(jobId: string, afterSeq = 0, limit = 500): Promise<JobEvent[]> {

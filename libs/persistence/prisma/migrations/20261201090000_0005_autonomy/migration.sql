@@ -94,6 +94,9 @@ CREATE INDEX "routine_fire_routine_id_slot_at_idx" ON "routine_fire"("routine_id
 CREATE INDEX "routine_fire_routine_id_dedup_key_idx" ON "routine_fire"("routine_id", "dedup_key");
 
 -- CreateIndex
+CREATE INDEX "routine_fire_job_id_idx" ON "routine_fire"("job_id");
+
+-- CreateIndex
 CREATE UNIQUE INDEX "routine_fire_routine_id_slot_key_key" ON "routine_fire"("routine_id", "slot_key");
 
 -- CreateIndex
