@@ -45,3 +45,10 @@ export {
   resolveJobLimits,
   type ResolvedJobLimits,
 } from './job-limits.js';
+export {
+  diffSkillRoutines,
+  skillOwner,
+  skillRoutineId,
+  skillRoutines,
+  type SkillRoutine,
+} from './skill-routines.js';

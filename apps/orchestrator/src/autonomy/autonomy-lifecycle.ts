@@ -4,7 +4,8 @@ import { SUBJECTS } from '@talon/contracts';
 import type { JsonLogger } from '@talon/service-runtime';
 import type { ChatService } from '../agent/chat-service.js';
 import { CHAT_SERVICE, LOGGER, NATS_CONNECTION } from '../config/orchestrator.constants.js';
-import { JOB_RUNNER, ROUTINE_SERVICE, SCHEDULER } from './autonomy.constants.js';
+import { JOB_RUNNER, ROUTINE_SERVICE, SCHEDULER, SKILL_ROUTINE_SYNC } from './autonomy.constants.js';
+import type { SkillRoutineSync } from './skill-routine-sync.js';
 import type { JobRunner } from './job-runner.js';
 import type { RoutineService } from './routine-service.js';
 import type { Scheduler } from './scheduler.js';
@@ -22,6 +23,7 @@ export class AutonomyLifecycle implements OnApplicationBootstrap, OnApplicationS
     @Inject(SCHEDULER) private readonly scheduler: Scheduler,
     @Inject(JOB_RUNNER) private readonly runner: JobRunner,
     @Inject(ROUTINE_SERVICE) private readonly routines: RoutineService,
+    @Inject(SKILL_ROUTINE_SYNC) private readonly skillRoutines: SkillRoutineSync,
     @Inject(CHAT_SERVICE) private readonly chat: ChatService,
     @Inject(NATS_CONNECTION) private readonly connection: NatsConnection,
     @Inject(LOGGER) private readonly logger: JsonLogger,
@@ -46,10 +48,12 @@ export class AutonomyLifecycle implements OnApplicationBootstrap, OnApplicationS
     });
     this.scheduler.start();
     this.runner.start();
+    this.skillRoutines.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
     this.runner.stop();
+    this.skillRoutines.stop();
     this.subscription?.unsubscribe();
     await this.scheduler.stop();
   }

@@ -7,3 +7,4 @@ export const JOB_SERVICE = Symbol('JOB_SERVICE');
 export const ROUTINE_SERVICE = Symbol('ROUTINE_SERVICE');
 export const SCHEDULER = Symbol('SCHEDULER');
 export const AUTONOMY_TOOLS = Symbol('AUTONOMY_TOOLS');
+export const SKILL_ROUTINE_SYNC = Symbol('SKILL_ROUTINE_SYNC');

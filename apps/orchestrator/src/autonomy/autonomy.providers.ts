@@ -18,7 +18,9 @@ import {
   ROUTINE_SERVICE,
   SCHEDULER,
   AUTONOMY_TOOLS,
+  SKILL_ROUTINE_SYNC,
 } from './autonomy.constants.js';
+import { SkillRoutineSync } from './skill-routine-sync.js';
 import { createAutonomyTools } from './autonomy-tools.js';
 import { JobActionHandlers } from './job-action-handlers.js';
 import { JobActionValidator } from './job-action-validator.js';
@@ -86,6 +88,12 @@ export function autonomyProviders(
           owner,
           () => notify({ wake: true }),
         ),
+    },
+    {
+      provide: SKILL_ROUTINE_SYNC,
+      inject: [SKILL_SERVICE_CLIENT, ROUTINE_SERVICE],
+      useFactory: (skills: SkillServiceClient, routines: RoutineService) =>
+        new SkillRoutineSync(database.prisma, skills, routines, logger, config.autonomy.skillRoutinesSyncMs),
     },
     {
       provide: AUTONOMY_TOOLS,

@@ -53,14 +53,15 @@ export class RoutineService {
     private readonly onEnqueued: () => void,
   ) {}
 
-  async create(request: RoutinesCreateRequest, owner: string): Promise<RoutinesCreateReply> {
+  /** Creates a routine; `id` is given for routines whose identity is derived (skill triggers). */
+  async create(request: RoutinesCreateRequest, owner: string, id?: string): Promise<RoutinesCreateReply> {
     const now = new Date();
     validateTrigger(request.trigger, now);
     await this.actions.validate(request.action, request.policy);
     const secret = request.trigger.kind === 'webhook' ? generateWebhookSecret() : undefined;
     const row = await this.prisma.routine.create({
       data: {
-        id: randomUUID(),
+        id: id ?? randomUUID(),
         name: request.name,
         owner,
         triggerKind: request.trigger.kind,
@@ -143,6 +144,16 @@ export class RoutineService {
         },
       }),
     );
+  }
+
+  /** The webhook secret of a routine (operators only: skill-made webhook routines have no other way to show it). */
+  async secret(id: string): Promise<{ id: string; webhookSecret: string }> {
+    const row = await this.require(id);
+    if (!row.webhookSecret)
+      throw new TalonError(ERROR_CODES.NOT_FOUND, `Routine ${id} has no webhook trigger.`, {
+        details: { id },
+      });
+    return { id, webhookSecret: row.webhookSecret };
   }
 
   async get(id: string): Promise<Routine> {

@@ -101,6 +101,14 @@ export class RoutinesApi implements OnModuleInit {
       }),
     });
     this.router.register({
+      name: 'routines.secret',
+      scope: 'operator',
+      description:
+        'The webhook secret of a routine (to sign calls to /v1/hooks/<id>); never shown to models.',
+      request: RoutineIdRequestSchema,
+      handle: (request: RoutineIdRequest) => routines.secret(request.id),
+    });
+    this.router.register({
       name: 'events.emit',
       scope: 'agent',
       description:

@@ -28,6 +28,8 @@ export interface OrchestratorConfig extends ServiceConfig {
     jobLeaseMs: number;
     /** Jobs run at once by one orchestrator. Default 8 (env `TALON_JOB_CONCURRENCY`). */
     jobConcurrency: number;
+    /** How often skill triggers are synced into routines. Default 5000 ms (env `TALON_SKILL_ROUTINES_SYNC_MS`). */
+    skillRoutinesSyncMs: number;
   };
 }
 
@@ -55,6 +57,7 @@ export function parseOrchestratorConfig(env: NodeJS.ProcessEnv = process.env): O
       schedulerTickMs: readPositiveInt(env, 'TALON_SCHEDULER_TICK_MS', 250),
       jobLeaseMs: readPositiveInt(env, 'TALON_JOB_LEASE_MS', 15_000),
       jobConcurrency: readPositiveInt(env, 'TALON_JOB_CONCURRENCY', 8),
+      skillRoutinesSyncMs: readPositiveInt(env, 'TALON_SKILL_ROUTINES_SYNC_MS', 5_000),
     },
   };
 }
