@@ -1,5 +1,7 @@
 #!/usr/bin/env node
 import { chatCommand } from './commands/chat-command.js';
+import { jobsCommand } from './commands/jobs-command.js';
+import { routinesCommand } from './commands/routines-command.js';
 import { secretCommand } from './commands/secret-command.js';
 import { mcpServeCommand } from './commands/mcp-serve-command.js';
 import { statusCommand } from './commands/status-command.js';
@@ -12,6 +14,8 @@ Commands:
   status    show every service's instances, version and latency
   secret    set (value from stdin) / list / delete stored secrets
   chat      an interactive session: streaming answers, tool calls as they run, approvals inline
+  jobs      list / show / cancel / follow autonomous jobs
+  routines  list (next fire in words and in the routine's timezone) / create / pause / resume / fire / history
   mcp serve serve Talon's tool catalog as an MCP server over stdio (needs a running Talon)
   help      this text`;
 
@@ -21,6 +25,8 @@ const commands: Record<string, () => Promise<number>> = {
   status: () => statusCommand(print),
   chat: () => chatCommand(print),
   secret: () => secretCommand(process.argv.slice(3), print),
+  jobs: () => jobsCommand(process.argv.slice(3), print),
+  routines: () => routinesCommand(process.argv.slice(3), print),
   mcp: () =>
     process.argv[3] === 'serve'
       ? mcpServeCommand((line) => process.stderr.write(line + '\n'))
