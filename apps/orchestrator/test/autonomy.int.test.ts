@@ -297,6 +297,112 @@ describe('jobs and routines on two orchestrators (real NATS, PostgreSQL, process
     ).toHaveLength(count);
   }, 60_000);
 
+  it('fires event routines on matching chat messages (deduplicated) and system events', async () => {
+    const session = await api.ok<{ id: string }>('sessions.create', {});
+    const { routine: onDeploy } = await api.ok<RoutinesCreateReply>('routines.create', {
+      name: 'on-deploy',
+      trigger: { kind: 'event', pattern: '^deploy (\\w+)$', flags: 'i', sessionId: session.id },
+      action: { kind: 'reminder', text: 'deploy seen', sessionId: session.id },
+      guardrails: { dedupWindowMs: 60_000, maxConcurrent: 5 },
+    });
+    llm.enqueue({ text: 'Deploying.' }, { text: 'Again.' }, { text: 'Hello.' });
+    await api.ok('chat.send', { sessionId: session.id, message: 'Deploy web' });
+    await api.ok('chat.send', { sessionId: session.id, message: 'Deploy web' });
+    await api.ok('chat.send', { sessionId: session.id, message: 'hello there' });
+    let fires: RoutineFire[] = [];
+    await waitUntil(
+      async () => {
+        fires = (await api.ok<{ fires: RoutineFire[] }>('routines.history', { id: onDeploy.id })).fires;
+        return fires.length >= 2;
+      },
+      10_000,
+      'two event fires',
+      100,
+    );
+    await sleep(500);
+    fires = (await api.ok<{ fires: RoutineFire[] }>('routines.history', { id: onDeploy.id })).fires;
+    expect(fires.map((fire) => fire.outcome).sort()).toEqual(['completed', 'skipped']);
+    expect(fires.find((fire) => fire.outcome === 'skipped')!.reason).toMatch(/^dedup/);
+    const job = await api.ok<Job>('jobs.get', { id: fires.find((fire) => fire.jobId)!.jobId });
+    expect(job.input).toEqual({ sessionId: session.id, message: 'Deploy web' });
+
+    const { routine: onIncident } = await api.ok<RoutinesCreateReply>('routines.create', {
+      name: 'on-incident',
+      trigger: { kind: 'system_event', name: 'incident.opened' },
+      action: { kind: 'reminder', text: 'incident' },
+    });
+    expect(
+      (await api.ok<{ fires: RoutineFire[] }>('events.emit', { name: 'incident.closed' })).fires,
+    ).toHaveLength(0);
+    const emitted = await api.ok<{ fires: RoutineFire[] }>('events.emit', {
+      name: 'incident.opened',
+      payload: { id: 7 },
+    });
+    expect(emitted.fires).toEqual([
+      expect.objectContaining({ routineId: onIncident.id, outcome: 'enqueued' }),
+    ]);
+    const incidentJob = await waitForJob(emitted.fires[0]!.jobId!, ['completed']);
+    expect(incidentJob.input).toEqual({ event: 'incident.opened', payload: { id: 7 } });
+  });
+
+  it('marks a job past its wall time stuck, then cancels it; cancels a running job on request', async () => {
+    llm.enqueue({ text: 'never', stallAfterFrames: 1 });
+    const slow = await api.ok<Job>('jobs.create', {
+      action: { kind: 'prompt', prompt: 'Hang.' },
+      limits: { maxWallTimeMs: 1500 },
+    });
+    const stuck = await waitForJob(slow.id, ['cancelled', 'failed', 'completed']);
+    expect(stuck).toMatchObject({ state: 'cancelled', error: { code: 'STUCK' } });
+    const types = (await api.ok<{ events: JobEvent[] }>('jobs.events', { id: slow.id })).events.map(
+      (e) => e.type,
+    );
+    expect(types).toEqual(expect.arrayContaining(['job.stuck', 'job.finished']));
+
+    llm.enqueue({ text: 'never', stallAfterFrames: 1 });
+    const hanging = await api.ok<Job>('jobs.create', { action: { kind: 'prompt', prompt: 'Hang too.' } });
+    await waitForJob(hanging.id, ['running']);
+    await api.ok('jobs.cancel', { id: hanging.id });
+    const cancelled = await waitForJob(hanging.id, ['cancelled', 'failed', 'completed'], 10_000);
+    expect(cancelled).toMatchObject({ state: 'cancelled', error: { code: 'CANCELLED' } });
+  }, 60_000);
+
+  it("refuses at dispatch a tool outside the job's allowlist, and lets a job outlive its deleted routine", async () => {
+    llm.enqueue({ toolCalls: [{ name: 'routine_list', arguments: {} }] }, { text: 'Refused.' });
+    const job = await api.ok<Job>('jobs.create', {
+      action: { kind: 'prompt', prompt: 'List routines.' },
+      policy: { tools: ['list_jobs'] },
+    });
+    await waitForJob(job.id, ['completed']);
+    const refused = (await api.ok<{ events: JobEvent[] }>('jobs.events', { id: job.id })).events.find(
+      (event) => event.type === 'job.tool_call_finished',
+    );
+    expect(refused).toMatchObject({ ok: false, code: 'POLICY_DENIED' });
+    expect(String(refused!.message)).toMatch(/not among the tools this job's policy allows/);
+
+    llm.enqueue({ toolCalls: [{ name: 'list_jobs', arguments: {} }] });
+    const capped = await api.ok<Job>('jobs.create', {
+      action: { kind: 'prompt', prompt: 'List jobs.' },
+      limits: { maxToolCalls: 0 },
+    });
+    expect(await waitForJob(capped.id, ['failed', 'completed'])).toMatchObject({
+      state: 'failed',
+      error: { code: 'LIMIT_EXCEEDED', message: expect.stringMatching(/maxToolCalls 0/) },
+    });
+    expect(llm.pendingReplies()).toBe(0);
+
+    llm.enqueue({ text: 'finished anyway', frameDelayMs: 300 });
+    const { routine } = await api.ok<RoutinesCreateReply>('routines.create', {
+      name: 'short-lived',
+      trigger: { kind: 'manual' },
+      action: { kind: 'prompt', prompt: 'Work a while.' },
+    });
+    const fire = await api.ok<RoutineFire>('routines.fire', { id: routine.id });
+    await waitForJob(fire.jobId!, ['running']);
+    expect(await api.ok('routines.delete', { id: routine.id })).toEqual({ id: routine.id, deleted: true });
+    const done = await waitForJob(fire.jobId!, ['completed', 'failed']);
+    expect(done).toMatchObject({ state: 'completed', routineId: routine.id });
+  });
+
   it('takes over a job whose orchestrator was SIGKILLed mid-run and fails it with the reason', async () => {
     llm.enqueue({ text: 'never finishes', stallAfterFrames: 1 });
     const job = await api.ok<Job>('jobs.create', { action: { kind: 'prompt', prompt: 'Hang.' } });

@@ -214,9 +214,13 @@ export class JobStore {
   /** Cancels a pending job at once, or asks the owner of a running one to stop. The job as it now is. */
   async requestCancel(id: string): Promise<JobRow | null> {
     await this.prisma.$executeRaw`
-      UPDATE job SET status = 'cancelled', finished_at = now(), updated_at = now(),
-        error = 'cancelled before it started', error_code = 'CANCELLED'
-      WHERE id = ${id}::uuid AND status = 'pending'`;
+      WITH cancelled AS (
+        UPDATE job SET status = 'cancelled', finished_at = now(), updated_at = now(),
+          error = 'cancelled before it started', error_code = 'CANCELLED'
+        WHERE id = ${id}::uuid AND status = 'pending' RETURNING id
+      )
+      UPDATE routine_fire SET outcome = 'cancelled', reason = 'cancelled before it started'
+      WHERE job_id IN (SELECT id FROM cancelled)`;
     await this.prisma.$executeRaw`
       UPDATE job SET cancel_requested = true, updated_at = now()
       WHERE id = ${id}::uuid AND status IN ('running', 'waiting_approval', 'stuck')`;
