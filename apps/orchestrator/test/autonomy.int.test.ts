@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { signWebhook } from '@talon/autonomy';
 import type { Job, JobEvent, Routine, RoutineFire, RoutinesCreateReply } from '@talon/contracts';
@@ -6,6 +8,7 @@ import {
   connectTalonApi,
   createTestDatabase,
   findFreePort,
+  REPO_ROOT,
   startNatsTestServer,
   startServiceProcess,
   waitUntil,
@@ -76,6 +79,18 @@ describe('jobs and routines on two orchestrators (real NATS, PostgreSQL, process
       throw new Error(`${error.message}; last: ${JSON.stringify(job)}`);
     });
     return job!;
+  }
+
+  /** Runs the built CLI against this NATS. */
+  function talon(...args: string[]): Promise<string> {
+    return new Promise((resolve) => {
+      const child = spawn(process.execPath, [join(REPO_ROOT, 'apps/cli/dist/main.js'), ...args], {
+        env: { PATH: process.env.PATH ?? '', NATS_URL: nats.url },
+      });
+      let out = '';
+      child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      child.on('close', () => resolve(out));
+    });
   }
 
   async function errorOf(method: string, payload: unknown): Promise<TalonApiError> {
@@ -214,7 +229,11 @@ describe('jobs and routines on two orchestrators (real NATS, PostgreSQL, process
       sessionId: waiting.sessionId,
     });
     expect(approvals).toHaveLength(1);
-    await api.ok('approvals.resolve', { id: approvals[0]!.id, decision: 'approve' });
+    // A person answers from the CLI.
+    expect(await talon('jobs', 'approvals')).toMatch(
+      new RegExp(`${job.id}\\s+${approvals[0]!.id}\\s+routine_fire`),
+    );
+    expect(await talon('jobs', 'approve', approvals[0]!.id)).toMatch(/routine_fire: approved/);
     const done = await waitForJob(job.id, ['completed', 'failed']);
     expect(done).toMatchObject({ state: 'completed', result: { content: 'Fired it.' } });
     const { fires } = await api.ok<{ fires: RoutineFire[] }>('routines.history', { id: routine.id });
@@ -230,6 +249,8 @@ describe('jobs and routines on two orchestrators (real NATS, PostgreSQL, process
     });
     const secret = created.webhookSecret!;
     const id = created.routine.id;
+    // Stored sealed; operators can read it back, the model never.
+    expect(await api.ok('routines.secret', { id })).toEqual({ id, webhookSecret: secret });
     const body = JSON.stringify({ incident: 42 });
     const now = Math.floor(Date.now() / 1000);
     const signature = signWebhook(secret, body, now);

@@ -7,7 +7,9 @@ const USAGE = `Usage:
   pnpm talon jobs list [--state <state>] [--json]
   pnpm talon jobs show <id> [--json]
   pnpm talon jobs cancel <id>
-  pnpm talon jobs follow <id>     (stored events, then live ones until the job ends)`;
+  pnpm talon jobs follow <id>     (stored events, then live ones until the job ends)
+  pnpm talon jobs approvals       (pending approvals of jobs waiting in waiting_approval)
+  pnpm talon jobs approve|deny <approval-id>`;
 
 const FINAL = new Set(['completed', 'failed', 'cancelled']);
 
@@ -23,7 +25,7 @@ export async function jobsCommand(args: readonly string[], print: (line: string)
   const json = args.includes('--json');
   const rest = args.filter((arg) => arg !== '--json');
   const [action = 'list', id] = rest;
-  if (action !== 'list' && !id) {
+  if (action !== 'list' && action !== 'approvals' && !id) {
     print(USAGE);
     return 2;
   }
@@ -91,6 +93,36 @@ export async function jobsCommand(args: readonly string[], print: (line: string)
           live.splice(0).forEach(show);
         }
         subscription.unsubscribe();
+        return 0;
+      }
+      case 'approvals': {
+        const { jobs } = await call<{ jobs: Job[] }>('jobs.list', { state: 'waiting_approval' });
+        const rows: string[][] = [['JOB', 'APPROVAL', 'TOOL', 'REASON', 'EXPIRES']];
+        for (const job of jobs) {
+          if (!job.sessionId) continue;
+          const { approvals } = await call<{
+            approvals: Array<{ id: string; tool: string; reason: string; expiresAt: string }>;
+          }>('approvals.list', { sessionId: job.sessionId });
+          for (const approval of approvals)
+            rows.push([
+              job.id,
+              approval.id,
+              approval.tool,
+              approval.reason.slice(0, 60),
+              timeInWords(new Date(approval.expiresAt)),
+            ]);
+        }
+        print(rows.length === 1 ? 'no job waits for an approval' : formatTable(rows));
+        return 0;
+      }
+      case 'approve':
+      case 'deny': {
+        const record = await call<{ id: string; status: string; tool: string }>('approvals.resolve', {
+          id,
+          decision: action,
+          resolvedBy: 'operator:cli',
+        });
+        print(`${record.tool}: ${record.status}`);
         return 0;
       }
       default:

@@ -5,7 +5,8 @@ import type { Database } from '@talon/persistence';
 import { encodeJson, type JsonLogger } from '@talon/service-runtime';
 import type { ToolCatalog } from '@talon/tool-runtime';
 import type { ChatService } from '../agent/chat-service.js';
-import { CHAT_SERVICE, TOOL_CATALOG } from '../config/orchestrator.constants.js';
+import type { SecretCipher } from '@talon/agent';
+import { CHAT_SERVICE, SECRET_CIPHER, TOOL_CATALOG } from '../config/orchestrator.constants.js';
 import type { OrchestratorConfig } from '../config/orchestrator-config.js';
 import type { SkillServiceClient } from '../skills/skill-service-client.js';
 import { SKILL_SERVICE_CLIENT } from '../skills/skills.constants.js';
@@ -79,12 +80,18 @@ export function autonomyProviders(
     },
     {
       provide: ROUTINE_SERVICE,
-      inject: [TOOL_CATALOG, SKILL_SERVICE_CLIENT, JOB_ACTION_HANDLERS],
-      useFactory: (catalog: ToolCatalog, skills: SkillServiceClient, handlers: JobActionHandlers) =>
+      inject: [TOOL_CATALOG, SKILL_SERVICE_CLIENT, JOB_ACTION_HANDLERS, SECRET_CIPHER],
+      useFactory: (
+        catalog: ToolCatalog,
+        skills: SkillServiceClient,
+        handlers: JobActionHandlers,
+        cipher: SecretCipher,
+      ) =>
         new RoutineService(
           database.prisma,
           jobs,
           new JobActionValidator(catalog, skills, handlers),
+          cipher,
           owner,
           () => notify({ wake: true }),
         ),

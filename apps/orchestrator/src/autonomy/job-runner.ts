@@ -378,7 +378,7 @@ export class JobRunner {
       ...(error ? { error } : {}),
     });
     if (routineId === undefined) return;
-    void this.events.record(row.id, 'job.finished', { state, ...(error ? { error } : {}) });
+    await this.events.record(row.id, 'job.finished', { state, ...(error ? { error } : {}) });
     if (routineId !== null && state === 'failed')
       await this.countFailure(routineId, `${error!.code}: ${error!.message}`);
   }

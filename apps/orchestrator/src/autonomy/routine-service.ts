@@ -18,6 +18,7 @@ import {
   type Trigger,
 } from '@talon/contracts';
 import { TalonError } from '@talon/errors';
+import type { SecretCipher } from '@talon/agent';
 import type { Prisma, PrismaClient, Routine as RoutineRow } from '@talon/persistence';
 import { commitFires, type FireClaim } from './fire-committer.js';
 import type { JobStore } from './job-store.js';
@@ -49,9 +50,21 @@ export class RoutineService {
     private readonly prisma: PrismaClient,
     private readonly jobs: JobStore,
     private readonly actions: JobActionValidator,
+    /** Seals webhook secrets at rest with the secrets key (bound to the routine id). */
+    private readonly cipher: SecretCipher,
     private readonly owner: string,
     private readonly onEnqueued: () => void,
   ) {}
+
+  private seal(id: string, secret: string): string {
+    return this.cipher.encrypt(`routine-webhook:${id}`, secret);
+  }
+
+  private unseal(row: RoutineRow): string | undefined {
+    return row.webhookSecret
+      ? this.cipher.decrypt(`routine-webhook:${row.id}`, row.webhookSecret)
+      : undefined;
+  }
 
   /** Creates a routine; `id` is given for routines whose identity is derived (skill triggers). */
   async create(request: RoutinesCreateRequest, owner: string, id?: string): Promise<RoutinesCreateReply> {
@@ -59,9 +72,10 @@ export class RoutineService {
     validateTrigger(request.trigger, now);
     await this.actions.validate(request.action, request.policy);
     const secret = request.trigger.kind === 'webhook' ? generateWebhookSecret() : undefined;
+    const routineId = id ?? randomUUID();
     const row = await this.prisma.routine.create({
       data: {
-        id: id ?? randomUUID(),
+        id: routineId,
         name: request.name,
         owner,
         triggerKind: request.trigger.kind,
@@ -73,7 +87,7 @@ export class RoutineService {
         eventName: request.trigger.kind === 'system_event' ? request.trigger.name : null,
         paused: request.paused ?? false,
         nextFireAt: scheduleFrom(request.trigger, now, now),
-        webhookSecret: secret ?? null,
+        webhookSecret: secret ? this.seal(routineId, secret) : null,
         createdAt: now,
       },
     });
@@ -106,7 +120,9 @@ export class RoutineService {
               eventName: trigger.kind === 'system_event' ? trigger.name : null,
               nextFireAt: scheduleFrom(trigger, now, current.createdAt),
               webhookSecret:
-                trigger.kind === 'webhook' ? (current.webhookSecret ?? generateWebhookSecret()) : null,
+                trigger.kind === 'webhook'
+                  ? (current.webhookSecret ?? this.seal(current.id, generateWebhookSecret()))
+                  : null,
             }
           : {}),
       },
@@ -148,12 +164,12 @@ export class RoutineService {
 
   /** The webhook secret of a routine (operators only: skill-made webhook routines have no other way to show it). */
   async secret(id: string): Promise<{ id: string; webhookSecret: string }> {
-    const row = await this.require(id);
-    if (!row.webhookSecret)
+    const secret = this.unseal(await this.require(id));
+    if (!secret)
       throw new TalonError(ERROR_CODES.NOT_FOUND, `Routine ${id} has no webhook trigger.`, {
         details: { id },
       });
-    return { id, webhookSecret: row.webhookSecret };
+    return { id, webhookSecret: secret };
   }
 
   async get(id: string): Promise<Routine> {
@@ -228,7 +244,7 @@ export class RoutineService {
     // The same answer for an unknown routine and a bad signature: nothing to learn by probing.
     if (!row || row.triggerKind !== 'webhook' || !row.webhookSecret)
       throw new WebhookRefusedError('unknown hook');
-    const verdict = verifyWebhook(row.webhookSecret, signature, body);
+    const verdict = verifyWebhook(this.unseal(row)!, signature, body);
     if (!verdict.ok) throw new WebhookRefusedError(verdict.reason);
     let input: unknown = body.toString('utf8');
     try {

@@ -12,3 +12,4 @@ export const CHAT_SERVICE = Symbol('CHAT_SERVICE');
 export const APPROVAL_QUEUE = Symbol('APPROVAL_QUEUE');
 export const SECRET_STORE = Symbol('SECRET_STORE');
 export const POLICY_GATE = Symbol('POLICY_GATE');
+export const SECRET_CIPHER = Symbol('SECRET_CIPHER');
