@@ -437,6 +437,25 @@ describe('jobs and routines on two orchestrators (real NATS, PostgreSQL, process
     await start(runningJob.leaseOwner!);
   }, 60_000);
 
+  it('retries a job whose orchestrator died when policy.maxAttempts allows, on another orchestrator', async () => {
+    llm.enqueue({ text: 'never finishes', stallAfterFrames: 1 }, { text: 'Second attempt.' });
+    const job = await api.ok<Job>('jobs.create', {
+      action: { kind: 'prompt', prompt: 'Try twice.' },
+      policy: { maxAttempts: 2 },
+    });
+    const first = await waitForJob(job.id, ['running']);
+    await waitUntil(() => llm.pendingReplies() === 1, 5000, 'first attempt called the model');
+    await kill(first.leaseOwner!);
+    const done = await waitForJob(job.id, ['completed', 'failed'], 20_000);
+    expect(done).toMatchObject({ state: 'completed', attempt: 2, result: { content: 'Second attempt.' } });
+    const types = (await api.ok<{ events: JobEvent[] }>('jobs.events', { id: job.id })).events.map(
+      (e) => e.type,
+    );
+    expect(types).toEqual(expect.arrayContaining(['job.retried', 'job.finished']));
+    expect(done.sessionId).not.toBe(first.sessionId);
+    await start(first.leaseOwner!);
+  }, 60_000);
+
   it('catches up after downtime: skip fires none of the missed slots, once one, all up to the bound', async () => {
     const create = async (catchUp: string) =>
       (
