@@ -24,6 +24,61 @@ export interface ExpiredJob {
 
 type Db = PrismaClient | Prisma.TransactionClient;
 
+/** A `job` row as raw SQL returns it (column names). */
+interface ClaimedRow {
+  id: string;
+  kind: string;
+  status: string;
+  payload: Prisma.JsonValue;
+  input: Prisma.JsonValue | null;
+  policy: Prisma.JsonValue;
+  limits: Prisma.JsonValue;
+  session_id: string | null;
+  routine_id: string | null;
+  fire_id: string | null;
+  attempt: number;
+  max_attempts: number;
+  lease_owner: string | null;
+  lease_expires_at: Date | null;
+  cancel_requested: boolean;
+  result: Prisma.JsonValue | null;
+  error: string | null;
+  error_code: string | null;
+  run_after: Date;
+  started_at: Date | null;
+  finished_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+function fromClaimedRow(row: ClaimedRow): JobRow {
+  return {
+    id: row.id,
+    kind: row.kind,
+    status: row.status,
+    payload: row.payload,
+    input: row.input,
+    policy: row.policy,
+    limits: row.limits,
+    sessionId: row.session_id,
+    routineId: row.routine_id,
+    fireId: row.fire_id,
+    attempt: row.attempt,
+    maxAttempts: row.max_attempts,
+    leaseOwner: row.lease_owner,
+    leaseExpiresAt: row.lease_expires_at,
+    cancelRequested: row.cancel_requested,
+    result: row.result,
+    error: row.error,
+    errorCode: row.error_code,
+    runAfter: row.run_after,
+    startedAt: row.started_at,
+    finishedAt: row.finished_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
 /**
  * The durable job queue in PostgreSQL (or PGlite). Claims use `FOR UPDATE SKIP LOCKED`, so concurrent
  * orchestrators never take the same job; the claimant holds a lease (`lease_owner`,
@@ -60,16 +115,16 @@ export class JobStore {
   /** Takes up to `limit` pending jobs for `owner`, oldest first, with a lease of `leaseMs`. */
   async claim(owner: string, limit: number, leaseMs: number): Promise<JobRow[]> {
     if (limit <= 0) return [];
-    const claimed = await this.prisma.$queryRaw<Array<{ id: string }>>`
+    // One round trip: the claimed rows come back from the UPDATE itself.
+    const rows = await this.prisma.$queryRaw<ClaimedRow[]>`
       UPDATE job SET status = 'running', lease_owner = ${owner},
         lease_expires_at = now() + make_interval(secs => ${leaseMs / 1000}::float8),
         attempt = attempt + 1, started_at = now(), updated_at = now()
       WHERE id IN (
         SELECT id FROM job WHERE status = 'pending' AND run_after <= now()
         ORDER BY run_after LIMIT ${limit} FOR UPDATE SKIP LOCKED)
-      RETURNING id`;
-    if (claimed.length === 0) return [];
-    return this.prisma.job.findMany({ where: { id: { in: claimed.map((row) => row.id) } } });
+      RETURNING *`;
+    return rows.map(fromClaimedRow);
   }
 
   /**
