@@ -370,8 +370,10 @@ describe('jobs and routines on two orchestrators (real NATS, PostgreSQL, process
     llm.enqueue({ text: 'never', stallAfterFrames: 1 });
     const slow = await api.ok<Job>('jobs.create', {
       action: { kind: 'prompt', prompt: 'Hang.' },
-      limits: { maxWallTimeMs: 1500 },
+      limits: { maxWallTimeMs: 3000 },
     });
+    // The model must have taken the stalling reply (else a later test would get it).
+    await waitUntil(() => llm.pendingReplies() === 0, 10_000, 'model called');
     const stuck = await waitForJob(slow.id, ['cancelled', 'failed', 'completed']);
     expect(stuck).toMatchObject({ state: 'cancelled', error: { code: 'STUCK' } });
     const types = (await api.ok<{ events: JobEvent[] }>('jobs.events', { id: slow.id })).events.map(
@@ -382,6 +384,7 @@ describe('jobs and routines on two orchestrators (real NATS, PostgreSQL, process
     llm.enqueue({ text: 'never', stallAfterFrames: 1 });
     const hanging = await api.ok<Job>('jobs.create', { action: { kind: 'prompt', prompt: 'Hang too.' } });
     await waitForJob(hanging.id, ['running']);
+    await waitUntil(() => llm.pendingReplies() === 0, 10_000, 'model called');
     await api.ok('jobs.cancel', { id: hanging.id });
     const cancelled = await waitForJob(hanging.id, ['cancelled', 'failed', 'completed'], 10_000);
     expect(cancelled).toMatchObject({ state: 'cancelled', error: { code: 'CANCELLED' } });
@@ -428,7 +431,7 @@ describe('jobs and routines on two orchestrators (real NATS, PostgreSQL, process
     llm.enqueue({ text: 'never finishes', stallAfterFrames: 1 });
     const job = await api.ok<Job>('jobs.create', { action: { kind: 'prompt', prompt: 'Hang.' } });
     const runningJob = await waitForJob(job.id, ['running']);
-    await waitUntil(() => llm.requests.length > 0, 5000, 'model called');
+    await waitUntil(() => llm.pendingReplies() === 0, 10_000, 'model called');
     await kill(runningJob.leaseOwner!);
     const done = await waitForJob(job.id, ['failed', 'completed'], 20_000);
     expect(done.state).toBe('failed');
@@ -444,7 +447,7 @@ describe('jobs and routines on two orchestrators (real NATS, PostgreSQL, process
       policy: { maxAttempts: 2 },
     });
     const first = await waitForJob(job.id, ['running']);
-    await waitUntil(() => llm.pendingReplies() === 1, 5000, 'first attempt called the model');
+    await waitUntil(() => llm.pendingReplies() === 1, 10_000, 'first attempt called the model');
     await kill(first.leaseOwner!);
     const done = await waitForJob(job.id, ['completed', 'failed'], 20_000);
     expect(done).toMatchObject({ state: 'completed', attempt: 2, result: { content: 'Second attempt.' } });

@@ -8,6 +8,16 @@ const FLUSH_DELAY_MS = 20;
 /** A batch this large is written at once. */
 const FLUSH_BATCH_SIZE = 500;
 
+/** Writes of a batch whose seqs collided with another orchestrator's, at most. */
+const MAX_ATTEMPTS = 5;
+
+function isSeqConflict(error: unknown): boolean {
+  const text = String((error as { message?: string })?.message ?? error);
+  return (
+    text.includes('23505') || text.includes('job_event_job_id_seq_key') || text.includes('Unique constraint')
+  );
+}
+
 interface Pending {
   jobId: string;
   type: string;
@@ -62,11 +72,19 @@ export class JobEventLog {
     const batch = this.queue;
     this.queue = [];
     if (batch.length === 0) return;
-    try {
-      const stored = await this.jobs.appendEvents(batch);
-      for (const event of stored) this.connection.publish(SUBJECTS.jobEvents(event.jobId), encodeJson(event));
-    } catch (error) {
-      this.logger.write('warn', 'storing job events failed', { count: batch.length, error: String(error) });
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const stored = await this.jobs.appendEvents(batch);
+        for (const event of stored)
+          this.connection.publish(SUBJECTS.jobEvents(event.jobId), encodeJson(event));
+        break;
+      } catch (error) {
+        // Another orchestrator stored an event of the same job at the same moment (its API took the
+        // job, this one runs it): the seqs collided on the unique (job_id, seq); number them again.
+        if (attempt < MAX_ATTEMPTS && isSeqConflict(error)) continue;
+        this.logger.write('warn', 'storing job events failed', { count: batch.length, error: String(error) });
+        break;
+      }
     }
     for (const entry of batch) entry.done();
     if (this.queue.length > 0) this.schedule(0);
