@@ -106,6 +106,14 @@ describe("a skill's schedule trigger becomes a routine that fires, and goes away
     // Slots of a 2-second cron are even seconds.
     expect(new Date(done.slotAt).getUTCSeconds() % 2).toBe(0);
 
+    // A routine naming a skill that does not exist is refused.
+    const unknown = await api.call('routines.create', {
+      name: 'ghost',
+      trigger: { kind: 'manual' },
+      action: { kind: 'skill', skill: 'no-such-skill' },
+    });
+    expect(unknown).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+
     await rm(join(stateDir, 'skills', 'heartbeat'), { recursive: true, force: true });
     await waitUntil(
       async () =>
