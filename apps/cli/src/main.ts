@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 import { chatCommand } from './commands/chat-command.js';
 import { handsCommand } from './commands/hands-command.js';
+import { jobsCommand } from './commands/jobs-command.js';
+import { routinesCommand } from './commands/routines-command.js';
 import { secretCommand } from './commands/secret-command.js';
 import { mcpServeCommand } from './commands/mcp-serve-command.js';
 import { statusCommand } from './commands/status-command.js';
@@ -16,6 +18,8 @@ Commands:
   token     create / list / revoke API tokens (operator)
   chat      an interactive session: streaming answers, tool calls as they run, approvals inline
   hands     list hands (table or --json), or show one: pnpm talon hands show <id>
+  jobs      list / show / cancel / follow autonomous jobs
+  routines  list (next fire in words and in the routine's timezone) / create / pause / resume / fire / history
   mcp serve serve Talon's tool catalog as an MCP server over stdio (needs a running Talon)
   help      this text`;
 
@@ -27,6 +31,8 @@ const commands: Record<string, () => Promise<number>> = {
   secret: () => secretCommand(process.argv.slice(3), print),
   token: () => tokenCommand(process.argv.slice(3), print),
   hands: () => handsCommand(process.argv.slice(3), print),
+  jobs: () => jobsCommand(process.argv.slice(3), print),
+  routines: () => routinesCommand(process.argv.slice(3), print),
   mcp: () =>
     process.argv[3] === 'serve'
       ? mcpServeCommand((line) => process.stderr.write(line + '\n'))

@@ -62,3 +62,32 @@ export async function connectTalonApiFromCli(
     close: () => connection.close(),
   };
 }
+
+/** An API call as the CLI commands make them. */
+export type ApiCall = <T>(method: string, payload: unknown) => Promise<T>;
+
+/**
+ * Runs `work` with a connection to the Talon API (see {@link connectTalonApiFromCli}); prints what to do
+ * and returns 1 when it cannot connect, the error's message and 1 when `work` throws.
+ */
+export async function withTalonApi(
+  print: (line: string) => void,
+  work: (call: ApiCall, connection: NatsConnection) => Promise<number>,
+): Promise<number> {
+  let api: TalonApiConnection;
+  try {
+    api = await connectTalonApiFromCli('talon-cli');
+  } catch (error) {
+    print((error as Error).message);
+    return 1;
+  }
+  const call: ApiCall = (method, payload) => api.call(method, payload, 15_000);
+  try {
+    return await work(call, api.connection);
+  } catch (error) {
+    print((error as Error).message);
+    return 1;
+  } finally {
+    await api.close();
+  }
+}

@@ -13,6 +13,11 @@ import { OperatorTokenBootstrap } from './auth/operator-token-bootstrap.js';
 import { SessionAccess } from './auth/session-access.js';
 import { TokensApi } from './auth/tokens-api.js';
 import { ToolInvokeController } from './tools/tool-invoke.controller.js';
+import { autonomyProviders } from './autonomy/autonomy.providers.js';
+import { AutonomyLifecycle } from './autonomy/autonomy-lifecycle.js';
+import { JobsApi } from './autonomy/jobs-api.js';
+import { RoutinesApi } from './autonomy/routines-api.js';
+import { WebhookController } from './autonomy/webhook.controller.js';
 import { GrpcApiController } from './api/grpc-api.controller.js';
 import { HttpApiController } from './api/http-api.controller.js';
 import { NatsApiController } from './api/nats-api.controller.js';
@@ -57,6 +62,7 @@ export class OrchestratorModule {
         ToolInvokeController,
         ChatHttpController,
         McpOAuthCallbackController,
+        WebhookController,
         HttpApiController,
         GrpcApiController,
       ],
@@ -89,6 +95,10 @@ export class OrchestratorModule {
         SecretsApi,
         ...handProviders,
         ScheduleParseMethod,
+        ...autonomyProviders(config, connection, logger, database),
+        AutonomyLifecycle,
+        JobsApi,
+        RoutinesApi,
       ],
     };
   }

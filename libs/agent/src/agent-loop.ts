@@ -172,8 +172,9 @@ export class TurnRunner implements SkillTaskHost {
       clock: new TurnClock(),
       usage: { inputTokens: 0, outputTokens: 0 },
       iterations: 0,
+      maxIterations: input.maxIterations ?? this.maxIterations,
+      ...(input.toolAllowlist === undefined ? {} : { allowlist: new Set(input.toolAllowlist) }),
       open: [],
-      maxIterations: this.maxIterations,
       persist: true,
       preApprovals: NO_PRE_APPROVALS.byTool,
       gatedOut: [],
@@ -414,6 +415,7 @@ export class TurnRunner implements SkillTaskHost {
     if (state.toolLimit !== undefined) visible = limitToDeclared(visible, state.toolLimit);
     const preApprovals = skillPreApprovals(state.activeSkills, visible.tools);
     state.preApprovals = preApprovals.byTool;
+    if (state.allowlist !== undefined) visible = restrictToAllowlist(visible, state.allowlist);
     if (state.skillsToAnnounce) {
       state.skillsToAnnounce = false;
       state.scope.emit({
@@ -588,6 +590,30 @@ export class TurnRunner implements SkillTaskHost {
     if (state.persist) await this.deps.sessions.append(state.sessionId, state.turnId, message);
     state.messages.push(message);
   }
+}
+
+/** Narrows what a turn sees to a job's allowlist; the ceiling enforces it again at dispatch. */
+function restrictToAllowlist(
+  visible: {
+    tools: readonly ToolDefinition[];
+    ceiling?: TurnCeiling;
+    removed: readonly { name: string; reason: string }[];
+  },
+  allowlist: ReadonlySet<string>,
+): {
+  tools: readonly ToolDefinition[];
+  ceiling: TurnCeiling;
+  removed: readonly { name: string; reason: string }[];
+} {
+  const tools = visible.tools.filter((tool) => allowlist.has(tool.name));
+  const removed = new Map(visible.ceiling?.removed ?? []);
+  for (const tool of visible.tools)
+    if (!allowlist.has(tool.name)) removed.set(tool.name, "not among the tools this job's policy allows");
+  return {
+    tools,
+    ceiling: { visible: new Set(tools.map((tool) => tool.name)), removed },
+    removed: visible.removed,
+  };
 }
 
 function guardListener(listener: AgentEventListener | undefined): AgentEventListener {

@@ -74,6 +74,10 @@ export interface TurnInput {
   mentionSkills?: readonly string[];
   /** Parameter values by skill name (a `/command key=value` message, a trigger payload), passed to selection. */
   skillParameters?: Readonly<Record<string, Record<string, unknown>>>;
+  /** Model calls of this turn; default the runner's `maxIterations`. */
+  maxIterations?: number;
+  /** Only these tools are offered and may be dispatched (a job's policy); absent: the whole catalog. */
+  toolAllowlist?: readonly string[];
   signal?: AbortSignal;
   onEvent?: AgentEventListener;
 }

@@ -19,6 +19,8 @@ export interface TurnState {
   open: LlmToolCall[];
   /** Model calls allowed. */
   readonly maxIterations: number;
+  /** The job's tool allowlist, if any. */
+  readonly allowlist?: ReadonlySet<string>;
   /** Whether messages go to the session store (a sub-task's do not). */
   readonly persist: boolean;
   /** Tools pre-approved by active Trusted skills for the next batch (recomputed with the visible tools). */

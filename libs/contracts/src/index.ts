@@ -18,3 +18,5 @@ export * from './v1/nats-permissions.js';
 export * from './v1/sandbox.js';
 export * from './v1/schedule.js';
 export * from './v1/hands.js';
+export * from './v1/jobs.js';
+export * from './v1/routines.js';

@@ -191,17 +191,19 @@ describe.each(BACKENDS)('models on $name', (backend) => {
     expect(await db.prisma.secret.findMany({ select: { name: true } })).toEqual([]);
   });
 
-  it('tracks a job from queued to succeeded', async () => {
-    const job = await db.prisma.job.create({ data: { kind: 'routine', payload: { routineId: 'r1' } } });
-    expect(job).toMatchObject({ status: 'queued', result: null, error: null });
+  it('tracks a job from pending to completed', async () => {
+    const job = await db.prisma.job.create({
+      data: { kind: 'prompt', payload: { kind: 'prompt', prompt: 'hi' } },
+    });
+    expect(job).toMatchObject({ status: 'pending', result: null, error: null, attempt: 0, maxAttempts: 1 });
     const done = await db.prisma.job.update({
       where: { id: job.id },
-      data: { status: 'succeeded', result: { ok: true } },
+      data: { status: 'completed', result: { ok: true } },
     });
     expect(done.result).toEqual({ ok: true });
     expect(done.updatedAt.getTime()).toBeGreaterThanOrEqual(job.updatedAt.getTime());
     const failed = await db.prisma.job.create({
-      data: { kind: 'agent', status: 'failed', error: 'model unreachable' },
+      data: { kind: 'prompt', status: 'failed', error: 'model unreachable' },
     });
     expect(await db.prisma.job.findMany({ where: { status: 'failed' } })).toEqual([
       expect.objectContaining({ id: failed.id }),

@@ -22,6 +22,7 @@ import {
   AUDIT_LOG,
   CHAT_SERVICE,
   POLICY_GATE,
+  SECRET_CIPHER,
   SECRET_STORE,
   TOOL_CATALOG,
   TOOL_DISPATCHER,
@@ -87,7 +88,8 @@ export function agentProviders(
   const approvals = new ApprovalQueue(new PrismaApprovalStore(database.prisma), grants, {
     timeoutMs: config.approvalTimeoutMs,
   });
-  const secrets = new SecretStore(database.prisma, secretCipher(config, logger));
+  const cipher = secretCipher(config, logger);
+  const secrets = new SecretStore(database.prisma, cipher);
   const policy = new PolicyEngine();
   return [
     {
@@ -98,6 +100,7 @@ export function agentProviders(
     },
     { provide: APPROVAL_QUEUE, useValue: approvals },
     { provide: SECRET_STORE, useValue: secrets },
+    { provide: SECRET_CIPHER, useValue: cipher },
     {
       provide: CHAT_SERVICE,
       inject: [TOOL_CATALOG, TOOL_DISPATCHER, AUDIT_LOG, SKILL_SERVICE_CLIENT],

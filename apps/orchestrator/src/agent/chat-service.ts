@@ -6,6 +6,7 @@ import {
   type AgentEvent,
   type ApprovalQueue,
   type SlashCommand,
+  type ToolCallOutcome,
   type TurnResult,
   type TurnRunner,
 } from '@talon/agent';
@@ -25,6 +26,21 @@ import type { ToolCatalog } from '@talon/tool-runtime';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { SkillServiceClient } from '../skills/skill-service-client.js';
 import { CONFIGURE_MODEL_HINT } from './unconfigured-provider.js';
+
+/** A job's turn, as the job runner asks for it. */
+export interface JobTurnInput {
+  jobId: string;
+  sessionId: string;
+  message: string;
+  mentionSkills?: readonly string[];
+  maxIterations?: number;
+  toolAllowlist?: readonly string[];
+  autonomous: boolean;
+  /** Finish the session's interrupted turn (after a takeover) instead of starting one. */
+  resume?: boolean;
+  signal?: AbortSignal;
+  onEvent?: ChatEventSink;
+}
 
 /** Receives each event of a turn (SSE and gRPC streams); NATS gets them on the session subject. */
 export type ChatEventSink = (event: ChatEvent) => void;
@@ -50,8 +66,14 @@ export interface ChatServiceDeps {
 export class ChatService {
   /** Whether each known session is autonomous: fixed at creation, so it is read once. */
   private readonly autonomy = new Map<string, boolean>();
+  private messageObserver?: (sessionId: string, message: string) => void;
 
   constructor(private readonly deps: ChatServiceDeps) {}
+
+  /** Sees every incoming user message (event-triggered routines match it); failures are only logged. */
+  observeMessages(observer: (sessionId: string, message: string) => void): void {
+    this.messageObserver = observer;
+  }
 
   private async sessionAutonomy(sessionId: string): Promise<boolean> {
     const known = this.autonomy.get(sessionId);
@@ -79,6 +101,11 @@ export class ChatService {
   ): Promise<ChatSendReply> {
     const session = { autonomous: await this.sessionAutonomy(sessionId) };
     const emit = this.emitter(sessionId, sink);
+    try {
+      this.messageObserver?.(sessionId, message);
+    } catch (error) {
+      this.deps.logger.write('warn', 'message observer failed', { error: String(error) });
+    }
     let skillParameters: Record<string, Record<string, unknown>> | undefined;
     if (isSlashCommand(message)) {
       const command = builtinCommand(message);
@@ -143,10 +170,64 @@ export class ChatService {
     };
   }
 
+  /**
+   * Runs a job's turn in the job's own session: the same loop, session stream and audit as a chat
+   * message, with the job's limits and tool allowlist. `autonomous` false lets calls wait for approval.
+   */
+  async runJobTurn(input: JobTurnInput): Promise<TurnResult> {
+    const emit = this.emitter(input.sessionId, input.onEvent);
+    const common = {
+      autonomous: input.autonomous,
+      actor: `job:${input.jobId}`,
+      signal: input.signal,
+      onEvent: emit,
+      ...(input.maxIterations === undefined ? {} : { maxIterations: input.maxIterations }),
+      ...(input.toolAllowlist === undefined ? {} : { toolAllowlist: input.toolAllowlist }),
+    };
+    if (input.resume) {
+      const resumed = await this.deps.runner.resumeTurn(input.sessionId, common);
+      if (resumed !== undefined) return resumed;
+    }
+    return this.deps.runner.run({
+      ...common,
+      sessionId: input.sessionId,
+      message: input.message,
+      ...(input.mentionSkills === undefined ? {} : { mentionSkills: input.mentionSkills }),
+    });
+  }
+
+  /** Runs a job's single tool call through policy and approvals (no model). */
+  callJobTool(input: {
+    jobId: string;
+    sessionId: string;
+    tool: string;
+    params: Record<string, unknown>;
+    autonomous: boolean;
+    signal?: AbortSignal;
+    onEvent?: ChatEventSink;
+  }): Promise<ToolCallOutcome> {
+    return this.deps.runner.callTool({
+      sessionId: input.sessionId,
+      tool: input.tool,
+      params: input.params,
+      actor: `job:${input.jobId}`,
+      autonomous: input.autonomous,
+      signal: input.signal,
+      onEvent: this.emitter(input.sessionId, input.onEvent),
+    });
+  }
+
+  /** Publishes an event on a session's stream (reminders). */
+  publish(sessionId: string, event: Record<string, unknown> & { type: string }): void {
+    this.emitter(sessionId)(event as ChatEvent);
+  }
+
   /** Continues a turn that was waiting (approvals) when the orchestrator stopped. */
   async resume(sessionId: string): Promise<TurnResult | undefined> {
     const session = await this.deps.prisma.session.findUnique({ where: { id: sessionId } });
     if (!session || this.deps.runner.isBusy(sessionId)) return undefined;
+    // A job's session is resumed by the job runner that takes the job's lease, never here.
+    if ((session.metadata as { jobId?: string } | null)?.jobId !== undefined) return undefined;
     return this.deps.runner.resumeTurn(sessionId, {
       autonomous: session.autonomous,
       onEvent: this.emitter(sessionId),

@@ -6,6 +6,11 @@ import { decodeJsonPayload, PayloadTooLargeError } from '@talon/service-runtime'
  * as soon as the limit is passed, so an oversized upload costs at most `maxBytes` of memory.
  */
 export async function readJsonBody(request: IncomingMessage, maxBytes: number): Promise<unknown> {
+  return decodeJsonPayload(await readRawBody(request, maxBytes), maxBytes);
+}
+
+/** Reads a request body as bytes (signed webhooks verify the exact bytes), with the same size limit. */
+export async function readRawBody(request: IncomingMessage, maxBytes: number): Promise<Buffer> {
   const declared = Number(request.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxBytes) throw new PayloadTooLargeError(declared, maxBytes);
   const chunks: Buffer[] = [];
@@ -15,5 +20,5 @@ export async function readJsonBody(request: IncomingMessage, maxBytes: number): 
     if (total > maxBytes) throw new PayloadTooLargeError(total, maxBytes);
     chunks.push(chunk);
   }
-  return decodeJsonPayload(Buffer.concat(chunks), maxBytes);
+  return Buffer.concat(chunks);
 }

@@ -17,8 +17,11 @@ const TOKEN_QUERY_NAMES = new Set([
   'apikey',
 ]);
 
-/** Routes reached without a token: the OAuth redirect target (checked by its `state`). */
-const PUBLIC_ROUTES = [/^\/mcp\/oauth\/callback\/[^/]+$/];
+/**
+ * Routes reached without a token: the OAuth redirect target (checked by its `state`) and routine webhooks
+ * (checked by their HMAC-SHA256 signature and timestamp). The Host, Origin and media-type rules still apply.
+ */
+const PUBLIC_ROUTES = [/^\/mcp\/oauth\/callback\/[^/]+$/, /^\/v1\/hooks\/[^/]+$/];
 
 const principals = new WeakMap<IncomingMessage, Principal>();
 

@@ -46,6 +46,17 @@ export interface OrchestratorConfig extends ServiceConfig {
   timezone: string;
   /** The front door: tokens, Host/Origin rules and TLS of the HTTP and gRPC surfaces. */
   auth: FrontDoorConfig;
+  /** Jobs and routines (issue 13). */
+  autonomy: {
+    /** Scheduler tick. Default 250 ms (env `TALON_SCHEDULER_TICK_MS`). */
+    schedulerTickMs: number;
+    /** Lease of a running job, renewed every third. Default 15000 ms (env `TALON_JOB_LEASE_MS`). */
+    jobLeaseMs: number;
+    /** Jobs run at once by one orchestrator. Default 8 (env `TALON_JOB_CONCURRENCY`). */
+    jobConcurrency: number;
+    /** How often skill triggers are synced into routines. Default 5000 ms (env `TALON_SKILL_ROUTINES_SYNC_MS`). */
+    skillRoutinesSyncMs: number;
+  };
 }
 
 /** How callers are let in. */
@@ -168,6 +179,12 @@ export function parseOrchestratorConfig(env: NodeJS.ProcessEnv = process.env): O
       maxIterations: readPositiveInt(env, 'TALON_SKILL_TASK_MAX_ITERATIONS', 4),
       timeoutMs: readPositiveInt(env, 'TALON_SKILL_TASK_TIMEOUT_MS', 120_000),
       maxTokens: readPositiveInt(env, 'TALON_SKILL_TASK_MAX_TOKENS', 50_000),
+    },
+    autonomy: {
+      schedulerTickMs: readPositiveInt(env, 'TALON_SCHEDULER_TICK_MS', 250),
+      jobLeaseMs: readPositiveInt(env, 'TALON_JOB_LEASE_MS', 15_000),
+      jobConcurrency: readPositiveInt(env, 'TALON_JOB_CONCURRENCY', 8),
+      skillRoutinesSyncMs: readPositiveInt(env, 'TALON_SKILL_ROUTINES_SYNC_MS', 5_000),
     },
   };
 }

@@ -63,6 +63,8 @@ export const ERROR_CODES = {
   INTERNAL: 'INTERNAL',
   /** A tool build of that name is already running; wait for its report, then build again. */
   BUILD_IN_PROGRESS: 'BUILD_IN_PROGRESS',
+  /** A routine trigger is invalid (cron field, timezone, interval, instant, pattern); `details.field` names it. */
+  INVALID_TRIGGER: 'INVALID_TRIGGER',
 } as const;
 
 /** One of the stable wire error codes. */
@@ -100,6 +102,7 @@ export const HTTP_STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   SANDBOX_UNAVAILABLE: 503,
   INTERNAL: 500,
   BUILD_IN_PROGRESS: 409,
+  INVALID_TRIGGER: 400,
 };
 
 /** gRPC status code for each wire code (numbers from grpc's status.proto). */
@@ -134,4 +137,5 @@ export const GRPC_STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   SANDBOX_UNAVAILABLE: 9,
   INTERNAL: 13,
   BUILD_IN_PROGRESS: 10,
+  INVALID_TRIGGER: 3,
 };

@@ -43,6 +43,10 @@ export const SUBJECTS = {
   skills: (method: string) => `talon.skills.v1.${method}`,
   /** Session event stream published by the orchestrator. */
   sessionEvents: (sessionId: string) => `talon.events.v1.session.${sessionId}`,
+  /** Job event stream published by the orchestrator running the job (events are stored too). */
+  jobEvents: (jobId: string) => `talon.events.v1.job.${jobId}`,
+  /** A nudge to every orchestrator that a job was enqueued or resolved (they claim at once instead of next tick). */
+  jobsWake: 'talon.jobs.v1.wake',
 } as const;
 
 /** Message headers that travel with every request. */

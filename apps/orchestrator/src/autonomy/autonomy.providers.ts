@@ -1,0 +1,115 @@
+import type { Provider } from '@nestjs/common';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { SUBJECTS } from '@talon/contracts';
+import type { Database } from '@talon/persistence';
+import { encodeJson, type JsonLogger } from '@talon/service-runtime';
+import type { ToolCatalog } from '@talon/tool-runtime';
+import type { ChatService } from '../agent/chat-service.js';
+import type { SecretCipher } from '@talon/agent';
+import { CHAT_SERVICE, SECRET_CIPHER, TOOL_CATALOG } from '../config/orchestrator.constants.js';
+import type { OrchestratorConfig } from '../config/orchestrator-config.js';
+import type { SkillServiceClient } from '../skills/skill-service-client.js';
+import { SKILL_SERVICE_CLIENT } from '../skills/skills.constants.js';
+import {
+  JOB_ACTION_HANDLERS,
+  JOB_EVENT_LOG,
+  JOB_RUNNER,
+  JOB_SERVICE,
+  JOB_STORE,
+  ROUTINE_SERVICE,
+  SCHEDULER,
+  AUTONOMY_TOOLS,
+  SKILL_ROUTINE_SYNC,
+} from './autonomy.constants.js';
+import { SkillRoutineSync } from './skill-routine-sync.js';
+import { createAutonomyTools } from './autonomy-tools.js';
+import { JobActionHandlers } from './job-action-handlers.js';
+import { JobActionValidator } from './job-action-validator.js';
+import { JobEventLog } from './job-event-log.js';
+import { JobRunner } from './job-runner.js';
+import { JobService } from './job-service.js';
+import { JobStore } from './job-store.js';
+import { RoutineService } from './routine-service.js';
+import { Scheduler } from './scheduler.js';
+
+/** Jobs, routines, the scheduler and the job runner, wired to the database, NATS and the chat service. */
+export function autonomyProviders(
+  config: OrchestratorConfig,
+  connection: NatsConnection,
+  logger: JsonLogger,
+  database: Database,
+): Provider[] {
+  const owner = config.instanceId;
+  const jobs = new JobStore(database.prisma);
+  const events = new JobEventLog(jobs, connection, logger);
+  const notify = (message: Record<string, unknown>): void =>
+    connection.publish(SUBJECTS.jobsWake, encodeJson(message));
+  return [
+    { provide: JOB_STORE, useValue: jobs },
+    { provide: JOB_EVENT_LOG, useValue: events },
+    {
+      provide: JOB_ACTION_HANDLERS,
+      inject: [CHAT_SERVICE],
+      useFactory: (chat: ChatService) => new JobActionHandlers(chat),
+    },
+    {
+      provide: JOB_RUNNER,
+      inject: [JOB_ACTION_HANDLERS],
+      useFactory: (handlers: JobActionHandlers) =>
+        new JobRunner(database.prisma, jobs, events, handlers, logger, {
+          owner,
+          leaseMs: config.autonomy.jobLeaseMs,
+          concurrency: config.autonomy.jobConcurrency,
+          pollMs: config.autonomy.schedulerTickMs,
+        }),
+    },
+    {
+      provide: SCHEDULER,
+      useFactory: () =>
+        new Scheduler(database.prisma, jobs, logger, {
+          owner,
+          tickMs: config.autonomy.schedulerTickMs,
+          onEnqueued: () => notify({ wake: true }),
+        }),
+    },
+    {
+      provide: JOB_SERVICE,
+      inject: [TOOL_CATALOG, SKILL_SERVICE_CLIENT, JOB_ACTION_HANDLERS],
+      useFactory: (catalog: ToolCatalog, skills: SkillServiceClient, handlers: JobActionHandlers) =>
+        new JobService(jobs, events, new JobActionValidator(catalog, skills, handlers), notify),
+    },
+    {
+      provide: ROUTINE_SERVICE,
+      inject: [TOOL_CATALOG, SKILL_SERVICE_CLIENT, JOB_ACTION_HANDLERS, SECRET_CIPHER],
+      useFactory: (
+        catalog: ToolCatalog,
+        skills: SkillServiceClient,
+        handlers: JobActionHandlers,
+        cipher: SecretCipher,
+      ) =>
+        new RoutineService(
+          database.prisma,
+          jobs,
+          new JobActionValidator(catalog, skills, handlers),
+          cipher,
+          owner,
+          () => notify({ wake: true }),
+        ),
+    },
+    {
+      provide: SKILL_ROUTINE_SYNC,
+      inject: [SKILL_SERVICE_CLIENT, ROUTINE_SERVICE],
+      useFactory: (skills: SkillServiceClient, routines: RoutineService) =>
+        new SkillRoutineSync(database.prisma, skills, routines, logger, config.autonomy.skillRoutinesSyncMs),
+    },
+    {
+      provide: AUTONOMY_TOOLS,
+      inject: [TOOL_CATALOG, JOB_SERVICE, ROUTINE_SERVICE],
+      useFactory: (catalog: ToolCatalog, jobService: JobService, routines: RoutineService) => {
+        const tools = createAutonomyTools(jobService, routines);
+        for (const tool of tools) catalog.registerLocal(tool);
+        return tools;
+      },
+    },
+  ];
+}

@@ -1,0 +1,49 @@
+import { ERROR_CODES, type JobAction, type JobPolicy } from '@talon/contracts';
+import { TalonError } from '@talon/errors';
+import type { ToolCatalog } from '@talon/tool-runtime';
+import type { SkillServiceClient } from '../skills/skill-service-client.js';
+import type { JobActionHandlers } from './job-action-handlers.js';
+
+/**
+ * Refuses a job or routine action that could never run: an unknown tool (in the live catalog), an
+ * unknown skill, a kind with no runtime here (`hand` until a hand runtime registers), a tool outside
+ * the policy's own allowlist.
+ */
+export class JobActionValidator {
+  constructor(
+    private readonly catalog: ToolCatalog,
+    private readonly skills: SkillServiceClient,
+    private readonly handlers: JobActionHandlers,
+  ) {}
+
+  async validate(action: JobAction, policy: JobPolicy = {}): Promise<void> {
+    if (!this.handlers.has(action.kind))
+      throw new TalonError(
+        ERROR_CODES.UNAVAILABLE,
+        `No runtime for "${action.kind}" actions in this orchestrator; use a prompt, tool, skill or reminder action.`,
+        { details: { kind: action.kind } },
+      );
+    if (action.kind === 'tool') {
+      if (!this.catalog.get(action.tool))
+        throw new TalonError(
+          ERROR_CODES.UNKNOWN_TOOL,
+          `No tool named "${action.tool}" in the catalog; see tools.list.`,
+          {
+            details: { tool: action.tool },
+          },
+        );
+      if (policy.tools && !policy.tools.includes(action.tool))
+        throw new TalonError(
+          ERROR_CODES.POLICY_DENIED,
+          `The action calls "${action.tool}", which policy.tools does not allow; add it or drop the allowlist.`,
+        );
+    }
+    if (action.kind === 'skill') {
+      const listing = await this.skills.list({});
+      if (!listing.skills.some((skill) => skill.name === action.skill))
+        throw new TalonError(ERROR_CODES.NOT_FOUND, `No skill named "${action.skill}"; see skills.list.`, {
+          details: { skill: action.skill },
+        });
+    }
+  }
+}
