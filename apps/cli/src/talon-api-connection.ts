@@ -47,8 +47,11 @@ export async function connectTalonApiFromCli(
     if (text.includes('authorization') || text.includes('authentication'))
       throw new Error(
         `NATS at ${url} refused the ${pass ? `credentials of "${user}"` : 'connection without credentials'}. Run \`pnpm talon up\` (it writes them to ${stateDir}) or set NATS_USER and NATS_PASSWORD.`,
+        { cause: error },
       );
-    throw new Error(`Cannot reach NATS at ${url}. Is Talon running? Start it with \`pnpm talon up\`.`);
+    throw new Error(`Cannot reach NATS at ${url}. Is Talon running? Start it with \`pnpm talon up\`.`, {
+      cause: error,
+    });
   }
   const token = env.TALON_TOKEN || env.TALON_BOOTSTRAP_TOKEN || readToken(operatorTokenPath(stateDir));
   const requester = new NatsRequester(connection);

@@ -12,7 +12,6 @@ import { NATS_USERS } from '@talon/contracts';
 import { busStatePath, cliStateDir, readBusState, type BusState } from '../cli-state.js';
 import { findFreePort as freePort } from '@talon/service-runtime';
 import { findNatsServer, installNatsServer, isListening, launchNatsServer } from '../nats-server-launcher.js';
-import { REPO_ROOT } from '../repo-root.js';
 import { ServiceSupervisor } from '../service-supervisor.js';
 
 const SERVICES = ['skill-service', 'tool-worker', 'wasm-runner', 'orchestrator'] as const;

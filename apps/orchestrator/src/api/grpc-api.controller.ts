@@ -75,11 +75,21 @@ export class GrpcApiController {
 
   /** chat.send as a server stream of events ending with `result` (or `error`). */
   @GrpcMethod('Talon', 'Chat')
-  chatStream(request: {
-    session_id: string;
-    message: string;
-  }): Observable<{ type: string; event_json: string }> {
-    return chatEventStream(this.chat, request.session_id, request.message).pipe(
+  chatStream(
+    request: { session_id: string; message: string },
+    metadata: Metadata,
+  ): Observable<{ type: string; event_json: string }> {
+    // Authorised exactly like chat.send; a refusal ends the stream with one `error` event.
+    const admitted = this.principal(metadata).then(async (principal) => {
+      if (!scopeAllows(principal.scope, 'agent')) throw new ForbiddenError('Chat', 'agent', principal.scope);
+      validatePayload(SessionIdSchema, request.session_id, 'The session id');
+      await this.access.assertCanUse(principal, request.session_id);
+    });
+    return from(admitted).pipe(
+      switchMap(() => chatEventStream(this.chat, request.session_id, request.message)),
+      catchError((error: unknown) =>
+        of({ type: 'error', error: toWireError(error) } as unknown as ChatEvent),
+      ),
       map((event) => ({ type: event.type, event_json: JSON.stringify(event) })),
     );
   }
