@@ -447,6 +447,38 @@ describe('agent loop through the orchestrator (OpenAI protocol)', () => {
     ).rejects.toMatchObject({ code: 'SCHEMA_VIOLATION' });
   });
 
+  it('validates before asking: invalid params answer SCHEMA_VIOLATION in the loop and in tools.call, and nobody is asked', async () => {
+    const sessionId = await newSession();
+    const recorder = recordEvents(client, sessionId);
+    llm.enqueue(
+      { toolCalls: [{ name: 'write_file', arguments: { path: { not: 'a string' }, content: 'x' } }] },
+      { text: 'Could not write.' },
+    );
+    expect(await api<ChatSendReply>('chat.send', { sessionId, message: 'write badly' })).toMatchObject({
+      reason: 'final_answer',
+    });
+    expect(await recorder.waitFor('tool_call_finished')).toMatchObject({
+      tool: 'write_file',
+      ok: false,
+      code: 'SCHEMA_VIOLATION',
+    });
+    expect(recorder.events.map((event) => event.type)).not.toContain('approval_requested');
+    await expect(
+      api('tools.call', {
+        tool: 'write_file',
+        params: { path: ['a'], content: 'x' },
+        sessionId,
+        policy: 'agent',
+      }),
+    ).rejects.toMatchObject({ code: 'SCHEMA_VIOLATION' });
+    await expect(
+      api('tools.call', { tool: 'no_such_tool', params: {}, sessionId, policy: 'agent' }),
+    ).rejects.toMatchObject({ code: 'UNKNOWN_TOOL' });
+    const pending = await api<{ approvals: unknown[] }>('approvals.list', { sessionId });
+    expect(pending.approvals).toEqual([]);
+    await recorder.subscription.unsubscribe();
+  });
+
   it('streams a turn over HTTP server-sent events', async () => {
     const sessionId = await newSession();
     llm.enqueue({ text: ['Streamed ', 'over SSE.'] });

@@ -55,16 +55,27 @@ export class ToolCallExecutor {
   async runBatch(calls: readonly LlmToolCall[], scope: ToolCallScope): Promise<ToolCallOutcome[]> {
     const catalog = indexCatalog(this.deps.tools.list());
     let grants = await this.deps.grants.get(scope.sessionId);
-    const decisions = calls.map((call) => this.decide(call, catalog.get(call.name), grants, scope, false));
+    // Validate before deciding: an invalid call is refused with its own error and nobody is asked.
+    const rejections = calls.map((call) => (catalog.has(call.name) ? this.check(call) : undefined));
+    const decisions = calls.map((call, index) =>
+      rejections[index] ? undefined : this.decide(call, catalog.get(call.name), grants, scope, false),
+    );
     if (!decisions.some((decision) => decision?.action === 'ask')) {
       return Promise.all(
-        calls.map((call, index) => this.settle(call, catalog.get(call.name), decisions[index], scope)),
+        calls.map((call, index) =>
+          this.settle(call, catalog.get(call.name), decisions[index], scope, rejections[index]),
+        ),
       );
     }
     const outcomes: ToolCallOutcome[] = [];
     for (const [index, call] of calls.entries()) {
       scope.signal?.throwIfAborted();
       const definition = catalog.get(call.name);
+      const rejection = rejections[index];
+      if (rejection) {
+        outcomes.push(this.refuse(call, scope, rejection.code, rejection.message));
+        continue;
+      }
       let decision = decisions[index];
       if (index > 0 && decision?.action === 'ask') {
         // An "always" answer to an earlier call of this batch may have lifted this one.
@@ -113,12 +124,25 @@ export class ToolCallExecutor {
     });
   }
 
+  /** The typed error a call would fail with before it runs (unknown tool, limits, schema), if any. */
+  private check(call: LlmToolCall): TalonError | undefined {
+    try {
+      this.deps.caller.check?.({ tool: call.name, params: call.arguments });
+      return undefined;
+    } catch (error) {
+      if (!TalonError.isInstance(error)) throw error;
+      return error;
+    }
+  }
+
   private async settle(
     call: LlmToolCall,
     definition: ToolDefinition | undefined,
     decision: PolicyDecision | undefined,
     scope: ToolCallScope,
+    rejection?: TalonError,
   ): Promise<ToolCallOutcome> {
+    if (rejection) return this.refuse(call, scope, rejection.code, rejection.message);
     if (definition === undefined || decision === undefined) {
       return this.refuse(
         call,

@@ -20,4 +20,10 @@ export interface AgentToolCall {
  */
 export interface ToolCaller {
   call(call: AgentToolCall): Promise<ToolsCallReply>;
+  /**
+   * Resolves the tool and validates (and coerces, in place) its params without running it; throws the
+   * `TalonError` the call would fail with (UNKNOWN_TOOL, PARAMS_TOO_LARGE, SCHEMA_VIOLATION). The loop runs
+   * it before any policy decision, so a call that could never run never reaches a person for approval.
+   */
+  check?(call: Pick<AgentToolCall, 'tool' | 'params'>): void;
 }

@@ -21,6 +21,10 @@ export class DispatcherToolCaller implements ToolCaller {
     private readonly wasmSecrets?: WasmDeclaredSecrets,
   ) {}
 
+  check(call: Pick<AgentToolCall, 'tool' | 'params'>): void {
+    this.dispatcher.check({ tool: call.tool, params: call.params, actor: 'model' });
+  }
+
   async call(call: AgentToolCall): Promise<ToolsCallReply> {
     const url = call.params.url;
     const grants =

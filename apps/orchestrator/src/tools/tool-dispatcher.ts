@@ -65,6 +65,24 @@ export class ToolDispatcher {
     this.marginMs = options.transportMarginMs ?? 250;
   }
 
+  /**
+   * Resolves the tool and validates (and coerces) the params without running anything: the step every
+   * entry path takes before a policy decision or an approval. A refused call is audited with its code.
+   */
+  check(request: DispatchRequest): ReturnType<ToolPipeline['checkCall']> {
+    const started = performance.now();
+    try {
+      return this.pipeline.checkCall(request);
+    } catch (error) {
+      const code = TalonError.isInstance(error) ? error.code : ERROR_CODES.INTERNAL;
+      this.record(request, undefined, code, performance.now() - started, {
+        stage: 'check',
+        message: (error as Error).message,
+      });
+      throw error;
+    }
+  }
+
   async call(request: DispatchRequest): Promise<ToolsCallReply> {
     const callId = request.callId ?? randomUUID();
     const started = performance.now();
