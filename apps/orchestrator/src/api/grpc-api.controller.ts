@@ -1,11 +1,13 @@
+import { randomUUID } from 'node:crypto';
+import type { Metadata } from '@grpc/grpc-js';
 import { Controller, Inject } from '@nestjs/common';
 import { GrpcMethod } from '@nestjs/microservices';
 import type { Observable } from 'rxjs';
 import { map } from 'rxjs';
-import type { SystemStatus } from '@talon/contracts';
+import { HEADERS, type SystemStatus } from '@talon/contracts';
 import { toWireError } from '@talon/errors';
-import { MalformedPayloadError, PayloadTooLargeError } from '@talon/service-runtime';
-import { CHAT_SERVICE, ORCHESTRATOR_CONFIG } from '../config/orchestrator.constants.js';
+import { parseJsonText, PayloadTooLargeError, type JsonLogger } from '@talon/service-runtime';
+import { CHAT_SERVICE, LOGGER, ORCHESTRATOR_CONFIG } from '../config/orchestrator.constants.js';
 import type { ChatService } from '../agent/chat-service.js';
 import { chatEventStream } from '../agent/chat-stream.js';
 import type { OrchestratorConfig } from '../config/orchestrator-config.js';
@@ -25,12 +27,7 @@ interface CallReply {
 function parsePayload(json: string, maxBytes: number): unknown {
   const bytes = Buffer.byteLength(json ?? '');
   if (bytes > maxBytes) throw new PayloadTooLargeError(bytes, maxBytes);
-  if (!json || json.trim() === '') return {};
-  try {
-    return JSON.parse(json);
-  } catch (error) {
-    throw new MalformedPayloadError((error as Error).message);
-  }
+  return parseJsonText(json ?? '');
 }
 
 /** The gRPC surface (proto in libs/contracts/proto). Errors travel in-band in the envelope, like NATS. */
@@ -40,6 +37,7 @@ export class GrpcApiController {
     private readonly router: ApiRouter,
     @Inject(ORCHESTRATOR_CONFIG) private readonly config: OrchestratorConfig,
     @Inject(CHAT_SERVICE) private readonly chat: ChatService,
+    @Inject(LOGGER) private readonly logger: JsonLogger,
   ) {}
 
   /** chat.send as a server stream of events ending with `result` (or `error`). */
@@ -54,16 +52,26 @@ export class GrpcApiController {
   }
 
   @GrpcMethod('Talon', 'Call')
-  async call(request: CallRequest): Promise<CallReply> {
+  async call(request: CallRequest, metadata?: Metadata): Promise<CallReply> {
+    const given = metadata?.get(HEADERS.callId)[0];
+    const callId =
+      typeof given === 'string' && given.length > 0 && given.length <= 128 ? given : randomUUID();
     try {
       const data = await this.router.call(
         request.method,
         parsePayload(request.payload_json, this.config.maxPayloadBytes),
-        { surface: 'grpc' },
+        { surface: 'grpc', callId },
       );
       return { ok: true, data_json: JSON.stringify(data ?? null) };
     } catch (error) {
       const wire = toWireError(error);
+      // Logged with the call id like the NATS surface does.
+      if (wire.code === 'INTERNAL')
+        this.logger.write('error', 'handler failed', {
+          surface: 'grpc',
+          callId,
+          error: String((error as Error)?.stack ?? error),
+        });
       return {
         ok: false,
         error: {
