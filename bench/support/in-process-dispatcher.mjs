@@ -10,8 +10,8 @@ const { ToolCatalog } = await import(join(REPO_ROOT, 'libs/tool-runtime/dist/ind
 const { createOutputSafety } = await import(join(REPO_ROOT, 'libs/safety/dist/index.js'));
 const { NatsRequester, JsonLogger } = await import(join(REPO_ROOT, 'libs/service-runtime/dist/index.js'));
 
-/** Connects, syncs a catalog from the running workers and returns a ready dispatcher. */
-export async function createInProcessDispatcher(natsUrl) {
+/** Connects, syncs a catalog from the running workers and returns a ready dispatcher (`audit`: an AuditLog). */
+export async function createInProcessDispatcher(natsUrl, { audit } = {}) {
   const connection = await connect({ servers: natsUrl });
   const catalog = new ToolCatalog();
   const logger = new JsonLogger({ service: 'orchestrator', instanceId: 'bench' }, 'error');
@@ -21,6 +21,7 @@ export async function createInProcessDispatcher(natsUrl) {
     catalog,
     requester: new NatsRequester(connection),
     safety: createOutputSafety(),
+    ...(audit ? { audit } : {}),
   });
   return {
     connection,

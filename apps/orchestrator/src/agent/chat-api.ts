@@ -52,7 +52,7 @@ export class ChatApi implements OnModuleInit {
       handle: async (request: ApprovalsResolveRequest, context: ApiCallContext) => {
         const resolvedBy = request.resolvedBy ?? `operator:${context.surface}`;
         const record = await this.approvals.resolve(request.id, request.decision, resolvedBy);
-        this.audit.append({
+        await this.audit.append({
           kind: 'approval.decision',
           actor: resolvedBy,
           sessionId: record.sessionId,
@@ -62,7 +62,7 @@ export class ChatApi implements OnModuleInit {
           data: { approvalId: record.id },
         });
         if (request.decision === 'approve_always') {
-          this.audit.append({
+          await this.audit.append({
             kind: 'policy.change',
             actor: resolvedBy,
             sessionId: record.sessionId,

@@ -205,7 +205,7 @@ export class ChatService {
   private auditEvent(event: ChatEvent): void {
     const record = event as Record<string, unknown>;
     if (event.type === 'approval_resolved') {
-      this.deps.audit.append({
+      void this.deps.audit.append({
         kind: 'approval.decision',
         actor: String(record.resolvedBy ?? 'system'),
         sessionId: event.sessionId,
@@ -218,7 +218,7 @@ export class ChatService {
       event.type === 'tool_call_finished' &&
       (record.policy as { action?: string } | undefined)?.action === 'deny'
     ) {
-      this.deps.audit.append({
+      void this.deps.audit.append({
         kind: 'policy.decision',
         actor: 'policy',
         sessionId: event.sessionId,

@@ -75,7 +75,7 @@ export class ToolDispatcher {
       return this.pipeline.checkCall(request);
     } catch (error) {
       const code = TalonError.isInstance(error) ? error.code : ERROR_CODES.INTERNAL;
-      this.record(request, undefined, code, performance.now() - started, {
+      void this.record(request, undefined, code, performance.now() - started, {
         stage: 'check',
         message: (error as Error).message,
       });
@@ -117,7 +117,8 @@ export class ToolDispatcher {
             attempts,
             ...(instanceId ? { instanceId } : {}),
           };
-          this.record(request, prepared, 'ok', reply.durationMs, {
+          // The record is committed before the reply leaves: a crash cannot lose an answered call.
+          await this.record(request, prepared, 'ok', reply.durationMs, {
             attempts,
             instanceId,
             truncated: result.truncated,
@@ -144,7 +145,7 @@ export class ToolDispatcher {
     } catch (error) {
       const typed = prepared ? this.pipeline.redactError(prepared, error) : error;
       const code = TalonError.isInstance(typed) ? typed.code : ERROR_CODES.INTERNAL;
-      this.record(request, prepared, code, performance.now() - started, {
+      await this.record(request, prepared, code, performance.now() - started, {
         attempts,
         instanceId,
         message: (typed as Error).message,
@@ -191,12 +192,12 @@ export class ToolDispatcher {
     outcome: string,
     durationMs: number,
     data: Record<string, unknown>,
-  ): void {
-    if (!this.options.audit) return;
+  ): Promise<void> {
+    if (!this.options.audit) return Promise.resolve();
     const definition = prepared?.definition;
     const params = prepared?.params ?? (request.params as Record<string, unknown> | undefined);
     const clean = Object.fromEntries(Object.entries(data).filter(([, value]) => value !== undefined));
-    this.options.audit.append({
+    return this.options.audit.append({
       kind: 'tool.call',
       actor: request.actor ?? (request.sessionId ? `session:${request.sessionId}` : 'operator'),
       sessionId: request.sessionId ?? null,

@@ -163,7 +163,8 @@ export const ToolsCallRequestSchema = Type.Object(
   {
     tool: Type.String({ minLength: 1, maxLength: 128 }),
     params: Type.Optional(Type.Unknown()),
-    sessionId: Type.Optional(Type.String({ maxLength: 128 })),
+    /** A session id (a UUID, from `sessions.create`): the call counts against it and is audited with it. */
+    sessionId: Type.Optional(Type.String({ format: 'uuid' })),
     callId: Type.Optional(Type.String({ maxLength: 128 })),
     timeoutMs: Type.Optional(Type.Integer({ minimum: 1, maximum: 600000 })),
     /**
