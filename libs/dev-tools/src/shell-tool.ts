@@ -1,7 +1,8 @@
 import type { ApprovalRequirement } from '@talon/contracts';
 import type { Tool, ToolContext } from '@talon/tool-runtime';
 import { runInProcessGroup, type ProcessRunResult } from './process-group-runner.js';
-import { decideShellApproval } from './shell-approval-policy.js';
+import { gitConfigRisks, neutralGitEnvironment } from './git-config-risks.js';
+import { decideShellApproval, type ShellApprovalDecision } from './shell-approval-policy.js';
 import { MAX_SHELL_COMMAND_LENGTH, parseShellCommand } from './shell-command-parser.js';
 import { ToolParamReader } from './tool-param-reader.js';
 import { parseWorkspaceOptions, type WorkspaceOptions } from './workspace-options.js';
@@ -63,12 +64,7 @@ export function createShellTool(options: WorkspaceOptions): Tool<ShellParams, Sh
       idempotent: false,
     },
     approvalFor(params: ShellParams): ApprovalRequirement {
-      try {
-        return decideShellApproval(parseShellCommand(params.command)).approval;
-      } catch {
-        // A command that cannot be parsed is refused by execute; ask a person rather than guess.
-        return 'unless_auto_approved';
-      }
+      return explainShellApproval(root, params.command).approval;
     },
     async execute(params: ShellParams, context: ToolContext): Promise<ShellOutput> {
       const reader = new ToolParamReader('shell', params);
@@ -79,7 +75,8 @@ export function createShellTool(options: WorkspaceOptions): Tool<ShellParams, Sh
       const { aborted: _aborted, ...result } = await runInProcessGroup({
         command,
         cwd: root,
-        env: { PATH: SHELL_PATH, HOME: root, LANG: SHELL_LANG },
+        // git runs with the settings that run programs switched off, whatever the workspace's .git/config says.
+        env: { PATH: SHELL_PATH, HOME: root, LANG: SHELL_LANG, ...neutralGitEnvironment() },
         timeoutMs,
         maxOutputBytes: caps.maxShellOutputBytes,
         killGraceMs: caps.shellKillGraceMs,
@@ -87,5 +84,32 @@ export function createShellTool(options: WorkspaceOptions): Tool<ShellParams, Sh
       });
       return { ...result, programs: parsed.programs.map((program) => program.program) };
     },
+  };
+}
+
+/**
+ * The approval decision on a command line with its reasons and the programs it runs. git counts as
+ * read-only only while the workspace's `.git/config` sets nothing that makes git run a program.
+ * A command that cannot be parsed is refused by `execute`; asking a person is the answer here.
+ */
+export function explainShellApproval(root: string, command: string): ShellApprovalDecision {
+  let decision: ShellApprovalDecision;
+  try {
+    decision = decideShellApproval(parseShellCommand(command));
+  } catch (error) {
+    return {
+      approval: 'unless_auto_approved',
+      reasons: [error instanceof Error ? error.message : String(error)],
+      programs: [],
+    };
+  }
+  if (decision.approval !== 'never' || !decision.programs.some((program) => /(^|\/)git\b/.test(program)))
+    return decision;
+  const risks = gitConfigRisks(root);
+  if (risks.length === 0) return decision;
+  return {
+    ...decision,
+    approval: 'unless_auto_approved',
+    reasons: [`the workspace's git configuration can run programs (${risks.join(', ')})`],
   };
 }
