@@ -589,6 +589,54 @@ describe('agent loop through the orchestrator (OpenAI protocol)', () => {
     }
   });
 
+  it("the shell tool's domain explains its approval: every program a command hides is shown to the person", async () => {
+    const sessionId = await newSession();
+    const recorder = recordEvents(client, sessionId);
+    llm.enqueue(
+      {
+        toolCalls: [{ name: 'shell', arguments: { command: 'find . -name x -exec touch hidden-marker ;' } }],
+      },
+      { text: 'Done.' },
+    );
+    const turn = api<ChatSendReply>('chat.send', { sessionId, message: 'find' });
+    const requested = await recorder.waitFor('approval_requested');
+    expect(requested).toMatchObject({ tool: 'shell' });
+    // The wasm-runner parsed the command: the prompt names the program find would run.
+    expect((requested as unknown as { reason: string }).reason).toMatch(
+      /find runs through|runs: find, touch \(via find -exec\)/,
+    );
+    expect((requested as unknown as { reason: string }).reason).toContain('touch (via find -exec)');
+    await api('approvals.resolve', { id: requested.approvalId, decision: 'deny' });
+    await turn;
+    const gated = await api('tools.call', {
+      tool: 'shell',
+      params: { command: 'tar -xf a.tar --to-command="touch hidden"' },
+      sessionId,
+      policy: 'agent',
+    }).catch((error: { code: string; message: string }) => error);
+    expect(gated).toMatchObject({ code: 'APPROVAL_REQUIRED' });
+    const pending = await api<{ approvals: Array<{ tool: string; reason: string }> }>('approvals.list', {
+      sessionId,
+    });
+    expect(pending.approvals.map((approval) => approval.reason).join(' ')).toContain(
+      'touch (via tar --to-command)',
+    );
+    await sleep(200);
+    const pg = await import('pg');
+    const db = new pg.default.Client({ connectionString: database.url });
+    await db.connect();
+    try {
+      const { rows } = await db.query(
+        "SELECT data->>'reason' AS reason FROM audit_event WHERE kind = 'approval.request' AND session_id = $1",
+        [sessionId],
+      );
+      expect(rows.map((row: { reason: string }) => row.reason).join(' ')).toContain('touch (via find -exec)');
+    } finally {
+      await db.end();
+    }
+    await recorder.subscription.unsubscribe();
+  });
+
   it('works without a model through slash commands', async () => {
     const sessionId = await newSession();
     const tools = await api<ChatSendReply>('chat.send', { sessionId, message: '/tools' });

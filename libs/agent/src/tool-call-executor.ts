@@ -1,10 +1,16 @@
-import { ERROR_CODES, type ToolDefinition, type ToolsCallReply } from '@talon/contracts';
+import {
+  ERROR_CODES,
+  type ToolApprovalAssessment,
+  type ToolDefinition,
+  type ToolsCallReply,
+} from '@talon/contracts';
 import { TalonError } from '@talon/errors';
 import type { LlmToolCall } from '@talon/llm';
 import { redactParams } from '@talon/tool-runtime';
 import type { AgentEventListener } from './agent-events.js';
 import type { ApprovalQueue } from './approval-queue.js';
 import type { ApprovalRecord } from './approval-store.js';
+import { explainedReason } from './explained-reason.js';
 import type { GrantStore } from './grant-store.js';
 import type { PolicyDecision, PolicyEngine } from './policy-engine.js';
 import type { SessionGrants } from './session-grants.js';
@@ -57,8 +63,18 @@ export class ToolCallExecutor {
     let grants = await this.deps.grants.get(scope.sessionId);
     // Validate before deciding: an invalid call is refused with its own error and nobody is asked.
     const rejections = calls.map((call) => (catalog.has(call.name) ? this.check(call) : undefined));
+    // The tool's own verdict for these params, from the domain that runs it (the shell parses the command).
+    const assessments = await Promise.all(
+      calls.map((call, index) =>
+        catalog.has(call.name) && !rejections[index]
+          ? this.deps.caller.assessApproval?.({ tool: call.name, params: call.arguments })
+          : undefined,
+      ),
+    );
     const decisions = calls.map((call, index) =>
-      rejections[index] ? undefined : this.decide(call, catalog.get(call.name), grants, scope, false),
+      rejections[index]
+        ? undefined
+        : this.decide(call, catalog.get(call.name), grants, scope, false, assessments[index]),
     );
     if (!decisions.some((decision) => decision?.action === 'ask')) {
       return Promise.all(
@@ -80,11 +96,11 @@ export class ToolCallExecutor {
       if (index > 0 && decision?.action === 'ask') {
         // An "always" answer to an earlier call of this batch may have lifted this one.
         grants = await this.deps.grants.get(scope.sessionId);
-        decision = this.decide(call, definition, grants, scope, false);
+        decision = this.decide(call, definition, grants, scope, false, assessments[index]);
       }
       outcomes.push(
         decision?.action === 'ask'
-          ? await this.askThenRun(call, definition!, decision, scope)
+          ? await this.askThenRun(call, definition!, decision, scope, assessments[index])
           : await this.settle(call, definition, decision, scope),
       );
     }
@@ -112,11 +128,12 @@ export class ToolCallExecutor {
     grants: SessionGrants,
     scope: ToolCallScope,
     callApproved: boolean,
+    assessment?: ToolApprovalAssessment,
   ): PolicyDecision | undefined {
     if (definition === undefined) return undefined;
     return this.deps.policy.decide({
       tool: definition,
-      requirement: this.deps.tools.approvalFor?.(call.name, call.arguments),
+      requirement: assessment?.approval ?? this.deps.tools.approvalFor?.(call.name, call.arguments),
       grants,
       ceiling: scope.ceiling,
       autonomous: scope.autonomous,
@@ -167,6 +184,7 @@ export class ToolCallExecutor {
     definition: ToolDefinition,
     decision: PolicyDecision,
     scope: ToolCallScope,
+    assessment?: ToolApprovalAssessment,
   ): Promise<ToolCallOutcome> {
     let approval: ApprovalRecord;
     try {
@@ -176,7 +194,7 @@ export class ToolCallExecutor {
         callId: call.id,
         tool: call.name,
         params: redactParams(call.arguments, definition.sensitiveParams),
-        reason: decision.reason,
+        reason: explainedReason(decision.reason, assessment),
       });
     } catch (error) {
       if (!TalonError.isInstance(error)) throw error;

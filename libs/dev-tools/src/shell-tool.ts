@@ -66,6 +66,9 @@ export function createShellTool(options: WorkspaceOptions): Tool<ShellParams, Sh
     approvalFor(params: ShellParams): ApprovalRequirement {
       return explainShellApproval(root, params.command).approval;
     },
+    explainApproval(params: ShellParams) {
+      return explainShellApproval(root, params.command);
+    },
     async execute(params: ShellParams, context: ToolContext): Promise<ShellOutput> {
       const reader = new ToolParamReader('shell', params);
       const command = reader.string('command', MAX_SHELL_COMMAND_LENGTH);

@@ -204,7 +204,18 @@ export class ChatService {
   /** Policy refusals and approval decisions go to the audit chain (tool calls are audited by the dispatcher). */
   private auditEvent(event: ChatEvent): void {
     const record = event as Record<string, unknown>;
-    if (event.type === 'approval_resolved') {
+    if (event.type === 'approval_requested') {
+      // The reason carries why the tool asks and every program the call runs (a shell command line).
+      void this.deps.audit.append({
+        kind: 'approval.request',
+        actor: 'policy',
+        sessionId: event.sessionId,
+        callId: (record.callId as string) ?? null,
+        tool: (record.tool as string) ?? null,
+        outcome: 'asked',
+        data: { approvalId: record.approvalId, reason: record.reason },
+      });
+    } else if (event.type === 'approval_resolved') {
       void this.deps.audit.append({
         kind: 'approval.decision',
         actor: String(record.resolvedBy ?? 'system'),

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ApprovalQueue, GrantStore, PolicyEngine } from '@talon/agent';
+import { explainedReason, type ApprovalQueue, type GrantStore, type PolicyEngine } from '@talon/agent';
 import { ERROR_CODES, type ToolsCallReply } from '@talon/contracts';
 import { TalonError } from '@talon/errors';
 import { canonicalJson, redactParams, type ToolCatalog } from '@talon/tool-runtime';
@@ -27,13 +27,13 @@ export class PolicyGate {
   async call(request: GatedCall): Promise<ToolsCallReply> {
     // Resolve and validate first: a call that could never run is refused before anyone is asked.
     const { definition, params } = this.dispatcher.check(request);
-    const tool = this.catalog.get(definition.name)?.tool;
+    const assessment = await this.dispatcher.assessApproval(definition.name, params);
     // One approval per distinct call: the same tool with the same params maps to the same approval.
     const callKey = `gate:${createHash('sha256').update(request.tool).update('\n').update(canonicalJson(params)).digest('hex').slice(0, 32)}`;
     const existing = await this.approvals.findByCall(request.sessionId, callKey);
     const decision = this.policy.decide({
       tool: definition,
-      requirement: tool?.approvalFor?.(params),
+      requirement: assessment?.approval,
       grants: await this.grants.get(request.sessionId),
       callApproved: existing?.status === 'approved',
     });
@@ -51,7 +51,7 @@ export class PolicyGate {
               callId: callKey,
               tool: request.tool,
               params: redactParams(params, definition.sensitiveParams),
-              reason: decision.reason,
+              reason: explainedReason(decision.reason, assessment),
             });
       throw new TalonError(
         ERROR_CODES.APPROVAL_REQUIRED,

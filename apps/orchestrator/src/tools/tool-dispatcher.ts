@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   ERROR_CODES,
   SUBJECTS,
+  type ToolApprovalAssessment,
   type ToolCallRequest,
   type ToolCallResult,
   type ToolsCallReply,
@@ -47,6 +48,9 @@ export interface ToolDispatcherOptions {
   transportMarginMs?: number;
 }
 
+/** How long the orchestrator waits for a tool domain's approval verdict before using the declared one. */
+const APPROVAL_ASSESSMENT_TIMEOUT_MS = 2_000;
+
 const RETRYABLE = new Set<string>([ERROR_CODES.TIMEOUT, ERROR_CODES.NO_RESPONDERS, ERROR_CODES.UNAVAILABLE]);
 
 /**
@@ -80,6 +84,38 @@ export class ToolDispatcher {
         message: (error as Error).message,
       });
       throw error;
+    }
+  }
+
+  /**
+   * The tool's own verdict on what approval this call needs and why: a local tool answers from its
+   * `explainApproval`/`approvalFor`, a remote one is asked on its domain's approval subject (the shell in
+   * the wasm-runner parses the command line there). Without an answer the declared requirement applies.
+   */
+  async assessApproval(
+    tool: string,
+    params: Record<string, unknown>,
+  ): Promise<ToolApprovalAssessment | undefined> {
+    const entry = this.options.catalog.get(tool);
+    if (!entry) return undefined;
+    if (entry.location === 'local') {
+      const local = entry.tool;
+      if (local?.explainApproval) return local.explainApproval(params);
+      const approval = local?.approvalFor?.(params);
+      return approval === undefined ? undefined : { approval, reasons: [] };
+    }
+    try {
+      return await this.options.requester.request<ToolApprovalAssessment>(
+        SUBJECTS.toolApproval(entry.definition.domain),
+        { tool: entry.definition.name, params },
+        { timeoutMs: APPROVAL_ASSESSMENT_TIMEOUT_MS, headers: false },
+      );
+    } catch (error) {
+      this.options.log?.('warn', 'the tool domain did not assess the approval; using the declared one', {
+        tool,
+        error: String(error),
+      });
+      return undefined;
     }
   }
 
