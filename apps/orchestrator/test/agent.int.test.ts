@@ -637,6 +637,16 @@ describe('agent loop through the orchestrator (OpenAI protocol)', () => {
     await recorder.subscription.unsubscribe();
   });
 
+  it('a tool result larger than the NATS max_payload answers PAYLOAD_TOO_LARGE at once, not TIMEOUT', async () => {
+    await writeFile(join(workspaceDir, 'big.txt'), 'x'.repeat(3 * 1024 * 1024));
+    const started = Date.now();
+    const failed = await api('tools.call', { tool: 'read_file', params: { path: 'big.txt' } }).catch(
+      (error: { code: string; details?: unknown }) => error,
+    );
+    expect(failed).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', details: { direction: 'reply' } });
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
   it('works without a model through slash commands', async () => {
     const sessionId = await newSession();
     const tools = await api<ChatSendReply>('chat.send', { sessionId, message: '/tools' });
