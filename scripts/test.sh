@@ -9,7 +9,11 @@ bash scripts/ensure-services.sh
 export TEST_POSTGRES_URL=${TEST_POSTGRES_URL:-postgres://postgres:postgres@127.0.0.1:5432/postgres}
 # Tests run through swc, which strips types: check them here so a wrong test cannot pass silently.
 npx tsc -p tsconfig.test.json
+# The house checks itself: formatting, lint (type-aware promise rules), project references vs imports.
+npx prettier --check . && npx eslint . && node scripts/check-project-references.mjs
 mkdir -p .talon
+# A killed run must not print an old summary.
+rm -f .talon/jest-results.json
 status=0
 node --experimental-vm-modules node_modules/jest/bin/jest.js --ci --maxWorkers=2 --json --outputFile=.talon/jest-results.json "$@" || status=$?
 node scripts/print-test-summary.mjs .talon/jest-results.json || status=1
