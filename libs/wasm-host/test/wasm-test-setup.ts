@@ -35,7 +35,6 @@ export function buildToolsAndWorker(): void {
   built = true;
 }
 
-
 /** Bytes of a built component: a JS tool (`tools-src/<name>/build`) or a WAT tool (`tools-src/wat/build`). */
 export function artifact(name: string, kind: 'js' | 'wat' = 'js'): Uint8Array {
   const path = kind === 'js' ? `tools-src/${name}/build/${name}.wasm` : `tools-src/wat/build/${name}.wasm`;
