@@ -48,6 +48,16 @@ export default tseslint.config(
     },
   },
   {
+    // Type-aware promise rules on the shipped code: a dropped or misused promise hides a failure.
+    files: ['{apps,libs}/*/src/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
+    },
+  },
+  {
     files: ['**/*.test.ts', '**/test/**/*.ts', 'bench/**/*'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off', '@typescript-eslint/no-explicit-any': 'off' },
   },

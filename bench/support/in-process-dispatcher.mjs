@@ -10,8 +10,8 @@ const { ToolCatalog } = await import(join(REPO_ROOT, 'libs/tool-runtime/dist/ind
 const { createOutputSafety } = await import(join(REPO_ROOT, 'libs/safety/dist/index.js'));
 const { NatsRequester, JsonLogger } = await import(join(REPO_ROOT, 'libs/service-runtime/dist/index.js'));
 
-/** Connects (as the orchestrator's NATS user of a test server), syncs a catalog and returns a ready dispatcher. */
-export async function createInProcessDispatcher(nats) {
+/** Connects (as the orchestrator's NATS user of a test server), syncs a catalog and returns a ready dispatcher (`audit`: an AuditLog). */
+export async function createInProcessDispatcher(nats, { audit } = {}) {
   const connection =
     typeof nats === 'string' ? await connect({ servers: nats }) : await nats.connect('orchestrator');
   const catalog = new ToolCatalog();
@@ -22,6 +22,7 @@ export async function createInProcessDispatcher(nats) {
     catalog,
     requester: new NatsRequester(connection),
     safety: createOutputSafety(),
+    ...(audit ? { audit } : {}),
   });
   return {
     connection,

@@ -23,7 +23,12 @@ describe('talon routines and talon jobs against a running orchestrator', () => {
   function talon(...args: string[]): Promise<{ code: number | null; out: string }> {
     return new Promise((resolve) => {
       const child = spawn(process.execPath, [join(REPO_ROOT, 'apps/cli/dist/main.js'), ...args], {
-        env: { PATH: process.env.PATH ?? '', NATS_URL: nats.url },
+        env: {
+          PATH: process.env.PATH ?? '',
+          NATS_URL: nats.url,
+          NATS_PASSWORD: nats.credentials.api,
+          TALON_TOKEN: nats.bootstrapToken,
+        },
       });
       let out = '';
       child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));

@@ -452,6 +452,38 @@ describe('agent loop through the orchestrator (OpenAI protocol)', () => {
     ).rejects.toMatchObject({ code: 'SCHEMA_VIOLATION' });
   });
 
+  it('validates before asking: invalid params answer SCHEMA_VIOLATION in the loop and in tools.call, and nobody is asked', async () => {
+    const sessionId = await newSession();
+    const recorder = recordEvents(client, sessionId);
+    llm.enqueue(
+      { toolCalls: [{ name: 'write_file', arguments: { path: { not: 'a string' }, content: 'x' } }] },
+      { text: 'Could not write.' },
+    );
+    expect(await api<ChatSendReply>('chat.send', { sessionId, message: 'write badly' })).toMatchObject({
+      reason: 'final_answer',
+    });
+    expect(await recorder.waitFor('tool_call_finished')).toMatchObject({
+      tool: 'write_file',
+      ok: false,
+      code: 'SCHEMA_VIOLATION',
+    });
+    expect(recorder.events.map((event) => event.type)).not.toContain('approval_requested');
+    await expect(
+      api('tools.call', {
+        tool: 'write_file',
+        params: { path: ['a'], content: 'x' },
+        sessionId,
+        policy: 'agent',
+      }),
+    ).rejects.toMatchObject({ code: 'SCHEMA_VIOLATION' });
+    await expect(
+      api('tools.call', { tool: 'no_such_tool', params: {}, sessionId, policy: 'agent' }),
+    ).rejects.toMatchObject({ code: 'UNKNOWN_TOOL' });
+    const pending = await api<{ approvals: unknown[] }>('approvals.list', { sessionId });
+    expect(pending.approvals).toEqual([]);
+    await recorder.subscription.unsubscribe();
+  });
+
   it('streams a turn over HTTP server-sent events', async () => {
     const sessionId = await newSession();
     llm.enqueue({ text: ['Streamed ', 'over SSE.'] });
@@ -510,6 +542,116 @@ describe('agent loop through the orchestrator (OpenAI protocol)', () => {
       type: 'result',
       content: 'Streamed over gRPC.',
     });
+  });
+
+  it('refuses params nested 10,000 deep with a typed error on NATS, HTTP, gRPC and a worker subject', async () => {
+    const deep = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+    const body = (depth: number) => `{"tool":"echo","params":{"message":"x","deep":${deep(depth)}}}`;
+    const nats = async (subject: string, text: string) =>
+      (await client.request(subject, text, { timeout: 10_000 })).json<Envelope<unknown>>();
+    const definition = protoLoader.loadSync(TALON_PROTO_PATH, { keepCase: true, defaults: true });
+    const proto = grpc.loadPackageDefinition(definition) as unknown as {
+      talon: { v1: { Talon: grpc.ServiceClientConstructor } };
+    };
+    const grpcClient = new proto.talon.v1.Talon(
+      `127.0.0.1:${orchestratorEnv.TALON_GRPC_PORT}`,
+      grpc.credentials.createInsecure(),
+    ) as unknown as {
+      Call(request: object, done: (error: Error | null, reply: unknown) => void): void;
+      close(): void;
+    };
+    try {
+      for (const depth of [5_000, 10_000]) {
+        expect(await nats('talon.api.v1.tools.call', body(depth))).toMatchObject({
+          ok: false,
+          error: { code: 'PAYLOAD_TOO_LARGE', details: { limit: 'maxDepth' } },
+        });
+        const http = await fetch(`http://127.0.0.1:${orchestratorEnv.TALON_HTTP_PORT}/v1/rpc/tools.call`, {
+          method: 'POST',
+          body: body(depth),
+          headers: { 'content-type': 'application/json' },
+        });
+        expect(http.status).toBe(413);
+        expect(http.headers.get('talon-call-id')).toMatch(/^[0-9a-f-]{36}$/);
+        expect(await http.json()).toMatchObject({ ok: false, error: { code: 'PAYLOAD_TOO_LARGE' } });
+        const viaGrpc = await new Promise((resolve, reject) =>
+          grpcClient.Call({ method: 'tools.call', payload_json: body(depth) }, (error, reply) =>
+            error ? reject(error) : resolve(reply),
+          ),
+        );
+        expect(viaGrpc).toMatchObject({ ok: false, error: { code: 'PAYLOAD_TOO_LARGE' } });
+        const worker = `{"callId":"deep","tool":"echo","timeoutMs":1000,"params":${deep(depth)}}`;
+        expect(await nats('talon.tools.v1.call.orchestrator', worker)).toMatchObject({
+          ok: false,
+          error: { code: 'PAYLOAD_TOO_LARGE' },
+        });
+      }
+      // Deeper than tool params may be (32) but within the wire limit (64): the tool's own limit answers.
+      expect(await nats('talon.api.v1.tools.call', body(40))).toMatchObject({
+        ok: false,
+        error: { code: 'PAYLOAD_TOO_LARGE', details: { tool: 'echo', limit: 'maxDepth', max: 32 } },
+      });
+    } finally {
+      grpcClient.close();
+    }
+  });
+
+  it("the shell tool's domain explains its approval: every program a command hides is shown to the person", async () => {
+    const sessionId = await newSession();
+    const recorder = recordEvents(client, sessionId);
+    llm.enqueue(
+      {
+        toolCalls: [{ name: 'shell', arguments: { command: 'find . -name x -exec touch hidden-marker ;' } }],
+      },
+      { text: 'Done.' },
+    );
+    const turn = api<ChatSendReply>('chat.send', { sessionId, message: 'find' });
+    const requested = await recorder.waitFor('approval_requested');
+    expect(requested).toMatchObject({ tool: 'shell' });
+    // The wasm-runner parsed the command: the prompt names the program find would run.
+    expect((requested as unknown as { reason: string }).reason).toMatch(
+      /find runs through|runs: find, touch \(via find -exec\)/,
+    );
+    expect((requested as unknown as { reason: string }).reason).toContain('touch (via find -exec)');
+    await api('approvals.resolve', { id: requested.approvalId, decision: 'deny' });
+    await turn;
+    const gated = await api('tools.call', {
+      tool: 'shell',
+      params: { command: 'tar -xf a.tar --to-command="touch hidden"' },
+      sessionId,
+      policy: 'agent',
+    }).catch((error: { code: string; message: string }) => error);
+    expect(gated).toMatchObject({ code: 'APPROVAL_REQUIRED' });
+    const pending = await api<{ approvals: Array<{ tool: string; reason: string }> }>('approvals.list', {
+      sessionId,
+    });
+    expect(pending.approvals.map((approval) => approval.reason).join(' ')).toContain(
+      'touch (via tar --to-command)',
+    );
+    await sleep(200);
+    const pg = await import('pg');
+    const db = new pg.default.Client({ connectionString: database.url });
+    await db.connect();
+    try {
+      const { rows } = await db.query(
+        "SELECT data->>'reason' AS reason FROM audit_event WHERE kind = 'approval.request' AND session_id = $1",
+        [sessionId],
+      );
+      expect(rows.map((row: { reason: string }) => row.reason).join(' ')).toContain('touch (via find -exec)');
+    } finally {
+      await db.end();
+    }
+    await recorder.subscription.unsubscribe();
+  });
+
+  it('a tool result larger than the NATS max_payload answers PAYLOAD_TOO_LARGE at once, not TIMEOUT', async () => {
+    await writeFile(join(workspaceDir, 'big.txt'), 'x'.repeat(3 * 1024 * 1024));
+    const started = Date.now();
+    const failed = await api('tools.call', { tool: 'read_file', params: { path: 'big.txt' } }).catch(
+      (error: { code: string; details?: unknown }) => error,
+    );
+    expect(failed).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', details: { direction: 'reply' } });
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it('works without a model through slash commands', async () => {

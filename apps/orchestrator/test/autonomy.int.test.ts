@@ -85,7 +85,12 @@ describe('jobs and routines on two orchestrators (real NATS, PostgreSQL, process
   function talon(...args: string[]): Promise<string> {
     return new Promise((resolve) => {
       const child = spawn(process.execPath, [join(REPO_ROOT, 'apps/cli/dist/main.js'), ...args], {
-        env: { PATH: process.env.PATH ?? '', NATS_URL: nats.url },
+        env: {
+          PATH: process.env.PATH ?? '',
+          NATS_URL: nats.url,
+          NATS_PASSWORD: nats.credentials.api,
+          TALON_TOKEN: nats.bootstrapToken,
+        },
       });
       let out = '';
       child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));

@@ -358,6 +358,41 @@ describe('Talon as an MCP server: /mcp on the orchestrator and `talon mcp serve`
     expect(await names(client)).toContain('memory_read_graph');
   });
 
+  it('validates params before asking: a wrong-typed call answers SCHEMA_VIOLATION and creates no approval', async () => {
+    const pg = await import('pg');
+    const db = new pg.default.Client({ connectionString: database.url });
+    await db.connect();
+    const approvals = async () =>
+      Number((await db.query('SELECT count(*)::int AS n FROM approval')).rows[0].n as number);
+    try {
+      const before = await approvals();
+      const stdio = new Client({ name: 'talon-stdio-validate', version: '1.0.0' });
+      await stdio.connect(
+        new StdioClientTransport({
+          command: process.execPath,
+          args: [CLI, 'mcp', 'serve'],
+          env: { NATS_URL: nats.url },
+          stderr: 'pipe',
+        }),
+      );
+      clients.push(stdio);
+      for (const client of [await httpClient(), stdio]) {
+        // Both tools would ask a person first (write_file: unless_auto_approved; MCP tools by default).
+        for (const call of [
+          { name: 'write_file', arguments: { path: ['not', 'a', 'string'], content: 'x' } },
+          { name: 'write_file', arguments: { path: 'missing-content.txt' } },
+          { name: 'everything_echo', arguments: { message: { nested: 'object' } } },
+        ]) {
+          const result = await client.callTool(call);
+          expect(result).toMatchObject({ isError: true, _meta: { 'talon/errorCode': 'SCHEMA_VIOLATION' } });
+        }
+      }
+      expect(await approvals()).toBe(before);
+    } finally {
+      await db.end();
+    }
+  });
+
   it('`talon mcp serve` explains when NATS is not reachable', async () => {
     const port = await findFreePort();
     const failed = await run(process.execPath, [CLI, 'mcp', 'serve'], {

@@ -60,18 +60,12 @@ describe('WebAssembly tools in the wasm-runner, through the orchestrator', () =>
       cwd: REPO_ROOT,
       stdio: 'inherit',
     });
-    try {
-      execFileSync(
-        process.execPath,
-        [join(REPO_ROOT, 'node_modules/typescript/bin/tsc'), '-b', 'apps/wasm-runner', 'apps/orchestrator'],
-        { cwd: REPO_ROOT, stdio: 'pipe' },
-      );
-    } catch (error) {
-      // Another area being edited may not type-check right now; the services run from what dist/ holds.
-      console.warn(
-        `tsc -b failed; using the compiled services in dist/.\n${String((error as { stdout?: Buffer }).stdout ?? '')}`,
-      );
-    }
+    // A build failure fails the suite: the services run from dist/, which must match the sources.
+    execFileSync(
+      process.execPath,
+      [join(REPO_ROOT, 'node_modules/typescript/bin/tsc'), '-b', 'apps/wasm-runner', 'apps/orchestrator'],
+      { cwd: REPO_ROOT, stdio: 'pipe' },
+    );
     base = await mkdtemp(join(tmpdir(), 'talon-wasm-it-'));
     registryDir = join(base, 'registry');
     workspace = join(base, 'workspace');

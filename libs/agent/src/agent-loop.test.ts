@@ -154,6 +154,49 @@ describe('TurnRunner', () => {
     expect(await t.approvals.listPending('s1')).toHaveLength(0);
   });
 
+  it('validates before asking: a call the caller rejects is refused with its code and nobody is asked', async () => {
+    const provider = new ScriptedProvider({
+      steps: [
+        {
+          reply: {
+            toolCalls: [
+              { id: 'w1', name: 'write_file', arguments: { path: 42 } },
+              { id: 'e1', name: 'echo', arguments: { text: 'b' } },
+            ],
+          },
+        },
+        {
+          expect: { toolResults: [{ callId: 'w1', contains: 'SCHEMA_VIOLATION' }] },
+          reply: { text: 'Fixed nothing.' },
+        },
+      ],
+    });
+    const caller = new RecordingToolCaller();
+    const checked: string[] = [];
+    Object.assign(caller, {
+      check: (call: { tool: string; params: Record<string, unknown> }) => {
+        checked.push(call.tool);
+        if (call.tool === 'write_file' && typeof call.params.path !== 'string')
+          throw new TalonError(ERROR_CODES.SCHEMA_VIOLATION, '/path must be string');
+      },
+    });
+    const tools = new MutableToolSource([toolDef('echo'), toolDef('write_file', ['write_filesystem'])]);
+    const t = buildRunner({ provider, tools, caller });
+    const result = await t.runner.run({ sessionId: 's1', message: 'write', onEvent: t.onEvent });
+    expect(result.reason).toBe('final_answer');
+    expect(checked).toEqual(['write_file', 'echo']);
+    expect(typesOf(t.events)).not.toContain('approval_requested');
+    expect(await t.approvals.listPending('s1')).toHaveLength(0);
+    const finished = t.events.filter(
+      (event) => event.type === 'tool_call_finished',
+    ) as ToolCallFinishedEvent[];
+    expect(finished.find((event) => event.callId === 'w1')).toMatchObject({
+      ok: false,
+      code: 'SCHEMA_VIOLATION',
+    });
+    expect(caller.calls.map((entry) => entry.call.tool)).toEqual(['echo']);
+  });
+
   it('a denied approval becomes an error result the model sees; the tool never runs', async () => {
     const provider = new ScriptedProvider({
       steps: [

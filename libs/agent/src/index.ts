@@ -110,3 +110,4 @@ export { SlashCommandError } from './errors/slash-command-error.js';
 export { SecretsKeyInvalidError } from './errors/secrets-key-invalid-error.js';
 export { SecretKeyMismatchError } from './errors/secret-key-mismatch-error.js';
 export { SecretCorruptError } from './errors/secret-corrupt-error.js';
+export { explainedReason } from './explained-reason.js';

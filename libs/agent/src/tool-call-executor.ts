@@ -1,4 +1,9 @@
-import { ERROR_CODES, type ToolDefinition, type ToolsCallReply } from '@talon/contracts';
+import {
+  ERROR_CODES,
+  type ToolApprovalAssessment,
+  type ToolDefinition,
+  type ToolsCallReply,
+} from '@talon/contracts';
 import { TalonError } from '@talon/errors';
 import type { LlmToolCall, LlmToolResultMessage } from '@talon/llm';
 import { redactParams } from '@talon/tool-runtime';
@@ -6,6 +11,7 @@ import type { AgentEventListener, SubtaskOrigin } from './agent-events.js';
 import { EXECUTE_SKILL_TOOL } from './execute-skill-tool.js';
 import type { ApprovalQueue } from './approval-queue.js';
 import type { ApprovalRecord } from './approval-store.js';
+import { explainedReason } from './explained-reason.js';
 import type { GrantStore } from './grant-store.js';
 import type { PolicyDecision, PolicyEngine } from './policy-engine.js';
 import { summarizeSandbox } from './sandbox-summary.js';
@@ -85,25 +91,46 @@ export class ToolCallExecutor {
   async runBatch(calls: readonly LlmToolCall[], scope: ToolCallScope): Promise<ToolCallOutcome[]> {
     const catalog = indexCatalog(this.deps.tools.list());
     let grants = await this.deps.grants.get(scope.sessionId);
-    const decisions = calls.map((call) => this.decide(call, catalog.get(call.name), grants, scope, false));
+    // Validate before deciding: an invalid call is refused with its own error and nobody is asked.
+    const rejections = calls.map((call) => (catalog.has(call.name) ? this.check(call) : undefined));
+    // The tool's own verdict for these params, from the domain that runs it (the shell parses the command).
+    const assessments = await Promise.all(
+      calls.map((call, index) =>
+        catalog.has(call.name) && !rejections[index]
+          ? this.deps.caller.assessApproval?.({ tool: call.name, params: call.arguments })
+          : undefined,
+      ),
+    );
+    const decisions = calls.map((call, index) =>
+      rejections[index]
+        ? undefined
+        : this.decide(call, catalog.get(call.name), grants, scope, false, assessments[index]),
+    );
     if (!decisions.some((decision) => decision?.action === 'ask')) {
       return Promise.all(
-        calls.map((call, index) => this.settle(call, catalog.get(call.name), decisions[index], scope)),
+        calls.map((call, index) =>
+          this.settle(call, catalog.get(call.name), decisions[index], scope, rejections[index]),
+        ),
       );
     }
     const outcomes: ToolCallOutcome[] = [];
     for (const [index, call] of calls.entries()) {
       scope.signal?.throwIfAborted();
       const definition = catalog.get(call.name);
+      const rejection = rejections[index];
+      if (rejection) {
+        outcomes.push(this.refuse(call, scope, rejection.code, rejection.message));
+        continue;
+      }
       let decision = decisions[index];
       if (index > 0 && decision?.action === 'ask') {
         // An "always" answer to an earlier call of this batch may have lifted this one.
         grants = await this.deps.grants.get(scope.sessionId);
-        decision = this.decide(call, definition, grants, scope, false);
+        decision = this.decide(call, definition, grants, scope, false, assessments[index]);
       }
       outcomes.push(
         decision?.action === 'ask'
-          ? await this.askThenRun(call, definition!, decision, scope)
+          ? await this.askThenRun(call, definition!, decision, scope, assessments[index])
           : await this.settle(call, definition, decision, scope),
       );
     }
@@ -131,11 +158,12 @@ export class ToolCallExecutor {
     grants: SessionGrants,
     scope: ToolCallScope,
     callApproved: boolean,
+    assessment?: ToolApprovalAssessment,
   ): PolicyDecision | undefined {
     if (definition === undefined) return undefined;
     return this.deps.policy.decide({
       tool: definition,
-      requirement: this.deps.tools.approvalFor?.(call.name, call.arguments),
+      requirement: assessment?.approval ?? this.deps.tools.approvalFor?.(call.name, call.arguments),
       grants,
       ceiling: scope.ceiling,
       autonomous: scope.autonomous,
@@ -144,12 +172,25 @@ export class ToolCallExecutor {
     });
   }
 
+  /** The typed error a call would fail with before it runs (unknown tool, limits, schema), if any. */
+  private check(call: LlmToolCall): TalonError | undefined {
+    try {
+      this.deps.caller.check?.({ tool: call.name, params: call.arguments });
+      return undefined;
+    } catch (error) {
+      if (!TalonError.isInstance(error)) throw error;
+      return error;
+    }
+  }
+
   private async settle(
     call: LlmToolCall,
     definition: ToolDefinition | undefined,
     decision: PolicyDecision | undefined,
     scope: ToolCallScope,
+    rejection?: TalonError,
   ): Promise<ToolCallOutcome> {
+    if (rejection) return this.refuse(call, scope, rejection.code, rejection.message);
     if (definition === undefined || decision === undefined) {
       return this.refuse(
         call,
@@ -174,6 +215,7 @@ export class ToolCallExecutor {
     definition: ToolDefinition,
     decision: PolicyDecision,
     scope: ToolCallScope,
+    assessment?: ToolApprovalAssessment,
   ): Promise<ToolCallOutcome> {
     let approval: ApprovalRecord;
     try {
@@ -183,10 +225,10 @@ export class ToolCallExecutor {
         callId: call.id,
         tool: call.name,
         params: redactParams(call.arguments, definition.sensitiveParams),
-        // The person deciding sees what the call's process may touch, not only why it asks.
+        // The person deciding sees why it asks, every program it runs, and what its process may touch.
         reason: definition.sandbox
-          ? `${decision.reason}; ${summarizeSandbox(definition.sandbox, call.arguments)}`
-          : decision.reason,
+          ? `${explainedReason(decision.reason, assessment)}; ${summarizeSandbox(definition.sandbox, call.arguments)}`
+          : explainedReason(decision.reason, assessment),
       });
     } catch (error) {
       if (!TalonError.isInstance(error)) throw error;

@@ -1,4 +1,4 @@
-import type { ToolsCallReply } from '@talon/contracts';
+import type { ToolApprovalAssessment, ToolsCallReply } from '@talon/contracts';
 
 /** One tool call the loop has cleared through policy and approvals. */
 export interface AgentToolCall {
@@ -20,4 +20,15 @@ export interface AgentToolCall {
  */
 export interface ToolCaller {
   call(call: AgentToolCall): Promise<ToolsCallReply>;
+  /**
+   * Resolves the tool and validates (and coerces, in place) its params without running it; throws the
+   * `TalonError` the call would fail with (UNKNOWN_TOOL, PARAMS_TOO_LARGE, SCHEMA_VIOLATION). The loop runs
+   * it before any policy decision, so a call that could never run never reaches a person for approval.
+   */
+  check?(call: Pick<AgentToolCall, 'tool' | 'params'>): void;
+  /**
+   * The tool's own verdict on this call's approval (evaluated by the domain that runs it), with the reasons
+   * and programs a person should see; `undefined` leaves the declared requirement.
+   */
+  assessApproval?(call: Pick<AgentToolCall, 'tool' | 'params'>): Promise<ToolApprovalAssessment | undefined>;
 }

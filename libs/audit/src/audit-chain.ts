@@ -35,18 +35,21 @@ export interface AuditVerification {
 }
 
 /**
- * Walks the records in chain order. An edited row no longer matches its own hash; a deleted row leaves
- * its successor pointing at a hash that is not its predecessor's. Deleting the newest rows cannot be
- * seen from the rows alone: compare `headHash` with one recorded elsewhere for that.
+ * Checks a chain one record at a time, so a caller can feed it page by page (a table of any size is
+ * verified in bounded memory). `check` returns the first break and keeps returning it.
  */
-export function verifyAuditChain(records: Iterable<ChainedAuditRecord>): AuditVerification {
-  let previous: ChainedAuditRecord | undefined;
-  let checked = 0;
-  for (const record of records) {
+export class AuditChainVerifier {
+  private previous: ChainedAuditRecord | undefined;
+  private checked = 0;
+  private firstBreak: AuditChainBreak | undefined;
+
+  check(record: ChainedAuditRecord): AuditChainBreak | undefined {
+    if (this.firstBreak) return this.firstBreak;
     const id = String(record.id);
+    const previous = this.previous;
     const expectedPrev = previous ? previous.hash : GENESIS_HASH;
     if (record.prevHash !== expectedPrev) {
-      const firstBreak: AuditChainBreak = previous
+      this.firstBreak = previous
         ? {
             id,
             reason: 'deleted_before',
@@ -57,22 +60,37 @@ export function verifyAuditChain(records: Iterable<ChainedAuditRecord>): AuditVe
             reason: 'bad_genesis',
             message: `Row ${id} is the first row but does not start the chain: earlier rows were deleted.`,
           };
-      return { ok: false, checked, headHash: previous?.hash ?? GENESIS_HASH, firstBreak };
+      return this.firstBreak;
     }
     if (computeAuditHash(record.prevHash, record) !== record.hash) {
-      return {
-        ok: false,
-        checked,
-        headHash: previous?.hash ?? GENESIS_HASH,
-        firstBreak: {
-          id,
-          reason: 'edited',
-          message: `Row ${id} was edited after it was written: its content no longer matches its hash.`,
-        },
+      this.firstBreak = {
+        id,
+        reason: 'edited',
+        message: `Row ${id} was edited after it was written: its content no longer matches its hash.`,
       };
+      return this.firstBreak;
     }
-    previous = record;
-    checked++;
+    this.previous = record;
+    this.checked++;
+    return undefined;
   }
-  return { ok: true, checked, headHash: previous?.hash ?? GENESIS_HASH };
+
+  /** The verdict over everything checked so far. */
+  result(): AuditVerification {
+    const headHash = this.previous?.hash ?? GENESIS_HASH;
+    return this.firstBreak
+      ? { ok: false, checked: this.checked, headHash, firstBreak: this.firstBreak }
+      : { ok: true, checked: this.checked, headHash };
+  }
+}
+
+/**
+ * Walks the records in chain order. An edited row no longer matches its own hash; a deleted row leaves
+ * its successor pointing at a hash that is not its predecessor's. Deleting the newest rows cannot be
+ * seen from the rows alone: compare `headHash` with one recorded elsewhere for that.
+ */
+export function verifyAuditChain(records: Iterable<ChainedAuditRecord>): AuditVerification {
+  const verifier = new AuditChainVerifier();
+  for (const record of records) if (verifier.check(record)) break;
+  return verifier.result();
 }

@@ -1,5 +1,6 @@
 export { GENESIS_HASH, type AuditRecord, type ChainedAuditRecord } from './audit-record.js';
 export {
+  AuditChainVerifier,
   computeAuditHash,
   verifyAuditChain,
   type AuditChainBreak,

@@ -39,7 +39,9 @@ export {
   READ_ONLY_PROGRAMS,
   type ShellApprovalDecision,
 } from './shell-approval-policy.js';
-export { createShellTool, type ShellParams, type ShellOutput } from './shell-tool.js';
+export { createShellTool, explainShellApproval, type ShellParams, type ShellOutput } from './shell-tool.js';
+export { gitConfigRisks, neutralGitEnvironment, NEUTRAL_GIT_SETTINGS } from './git-config-risks.js';
+export { optionExecutedCommands, type OptionExecutedCommand } from './option-executed-commands.js';
 export { createReadFileTool, type ReadFileParams, type ReadFileOutput } from './read-file-tool.js';
 export { createWriteFileTool, type WriteFileParams, type WriteFileOutput } from './write-file-tool.js';
 export {

@@ -39,6 +39,8 @@ const HARMLESS_REDIRECT_TARGETS = new Set(['/dev/null', '1', '2', '&1', '&2']);
 export interface ShellApprovalDecision {
   approval: ApprovalRequirement;
   reasons: string[];
+  /** Every program the command runs, as a person should read it (`rm (via find -exec)`). */
+  programs: string[];
 }
 
 /**
@@ -52,14 +54,25 @@ export function decideShellApproval(parsed: ParsedShellCommand): ShellApprovalDe
   if (parsed.hasSubstitution) reasons.push('command substitution');
   if (parsed.background) reasons.push('background job');
   for (const program of parsed.programs) reasons.push(...programReasons(program));
-  return { approval: reasons.length === 0 ? 'never' : 'unless_auto_approved', reasons };
+  const programs = [
+    ...new Set(
+      parsed.programs.map((program) =>
+        program.wrappers.length > 0 && program.unknown === undefined
+          ? `${program.program} (via ${program.wrappers.join(' → ')})`
+          : program.program,
+      ),
+    ),
+  ];
+  return { approval: reasons.length === 0 ? 'never' : 'unless_auto_approved', reasons, programs };
 }
 
 function programReasons(program: ShellProgram): string[] {
   const reasons: string[] = [];
   const name = program.program;
+  if (program.unknown) return [`${program.via ?? name}: ${program.unknown}`];
   if (program.dynamic) return [`program of ${JSON.stringify(name)} is decided at run time`];
-  if (!READ_ONLY_PROGRAMS.includes(name)) return [`${name} is not a read-only program`];
+  if (program.via && program.via !== name) reasons.push(`${name} runs through ${program.via}`);
+  if (!READ_ONLY_PROGRAMS.includes(name)) return [...reasons, `${name} is not a read-only program`];
   if (program.dynamicArgs) reasons.push(`${name} has arguments decided at run time`);
   if (program.assignments.length > 0) reasons.push(`${name} runs with environment assignments`);
   if (program.argsFromInput) reasons.push(`${name} receives arguments from xargs`);

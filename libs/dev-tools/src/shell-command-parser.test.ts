@@ -81,9 +81,12 @@ describe('parseShellCommand: unwrapping wrappers', () => {
     expect(programs(`sh -c 'ls; rm a && curl x | sh'`)).toEqual([['ls'], ['rm', 'a'], ['curl', 'x'], ['sh']]);
   });
 
-  it('stops at an unknown wrapper option and reports the wrapper itself', () => {
-    expect(programs(`env --frobnicate rm x`)).toEqual([['env', '--frobnicate', 'rm', 'x']]);
-    expect(programs(`env -S 'rm x'`)).toEqual([['env', '-S', 'rm x']]);
+  it('refuses a wrapper given an option it does not know: the program it runs cannot be shown', () => {
+    for (const command of [`env --frobnicate rm x`, `env -S 'rm x'`, 'sudo --weird rm x', 'strace -Q rm x']) {
+      expect(() => parseShellCommand(command)).toThrow(
+        expect.objectContaining({ details: { reason: 'uncertain' } }),
+      );
+    }
   });
 
   it('does not unwrap a local script that happens to be called env', () => {

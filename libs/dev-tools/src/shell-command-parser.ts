@@ -1,5 +1,6 @@
 import { SHELL_REFUSAL_REASONS, ShellCommandRefusedError } from './shell-command-refused-error.js';
 import { LINE_BREAKS, ShellTokenizer, type ShellToken, type ShellWord } from './shell-tokenizer.js';
+import { optionExecutedCommands } from './option-executed-commands.js';
 import { unwrapStep } from './shell-wrapper-unwrapper.js';
 
 /** A redirection attached to one program. */
@@ -29,6 +30,10 @@ export interface ShellProgram {
   fromSubstitution: boolean;
   /** Receives more arguments from its input at run time (`xargs`). */
   argsFromInput: boolean;
+  /** The option or script of another program that runs this one (`tar --to-command`, `find -exec`). */
+  via?: string;
+  /** Set when what runs cannot be read from the command line: why (a git alias, `vim -c`, awk `system(x)`). */
+  unknown?: string;
 }
 
 /** What a command line runs, for an approval decision. */
@@ -214,6 +219,12 @@ function addProgram(
     }
     const step = unwrapStep(words);
     if (step.kind === 'none') break;
+    if (step.kind === 'uncertain') {
+      throw new ShellCommandRefusedError(
+        SHELL_REFUSAL_REASONS.UNCERTAIN,
+        `${step.wrapper} is given an option this parser does not know, so the program it runs cannot be shown`,
+      );
+    }
     if (step.kind === 'script' && step.script.dynamic) {
       // The script is only known at run time: report the shell itself as an unknown program.
       result.programs.push(
@@ -234,6 +245,39 @@ function addProgram(
   result.programs.push(
     programOf(words, { wrappers, assignments, redirects, fromSubstitution, argsFromInput }),
   );
+  addOptionExecuted(words, result, { wrappers, assignments, redirects: [], fromSubstitution }, depth);
+}
+
+/** The programs a program runs through its options or script language, each listed as a program of its own. */
+function addOptionExecuted(
+  words: readonly ShellWord[],
+  result: ParsedShellCommand,
+  inherited: Inherited,
+  depth: number,
+): void {
+  for (const command of optionExecutedCommands(words)) {
+    const wrappers = [...inherited.wrappers, command.via];
+    noteWrapper(result, command.via);
+    const nested = { ...inherited, wrappers };
+    if (command.kind === 'opaque') {
+      result.programs.push({
+        ...programOf([{ text: command.via, dynamic: false }], { ...nested, argsFromInput: false }, true),
+        via: command.via,
+        unknown: command.why,
+      });
+      continue;
+    }
+    const before = result.programs.length;
+    if (command.kind === 'argv')
+      addProgram({ words: command.argv, redirects: [] }, result, nested, depth + 1);
+    else if (command.script.dynamic)
+      result.programs.push({
+        ...programOf([command.script], { ...nested, argsFromInput: false }, true),
+        unknown: `the command of ${command.via} is decided at run time`,
+      });
+    else parseInto(command.script.text, result, nested, depth + 1);
+    for (const program of result.programs.slice(before)) program.via ??= command.via;
+  }
 }
 
 function programOf(

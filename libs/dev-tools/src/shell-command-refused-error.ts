@@ -11,6 +11,7 @@ export const SHELL_REFUSAL_REASONS = {
   ANSI_C_NEWLINE: 'ansi_c_newline',
   UNTERMINATED: 'unterminated',
   TOO_DEEP: 'too_deep',
+  UNCERTAIN: 'uncertain',
 } as const;
 /** One reason for refusing a shell command. */
 export type ShellRefusalReason = (typeof SHELL_REFUSAL_REASONS)[keyof typeof SHELL_REFUSAL_REASONS];
@@ -23,7 +24,11 @@ export class ShellCommandRefusedError extends TalonError {
   constructor(reason: ShellRefusalReason, explanation: string) {
     super(
       ERROR_CODES.POLICY_DENIED,
-      `Shell command refused (${reason}): ${explanation}. Put one command on one line, with balanced quotes.`,
+      `Shell command refused (${reason}): ${explanation}. ${
+        reason === SHELL_REFUSAL_REASONS.UNCERTAIN
+          ? 'Run the program directly, without that wrapper option.'
+          : 'Put one command on one line, with balanced quotes.'
+      }`,
       {
         details: { reason },
       },

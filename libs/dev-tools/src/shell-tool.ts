@@ -2,7 +2,8 @@ import type { ApprovalRequirement, SandboxProfile } from '@talon/contracts';
 import { sandboxProfile, SANDBOX_PATH } from '@talon/sandbox';
 import type { Tool, ToolContext } from '@talon/tool-runtime';
 import { runInProcessGroup, type ProcessRunResult } from './process-group-runner.js';
-import { decideShellApproval } from './shell-approval-policy.js';
+import { gitConfigRisks, neutralGitEnvironment } from './git-config-risks.js';
+import { decideShellApproval, type ShellApprovalDecision } from './shell-approval-policy.js';
 import { MAX_SHELL_COMMAND_LENGTH, parseShellCommand } from './shell-command-parser.js';
 import { ToolParamReader } from './tool-param-reader.js';
 import { parseWorkspaceOptions, type WorkspaceOptions } from './workspace-options.js';
@@ -97,12 +98,10 @@ export function createShellTool(options: WorkspaceOptions): Tool<ShellParams, Sh
     approvalFor(params: ShellParams): ApprovalRequirement {
       // A network grant is never auto-decided by the command's programs: a person sees the hosts.
       if (Array.isArray(params.networkHosts) && params.networkHosts.length > 0) return 'unless_auto_approved';
-      try {
-        return decideShellApproval(parseShellCommand(params.command)).approval;
-      } catch {
-        // A command that cannot be parsed is refused by execute; ask a person rather than guess.
-        return 'unless_auto_approved';
-      }
+      return explainShellApproval(root, params.command).approval;
+    },
+    explainApproval(params: ShellParams) {
+      return explainShellApproval(root, params.command);
     },
     async execute(params: ShellParams, context: ToolContext): Promise<ShellOutput> {
       const reader = new ToolParamReader('shell', params);
@@ -117,6 +116,8 @@ export function createShellTool(options: WorkspaceOptions): Tool<ShellParams, Sh
         argv: ['/bin/sh', '-c', command],
         cwd: root,
         setsIdentity: true,
+        // git runs with the settings that run programs switched off, whatever the workspace's .git/config says.
+        env: neutralGitEnvironment(),
       });
       try {
         const { aborted: _aborted, ...result } = await runInProcessGroup({
@@ -140,5 +141,32 @@ export function createShellTool(options: WorkspaceOptions): Tool<ShellParams, Sh
         await spawn.dispose();
       }
     },
+  };
+}
+
+/**
+ * The approval decision on a command line with its reasons and the programs it runs. git counts as
+ * read-only only while the workspace's `.git/config` sets nothing that makes git run a program.
+ * A command that cannot be parsed is refused by `execute`; asking a person is the answer here.
+ */
+export function explainShellApproval(root: string, command: string): ShellApprovalDecision {
+  let decision: ShellApprovalDecision;
+  try {
+    decision = decideShellApproval(parseShellCommand(command));
+  } catch (error) {
+    return {
+      approval: 'unless_auto_approved',
+      reasons: [error instanceof Error ? error.message : String(error)],
+      programs: [],
+    };
+  }
+  if (decision.approval !== 'never' || !decision.programs.some((program) => /(^|\/)git\b/.test(program)))
+    return decision;
+  const risks = gitConfigRisks(root);
+  if (risks.length === 0) return decision;
+  return {
+    ...decision,
+    approval: 'unless_auto_approved',
+    reasons: [`the workspace's git configuration can run programs (${risks.join(', ')})`],
   };
 }

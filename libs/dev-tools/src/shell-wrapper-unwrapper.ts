@@ -4,6 +4,7 @@ import type { ShellWord } from './shell-tokenizer.js';
 export type UnwrapStep =
   | { kind: 'exec'; wrapper: string; rest: ShellWord[]; assignments: string[]; argsFromInput: boolean }
   | { kind: 'script'; wrapper: string; script: ShellWord }
+  | { kind: 'uncertain'; wrapper: string }
   | { kind: 'none' };
 
 interface OptionSpec {
@@ -65,7 +66,55 @@ const SPECS: Record<string, OptionSpec> = {
   builtin: {},
   setsid: { flags: 'cfw', long: ['ctty', 'fork', 'wait'] },
   stdbuf: { valued: 'ioe', longValued: ['input', 'output', 'error'] },
+  sudo: {
+    flags: 'AbEHiKklnPSsV',
+    valued: 'CDghpRTUu',
+    long: ['askpass', 'background', 'preserve-env', 'set-home', 'login', 'non-interactive', 'stdin', 'shell'],
+    longValued: [
+      'close-from',
+      'chdir',
+      'group',
+      'host',
+      'prompt',
+      'chroot',
+      'command-timeout',
+      'other-user',
+      'user',
+    ],
+  },
+  doas: { flags: 'ns', valued: 'uC' },
+  strace: {
+    flags: 'cCdDfFhiqrtTvVwxyYzZk',
+    valued: 'abeEIoOpPsSuUX',
+    long: ['follow-forks', 'summary-only', 'summary'],
+    longValued: ['trace', 'output', 'signal', 'status', 'string-limit', 'user', 'env'],
+  },
+  ltrace: { flags: 'bcCfhiLrStTV', valued: 'aAeFlnopsuwx', longValued: ['output', 'library'] },
+  ionice: { flags: 'tV', valued: 'cnp' },
+  chrt: { flags: 'bfiordamRv', long: ['batch', 'fifo', 'idle', 'other', 'rr', 'reset-on-fork'] },
+  taskset: { flags: 'acV', long: ['all-tasks', 'cpu-list'] },
+  flock: {
+    flags: 'sxunoFh',
+    valued: 'wEc',
+    long: ['shared', 'exclusive', 'unlock', 'nonblock', 'close', 'no-fork'],
+    longValued: ['timeout', 'conflict-exit-code', 'command'],
+  },
+  watch: {
+    flags: 'bdegtxcpr',
+    valued: 'nq',
+    long: ['beep', 'errexit', 'chgexit', 'no-title', 'exec', 'color', 'precise', 'no-wrap'],
+    longValued: ['interval', 'differences', 'equexit'],
+  },
+  parallel: {
+    flags: 'kuvq0',
+    valued: 'jdNaS',
+    long: ['keep-order', 'ungroup', 'verbose', 'null', 'quote', 'dry-run', 'halt-on-error', 'group'],
+    longValued: ['jobs', 'delimiter', 'arg-file', 'sshlogin', 'timeout', 'joblog', 'max-args', 'results'],
+  },
 };
+
+/** Wrappers that run their operands as one shell command line (`watch ls -l` runs `sh -c "ls -l"`). */
+const RUNS_OPERANDS_AS_SCRIPT = new Set(['watch', 'parallel']);
 
 /** Name of the wrapper a word invokes: a bare name or an absolute path; a relative path is a local script. */
 export function wrapperNameOf(word: ShellWord): string | undefined {
@@ -93,8 +142,24 @@ export function unwrapStep(argv: readonly ShellWord[]): UnwrapStep {
   // `command -v x` only looks a name up; nothing runs.
   if (name === 'command' && argv.slice(1).some((w) => /^-[a-zA-Z]*[vV]/.test(w.text)))
     return { kind: 'none' };
+  // A wrapper whose options are not understood cannot be shown faithfully: the caller refuses it.
+  if (name === 'flock') return unwrapFlock(argv, spec);
   let index = skipOptions(argv, 1, spec);
-  if (index === undefined) return { kind: 'none' };
+  if (index === undefined) return { kind: 'uncertain', wrapper: name };
+  if (RUNS_OPERANDS_AS_SCRIPT.has(name)) {
+    let words = argv.slice(index);
+    // parallel: the command template ends where its argument lists start.
+    if (name === 'parallel') {
+      const end = words.findIndex((word) => /^:::+$|^::::$/.test(word.text));
+      if (end >= 0) words = words.slice(0, end);
+    }
+    if (words.length === 0) return { kind: 'none' };
+    return {
+      kind: 'script',
+      wrapper: name,
+      script: { text: words.map((word) => word.text).join(' '), dynamic: words.some((word) => word.dynamic) },
+    };
+  }
   const assignments: string[] = [];
   if (name === 'env') {
     while (index < argv.length && !argv[index]!.dynamic && ASSIGNMENT.test(argv[index]!.text))
@@ -113,6 +178,24 @@ export function unwrapStep(argv: readonly ShellWord[]): UnwrapStep {
   }
   if (rest.length === 0) return { kind: 'none' };
   return { kind: 'exec', wrapper: name, rest, assignments, argsFromInput: false };
+}
+
+/** `flock [options] file command…` or `flock [options] file -c "command line"`. */
+function unwrapFlock(argv: readonly ShellWord[], spec: OptionSpec): UnwrapStep {
+  const script = argv.findIndex(
+    (word, position) => position > 0 && (word.text === '-c' || word.text === '--command'),
+  );
+  if (script > 0) {
+    const value = argv[script + 1];
+    return value
+      ? { kind: 'script', wrapper: 'flock -c', script: value }
+      : { kind: 'uncertain', wrapper: 'flock' };
+  }
+  const index = skipOptions(argv, 1, spec);
+  if (index === undefined) return { kind: 'uncertain', wrapper: 'flock' };
+  const rest = argv.slice(index + 1); // the lock file, then the command
+  if (rest.length === 0) return { kind: 'none' };
+  return { kind: 'exec', wrapper: 'flock', rest, assignments: [], argsFromInput: false };
 }
 
 function unwrapShell(name: string, argv: readonly ShellWord[]): UnwrapStep {

@@ -9,7 +9,10 @@ export { SchemaViolationError, type SchemaViolation } from './errors/schema-viol
 export { UnknownMethodError } from './errors/unknown-method-error.js';
 export { validatePayload } from './payload-validator.js';
 export { parseSsrfAllowlist, SSRF_ALLOWLIST_ENV } from './ssrf-allowlist-config.js';
-export { decodeJsonPayload, encodeJson } from './json-codec.js';
+export { decodeJsonPayload, encodeJson, parseJsonText } from './json-codec.js';
+export { DEFAULT_MAX_PAYLOAD_DEPTH, jsonNestingExceeds } from './json-nesting.js';
+export { PayloadTooDeepError } from './errors/payload-too-deep-error.js';
+export { ReplyTooLargeError } from './errors/reply-too-large-error.js';
 export { JsonLogger, type LogSink } from './json-logger.js';
 export { connectToNats, type NatsConnectOptions } from './nats-connection.js';
 export { redactNatsUrl } from './nats-url-redaction.js';

@@ -1,8 +1,9 @@
 import type { Msg, NatsConnection, Subscription } from '@nats-io/transport-node';
 import { Server, type CustomTransportStrategy } from '@nestjs/microservices';
 import { lastValueFrom } from 'rxjs';
-import { HEADERS, type Envelope } from '@talon/contracts';
-import { toWireError } from '@talon/errors';
+import { ERROR_CODES, HEADERS, type Envelope } from '@talon/contracts';
+import { TalonError, toWireError } from '@talon/errors';
+import { ReplyTooLargeError } from './errors/reply-too-large-error.js';
 import { decodeJsonPayload, encodeJson } from './json-codec.js';
 import type { JsonLogger } from './json-logger.js';
 import { TalonNatsContext } from './talon-nats-context.js';
@@ -66,7 +67,7 @@ export class TalonNatsServer extends Server implements CustomTransportStrategy {
     this.inFlight++;
     try {
       const reply = await this.invoke(pattern, message);
-      if (message.reply) message.respond(encodeJson(reply));
+      if (message.reply) message.respond(this.encodeReply(reply, message));
     } catch (error) {
       this.options.logger.write('error', 'failed to reply', {
         subject: message.subject,
@@ -103,6 +104,29 @@ export class TalonNatsServer extends Server implements CustomTransportStrategy {
       }
       return { ok: false, error: wire };
     }
+  }
+
+  /**
+   * The reply as bytes, or a typed error envelope when it cannot travel: a reply the server's `max_payload`
+   * would refuse is dropped by NATS without a word (the caller would see TIMEOUT), and a value that cannot
+   * be encoded would leave no reply at all.
+   */
+  private encodeReply(reply: Envelope<unknown>, message: Msg): Uint8Array {
+    const maxPayload = this.options.connection.info?.max_payload;
+    let error: TalonError;
+    try {
+      const bytes = encodeJson(reply);
+      if (maxPayload === undefined || bytes.byteLength <= maxPayload) return bytes;
+      error = new ReplyTooLargeError(bytes.byteLength, maxPayload);
+    } catch (cause) {
+      this.options.logger.write('error', 'reply could not be encoded', {
+        subject: message.subject,
+        callId: message.headers?.get(HEADERS.callId) || undefined,
+        error: String(cause),
+      });
+      error = new TalonError(ERROR_CODES.INTERNAL, 'The reply could not be encoded as JSON.', { cause });
+    }
+    return encodeJson({ ok: false, error: toWireError(error) });
   }
 
   async close(): Promise<void> {

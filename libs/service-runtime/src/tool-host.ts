@@ -1,8 +1,12 @@
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import {
+  QUEUE_GROUPS,
   SUBJECTS,
+  ToolApprovalRequestSchema,
   ToolCallRequestSchema,
   type Envelope,
+  type ToolApprovalAssessment,
+  type ToolApprovalRequest,
   type ServiceName,
   type ToolAnnouncement,
   type ToolCallRequest,
@@ -10,8 +14,15 @@ import {
   type ToolDomain,
   type ToolWithdrawal,
 } from '@talon/contracts';
-import { ConcurrencyLimiter, ToolPipeline, type ToolRegistry } from '@talon/tool-runtime';
-import { encodeJson } from './json-codec.js';
+import { toWireError } from '@talon/errors';
+import {
+  ConcurrencyLimiter,
+  ToolPipeline,
+  UnknownToolError,
+  type Tool,
+  type ToolRegistry,
+} from '@talon/tool-runtime';
+import { decodeJsonPayload, encodeJson } from './json-codec.js';
 import type { JsonLogger } from './json-logger.js';
 import { RequestTimeoutError } from './errors/request-timeout-error.js';
 import { validatePayload } from './payload-validator.js';
@@ -44,6 +55,7 @@ export class ToolHost {
   private readonly ttlMs: number;
   private heartbeat?: NodeJS.Timeout;
   private catalogSubscription?: Subscription;
+  private approvalSubscription?: Subscription;
   private unlisten?: () => void;
 
   constructor(private readonly options: ToolHostOptions) {
@@ -69,6 +81,18 @@ export class ToolHost {
         );
       },
     });
+    this.approvalSubscription = connection.subscribe(SUBJECTS.toolApproval(this.options.domain), {
+      queue: QUEUE_GROUPS[this.options.service],
+      callback: (_error, message) => {
+        let reply: Envelope<ToolApprovalAssessment>;
+        try {
+          reply = { ok: true, data: this.assessApproval(decodeJsonPayload(message.data, 1 << 20)) };
+        } catch (error) {
+          reply = { ok: false, error: toWireError(error) };
+        }
+        message.respond(encodeJson(reply));
+      },
+    });
     this.unlisten = this.subscribeToRegistry();
     this.announce();
     this.heartbeat = setInterval(() => this.announce(), Math.max(100, Math.floor(this.ttlMs / 3)));
@@ -80,6 +104,7 @@ export class ToolHost {
     clearInterval(this.heartbeat);
     this.unlisten?.();
     this.catalogSubscription?.unsubscribe();
+    this.approvalSubscription?.unsubscribe();
     const withdrawal: ToolWithdrawal = { instanceId: this.options.instanceId };
     this.options.connection.publish(SUBJECTS.toolWithdraw, encodeJson(withdrawal));
   }
@@ -96,6 +121,23 @@ export class ToolHost {
 
   announce(): void {
     this.options.connection.publish(SUBJECTS.toolAnnounce, encodeJson(this.announcement()));
+  }
+
+  /**
+   * The tool's own approval verdict on one call (its `explainApproval`, else `approvalFor`, else the
+   * declared requirement), so the orchestrator decides, and a person is asked, on what the call really does.
+   */
+  assessApproval(payload: unknown): ToolApprovalAssessment {
+    const request = validatePayload<ToolApprovalRequest>(
+      ToolApprovalRequestSchema,
+      payload,
+      'The approval request',
+    );
+    const tool = this.options.registry.get(request.tool) as Tool | undefined;
+    if (!tool) throw new UnknownToolError(request.tool);
+    if (tool.explainApproval) return tool.explainApproval(request.params);
+    const approval = tool.approvalFor?.(request.params) ?? tool.definition.approval;
+    return { approval, reasons: [] };
   }
 
   /** Runs one call from the orchestrator. Errors are typed and travel in the envelope. */

@@ -1,22 +1,67 @@
+/** One array or object being written: its members in order, and the text of those already written. */
+interface Frame {
+  readonly container: object;
+  /** Sorted member names of an object; `null` for an array. */
+  readonly keys: readonly string[] | null;
+  readonly items: readonly unknown[];
+  index: number;
+  readonly parts: string[];
+}
+
 /**
  * JSON text with object keys sorted at every level, so equal values always give equal text
  * (used for schema cache keys and audit hashes). `undefined` members are dropped as JSON.stringify does.
+ * Iterative, with an explicit stack: a value nested ten thousand levels deep costs memory, not the call
+ * stack, and a cycle is refused with a TypeError instead of looping.
  */
 export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') {
-    return JSON.stringify(value) ?? 'null';
+  const stack: Frame[] = [];
+  const open = new Set<object>();
+  /** The text of a leaf, or `undefined` after pushing the frame of an array or object. */
+  const enter = (input: unknown): string | undefined => {
+    let current = input;
+    while (
+      current !== null &&
+      typeof current === 'object' &&
+      typeof (current as { toJSON?: unknown }).toJSON === 'function'
+    ) {
+      current = (current as { toJSON: () => unknown }).toJSON();
+    }
+    if (current === null || typeof current !== 'object') return JSON.stringify(current) ?? 'null';
+    if (open.has(current)) throw new TypeError('canonicalJson: the value contains a cycle');
+    open.add(current);
+    if (Array.isArray(current)) {
+      stack.push({ container: current, keys: null, items: current, index: 0, parts: [] });
+    } else {
+      const record = current as Record<string, unknown>;
+      const keys = Object.keys(record)
+        .sort()
+        .filter((key) => {
+          const member = record[key];
+          return member !== undefined && typeof member !== 'function' && typeof member !== 'symbol';
+        });
+      stack.push({ container: current, keys, items: keys.map((key) => record[key]), index: 0, parts: [] });
+    }
+    return undefined;
+  };
+  const add = (frame: Frame, text: string): void => {
+    frame.parts.push(frame.keys === null ? text : `${JSON.stringify(frame.keys[frame.index - 1])}:${text}`);
+  };
+  const top = enter(value);
+  if (top !== undefined) return top;
+  for (;;) {
+    const frame = stack[stack.length - 1]!;
+    if (frame.index < frame.items.length) {
+      const item = frame.items[frame.index++];
+      const text =
+        frame.keys === null && (item === undefined || typeof item === 'function') ? 'null' : enter(item);
+      if (text !== undefined) add(frame, text);
+      continue;
+    }
+    stack.pop();
+    open.delete(frame.container);
+    const text = frame.keys === null ? `[${frame.parts.join(',')}]` : `{${frame.parts.join(',')}}`;
+    if (stack.length === 0) return text;
+    add(stack[stack.length - 1]!, text);
   }
-  const withToJson = value as { toJSON?: () => unknown };
-  if (typeof withToJson.toJSON === 'function') return canonicalJson(withToJson.toJSON());
-  if (Array.isArray(value)) {
-    return `[${value.map((item) => (item === undefined || typeof item === 'function' ? 'null' : canonicalJson(item))).join(',')}]`;
-  }
-  const record = value as Record<string, unknown>;
-  const members: string[] = [];
-  for (const key of Object.keys(record).sort()) {
-    const member = record[key];
-    if (member === undefined || typeof member === 'function' || typeof member === 'symbol') continue;
-    members.push(`${JSON.stringify(key)}:${canonicalJson(member)}`);
-  }
-  return `{${members.join(',')}}`;
 }

@@ -118,8 +118,16 @@ export class ToolPipeline {
     this.maxMediaBytes = options.maxMediaBytes ?? DEFAULT_MAX_MEDIA_BYTES;
   }
 
-  /** Lookup → size/depth limits → coercion and validation → rate limit. Synchronous; throws typed errors. */
-  prepareCall(call: ToolCall, options: PrepareOptions = {}): PreparedCall {
+  /**
+   * Lookup → size/depth limits → coercion and validation, with no side effect but the coercion: what every
+   * entry path runs before a policy decision or an approval is asked, so that a call that could never run
+   * is refused with its typed error (UNKNOWN_TOOL, PARAMS_TOO_LARGE, SCHEMA_VIOLATION) and nobody is asked.
+   */
+  checkCall(call: { readonly tool: string; readonly params?: unknown }): {
+    definition: PreparedCall['definition'];
+    target: PreparedCall['target'];
+    params: Record<string, unknown>;
+  } {
     const target = this.lookup.get(call.tool);
     if (!target) throw new UnknownToolError(call.tool);
     const definition = target.definition;
@@ -127,6 +135,12 @@ export class ToolPipeline {
     const raw = call.params === undefined || call.params === null ? {} : call.params;
     checkParamLimits(definition.name, raw, this.limits);
     const params = this.validator.validate(definition.name, definition.parameters, raw);
+    return { definition, target, params };
+  }
+
+  /** Lookup → size/depth limits → coercion and validation → rate limit. Synchronous; throws typed errors. */
+  prepareCall(call: ToolCall, options: PrepareOptions = {}): PreparedCall {
+    const { definition, target, params } = this.checkCall(call);
     if (definition.rateLimit && this.rateLimiter && options.rateLimit !== false) {
       const key = this.perSession ? `${definition.name}\u0000${call.sessionId ?? ''}` : definition.name;
       this.rateLimiter.take(definition.name, key, definition.rateLimit);

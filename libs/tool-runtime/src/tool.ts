@@ -1,4 +1,9 @@
-import type { ApprovalRequirement, ToolCallRequest, ToolDefinition } from '@talon/contracts';
+import type {
+  ToolApprovalAssessment,
+  ApprovalRequirement,
+  ToolCallRequest,
+  ToolDefinition,
+} from '@talon/contracts';
 
 /** A credential granted to one call; the host injects it into allowlisted requests, the tool never reads it. */
 export type CredentialGrant = NonNullable<ToolCallRequest['grants']>[number];
@@ -30,4 +35,6 @@ export interface Tool<Params = Record<string, unknown>, Output = unknown> {
   readonly definition: ToolDefinition;
   execute(params: Params, context: ToolContext): Promise<Output>;
   approvalFor?(params: Params): ApprovalRequirement;
+  /** `approvalFor` with its reasons and the programs the call runs, for the person asked to approve. */
+  explainApproval?(params: Params): ToolApprovalAssessment;
 }

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { ToolContext, ToolLogger } from '@talon/tool-runtime';
@@ -20,32 +20,19 @@ export function buildToolsAndWorker(): void {
     cwd: ROOT,
     stdio: 'inherit',
   });
+  // A build failure fails the suite: running workers from a stale dist/ would test code that no longer exists.
   try {
     execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-b', 'libs/wasm-host'], {
       cwd: ROOT,
       stdio: 'pipe',
     });
   } catch (error) {
-    // A sibling library being edited may not compile right now; the workers only need their own compiled files.
-    if (!workersCompiled()) throw error;
-    console.warn(
-      `tsc -b libs/wasm-host failed; using the compiled workers already in dist/.\n${String((error as { stdout?: Buffer }).stdout ?? '')}`,
+    throw new Error(
+      `tsc -b libs/wasm-host failed; fix the build before running these tests.\n${String((error as { stdout?: Buffer }).stdout ?? '')}`,
+      { cause: error },
     );
   }
   built = true;
-}
-
-function workersCompiled(): boolean {
-  return ['component-worker', 'transpile-worker', 'worker-protocol'].every((name) => {
-    try {
-      return (
-        statSync(join(ROOT, `libs/wasm-host/dist/${name}.js`)).mtimeMs >=
-        statSync(join(ROOT, `libs/wasm-host/src/${name}.ts`)).mtimeMs
-      );
-    } catch {
-      return false;
-    }
-  });
 }
 
 /** Bytes of a built component: a JS tool (`tools-src/<name>/build`) or a WAT tool (`tools-src/wat/build`). */

@@ -68,7 +68,7 @@ export class ChatApi implements OnModuleInit {
           : context.surface;
         const resolvedBy = request.resolvedBy ? `${request.resolvedBy} (${caller})` : caller;
         const record = await this.approvals.resolve(request.id, request.decision, resolvedBy);
-        this.audit.append({
+        await this.audit.append({
           kind: 'approval.decision',
           actor: resolvedBy,
           sessionId: record.sessionId,
@@ -78,7 +78,7 @@ export class ChatApi implements OnModuleInit {
           data: { approvalId: record.id },
         });
         if (request.decision === 'approve_always') {
-          this.audit.append({
+          await this.audit.append({
             kind: 'policy.change',
             actor: resolvedBy,
             sessionId: record.sessionId,

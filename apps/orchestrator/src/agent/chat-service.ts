@@ -342,7 +342,7 @@ export class ChatService {
     const record = event as Record<string, unknown>;
     if (event.type === 'skill_pre_approvals') {
       for (const decision of (record.decisions as Array<Record<string, unknown>> | undefined) ?? []) {
-        this.deps.audit.append({
+        void this.deps.audit.append({
           kind: 'skill.pre_approval',
           actor: `skill:${String(decision.skill)}`,
           sessionId: event.sessionId,
@@ -355,7 +355,7 @@ export class ChatService {
     }
     const policy = record.policy as { source?: string; preApprovedBy?: string } | undefined;
     if (event.type === 'tool_call_finished' && policy?.source === 'skill_pre_approval') {
-      this.deps.audit.append({
+      void this.deps.audit.append({
         kind: 'policy.decision',
         actor: `skill:${policy.preApprovedBy ?? 'unknown'}`,
         sessionId: event.sessionId,
@@ -366,8 +366,19 @@ export class ChatService {
       });
       return;
     }
-    if (event.type === 'approval_resolved') {
-      this.deps.audit.append({
+    if (event.type === 'approval_requested') {
+      // The reason carries why the tool asks and every program the call runs (a shell command line).
+      void this.deps.audit.append({
+        kind: 'approval.request',
+        actor: 'policy',
+        sessionId: event.sessionId,
+        callId: (record.callId as string) ?? null,
+        tool: (record.tool as string) ?? null,
+        outcome: 'asked',
+        data: { approvalId: record.approvalId, reason: record.reason },
+      });
+    } else if (event.type === 'approval_resolved') {
+      void this.deps.audit.append({
         kind: 'approval.decision',
         actor: String(record.resolvedBy ?? 'system'),
         sessionId: event.sessionId,
@@ -380,7 +391,7 @@ export class ChatService {
       event.type === 'tool_call_finished' &&
       (record.policy as { action?: string } | undefined)?.action === 'deny'
     ) {
-      this.deps.audit.append({
+      void this.deps.audit.append({
         kind: 'policy.decision',
         actor: 'policy',
         sessionId: event.sessionId,

@@ -21,6 +21,14 @@ export class DispatcherToolCaller implements ToolCaller {
     private readonly wasmSecrets?: WasmDeclaredSecrets,
   ) {}
 
+  check(call: Pick<AgentToolCall, 'tool' | 'params'>): void {
+    this.dispatcher.check({ tool: call.tool, params: call.params, actor: 'model' });
+  }
+
+  assessApproval(call: Pick<AgentToolCall, 'tool' | 'params'>) {
+    return this.dispatcher.assessApproval(call.tool, { ...call.params });
+  }
+
   async call(call: AgentToolCall): Promise<ToolsCallReply> {
     const url = call.params.url;
     const grants =

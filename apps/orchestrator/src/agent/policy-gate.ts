@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { ApprovalQueue, GrantStore, PolicyEngine } from '@talon/agent';
+import { explainedReason, type ApprovalQueue, type GrantStore, type PolicyEngine } from '@talon/agent';
 import { ERROR_CODES, type ToolsCallReply } from '@talon/contracts';
 import { TalonError } from '@talon/errors';
-import { canonicalJson, redactParams, UnknownToolError, type ToolCatalog } from '@talon/tool-runtime';
+import { canonicalJson, redactParams, type ToolCatalog } from '@talon/tool-runtime';
 import type { DispatchRequest, ToolDispatcher } from '../tools/tool-dispatcher.js';
 
 /** A call from an agent that is not inside a chat turn (an MCP client), judged by the session's policy. */
@@ -25,15 +25,15 @@ export class PolicyGate {
   ) {}
 
   async call(request: GatedCall): Promise<ToolsCallReply> {
-    const entry = this.catalog.get(request.tool);
-    if (!entry) throw new UnknownToolError(request.tool);
-    const params = (request.params ?? {}) as Record<string, unknown>;
+    // Resolve and validate first: a call that could never run is refused before anyone is asked.
+    const { definition, params } = this.dispatcher.check(request);
+    const assessment = await this.dispatcher.assessApproval(definition.name, params);
     // One approval per distinct call: the same tool with the same params maps to the same approval.
     const callKey = `gate:${createHash('sha256').update(request.tool).update('\n').update(canonicalJson(params)).digest('hex').slice(0, 32)}`;
     const existing = await this.approvals.findByCall(request.sessionId, callKey);
     const decision = this.policy.decide({
-      tool: entry.definition,
-      requirement: entry.tool?.approvalFor?.(params),
+      tool: definition,
+      requirement: assessment?.approval,
       grants: await this.grants.get(request.sessionId),
       callApproved: existing?.status === 'approved',
     });
@@ -50,8 +50,8 @@ export class PolicyGate {
               sessionId: request.sessionId,
               callId: callKey,
               tool: request.tool,
-              params: redactParams(params, entry.definition.sensitiveParams),
-              reason: decision.reason,
+              params: redactParams(params, definition.sensitiveParams),
+              reason: explainedReason(decision.reason, assessment),
             });
       throw new TalonError(
         ERROR_CODES.APPROVAL_REQUIRED,
@@ -65,6 +65,6 @@ export class PolicyGate {
         },
       );
     }
-    return this.dispatcher.call(request);
+    return this.dispatcher.call({ ...request, params });
   }
 }

@@ -1,11 +1,13 @@
+import { randomUUID } from 'node:crypto';
+import type { Metadata } from '@grpc/grpc-js';
 import { Controller, Inject } from '@nestjs/common';
 import { GrpcMethod } from '@nestjs/microservices';
-import type { Metadata } from '@grpc/grpc-js';
 import type { Observable } from 'rxjs';
 import { catchError, from, map, of, switchMap } from 'rxjs';
 import { ForbiddenError, type Principal } from '@talon/auth';
 import {
   GRPC_STATUS_BY_CODE,
+  HEADERS,
   SessionIdSchema,
   scopeAllows,
   type ChatEvent,
@@ -15,8 +17,8 @@ import { validatePayload } from '@talon/service-runtime';
 import { ApiAuthenticator, bearerToken } from '../auth/api-authenticator.js';
 import { SessionAccess } from '../auth/session-access.js';
 import { toWireError } from '@talon/errors';
-import { MalformedPayloadError, PayloadTooLargeError } from '@talon/service-runtime';
-import { CHAT_SERVICE, ORCHESTRATOR_CONFIG } from '../config/orchestrator.constants.js';
+import { parseJsonText, PayloadTooLargeError, type JsonLogger } from '@talon/service-runtime';
+import { CHAT_SERVICE, LOGGER, ORCHESTRATOR_CONFIG } from '../config/orchestrator.constants.js';
 import type { ChatService } from '../agent/chat-service.js';
 import { chatEventStream } from '../agent/chat-stream.js';
 import type { OrchestratorConfig } from '../config/orchestrator-config.js';
@@ -36,12 +38,7 @@ interface CallReply {
 function parsePayload(json: string, maxBytes: number): unknown {
   const bytes = Buffer.byteLength(json ?? '');
   if (bytes > maxBytes) throw new PayloadTooLargeError(bytes, maxBytes);
-  if (!json || json.trim() === '') return {};
-  try {
-    return JSON.parse(json);
-  } catch (error) {
-    throw new MalformedPayloadError((error as Error).message);
-  }
+  return parseJsonText(json ?? '');
 }
 
 /**
@@ -63,6 +60,7 @@ export class GrpcApiController {
     @Inject(CHAT_SERVICE) private readonly chat: ChatService,
     private readonly authenticator: ApiAuthenticator,
     private readonly access: SessionAccess,
+    @Inject(LOGGER) private readonly logger: JsonLogger,
   ) {}
 
   /** The caller's token from `authorization: Bearer <token>` metadata. */
@@ -95,17 +93,27 @@ export class GrpcApiController {
   }
 
   @GrpcMethod('Talon', 'Call')
-  async call(request: CallRequest, metadata: Metadata): Promise<CallReply> {
+  async call(request: CallRequest, metadata?: Metadata): Promise<CallReply> {
+    const given = metadata?.get(HEADERS.callId)[0];
+    const callId =
+      typeof given === 'string' && given.length > 0 && given.length <= 128 ? given : randomUUID();
     try {
       const principal = await this.principal(metadata);
       const data = await this.router.call(
         request.method,
         parsePayload(request.payload_json, this.config.maxPayloadBytes),
-        { surface: 'grpc', principal },
+        { surface: 'grpc', callId, principal },
       );
       return { ok: true, data_json: JSON.stringify(data ?? null) };
     } catch (error) {
       const wire = toWireError(error);
+      // Logged with the call id like the NATS surface does.
+      if (wire.code === 'INTERNAL')
+        this.logger.write('error', 'handler failed', {
+          surface: 'grpc',
+          callId,
+          error: String((error as Error)?.stack ?? error),
+        });
       return {
         ok: false,
         error: {

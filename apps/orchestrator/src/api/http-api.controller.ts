@@ -11,12 +11,13 @@ import {
   Sse,
   type MessageEvent,
 } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { from, interval, startWith, switchMap, type Observable } from 'rxjs';
-import { HTTP_STATUS_BY_CODE, type Envelope } from '@talon/contracts';
+import { HEADERS, HTTP_STATUS_BY_CODE, type Envelope } from '@talon/contracts';
 import { toWireError } from '@talon/errors';
-import { UnknownMethodError } from '@talon/service-runtime';
-import { ORCHESTRATOR_CONFIG } from '../config/orchestrator.constants.js';
+import { UnknownMethodError, type JsonLogger } from '@talon/service-runtime';
+import { LOGGER, ORCHESTRATOR_CONFIG } from '../config/orchestrator.constants.js';
 import type { OrchestratorConfig } from '../config/orchestrator-config.js';
 import { ApiRouter } from './api-router.js';
 import { readJsonBody } from './http-body-reader.js';
@@ -31,6 +32,7 @@ export class HttpApiController {
   constructor(
     private readonly router: ApiRouter,
     @Inject(ORCHESTRATOR_CONFIG) private readonly config: OrchestratorConfig,
+    @Inject(LOGGER) private readonly logger: JsonLogger,
   ) {}
 
   @Post('v1/rpc/:method')
@@ -39,11 +41,16 @@ export class HttpApiController {
     @Req() request: Request,
     @Res() response: Response,
   ): Promise<void> {
-    await this.reply(response, async () =>
-      this.router.call(method, await readJsonBody(request, this.config.maxPayloadBytes), {
-        surface: 'http',
-        principal: principalOf(request),
-      }),
+    const callId = callIdOf(request);
+    await this.reply(
+      response,
+      async () =>
+        this.router.call(method, await readJsonBody(request, this.config.maxPayloadBytes), {
+          surface: 'http',
+          callId,
+          principal: principalOf(request),
+        }),
+      callId,
     );
   }
 
@@ -86,16 +93,37 @@ export class HttpApiController {
     });
   }
 
-  private async reply(response: Response, produce: () => Promise<unknown>): Promise<void> {
+  private async reply(
+    response: Response,
+    produce: () => Promise<unknown>,
+    callId: string = randomUUID(),
+  ): Promise<void> {
     let envelope: Envelope<unknown>;
     let status = 200;
     try {
       envelope = { ok: true, data: (await produce()) ?? null };
     } catch (error) {
       const wire = toWireError(error);
+      // Logged with the call id like the NATS surface does; the client finds it in the reply header.
+      if (wire.code === 'INTERNAL')
+        this.logger.write('error', 'handler failed', {
+          surface: 'http',
+          callId,
+          error: String((error as Error)?.stack ?? error),
+        });
       envelope = { ok: false, error: wire };
       status = HTTP_STATUS_BY_CODE[wire.code] ?? 500;
     }
-    response.status(status).type('application/json').send(JSON.stringify(envelope));
+    response
+      .status(status)
+      .setHeader(HEADERS.callId, callId)
+      .type('application/json')
+      .send(JSON.stringify(envelope));
   }
+}
+
+/** The caller's call id (`talon-call-id` header, at most 128 characters) or a new one. */
+function callIdOf(request: Request): string {
+  const given = request.headers[HEADERS.callId];
+  return typeof given === 'string' && given.length > 0 && given.length <= 128 ? given : randomUUID();
 }

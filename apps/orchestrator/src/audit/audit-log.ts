@@ -1,7 +1,7 @@
 import {
+  AuditChainVerifier,
   computeAuditHash,
   GENESIS_HASH,
-  verifyAuditChain,
   type AuditRecord,
   type AuditVerification,
 } from '@talon/audit';
@@ -9,10 +9,20 @@ import type { PrismaClient } from '@talon/persistence';
 
 /** One advisory-lock key for the whole chain, so orchestrators append one at a time. */
 const AUDIT_CHAIN_LOCK = 7_300_001;
-/** Records wait at most this long before their batch is written; a busy orchestrator writes one transaction per window. */
-const FLUSH_DELAY_MS = 25;
-/** A batch this large is written at once. */
-const FLUSH_BATCH_SIZE = 200;
+/** Most records written in one transaction. */
+const MAX_BATCH_SIZE = 500;
+/** Rows read per page by `verify`. */
+const VERIFY_PAGE_SIZE = 1_000;
+/** Backoff between attempts of a failed write: doubles from the first to the last value. */
+const RETRY_FIRST_MS = 50;
+const RETRY_MAX_MS = 5_000;
+/** A batch that failed this often is written row by row, so one bad row cannot hold the others. */
+const SPLIT_AFTER_ATTEMPTS = 3;
+/** A single row that failed this often is written with its details replaced by the error (never dropped). */
+const DEGRADE_AFTER_ATTEMPTS = 6;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const INT32_MAX = 2_147_483_647;
 
 /** The fields a caller provides; time and chain links are added here. */
 export type AuditEntry = Omit<
@@ -21,24 +31,37 @@ export type AuditEntry = Omit<
 > &
   Partial<Pick<AuditRecord, 'sessionId' | 'callId' | 'tool' | 'argsHash' | 'durationMs' | 'data'>>;
 
+interface Pending {
+  record: AuditRecord;
+  written: () => void;
+}
+
+/** Reports a failed write; `attempt` counts from 1 and the write is tried again. */
+export type AuditWriteErrorListener = (error: unknown, attempt: number, rows: number) => void;
+
 /**
- * The append-only, hash-chained audit log. Appends are queued and written in batches off the hot path
- * (a tool call does not wait for the database; a batch is written every 25 ms at most); `flush()` waits for everything queued, and runs on
- * shutdown. Each batch takes a transaction-scoped advisory lock, reads the chain head and links every
- * new row to the one before, so several orchestrators keep one chain.
+ * The append-only, hash-chained audit log, with group commit: `append` resolves once its record is
+ * committed, and records appended while a transaction runs are written together in the next one, so a
+ * caller that awaits `append` before it answers (the tool dispatcher does) never answers a call whose
+ * record a crash could lose, and a busy orchestrator still writes one transaction per round trip.
+ * A failed write is retried with backoff and never dropped: a batch that keeps failing is written row by
+ * row, and a row that still fails is written with its `data` replaced by the error. Each transaction takes
+ * an advisory lock, reads the chain head and links every new row to the one before, so several
+ * orchestrators keep one chain.
  */
 export class AuditLog {
-  private queue: AuditRecord[] = [];
-  private writing: Promise<void> = Promise.resolve();
-  private scheduled = false;
+  private queue: Pending[] = [];
+  private draining = false;
+  private idleWaiters: Array<() => void> = [];
 
   constructor(
     private readonly prisma: PrismaClient,
-    private readonly onError: (error: unknown) => void = () => undefined,
+    private readonly onWriteError: AuditWriteErrorListener = () => undefined,
   ) {}
 
-  append(entry: AuditEntry): void {
-    this.queue.push({
+  /** Queues one record; resolves once it is committed (it never rejects: writes are retried). */
+  append(entry: AuditEntry): Promise<void> {
+    const record = normalize({
       at: new Date().toISOString(),
       sessionId: null,
       callId: null,
@@ -48,46 +71,100 @@ export class AuditLog {
       data: {},
       ...entry,
     });
-    if (this.queue.length >= FLUSH_BATCH_SIZE) {
-      void this.flush();
-    } else if (!this.scheduled) {
-      this.scheduled = true;
-      setTimeout(() => void this.flush(), FLUSH_DELAY_MS).unref();
-    }
+    return new Promise((written) => {
+      this.queue.push({ record, written });
+      if (!this.draining) void this.drain();
+    });
   }
 
   /** Resolves once every record appended so far is written. */
   flush(): Promise<void> {
-    this.scheduled = false;
-    const batch = this.queue;
-    this.queue = [];
-    if (batch.length > 0) {
-      this.writing = this.writing.then(() => this.write(batch)).catch((error) => this.onError(error));
-    }
-    return this.writing;
+    if (!this.draining && this.queue.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
-  /** Walks the whole chain and names the first edited or deleted row. */
+  /** Walks the whole chain page by page (bounded memory) and names the first edited or deleted row. */
   async verify(): Promise<AuditVerification> {
     await this.flush();
-    const rows = await this.prisma.auditEvent.findMany({ orderBy: { id: 'asc' } });
-    return verifyAuditChain(
-      rows.map((row) => ({
-        id: row.id,
-        at: row.at.toISOString(),
-        kind: row.kind,
-        actor: row.actor,
-        sessionId: row.sessionId,
-        callId: row.callId,
-        tool: row.tool,
-        argsHash: row.argsHash,
-        outcome: row.outcome,
-        durationMs: row.durationMs,
-        data: row.data as Record<string, unknown>,
-        prevHash: row.prevHash,
-        hash: row.hash,
-      })),
-    );
+    const verifier = new AuditChainVerifier();
+    let after: bigint | undefined;
+    for (;;) {
+      const rows = await this.prisma.auditEvent.findMany({
+        orderBy: { id: 'asc' },
+        take: VERIFY_PAGE_SIZE,
+        ...(after === undefined ? {} : { where: { id: { gt: after } } }),
+      });
+      for (const row of rows) {
+        const broken = verifier.check({
+          id: row.id,
+          at: row.at.toISOString(),
+          kind: row.kind,
+          actor: row.actor,
+          sessionId: row.sessionId,
+          callId: row.callId,
+          tool: row.tool,
+          argsHash: row.argsHash,
+          outcome: row.outcome,
+          durationMs: row.durationMs,
+          data: row.data as Record<string, unknown>,
+          prevHash: row.prevHash,
+          hash: row.hash,
+        });
+        if (broken) return verifier.result();
+      }
+      if (rows.length < VERIFY_PAGE_SIZE) return verifier.result();
+      after = rows[rows.length - 1]!.id;
+    }
+  }
+
+  private async drain(): Promise<void> {
+    this.draining = true;
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.queue.splice(0, MAX_BATCH_SIZE);
+        await this.writeBatch(batch.map((pending) => pending.record));
+        for (const pending of batch) pending.written();
+      }
+    } finally {
+      this.draining = false;
+      for (const resolve of this.idleWaiters.splice(0)) resolve();
+    }
+  }
+
+  private async writeBatch(batch: AuditRecord[]): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.write(batch);
+        return;
+      } catch (error) {
+        this.onWriteError(error, attempt, batch.length);
+        if (batch.length > 1 && attempt >= SPLIT_AFTER_ATTEMPTS) {
+          for (const record of batch) await this.writeRow(record);
+          return;
+        }
+        await backoff(attempt);
+      }
+    }
+  }
+
+  private async writeRow(record: AuditRecord): Promise<void> {
+    let row = record;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.write([row]);
+        return;
+      } catch (error) {
+        this.onWriteError(error, attempt, 1);
+        if (attempt === DEGRADE_AFTER_ATTEMPTS) {
+          row = {
+            ...record,
+            sessionId: null,
+            data: { unwritable: String((error as Error)?.message ?? error).slice(0, 500) },
+          };
+        }
+        await backoff(attempt);
+      }
+    }
   }
 
   private async write(batch: AuditRecord[]): Promise<void> {
@@ -110,4 +187,32 @@ export class AuditLog {
         ORDER BY position`;
     });
   }
+}
+
+/**
+ * A record the table can always take: a session id that is not a UUID moves into `data` (the column is
+ * a uuid), a duration becomes an int32, and `data` becomes plain JSON (or says it could not).
+ */
+function normalize(record: AuditRecord): AuditRecord {
+  let data: Record<string, unknown>;
+  try {
+    data = JSON.parse(JSON.stringify(record.data ?? {})) as Record<string, unknown>;
+  } catch (error) {
+    data = { unserializable: String((error as Error)?.message ?? error).slice(0, 200) };
+  }
+  let sessionId = record.sessionId;
+  if (sessionId !== null && !UUID.test(sessionId)) {
+    data = { ...data, sessionId: String(sessionId).slice(0, 128) };
+    sessionId = null;
+  }
+  const durationMs =
+    typeof record.durationMs === 'number' && Number.isFinite(record.durationMs)
+      ? Math.min(Math.max(Math.round(record.durationMs), 0), INT32_MAX)
+      : null;
+  return { ...record, sessionId, durationMs, data };
+}
+
+function backoff(attempt: number): Promise<void> {
+  const ms = Math.min(RETRY_FIRST_MS * 2 ** (attempt - 1), RETRY_MAX_MS);
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }

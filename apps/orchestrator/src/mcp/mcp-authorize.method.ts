@@ -29,7 +29,7 @@ export class McpAuthorizeMethod implements ApiMethod<McpAuthorizeRequest, McpSer
   async handle(request: McpAuthorizeRequest, context: ApiCallContext): Promise<McpServerView> {
     try {
       const view = await this.authorization.authorize(request);
-      this.audit.append({
+      await this.audit.append({
         kind: 'mcp.authorize',
         actor: `operator:${context.surface}`,
         outcome: 'ok',
@@ -37,7 +37,7 @@ export class McpAuthorizeMethod implements ApiMethod<McpAuthorizeRequest, McpSer
       });
       return view;
     } catch (error) {
-      this.audit.append({
+      await this.audit.append({
         kind: 'mcp.authorize',
         actor: `operator:${context.surface}`,
         outcome: 'error',

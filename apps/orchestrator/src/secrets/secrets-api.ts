@@ -33,7 +33,7 @@ export class SecretsApi implements OnModuleInit {
           hostPatterns: request.hostPatterns,
           location: request.location,
         });
-        this.audit.append({
+        await this.audit.append({
           kind: 'secret.set',
           actor: `operator:${context.surface}`,
           outcome: 'ok',
@@ -56,7 +56,7 @@ export class SecretsApi implements OnModuleInit {
       request: SecretsDeleteRequestSchema,
       handle: async (request: SecretsDeleteRequest, context: ApiCallContext) => {
         const deleted = await this.secrets.delete(request.name);
-        this.audit.append({
+        await this.audit.append({
           kind: 'secret.delete',
           actor: `operator:${context.surface}`,
           outcome: deleted ? 'ok' : 'not_found',

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   ERROR_CODES,
   SUBJECTS,
+  type ToolApprovalAssessment,
   type ToolCallRequest,
   type ToolCallResult,
   type ToolsCallReply,
@@ -48,6 +49,9 @@ export interface ToolDispatcherOptions {
   transportMarginMs?: number;
 }
 
+/** How long the orchestrator waits for a tool domain's approval verdict before using the declared one. */
+const APPROVAL_ASSESSMENT_TIMEOUT_MS = 2_000;
+
 const RETRYABLE = new Set<string>([ERROR_CODES.TIMEOUT, ERROR_CODES.NO_RESPONDERS, ERROR_CODES.UNAVAILABLE]);
 
 /**
@@ -70,6 +74,56 @@ export class ToolDispatcher {
     });
     this.maxAttempts = options.maxAttempts ?? 2;
     this.marginMs = options.transportMarginMs ?? 250;
+  }
+
+  /**
+   * Resolves the tool and validates (and coerces) the params without running anything: the step every
+   * entry path takes before a policy decision or an approval. A refused call is audited with its code.
+   */
+  check(request: DispatchRequest): ReturnType<ToolPipeline['checkCall']> {
+    const started = performance.now();
+    try {
+      return this.pipeline.checkCall(request);
+    } catch (error) {
+      const code = TalonError.isInstance(error) ? error.code : ERROR_CODES.INTERNAL;
+      void this.record(request, undefined, code, performance.now() - started, {
+        stage: 'check',
+        message: (error as Error).message,
+      });
+      throw error;
+    }
+  }
+
+  /**
+   * The tool's own verdict on what approval this call needs and why: a local tool answers from its
+   * `explainApproval`/`approvalFor`, a remote one is asked on its domain's approval subject (the shell in
+   * the wasm-runner parses the command line there). Without an answer the declared requirement applies.
+   */
+  async assessApproval(
+    tool: string,
+    params: Record<string, unknown>,
+  ): Promise<ToolApprovalAssessment | undefined> {
+    const entry = this.options.catalog.get(tool);
+    if (!entry) return undefined;
+    if (entry.location === 'local') {
+      const local = entry.tool;
+      if (local?.explainApproval) return local.explainApproval(params);
+      const approval = local?.approvalFor?.(params);
+      return approval === undefined ? undefined : { approval, reasons: [] };
+    }
+    try {
+      return await this.options.requester.request<ToolApprovalAssessment>(
+        SUBJECTS.toolApproval(entry.definition.domain),
+        { tool: entry.definition.name, params },
+        { timeoutMs: APPROVAL_ASSESSMENT_TIMEOUT_MS, headers: false },
+      );
+    } catch (error) {
+      this.options.log?.('warn', 'the tool domain did not assess the approval; using the declared one', {
+        tool,
+        error: String(error),
+      });
+      return undefined;
+    }
   }
 
   async call(request: DispatchRequest): Promise<ToolsCallReply> {
@@ -107,7 +161,8 @@ export class ToolDispatcher {
             attempts,
             ...(instanceId ? { instanceId } : {}),
           };
-          this.record(request, prepared, 'ok', reply.durationMs, {
+          // The record is committed before the reply leaves: a crash cannot lose an answered call.
+          await this.record(request, prepared, 'ok', reply.durationMs, {
             attempts,
             instanceId,
             truncated: result.truncated,
@@ -134,7 +189,7 @@ export class ToolDispatcher {
     } catch (error) {
       const typed = prepared ? this.pipeline.redactError(prepared, error) : error;
       const code = TalonError.isInstance(typed) ? typed.code : ERROR_CODES.INTERNAL;
-      this.record(request, prepared, code, performance.now() - started, {
+      await this.record(request, prepared, code, performance.now() - started, {
         attempts,
         instanceId,
         message: (typed as Error).message,
@@ -181,12 +236,12 @@ export class ToolDispatcher {
     outcome: string,
     durationMs: number,
     data: Record<string, unknown>,
-  ): void {
-    if (!this.options.audit) return;
+  ): Promise<void> {
+    if (!this.options.audit) return Promise.resolve();
     const definition = prepared?.definition;
     const params = prepared?.params ?? (request.params as Record<string, unknown> | undefined);
     const clean = Object.fromEntries(Object.entries(data).filter(([, value]) => value !== undefined));
-    this.options.audit.append({
+    return this.options.audit.append({
       kind: 'tool.call',
       actor: request.actor ?? (request.sessionId ? `session:${request.sessionId}` : 'operator'),
       sessionId: request.sessionId ?? null,

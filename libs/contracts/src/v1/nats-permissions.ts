@@ -1,4 +1,5 @@
 import { MCP_AUTHORIZE_SUBJECT } from './mcp-auth.js';
+import { toolBuildEventsSubject } from './tool-build.js';
 import { WASM_DECLARED_SECRETS_SUBJECT } from './wasm-tools.js';
 import { API_PREFIX, SUBJECTS, type ServiceName } from './subjects.js';
 
@@ -63,6 +64,7 @@ export const NATS_PERMISSIONS: Readonly<Record<NatsUser, NatsUserPermissions>> =
     publish: [SUBJECTS.toolAnnounce, SUBJECTS.toolWithdraw, `${MCP_CREDENTIALS_PREFIX}.>`],
     subscribe: [
       SUBJECTS.toolCall('orchestrator'),
+      SUBJECTS.toolApproval('orchestrator'),
       SUBJECTS.toolCatalogRequest,
       'talon.mcp.v1.orchestrator.>',
       MCP_AUTHORIZE_SUBJECT,
@@ -72,9 +74,10 @@ export const NATS_PERMISSIONS: Readonly<Record<NatsUser, NatsUserPermissions>> =
     inboxPrefix: serviceInboxPrefix('tool-worker'),
   },
   'wasm-runner': {
-    publish: [SUBJECTS.toolAnnounce, SUBJECTS.toolWithdraw, TOOL_INVOKE_SUBJECT],
+    publish: [SUBJECTS.toolAnnounce, SUBJECTS.toolWithdraw, TOOL_INVOKE_SUBJECT, toolBuildEventsSubject('>')],
     subscribe: [
       SUBJECTS.toolCall('container'),
+      SUBJECTS.toolApproval('container'),
       SUBJECTS.toolCatalogRequest,
       'talon.mcp.v1.container.>',
       WASM_DECLARED_SECRETS_SUBJECT,

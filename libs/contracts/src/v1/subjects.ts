@@ -33,6 +33,8 @@ export const SUBJECTS = {
   ping: (service: ServiceName) => `talon.ping.v1.${service}`,
   /** Call a tool on its domain's workers (queue group). */
   toolCall: (domain: string) => `talon.tools.v1.call.${domain}`,
+  /** Ask a tool's domain what approval one call needs, and why (queue group): {@link ToolApprovalRequest}. */
+  toolApproval: (domain: string) => `talon.tools.v1.approval.${domain}`,
   /** Scatter: every worker instance answers with a catalog announcement. */
   toolCatalogRequest: 'talon.tools.v1.catalog.request',
   /** Workers publish their tool announcements here on start, on change and as a heartbeat. */

@@ -166,7 +166,8 @@ export const ToolsCallRequestSchema = Type.Object(
   {
     tool: Type.String({ minLength: 1, maxLength: 128 }),
     params: Type.Optional(Type.Unknown()),
-    sessionId: Type.Optional(Type.String({ maxLength: 128 })),
+    /** A session id (a UUID, from `sessions.create`): the call counts against it and is audited with it. */
+    sessionId: Type.Optional(Type.String({ format: 'uuid' })),
     callId: Type.Optional(Type.String({ maxLength: 128 })),
     timeoutMs: Type.Optional(Type.Integer({ minimum: 1, maximum: 600000 })),
     /**
@@ -214,3 +215,28 @@ export const ToolsCallReplySchema = Type.Object({
 });
 /** Reply of `tools.call`. */
 export type ToolsCallReply = Static<typeof ToolsCallReplySchema>;
+
+/** Request on `talon.tools.v1.approval.<domain>`: what approval does this call need? */
+export const ToolApprovalRequestSchema = Type.Object(
+  {
+    tool: Type.String({ minLength: 1, maxLength: 128 }),
+    params: Type.Record(Type.String(), Type.Unknown()),
+  },
+  { additionalProperties: false },
+);
+/** Request of the tool approval subject. */
+export type ToolApprovalRequest = Static<typeof ToolApprovalRequestSchema>;
+
+/**
+ * A tool's own verdict on one call's approval, evaluated by the domain that runs it (a shell command
+ * line parsed into the programs it runs): the requirement, why, and what a person should see.
+ */
+export const ToolApprovalAssessmentSchema = Type.Object({
+  approval: ApprovalRequirementSchema,
+  /** Why approval is needed (empty when it is not). */
+  reasons: Type.Array(Type.String()),
+  /** The programs the call runs, when the tool knows them (`shell`). */
+  programs: Type.Optional(Type.Array(Type.String())),
+});
+/** Reply of the tool approval subject. */
+export type ToolApprovalAssessment = Static<typeof ToolApprovalAssessmentSchema>;

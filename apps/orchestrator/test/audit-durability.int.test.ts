@@ -1,0 +1,173 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
+import { openDatabase, type Database } from '@talon/persistence';
+import {
+  connectTalonApi,
+  createTestDatabase,
+  findFreePort,
+  startNatsTestServer,
+  startServiceProcess,
+  type NatsTestServer,
+  type ServiceProcess,
+  type TalonApiClient,
+  type TestDatabase,
+} from '@talon/testing';
+import { AuditLog } from '../src/audit/audit-log.js';
+
+describe('the audit log never drops a row', () => {
+  let database: TestDatabase;
+  let opened: Database;
+  let sql: pg.Client;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    opened = await openDatabase({ kind: 'postgres', url: database.url });
+    sql = new pg.Client({ connectionString: database.url });
+    await sql.connect();
+  }, 60_000);
+
+  afterAll(async () => {
+    await sql?.end();
+    await opened?.close();
+    await database?.drop();
+  });
+
+  const rowsFor = async (callIds: string[]) =>
+    Number(
+      (await sql.query('SELECT count(*)::int AS n FROM audit_event WHERE call_id = ANY($1)', [callIds]))
+        .rows[0].n,
+    );
+
+  it('keeps every record through failing inserts and writes them all once the database accepts again', async () => {
+    const failures: number[] = [];
+    const audit = new AuditLog(opened.prisma, (_error, attempt) => failures.push(attempt));
+    // Every insert fails until the constraint is dropped (NOT VALID: existing rows are not checked).
+    await sql.query('ALTER TABLE audit_event ADD CONSTRAINT refuse_all CHECK (false) NOT VALID');
+    const callIds = Array.from({ length: 120 }, () => randomUUID());
+    let written = 0;
+    const appended = callIds.map((callId, index) =>
+      audit
+        .append({
+          kind: 'tool.call',
+          actor: 'operator',
+          callId,
+          // A session id that is not a UUID (the column is one) must not poison the batch.
+          sessionId: index % 10 === 0 ? 'not-a-uuid' : randomUUID(),
+          outcome: 'ok',
+          durationMs: index,
+        })
+        .then(() => void written++),
+    );
+    try {
+      const deadline = Date.now() + 20_000;
+      while (failures.length < 2 && Date.now() < deadline) await sleep(50);
+      expect(failures.length).toBeGreaterThanOrEqual(2);
+      expect(written).toBe(0);
+    } finally {
+      await sql.query('ALTER TABLE audit_event DROP CONSTRAINT IF EXISTS refuse_all');
+    }
+    await Promise.all(appended);
+    expect(written).toBe(120);
+    expect(await rowsFor(callIds)).toBe(120);
+    const moved = await sql.query(
+      "SELECT count(*)::int AS n FROM audit_event WHERE session_id IS NULL AND data->>'sessionId' = 'not-a-uuid'",
+    );
+    expect(moved.rows[0].n).toBe(12);
+    expect(await audit.verify()).toMatchObject({ ok: true, checked: 120 });
+  }, 60_000);
+
+  it('verifies a chain longer than one page, and still finds an edited row on a later page', async () => {
+    const audit = new AuditLog(opened.prisma);
+    await Promise.all(
+      Array.from({ length: 2_300 }, (_, index) =>
+        audit.append({ kind: 'test.page', actor: 'system', outcome: 'ok', durationMs: index }),
+      ),
+    );
+    const verified = await audit.verify();
+    expect(verified).toMatchObject({ ok: true });
+    expect(verified.checked).toBeGreaterThanOrEqual(2_420);
+    const { rows } = await sql.query(
+      "SELECT id FROM audit_event WHERE kind = 'test.page' ORDER BY id OFFSET 2100 LIMIT 1",
+    );
+    await sql.query("UPDATE audit_event SET outcome = 'tampered' WHERE id = $1", [rows[0].id]);
+    expect(await audit.verify()).toMatchObject({
+      ok: false,
+      firstBreak: { id: String(rows[0].id), reason: 'edited' },
+    });
+    await sql.query("UPDATE audit_event SET outcome = 'ok' WHERE id = $1", [rows[0].id]);
+  }, 60_000);
+
+  describe('through the orchestrator', () => {
+    let nats: NatsTestServer;
+    let orchestrator: ServiceProcess;
+    let worker: ServiceProcess;
+    let api: TalonApiClient;
+    let env: Record<string, string>;
+
+    beforeAll(async () => {
+      nats = await startNatsTestServer();
+      env = {
+        NATS_URL: nats.url,
+        DATABASE_URL: database.url,
+        TALON_HTTP_PORT: String(await findFreePort()),
+        TALON_GRPC_PORT: String(await findFreePort()),
+      };
+      [orchestrator, worker] = await Promise.all([
+        startServiceProcess('orchestrator', env),
+        startServiceProcess('tool-worker', { NATS_URL: nats.url }),
+      ]);
+      api = await connectTalonApi(nats.url);
+    }, 120_000);
+
+    afterAll(async () => {
+      await api?.close();
+      await Promise.all([orchestrator, worker].map((service) => service?.kill()));
+      await nats?.stop();
+    });
+
+    it('refuses a tools.call whose sessionId is not a UUID before running the tool', async () => {
+      const callId = randomUUID();
+      const reply = await api.call('tools.call', {
+        tool: 'echo',
+        params: { message: 'x' },
+        sessionId: 'not-a-uuid',
+        callId,
+      });
+      expect(reply).toMatchObject({
+        ok: false,
+        error: { code: 'SCHEMA_VIOLATION', details: { violations: [{ path: '/sessionId' }] } },
+      });
+    });
+
+    it('loses no audit row of an answered call when the orchestrator is SIGKILLed under load', async () => {
+      await api.ok('tools.call', { tool: 'echo', params: { message: 'warm' } }, 10_000);
+      const answered: string[] = [];
+      let stop = false;
+      const callers = Array.from({ length: 16 }, async () => {
+        while (!stop) {
+          const callId = randomUUID();
+          try {
+            const reply = await api.call(
+              'tools.call',
+              { tool: 'echo', params: { message: callId }, callId },
+              2_000,
+            );
+            if (reply.ok || reply.error) answered.push(callId);
+          } catch {
+            // No reply (the orchestrator died mid-call): not answered, so no promise was made.
+          }
+        }
+      });
+      await sleep(1_500);
+      await orchestrator.kill();
+      stop = true;
+      await Promise.all(callers);
+      expect(answered.length).toBeGreaterThan(50);
+      expect(await rowsFor(answered)).toBe(answered.length);
+      orchestrator = await startServiceProcess('orchestrator', env);
+      expect(await api.ok('audit.verify', {}, 30_000)).toMatchObject({ ok: true });
+    }, 120_000);
+  });
+});
