@@ -547,8 +547,15 @@ describe('agent loop through the orchestrator (OpenAI protocol)', () => {
   it('refuses params nested 10,000 deep with a typed error on NATS, HTTP, gRPC and a worker subject', async () => {
     const deep = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
     const body = (depth: number) => `{"tool":"echo","params":{"message":"x","deep":${deep(depth)}}}`;
-    const nats = async (subject: string, text: string) =>
-      (await client.request(subject, text, { timeout: 10_000 })).json<Envelope<unknown>>();
+    // Worker subjects are asked as the orchestrator's NATS user, the API as a caller with the token.
+    const orchestratorBus = await nats.connect('orchestrator');
+    const bus = async (subject: string, text: string) =>
+      (
+        await (subject.startsWith('talon.api.') ? client : orchestratorBus).request(subject, text, {
+          timeout: 10_000,
+          headers: natsTokenHeaders(nats.bootstrapToken),
+        })
+      ).json<Envelope<unknown>>();
     const definition = protoLoader.loadSync(TALON_PROTO_PATH, { keepCase: true, defaults: true });
     const proto = grpc.loadPackageDefinition(definition) as unknown as {
       talon: { v1: { Talon: grpc.ServiceClientConstructor } };
@@ -557,42 +564,49 @@ describe('agent loop through the orchestrator (OpenAI protocol)', () => {
       `127.0.0.1:${orchestratorEnv.TALON_GRPC_PORT}`,
       grpc.credentials.createInsecure(),
     ) as unknown as {
-      Call(request: object, done: (error: Error | null, reply: unknown) => void): void;
+      Call(
+        request: object,
+        metadata: grpc.Metadata,
+        done: (error: Error | null, reply: unknown) => void,
+      ): void;
       close(): void;
     };
+    const grpcAuth = new grpc.Metadata();
+    grpcAuth.set('authorization', `Bearer ${nats.bootstrapToken}`);
     try {
       for (const depth of [5_000, 10_000]) {
-        expect(await nats('talon.api.v1.tools.call', body(depth))).toMatchObject({
+        expect(await bus('talon.api.v1.tools.call', body(depth))).toMatchObject({
           ok: false,
           error: { code: 'PAYLOAD_TOO_LARGE', details: { limit: 'maxDepth' } },
         });
         const http = await fetch(`http://127.0.0.1:${orchestratorEnv.TALON_HTTP_PORT}/v1/rpc/tools.call`, {
           method: 'POST',
           body: body(depth),
-          headers: { 'content-type': 'application/json' },
+          headers: bearerHeaders(nats.bootstrapToken),
         });
         expect(http.status).toBe(413);
         expect(http.headers.get('talon-call-id')).toMatch(/^[0-9a-f-]{36}$/);
         expect(await http.json()).toMatchObject({ ok: false, error: { code: 'PAYLOAD_TOO_LARGE' } });
         const viaGrpc = await new Promise((resolve, reject) =>
-          grpcClient.Call({ method: 'tools.call', payload_json: body(depth) }, (error, reply) =>
+          grpcClient.Call({ method: 'tools.call', payload_json: body(depth) }, grpcAuth, (error, reply) =>
             error ? reject(error) : resolve(reply),
           ),
         );
         expect(viaGrpc).toMatchObject({ ok: false, error: { code: 'PAYLOAD_TOO_LARGE' } });
         const worker = `{"callId":"deep","tool":"echo","timeoutMs":1000,"params":${deep(depth)}}`;
-        expect(await nats('talon.tools.v1.call.orchestrator', worker)).toMatchObject({
+        expect(await bus('talon.tools.v1.call.orchestrator', worker)).toMatchObject({
           ok: false,
           error: { code: 'PAYLOAD_TOO_LARGE' },
         });
       }
       // Deeper than tool params may be (32) but within the wire limit (64): the tool's own limit answers.
-      expect(await nats('talon.api.v1.tools.call', body(40))).toMatchObject({
+      expect(await bus('talon.api.v1.tools.call', body(40))).toMatchObject({
         ok: false,
         error: { code: 'PAYLOAD_TOO_LARGE', details: { tool: 'echo', limit: 'maxDepth', max: 32 } },
       });
     } finally {
       grpcClient.close();
+      await orchestratorBus.close();
     }
   });
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -53,6 +53,8 @@ describe('Talon as an MCP server: /mcp on the orchestrator and `talon mcp serve`
 
   beforeAll(async () => {
     base = await mkdtemp(join(tmpdir(), 'talon-mcp-server-'));
+    // Sandboxed stdio servers run as an unprivileged user, who must be able to reach the bound paths.
+    await chmod(base, 0o755);
     [nats, database] = await Promise.all([startNatsTestServer(), createTestDatabase()]);
     httpPort = await findFreePort();
     url = `http://127.0.0.1:${httpPort}/mcp`;
@@ -195,6 +197,7 @@ describe('Talon as an MCP server: /mcp on the orchestrator and `talon mcp serve`
     const response = await fetch(`http://127.0.0.1:${httpPort}/v1/rpc/${method}`, {
       method: 'POST',
       body: JSON.stringify(body),
+      headers: bearerHeaders(nats.bootstrapToken),
     });
     return {
       status: response.status,
@@ -371,7 +374,7 @@ describe('Talon as an MCP server: /mcp on the orchestrator and `talon mcp serve`
         new StdioClientTransport({
           command: process.execPath,
           args: [CLI, 'mcp', 'serve'],
-          env: { NATS_URL: nats.url },
+          env: { NATS_URL: nats.url, NATS_PASSWORD: nats.credentials.api, TALON_TOKEN: nats.bootstrapToken },
           stderr: 'pipe',
         }),
       );

@@ -3,9 +3,10 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import type { NatsConnection } from '@nats-io/transport-node';
 import type { ChatEvent, ChatSendReply, Envelope } from '@talon/contracts';
 import {
+  natsTokenHeaders,
   createTestDatabase,
   findFreePort,
   startNatsTestServer,
@@ -83,7 +84,7 @@ describe('model-driven skills: index, skill_load, skill_read_file', () => {
         TALON_SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'),
       }),
     );
-    client = await connect({ servers: nats.url });
+    client = await nats.connect('api');
   }, 120_000);
 
   afterAll(async () => {
@@ -95,9 +96,12 @@ describe('model-driven skills: index, skill_load, skill_read_file', () => {
 
   /** One place for API calls, so an authentication header can be added here. */
   async function api<T>(method: string, payload: unknown, timeout = 30_000): Promise<T> {
-    const reply = (await client.request(`talon.api.v1.${method}`, JSON.stringify(payload), { timeout })).json<
-      Envelope<T>
-    >();
+    const reply = (
+      await client.request(`talon.api.v1.${method}`, JSON.stringify(payload), {
+        timeout,
+        headers: natsTokenHeaders(nats.bootstrapToken),
+      })
+    ).json<Envelope<T>>();
     if (!reply.ok) throw Object.assign(new Error(reply.error.message), reply.error);
     return reply.data;
   }

@@ -8,7 +8,10 @@ import { createShellTool, explainShellApproval } from './shell-tool.js';
 
 let fixture: WorkspaceFixture;
 const git = (...args: string[]) =>
-  execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd: fixture.root });
+  // The workspace may belong to the sandbox user: the test's own git (root) must accept it.
+  execFileSync('git', ['-c', 'safe.directory=*', '-c', 'user.email=t@t', '-c', 'user.name=t', ...args], {
+    cwd: fixture.root,
+  });
 
 beforeEach(() => {
   fixture = createWorkspaceFixture();

@@ -14,6 +14,7 @@ import { copyMigrations, makeTempDir } from './temp-dir.js';
 jest.setTimeout(60_000);
 
 const TABLES = [
+  'api_token',
   'approval',
   'audit_event',
   'job',
