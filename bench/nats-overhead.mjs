@@ -14,6 +14,8 @@ async function startSide(withoutAuthorization) {
   const nats = await testing.startNatsTestServer({ withoutAuthorization });
   const env = {
     NATS_URL: nats.url,
+    // Each side its own throwaway database (PGlite allows one process per directory).
+    TALON_PGLITE_DIR: 'memory://',
     TALON_HTTP_PORT: String(await testing.findFreePort()),
     TALON_GRPC_PORT: String(await testing.findFreePort()),
     LOG_LEVEL: 'info',

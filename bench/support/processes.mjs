@@ -23,5 +23,9 @@ export function startScript(script, args, env = {}) {
 
 /** NATS_USER / NATS_PASSWORD of the orchestrator's user on a test server (raw baselines use `talon.bench.>`). */
 export function rawCredentials(nats) {
-  return { NATS_USER: 'orchestrator', NATS_PASSWORD: nats.credentials?.orchestrator ?? '' };
+  return {
+    NATS_USER: 'orchestrator',
+    NATS_PASSWORD: nats.credentials?.orchestrator ?? '',
+    NATS_INBOX_PREFIX: '_INBOX_orchestrator',
+  };
 }

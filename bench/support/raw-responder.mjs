@@ -4,7 +4,11 @@ import { connect } from '@nats-io/transport-node';
 
 const [url, subject] = process.argv.slice(2);
 const credentials = process.env.NATS_PASSWORD
-  ? { user: process.env.NATS_USER, pass: process.env.NATS_PASSWORD }
+  ? {
+      user: process.env.NATS_USER,
+      pass: process.env.NATS_PASSWORD,
+      inboxPrefix: process.env.NATS_INBOX_PREFIX,
+    }
   : {};
 const nc = await connect({ servers: url, ...credentials });
 const reply = new TextEncoder().encode('{"ok":true,"data":{"service":"raw","instanceId":"raw"}}');
