@@ -14,6 +14,7 @@ import {
   type NatsTestServer,
   type ServiceProcess,
   type TestDatabase,
+  waitUntil,
 } from '@talon/testing';
 import { startAnthropicMessagesServer, type LlmTestServer } from '../../../libs/llm/test/support/index.js';
 
@@ -54,6 +55,17 @@ describe('agent loop through the orchestrator (Anthropic Messages protocol)', ()
       ])),
     );
     client = await nats.connect('api');
+    // The services start in parallel: the first turn must see the tool-worker's tools in the catalog.
+    await waitUntil(
+      async () => {
+        const names = (
+          await api<{ tools: Array<{ definition: { name: string } }> }>('tools.list', {})
+        ).tools.map((entry) => entry.definition.name);
+        return names.includes('echo') && names.includes('json');
+      },
+      30_000,
+      'echo and json in the catalog',
+    );
   }, 90_000);
 
   afterAll(async () => {
