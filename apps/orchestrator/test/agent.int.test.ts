@@ -19,6 +19,7 @@ import {
   type NatsTestServer,
   type ServiceProcess,
   type TestDatabase,
+  waitUntil,
 } from '@talon/testing';
 import { startOpenAiCompatibleServer, type LlmTestServer } from '../../../libs/llm/test/support/index.js';
 
@@ -372,6 +373,15 @@ describe('agent loop through the orchestrator (OpenAI protocol)', () => {
   });
 
   it('a turn waiting for approval resumes after the orchestrator restarts, and no message is lost', async () => {
+    // write_file lives on the wasm-runner: make sure its announcement is in the catalog before the turn.
+    await waitUntil(
+      async () =>
+        (await api<{ tools: Array<{ definition: { name: string } }> }>('tools.list', {})).tools.some(
+          (entry) => entry.definition.name === 'write_file',
+        ),
+      20_000,
+      'write_file in the catalog',
+    );
     const sessionId = await newSession();
     const recorder = recordEvents(client, sessionId);
     llm.enqueue(
