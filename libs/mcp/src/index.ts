@@ -123,6 +123,7 @@ export { createMcpControlTools, type McpControlToolsOptions } from './mcp-contro
 export { syncMcpToolsIntoRegistry, type McpRegistryRefusal } from './mcp-registry-sync.js';
 export { readMcpToolSnapshot, writeMcpToolSnapshot, type McpToolSnapshot } from './mcp-tool-snapshot-file.js';
 export { loadMcpSourceDefinitions, type McpSourceDefinitionsOptions } from './mcp-source-definitions.js';
+export { loadDeploymentMcpDefinitions } from './deployment-mcp-definitions.js';
 export { startMcpToolSource, type McpToolSource, type McpToolSourceOptions } from './mcp-tool-source.js';
 export { isMcpToolOutput, renderMcpOutputForModel, type McpModelContent } from './mcp-model-content.js';
 export {
