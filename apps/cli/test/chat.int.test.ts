@@ -94,7 +94,7 @@ describe('talon chat in a real pseudo-terminal', () => {
       env: { PATH: process.env.PATH ?? '', NATS_URL: nats.url, ...cliAuth(), TERM: 'xterm-256color' },
     });
     let screen = '';
-    const waitFor = (needle: string | RegExp, timeoutMs = 20_000) =>
+    const waitFor = (needle: string | RegExp, timeoutMs = 45_000) =>
       new Promise<void>((resolve, reject) => {
         const started = Date.now();
         const check = setInterval(() => {
