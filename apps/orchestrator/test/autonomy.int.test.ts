@@ -385,6 +385,8 @@ describe('jobs and routines on two orchestrators (real NATS, PostgreSQL, process
       (e) => e.type,
     );
     expect(types).toEqual(expect.arrayContaining(['job.stuck', 'job.finished']));
+    // The final state and its event are stored together: a finished job's history ends with it.
+    expect(types.at(-1)).toBe('job.finished');
 
     llm.enqueue({ text: 'never', stallAfterFrames: 1 });
     const hanging = await api.ok<Job>('jobs.create', { action: { kind: 'prompt', prompt: 'Hang too.' } });

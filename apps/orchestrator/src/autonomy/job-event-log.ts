@@ -1,5 +1,5 @@
 import type { NatsConnection } from '@nats-io/transport-node';
-import { SUBJECTS } from '@talon/contracts';
+import { SUBJECTS, type JobEvent } from '@talon/contracts';
 import { encodeJson, type JsonLogger } from '@talon/service-runtime';
 import type { JobStore } from './job-store.js';
 
@@ -49,6 +49,20 @@ export class JobEventLog {
       if (this.queue.length >= FLUSH_BATCH_SIZE) this.schedule(0);
       else this.schedule(FLUSH_DELAY_MS);
     });
+  }
+
+  /** Settles once every event queued so far is stored (so a final event written next comes last). */
+  async flush(): Promise<void> {
+    while (this.queue.length > 0 || this.scheduled) {
+      if (this.queue.length > 0 && !this.scheduled) this.schedule(0);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    await this.writing;
+  }
+
+  /** Publishes an event stored elsewhere (in the statement that ended its job). */
+  publishStored(event: JobEvent): void {
+    this.connection.publish(SUBJECTS.jobEvents(event.jobId), encodeJson(event));
   }
 
   /** Publishes without storing (text deltas of a running turn). */

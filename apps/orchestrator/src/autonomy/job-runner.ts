@@ -372,15 +372,37 @@ export class JobRunner {
           };
       }
     }
-    const routineId = await this.jobs.finishOwned(row.id, this.options.owner, {
+    // The final state and `job.finished` are written in one statement, after every earlier event:
+    // whoever reads a finished job reads its whole history.
+    await this.events.flush();
+    const finished = await this.finishWithEvent(row.id, {
       state,
       ...(result === undefined ? {} : { result }),
       ...(error ? { error } : {}),
     });
-    if (routineId === undefined) return;
-    await this.events.record(row.id, 'job.finished', { state, ...(error ? { error } : {}) });
+    if (finished === undefined) return;
+    this.events.publishStored(finished.event);
+    const routineId = finished.routineId;
     if (routineId !== null && state === 'failed')
       await this.countFailure(routineId, `${error!.code}: ${error!.message}`);
+  }
+
+  private async finishWithEvent(
+    id: string,
+    outcome: Parameters<JobStore['finishOwned']>[2],
+  ): ReturnType<JobStore['finishOwned']> {
+    const event = {
+      type: 'job.finished',
+      data: { state: outcome.state, ...(outcome.error ? { error: outcome.error } : {}) },
+    };
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.jobs.finishOwned(id, this.options.owner, outcome, event);
+      } catch (error) {
+        // Another orchestrator's API stored an event of this job at the same moment; number it again.
+        if (attempt >= 5 || !String((error as Error)?.message ?? error).includes('23505')) throw error;
+      }
+    }
   }
 
   private async markStuck(jobId: string, active: ActiveJob): Promise<void> {

@@ -233,10 +233,11 @@ export class JobStore {
     id: string,
     owner: string,
     outcome: { state: JobState; result?: unknown; error?: { code: string; message: string } },
-  ): Promise<string | null | undefined> {
+    finalEvent: { type: string; data: Record<string, unknown> },
+  ): Promise<{ routineId: string | null; event: JobEvent } | undefined> {
     const result = outcome.result === undefined ? null : JSON.stringify(outcome.result);
     const failure = outcome.error ? `${outcome.error.code}: ${outcome.error.message}` : null;
-    const rows = await this.prisma.$queryRaw<Array<{ routine_id: string | null }>>`
+    const rows = await this.prisma.$queryRaw<Array<{ routine_id: string | null; seq: number; at: Date }>>`
       WITH done AS (
         UPDATE job SET status = ${outcome.state}, result = ${result}::jsonb,
           error = ${outcome.error?.message ?? null}, error_code = ${outcome.error?.code ?? null},
@@ -254,9 +255,20 @@ export class JobStore {
         WHERE ${outcome.state === 'completed'} AND consecutive_failures <> 0
           AND id IN (SELECT routine_id FROM done)
         RETURNING id
+      ), final_event AS (
+        INSERT INTO job_event (job_id, seq, type, data)
+        SELECT d.id, COALESCE((SELECT MAX(seq) FROM job_event WHERE job_id = d.id), 0) + 1,
+          ${finalEvent.type}, ${JSON.stringify(finalEvent.data)}::jsonb
+        FROM done d
+        RETURNING seq, at
       )
-      SELECT routine_id FROM done`;
-    return rows.length === 0 ? undefined : rows[0]!.routine_id;
+      SELECT done.routine_id, final_event.seq::int AS seq, final_event.at FROM done, final_event`;
+    if (rows.length === 0) return undefined;
+    const row = rows[0]!;
+    return {
+      routineId: row.routine_id,
+      event: { ...finalEvent.data, jobId: id, seq: row.seq, type: finalEvent.type, at: row.at.toISOString() },
+    };
   }
 
   /** Records the job's session (created when its run starts). */
