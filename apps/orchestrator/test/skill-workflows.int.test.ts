@@ -3,7 +3,16 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Subscription } from '@nats-io/transport-node';
-import type { ChatEvent, ChatSendReply, SelectResult, ToolsListReply } from '@talon/contracts';
+import { signWebhook } from '@talon/autonomy';
+import type {
+  ChatEvent,
+  ChatSendReply,
+  Job,
+  Routine,
+  RoutineFire,
+  SelectResult,
+  ToolsListReply,
+} from '@talon/contracts';
 import { parseSkillText } from '@talon/skills';
 import {
   connectTalonApi,
@@ -39,6 +48,7 @@ parameters:
     default: [correctness, security]
 triggers:
   - command: /review-pr
+  - webhook: pull_request
 ---
 Review {{ pr_url }}. Focus: {{ focus_areas | join(", ") }}.
 Write the notes to review.md.
@@ -151,6 +161,11 @@ const SCRIPT = {
       expect: { toolResults: [{ callId: 'x3', contains: 'Cannot recurse.' }] },
       reply: { text: 'All done.' },
     },
+    {
+      name: "webhook trigger: the body's declared keys fill the parameters",
+      expect: { systemContains: 'Review https://git.example/pr/11. Focus: docs, naming.' },
+      reply: { text: 'Reviewed from the hook.' },
+    },
   ],
 };
 
@@ -160,6 +175,7 @@ describe('workflow skills through the orchestrator (scripted model)', () => {
   let api: TalonApiClient;
   let stateDir: string;
   let workspaceDir: string;
+  let httpPort: number;
   const services: ServiceProcess[] = [];
 
   beforeAll(async () => {
@@ -192,15 +208,18 @@ describe('workflow skills through the orchestrator (scripted model)', () => {
         startServiceProcess('tool-worker', base),
       ])),
     );
+    httpPort = await findFreePort();
     services.push(
       await startServiceProcess('orchestrator', {
         ...base,
         DATABASE_URL: database.url,
-        TALON_HTTP_PORT: String(await findFreePort()),
+        TALON_HTTP_PORT: String(httpPort),
         TALON_GRPC_PORT: String(await findFreePort()),
         TALON_LLM_PROVIDER: 'scripted',
         TALON_LLM_SCRIPT: script,
         TALON_SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'),
+        TALON_SKILL_ROUTINES_SYNC_MS: '500',
+        TALON_SCHEDULER_TICK_MS: '250',
       }),
     );
     api = await connectTalonApi(nats.url);
@@ -413,5 +432,73 @@ describe('workflow skills through the orchestrator (scripted model)', () => {
       'assistant',
     ]);
     await recorder.subscription.unsubscribe();
+  });
+
+  it("a skill's webhook trigger fills its typed parameters from the body; a wrong type fails the job before the model", async () => {
+    let routine: Routine | undefined;
+    await waitUntil(
+      async () => {
+        const { routines } = await api.ok<{ routines: Routine[] }>('routines.list', {
+          owner: 'skill:pr-review',
+        });
+        routine = routines.find((entry) => entry.trigger.kind === 'webhook');
+        return routine !== undefined;
+      },
+      15_000,
+      'the webhook routine of pr-review',
+      200,
+    );
+    const { webhookSecret } = await api.ok<{ webhookSecret: string }>('routines.secret', { id: routine!.id });
+    const fire = async (body: Record<string, unknown>): Promise<Job> => {
+      const text = JSON.stringify(body);
+      const response = await fetch(`http://127.0.0.1:${httpPort}/v1/hooks/${routine!.id}`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'talon-signature': signWebhook(webhookSecret, text, Math.floor(Date.now() / 1000)),
+        },
+        body: text,
+      });
+      const accepted = (await response.json()) as { ok: boolean; data: RoutineFire };
+      expect(response.status).toBe(202);
+      const jobId = accepted.data.jobId;
+      let job: Job | undefined;
+      await waitUntil(
+        async () => {
+          job = await api.ok<Job>('jobs.get', { id: jobId });
+          return ['completed', 'failed', 'cancelled'].includes(job.state);
+        },
+        30_000,
+        'the skill job finished',
+        200,
+      );
+      return job!;
+    };
+
+    // The API's own params are checked when the job is created.
+    const refused = await api.call('jobs.create', {
+      action: { kind: 'skill', skill: 'pr-review', params: { pr_link: 'https://git.example/pr/1' } },
+    });
+    expect(refused).toMatchObject({
+      ok: false,
+      error: { code: 'SCHEMA_VIOLATION', details: { parameter: 'pr_link' } },
+    });
+
+    // A wrong type is refused against the declaration: the job fails naming the parameter, no model call.
+    const wrong = await fire({ pr_url: 42, action: 'opened' });
+    expect(wrong).toMatchObject({ state: 'failed', error: { code: 'SCHEMA_VIOLATION' } });
+    expect(wrong.error!.message).toMatch(/pr_url/);
+
+    // Declared keys fill the parameters (the array renders through the join filter), others are dropped.
+    const job = await fire({
+      pr_url: 'https://git.example/pr/11',
+      focus_areas: ['docs', 'naming'],
+      action: 'opened',
+    });
+    expect(job).toMatchObject({
+      state: 'completed',
+      kind: 'skill',
+      result: { content: 'Reviewed from the hook.' },
+    });
   });
 });

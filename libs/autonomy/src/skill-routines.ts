@@ -53,7 +53,12 @@ export function skillRoutines(table: SkillTriggerTable): SkillRoutine[] {
       request: {
         name: `${webhook.skill}: webhook ${webhook.event}`,
         trigger: { kind: 'webhook' },
-        action: { kind: 'skill', skill: webhook.skill, params: { event: webhook.event } },
+        // The call's body fills the skill's parameters; the event is named in the prompt, not as one.
+        action: {
+          kind: 'skill',
+          skill: webhook.skill,
+          prompt: `Run the skill "${webhook.skill}" for the webhook event "${webhook.event}".`,
+        },
       },
     });
   }

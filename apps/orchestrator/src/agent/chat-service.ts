@@ -20,7 +20,7 @@ import {
 } from '@talon/contracts';
 import { TalonError, toWireError } from '@talon/errors';
 import type { PrismaClient } from '@talon/persistence';
-import { fillSkillParameters, parseCommandArguments } from '@talon/skills';
+import { fillSkillParameters, parseCommandArguments, SkillParameterError } from '@talon/skills';
 import { encodeJson, type JsonLogger } from '@talon/service-runtime';
 import type { ToolCatalog } from '@talon/tool-runtime';
 import type { AuditLog } from '../audit/audit-log.js';
@@ -33,6 +33,8 @@ export interface JobTurnInput {
   sessionId: string;
   message: string;
   mentionSkills?: readonly string[];
+  /** Filled, checked parameters by skill name, rendered into the mentioned skills' bodies. */
+  skillParameters?: Readonly<Record<string, Record<string, unknown>>>;
   maxIterations?: number;
   toolAllowlist?: readonly string[];
   autonomous: boolean;
@@ -193,7 +195,34 @@ export class ChatService {
       sessionId: input.sessionId,
       message: input.message,
       ...(input.mentionSkills === undefined ? {} : { mentionSkills: input.mentionSkills }),
+      ...(input.skillParameters === undefined ? {} : { skillParameters: input.skillParameters }),
     });
+  }
+
+  /**
+   * A skill's parameters for a job: filled from the action's params and the trigger's payload (a
+   * webhook body, an event's data), typed and checked against the skill's declaration. A bad value
+   * throws SCHEMA_VIOLATION naming it; a required one with no value and no default throws too, since
+   * nobody is there to ask.
+   */
+  async jobSkillParameters(
+    skillName: string,
+    values: Readonly<Record<string, unknown>>,
+    source: 'trigger' | 'api',
+  ): Promise<Record<string, unknown>> {
+    const skill = (await this.deps.skills.list({})).skills.find((entry) => entry.name === skillName);
+    if (!skill)
+      throw new TalonError(ERROR_CODES.NOT_FOUND, `No skill "${skillName}"; list them with skills.list.`, {
+        details: { skill: skillName },
+      });
+    const filled = fillSkillParameters(skill, { source, values });
+    if (filled.missing.length > 0)
+      throw new SkillParameterError(
+        skill.name,
+        filled.missing.map((parameter) => parameter.name).join(', '),
+        `is required and has no default; give it in the job's action.params or the trigger's payload`,
+      );
+    return filled.values;
   }
 
   /** Runs a job's single tool call through policy and approvals (no model). */

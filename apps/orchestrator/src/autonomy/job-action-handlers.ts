@@ -35,13 +35,32 @@ export class JobActionHandlers {
       const action = context.action as Extract<JobAction, { kind: 'prompt' }>;
       return turnOutcome(chat, context, withInput(action.prompt, context.input));
     });
-    this.handlers.set('skill', (context) => {
+    this.handlers.set('skill', async (context) => {
       const action = context.action as Extract<JobAction, { kind: 'skill' }>;
       const prompt = action.prompt ?? `Run the skill "${action.skill}".`;
-      const params = action.params ?? (isRecord(context.input) ? context.input : undefined);
+      // A trigger's payload fills the skill's declared parameters (undeclared keys dropped), the
+      // action's own params win; both are checked against the declaration before the model is called.
+      const fromTrigger = isRecord(context.input);
+      let parameters: Record<string, unknown>;
+      try {
+        parameters = await chat.jobSkillParameters(
+          action.skill,
+          { ...(fromTrigger ? (context.input as Record<string, unknown>) : {}), ...(action.params ?? {}) },
+          fromTrigger ? 'trigger' : 'api',
+        );
+      } catch (error) {
+        const failure = error as { code?: string; message?: string };
+        return {
+          kind: 'failed',
+          code: failure.code ?? 'INTERNAL',
+          message: failure.message ?? String(error),
+        };
+      }
       const message =
-        params === undefined ? prompt : `${prompt}\n\nParameters:\n${JSON.stringify(params, null, 2)}`;
-      return turnOutcome(chat, context, message, [action.skill]);
+        Object.keys(parameters).length === 0
+          ? prompt
+          : `${prompt}\n\nParameters:\n${JSON.stringify(parameters, null, 2)}`;
+      return turnOutcome(chat, context, message, [action.skill], { [action.skill]: parameters });
     });
     this.handlers.set('tool', async (context) => {
       const action = context.action as Extract<JobAction, { kind: 'tool' }>;
@@ -102,12 +121,14 @@ async function turnOutcome(
   context: JobRunContext,
   message: string,
   mentionSkills?: readonly string[],
+  skillParameters?: Readonly<Record<string, Record<string, unknown>>>,
 ): Promise<JobOutcome> {
   const result: TurnResult = await chat.runJobTurn({
     jobId: context.jobId,
     sessionId: context.sessionId,
     message,
     ...(mentionSkills ? { mentionSkills } : {}),
+    ...(skillParameters ? { skillParameters } : {}),
     maxIterations: context.limits.maxIterations,
     ...(context.policy.tools ? { toolAllowlist: context.policy.tools } : {}),
     autonomous: (context.policy.onApproval ?? 'deny') === 'deny',

@@ -1,12 +1,13 @@
 import { ERROR_CODES, type JobAction, type JobPolicy } from '@talon/contracts';
 import { TalonError } from '@talon/errors';
+import { fillSkillParameters } from '@talon/skills';
 import type { ToolCatalog } from '@talon/tool-runtime';
 import type { SkillServiceClient } from '../skills/skill-service-client.js';
 import type { JobActionHandlers } from './job-action-handlers.js';
 
 /**
  * Refuses a job or routine action that could never run: an unknown tool (in the live catalog), an
- * unknown skill, a kind with no runtime here (`hand` until a hand runtime registers), a tool outside
+ * unknown skill or skill params that do not fit its declaration, a kind with no runtime here (`hand` until a hand runtime registers), a tool outside
  * the policy's own allowlist.
  */
 export class JobActionValidator {
@@ -40,10 +41,14 @@ export class JobActionValidator {
     }
     if (action.kind === 'skill') {
       const listing = await this.skills.list({});
-      if (!listing.skills.some((skill) => skill.name === action.skill))
+      const skill = listing.skills.find((entry) => entry.name === action.skill);
+      if (!skill)
         throw new TalonError(ERROR_CODES.NOT_FOUND, `No skill named "${action.skill}"; see skills.list.`, {
           details: { skill: action.skill },
         });
+      // The action's own params are checked now (undeclared or mistyped ones refused); required ones
+      // may still come from a trigger's payload, so they are checked when the job runs.
+      if (action.params) fillSkillParameters(skill, { source: 'api', values: action.params });
     }
   }
 }
