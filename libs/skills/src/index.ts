@@ -94,6 +94,12 @@ export {
   type ToolOffer,
   type SkillToolResolution,
 } from './skill-tool-resolution.js';
+export {
+  mcpServersToStart,
+  SKILL_MCP_AUTOSTART_MODES,
+  type McpServerStart,
+  type SkillMcpAutostart,
+} from './skill-mcp-autostart.js';
 export { capSkillBody, CHARS_PER_TOKEN } from './skill-body-cap.js';
 export { Bm25Index, bm25Terms, MAX_QUERY_TERMS, type Bm25Document, type Bm25Hit } from './bm25-index.js';
 export { inflectionStem } from './word-inflection.js';

@@ -37,6 +37,9 @@ import type { ToolDispatcher } from '../tools/tool-dispatcher.js';
 import { CatalogToolSource } from './catalog-tool-source.js';
 import { ChatService } from './chat-service.js';
 import { LocalSkillAdvisor } from './local-skill-advisor.js';
+import { SkillMcpStarter } from './skill-mcp-starter.js';
+import type { McpControlClient } from '../mcp/mcp-control-client.js';
+import { MCP_CONTROL_CLIENT } from '../mcp/mcp.constants.js';
 import { PolicyGate } from './policy-gate.js';
 import { DispatcherToolCaller } from './dispatcher-tool-caller.js';
 import { WasmDeclaredSecrets } from './wasm-declared-secrets.js';
@@ -103,16 +106,18 @@ export function agentProviders(
     { provide: SECRET_CIPHER, useValue: cipher },
     {
       provide: CHAT_SERVICE,
-      inject: [TOOL_CATALOG, TOOL_DISPATCHER, AUDIT_LOG, SKILL_SERVICE_CLIENT],
+      inject: [TOOL_CATALOG, TOOL_DISPATCHER, AUDIT_LOG, SKILL_SERVICE_CLIENT, MCP_CONTROL_CLIENT],
       useFactory: (
         catalog: ToolCatalog,
         dispatcher: ToolDispatcher,
         audit: AuditLog,
         skills: SkillServiceClient,
+        mcpControl: McpControlClient,
       ) => {
         for (const tool of createSecretTools(secrets)) catalog.registerLocal(tool);
         catalog.registerLocal(executeSkillTool());
         const toolSource = new CatalogToolSource(catalog);
+        const installable = loadInstallableTools(config.toolRegistry);
         const runner = new TurnRunner(
           {
             provider: provider ?? new UnconfiguredProvider(),
@@ -126,7 +131,12 @@ export function agentProviders(
             approvals,
             grants,
             policy,
-            skills: new LocalSkillAdvisor(skills, toolSource, loadInstallableTools(config.toolRegistry)),
+            skills: new LocalSkillAdvisor(
+              skills,
+              toolSource,
+              installable,
+              new SkillMcpStarter(mcpControl, toolSource, installable, config.skillMcpAutostart),
+            ),
           },
           { maxIterations: config.maxIterations, skillTasks: config.skillTasks },
         );

@@ -15,6 +15,7 @@ import {
   type InstallableTools,
 } from '@talon/skills';
 import type { SkillServiceClient } from '../skills/skill-service-client.js';
+import type { SkillMcpStarter } from './skill-mcp-starter.js';
 
 /**
  * Selection asks the skill-service (it owns the skill index); the declared tools of the selected skills are
@@ -28,6 +29,7 @@ export class LocalSkillAdvisor implements SkillAdvisor {
     private readonly client: SkillServiceClient,
     private readonly tools: ToolSource,
     private readonly installable: InstallableTools,
+    private readonly mcpStarter?: SkillMcpStarter,
   ) {}
 
   async select(
@@ -38,7 +40,23 @@ export class LocalSkillAdvisor implements SkillAdvisor {
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.parameters ? { parameters: { ...options.parameters } } : {}),
     });
-    return gateSelectionByTools(selection, this.catalogNames(), this.installable);
+    const started =
+      (await this.mcpStarter?.startFor(selection, options.signal)) ?? new Map<string, string[]>();
+    const gated = gateSelectionByTools(selection, this.catalogNames(), this.installable);
+    if (started.size === 0) return gated;
+    return {
+      ...gated,
+      active: gated.active.map((skill) =>
+        started.has(skill.name)
+          ? { ...skill, reasons: [...skill.reasons, ...started.get(skill.name)!] }
+          : skill,
+      ),
+      considered: gated.considered.map((entry) =>
+        started.has(entry.name)
+          ? { ...entry, reasons: [...entry.reasons, ...started.get(entry.name)!] }
+          : entry,
+      ),
+    };
   }
 
   async attenuate(

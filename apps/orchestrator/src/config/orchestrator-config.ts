@@ -3,6 +3,7 @@ import { IANAZone } from 'luxon';
 import { fileURLToPath } from 'node:url';
 import { parseLlmConfig, type LlmConfig } from '@talon/llm';
 import { DEFAULT_TOKEN_CACHE_MS, looksLikeApiToken } from '@talon/auth';
+import { SKILL_MCP_AUTOSTART_MODES, type SkillMcpAutostart } from '@talon/skills';
 import {
   InvalidConfigError,
   parseServiceConfig,
@@ -40,6 +41,12 @@ export interface OrchestratorConfig extends ServiceConfig {
    * `TALON_SKILL_TASK_MAX_TOKENS` default 50000).
    */
   skillTasks: { maxDepth: number; maxIterations: number; timeoutMs: number; maxTokens: number };
+  /**
+   * MCP servers an active skill's declared tools come from: `trusted` starts them for Trusted skills before
+   * the model is called and waits up to `waitMs` for their tools; `off` only offers `mcp_start` (env
+   * `TALON_SKILL_MCP_AUTOSTART` default `trusted`, `TALON_SKILL_MCP_START_WAIT_MS` default 10000).
+   */
+  skillMcpAutostart: { mode: SkillMcpAutostart; waitMs: number };
   /** Folder of `<id>.HAND.toml` files. Default `hands` in the working directory (env `TALON_HANDS_DIR`). */
   handsDir: string;
   /** IANA timezone schedules are read in when a call names none. Default the host's, else UTC (env `TALON_TIMEZONE`). */
@@ -180,6 +187,10 @@ export function parseOrchestratorConfig(env: NodeJS.ProcessEnv = process.env): O
       timeoutMs: readPositiveInt(env, 'TALON_SKILL_TASK_TIMEOUT_MS', 120_000),
       maxTokens: readPositiveInt(env, 'TALON_SKILL_TASK_MAX_TOKENS', 50_000),
     },
+    skillMcpAutostart: {
+      mode: readSkillMcpAutostart(env),
+      waitMs: readPositiveInt(env, 'TALON_SKILL_MCP_START_WAIT_MS', 10_000),
+    },
     autonomy: {
       schedulerTickMs: readPositiveInt(env, 'TALON_SCHEDULER_TICK_MS', 250),
       jobLeaseMs: readPositiveInt(env, 'TALON_JOB_LEASE_MS', 15_000),
@@ -187,6 +198,17 @@ export function parseOrchestratorConfig(env: NodeJS.ProcessEnv = process.env): O
       skillRoutinesSyncMs: readPositiveInt(env, 'TALON_SKILL_ROUTINES_SYNC_MS', 5_000),
     },
   };
+}
+
+function readSkillMcpAutostart(env: NodeJS.ProcessEnv): SkillMcpAutostart {
+  const value = env.TALON_SKILL_MCP_AUTOSTART || 'trusted';
+  if (!(SKILL_MCP_AUTOSTART_MODES as readonly string[]).includes(value))
+    throw new InvalidConfigError(
+      'TALON_SKILL_MCP_AUTOSTART',
+      value,
+      `one of ${SKILL_MCP_AUTOSTART_MODES.join(', ')} (trusted starts the MCP servers Trusted skills need)`,
+    );
+  return value as SkillMcpAutostart;
 }
 
 function toolRegistryOf(env: NodeJS.ProcessEnv): OrchestratorConfig['toolRegistry'] {

@@ -1,0 +1,163 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ChatEvent, ChatSendReply, McpViewListReply, ToolsListReply } from '@talon/contracts';
+import {
+  connectTalonApi,
+  createTestDatabase,
+  findFreePort,
+  startNatsTestServer,
+  startServiceProcess,
+  waitUntil,
+  type NatsTestServer,
+  type ServiceProcess,
+  type TalonApiClient,
+  type TestDatabase,
+} from '@talon/testing';
+
+/**
+ * A skill whose declared tool comes from a registry MCP server that is not running: for a Trusted skill the
+ * orchestrator starts the server before the model is called (the model sees the tool in its first call);
+ * an Installed skill only gets the `mcp_start` offer and nothing starts.
+ */
+
+const INSTALLED = `---
+name: zebra-echo
+description: Zebra stripes, told by an echo.
+tools: [everything_echo]
+activation:
+  keywords: [zebra]
+---
+Echo the stripes.
+`;
+
+const TRUSTED = `---
+name: giraffe-echo
+description: Giraffe necks measured.
+tools: [everything_echo]
+activation:
+  keywords: [giraffe]
+---
+Measure the neck.
+`;
+
+const SCRIPT = {
+  steps: [
+    {
+      name: 'installed skill: offered, not started',
+      expect: {
+        systemContains: 'everything_echo via mcp_start {"server":"everything"}',
+        toolsExclude: ['everything_echo'],
+      },
+      reply: { text: 'Offered only.' },
+    },
+    {
+      name: 'trusted skill: started before the first model call',
+      expect: { toolsInclude: ['everything_echo'] },
+      reply: { text: 'Started and visible.' },
+    },
+  ],
+};
+
+describe('MCP servers that active skills need (real wasm-runner, stdio server, scripted model)', () => {
+  let nats: NatsTestServer;
+  let database: TestDatabase;
+  let api: TalonApiClient;
+  let stateDir: string;
+  const services: ServiceProcess[] = [];
+
+  beforeAll(async () => {
+    [nats, database] = await Promise.all([startNatsTestServer(), createTestDatabase()]);
+    stateDir = await mkdtemp(join(tmpdir(), 'talon-skill-mcp-'));
+    // As root the sandbox user must reach the state directory below this temp dir.
+    await chmod(stateDir, 0o755);
+    for (const [dir, name, text] of [
+      ['installed', 'zebra-echo', INSTALLED],
+      ['skills', 'giraffe-echo', TRUSTED],
+    ] as const) {
+      await mkdir(join(stateDir, dir, name), { recursive: true });
+      await writeFile(join(stateDir, dir, name, 'SKILL.md'), text);
+    }
+    const script = join(stateDir, 'script.json');
+    await writeFile(script, JSON.stringify(SCRIPT));
+    const base = { NATS_URL: nats.url, TALON_STATE_DIR: stateDir };
+    services.push(
+      ...(await Promise.all([
+        startServiceProcess('skill-service', {
+          ...base,
+          SKILLS_WORKSPACE_DIR: join(stateDir, 'skills'),
+          SKILLS_DIR: join(stateDir, 'user-skills'),
+          SKILLS_INSTALLED_DIR: join(stateDir, 'installed'),
+        }),
+        startServiceProcess('wasm-runner', { ...base, TALON_WORKSPACE_DIR: join(stateDir, 'workspace') }),
+      ])),
+    );
+    services.push(
+      await startServiceProcess('orchestrator', {
+        ...base,
+        DATABASE_URL: database.url,
+        TALON_HTTP_PORT: String(await findFreePort()),
+        TALON_GRPC_PORT: String(await findFreePort()),
+        TALON_LLM_PROVIDER: 'scripted',
+        TALON_LLM_SCRIPT: script,
+        TALON_SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'),
+        TALON_SKILL_MCP_START_WAIT_MS: '20000',
+      }),
+    );
+    api = await connectTalonApi(nats.url);
+    await waitUntil(
+      async () =>
+        (await api.ok<McpViewListReply>('mcp.list', {})).servers.some(
+          (server) => server.name === 'everything',
+        ),
+      30_000,
+      'the everything server listed',
+    );
+  }, 120_000);
+
+  afterAll(async () => {
+    await api?.close();
+    await Promise.all(services.map((service) => service.kill()));
+    await Promise.all([nats?.stop(), database?.drop()]);
+    await rm(stateDir, { recursive: true, force: true });
+  });
+
+  const everything = async () =>
+    (await api.ok<McpViewListReply>('mcp.list', {})).servers.find((server) => server.name === 'everything')!;
+  const send = async (message: string) => {
+    const { id } = await api.ok<{ id: string }>('sessions.create', { title: 'skill mcp' });
+    const events: ChatEvent[] = [];
+    const subscription = api.connection.subscribe(`talon.events.v1.session.${id}`, {
+      callback: (_error, message) => void events.push(message.json<ChatEvent>()),
+    });
+    const reply = await api.ok<ChatSendReply>('chat.send', { sessionId: id, message }, 60_000);
+    await waitUntil(() => events.some((event) => event.type === 'turn_finished'), 10_000, 'turn_finished');
+    await subscription.unsubscribe();
+    const selected = events.find((event) => event.type === 'skills_selected') as
+      { skills: Array<{ name: string; reasons: string[] }> } | undefined;
+    return { reply, skills: selected?.skills ?? [] };
+  };
+
+  it('an Installed skill gets the mcp_start offer and starts nothing', async () => {
+    const { reply, skills } = await send('zebra stripes?');
+    expect(skills.map((skill) => skill.name)).toEqual(['zebra-echo']);
+    expect(reply).toMatchObject({ reason: 'final_answer', content: 'Offered only.' });
+    expect((await everything()).state).toBe('stopped');
+    const names = (await api.ok<ToolsListReply>('tools.list', {})).tools.map((tool) => tool.definition.name);
+    expect(names).not.toContain('everything_echo');
+  });
+
+  it("a Trusted skill's MCP server is started before the model is called, and the activation says so", async () => {
+    const { reply, skills } = await send('giraffe necks?');
+    expect(skills).toEqual([
+      expect.objectContaining({
+        name: 'giraffe-echo',
+        reasons: expect.arrayContaining(['started the MCP server "everything" for everything_echo']),
+      }),
+    ]);
+    // The scripted step fails the turn unless everything_echo was among the tools of the first call.
+    expect(reply).toMatchObject({ reason: 'final_answer', content: 'Started and visible.' });
+    expect((await everything()).state).toBe('running');
+  });
+});
