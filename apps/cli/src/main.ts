@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { artifactsCommand } from './commands/artifacts-command.js';
 import { chatCommand } from './commands/chat-command.js';
 import { handsCommand } from './commands/hands-command.js';
 import { jobsCommand } from './commands/jobs-command.js';
@@ -20,6 +21,7 @@ Commands:
   hands     list hands (table or --json), or show one: pnpm talon hands show <id>
   jobs      list / show / cancel / follow autonomous jobs
   routines  list (next fire in words and in the routine's timezone) / create / pause / resume / fire / history
+  artifacts get the image, audio or binary resource a tool result names (artifact sha256:…)
   mcp serve serve Talon's tool catalog as an MCP server over stdio (needs a running Talon)
   help      this text`;
 
@@ -33,6 +35,7 @@ const commands: Record<string, () => Promise<number>> = {
   hands: () => handsCommand(process.argv.slice(3), print),
   jobs: () => jobsCommand(process.argv.slice(3), print),
   routines: () => routinesCommand(process.argv.slice(3), print),
+  artifacts: () => artifactsCommand(process.argv.slice(3), print),
   mcp: () =>
     process.argv[3] === 'serve'
       ? mcpServeCommand((line) => process.stderr.write(line + '\n'))

@@ -16,6 +16,7 @@ import { ToolInvokeController } from './tools/tool-invoke.controller.js';
 import { autonomyProviders } from './autonomy/autonomy.providers.js';
 import { AutonomyLifecycle } from './autonomy/autonomy-lifecycle.js';
 import { JobsApi } from './autonomy/jobs-api.js';
+import { ArtifactsApi } from './artifacts/artifacts-api.js';
 import { RoutinesApi } from './autonomy/routines-api.js';
 import { WebhookController } from './autonomy/webhook.controller.js';
 import { GrpcApiController } from './api/grpc-api.controller.js';
@@ -98,6 +99,7 @@ export class OrchestratorModule {
         ...autonomyProviders(config, connection, logger, database),
         AutonomyLifecycle,
         JobsApi,
+        ArtifactsApi,
         RoutinesApi,
       ],
     };

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFile } from 'node:child_process';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -25,6 +25,7 @@ const INSPECTOR_CLI = join(REPO_ROOT, 'node_modules/@modelcontextprotocol/inspec
 // inspector-cli resolves its package.json against the working directory: run it from its build directory.
 const INSPECTOR_OPTIONS = { timeout: 30_000, cwd: dirname(INSPECTOR_CLI) };
 const CLI = join(REPO_ROOT, 'apps/cli/dist/main.js');
+const MEDIA_SERVER = join(REPO_ROOT, 'libs/mcp/test/fixtures/media-server.mjs');
 const PLANTED_KEY = 'sk-proj-abcdefghijklmnopqrstuvwxyzABCDEF0123456789';
 const textOf = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
 
@@ -64,9 +65,27 @@ describe('Talon as an MCP server: /mcp on the orchestrator and `talon mcp serve`
       TALON_HTTP_PORT: String(httpPort),
       TALON_GRPC_PORT: String(await findFreePort()),
     });
+    // A server that answers audio (no reference server does), next to the registry's.
+    const mcpConfig = join(base, 'mcp.json');
+    await writeFile(
+      mcpConfig,
+      JSON.stringify([
+        {
+          name: 'media',
+          transport: { type: 'stdio', command: process.execPath, args: [MEDIA_SERVER] },
+          sandbox: { read_paths: [join(REPO_ROOT, 'libs/mcp'), join(REPO_ROOT, 'node_modules')] },
+          effects: [],
+          approval: 'never',
+        },
+      ]),
+    );
     [worker, runner] = await Promise.all([
       startServiceProcess('tool-worker', { NATS_URL: nats.url }),
-      startServiceProcess('wasm-runner', { NATS_URL: nats.url, TALON_STATE_DIR: join(base, 'state') }),
+      startServiceProcess('wasm-runner', {
+        NATS_URL: nats.url,
+        TALON_STATE_DIR: join(base, 'state'),
+        TALON_MCP_CONFIG: mcpConfig,
+      }),
     ]);
   }, 120_000);
 
@@ -204,6 +223,91 @@ describe('Talon as an MCP server: /mcp on the orchestrator and `talon mcp serve`
       envelope: (await response.json()) as { ok: boolean; data?: any; error?: any },
     };
   }
+
+  it('returns audio as audio content and keeps media as artifacts that artifacts.get gives back to whoever may read them', async () => {
+    const client = await httpClient();
+    const started = await rpc('mcp.start', { server: 'media' });
+    expect(started.envelope).toMatchObject({ ok: true, data: { state: 'running' } });
+    await waitFor(async () => (await names(client)).includes('media_tone'), 10_000, 'media tools');
+    const tone = (await client.callTool({
+      name: 'media_tone',
+      arguments: { samples: 400 },
+    })) as CallToolResult;
+    expect(tone.isError).toBeFalsy();
+    const audio = tone.content.find((item) => item.type === 'audio') as { data: string; mimeType: string };
+    expect(audio).toMatchObject({ mimeType: 'audio/wav', data: expect.stringMatching(/^UklGR/) });
+    const text = textOf(tone);
+    expect(text).toContain('A tone of 400 samples.');
+    const sha256 = /\[audio: audio\/wav, 444 bytes, artifact sha256:([0-9a-f]{64})\]/.exec(text)?.[1];
+    expect(sha256).toBeDefined();
+    expect(text).not.toContain(audio.data.slice(0, 40));
+
+    // The reference resolves: the same bytes, their type and size.
+    const stored = await rpc('artifacts.get', { sha256 });
+    expect(stored.envelope).toMatchObject({
+      ok: true,
+      data: { sha256, mimeType: 'audio/wav', bytes: 444, data: audio.data },
+    });
+
+    // `talon artifacts get` writes the bytes to a file.
+    const out = join(base, 'tone.wav');
+    const { stdout } = await run(
+      process.execPath,
+      [CLI, 'artifacts', 'get', `sha256:${sha256}`, '--out', out],
+      {
+        env: {
+          PATH: process.env.PATH ?? '',
+          NATS_URL: nats.url,
+          NATS_PASSWORD: nats.credentials.api,
+          TALON_TOKEN: nats.bootstrapToken,
+        },
+        timeout: 30_000,
+      },
+    );
+    expect(stdout).toContain(`${sha256}  audio/wav  444 bytes`);
+    expect((await readFile(out)).toString('base64')).toBe(audio.data);
+
+    // Through a session: its owner reads the artifact back, another agent token gets NOT_FOUND.
+    const owner = (await rpc('tokens.create', { name: 'artifact-owner', scope: 'agent' })).envelope.data
+      .token;
+    const stranger = (await rpc('tokens.create', { name: 'artifact-stranger', scope: 'agent' })).envelope.data
+      .token;
+    const asToken = async (token: string, method: string, body: unknown) =>
+      (await (
+        await fetch(`http://127.0.0.1:${httpPort}/v1/rpc/${method}`, {
+          method: 'POST',
+          headers: bearerHeaders(token),
+          body: JSON.stringify(body),
+        })
+      ).json()) as { ok: boolean; data?: any; error?: any };
+    const session = await asToken(owner, 'sessions.create', { title: 'media' });
+    const dot = await asToken(owner, 'tools.call', {
+      tool: 'media_dot',
+      params: {},
+      policy: 'agent',
+      sessionId: session.data.id,
+    });
+    expect(dot).toMatchObject({ ok: true, data: { media: [expect.objectContaining({ type: 'image' })] } });
+    const dotSha = dot.data.media[0].sha256 as string;
+    expect(dot.data.text).toContain(`artifact sha256:${dotSha}`);
+    expect(await asToken(owner, 'artifacts.get', { sha256: dotSha })).toMatchObject({
+      ok: true,
+      data: { mimeType: 'image/png', data: dot.data.media[0].data },
+    });
+    expect(await asToken(stranger, 'artifacts.get', { sha256: dotSha })).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_FOUND' },
+    });
+    // The call without a session stored an artifact only operators read.
+    expect(await asToken(owner, 'artifacts.get', { sha256 })).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_FOUND' },
+    });
+    expect((await rpc('artifacts.get', { sha256: 'A'.repeat(64) })).envelope.error.code).toBe(
+      'SCHEMA_VIOLATION',
+    );
+    expect((await rpc('artifacts.get', { sha256: '0'.repeat(64) })).envelope.error.code).toBe('NOT_FOUND');
+  });
 
   it('serves MCP resources and prompts through the API and mcp_resource_read, and advertises only tools', async () => {
     const client = await httpClient();

@@ -144,6 +144,7 @@ describe('htmlToText', () => {
   ])('stays linear on %s', (_name, hostile) => {
     const started = performance.now();
     htmlToText(hostile);
-    expect(performance.now() - started).toBeLessThan(2000);
+    // A hang or a quadratic blow-up takes minutes on these sizes; the bound is loose for loaded machines.
+    expect(performance.now() - started).toBeLessThan(15_000);
   });
 });

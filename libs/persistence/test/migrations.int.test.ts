@@ -16,6 +16,8 @@ jest.setTimeout(60_000);
 const TABLES = [
   'api_token',
   'approval',
+  'artifact',
+  'artifact_session',
   'audit_event',
   'job',
   'job_event',

@@ -122,6 +122,7 @@ describe('sanitizeToolOutput on adversarial input', () => {
     const started = performance.now();
     sanitizeToolOutput(text);
     wrapToolOutput('t', 'c', text);
-    expect(performance.now() - started).toBeLessThan(2000);
+    // A hang or a quadratic blow-up takes minutes on these sizes; the bound is loose for loaded machines.
+    expect(performance.now() - started).toBeLessThan(15_000);
   });
 });

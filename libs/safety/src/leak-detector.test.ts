@@ -164,6 +164,7 @@ describe('LeakDetector on adversarial input', () => {
   ])('scans %s in linear time', (_name, text) => {
     const started = performance.now();
     detector.scan(text, ['a-known-secret']);
-    expect(performance.now() - started).toBeLessThan(2000);
+    // A hang or a quadratic blow-up takes minutes on these sizes; the bound is loose for loaded machines.
+    expect(performance.now() - started).toBeLessThan(15_000);
   });
 });

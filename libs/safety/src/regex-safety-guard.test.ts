@@ -102,7 +102,8 @@ describe('checkRegexSafety', () => {
     const started = performance.now();
     for (const source of ['('.repeat(5000) + ')'.repeat(5000), '[a]'.repeat(3000), 'a|'.repeat(4000) + 'a'])
       expect(checkRegexSafety(source, { maxLength: 20_000 }).safe).toBeDefined();
-    expect(performance.now() - started).toBeLessThan(2000);
+    // A hang or a quadratic blow-up takes minutes on these sizes; the bound is loose for loaded machines.
+    expect(performance.now() - started).toBeLessThan(15_000);
   });
 });
 

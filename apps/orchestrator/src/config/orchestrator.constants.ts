@@ -7,6 +7,7 @@ export const DATABASE = Symbol('DATABASE');
 export const TOOL_CATALOG = Symbol('TOOL_CATALOG');
 export const TOOL_DISPATCHER = Symbol('TOOL_DISPATCHER');
 export const AUDIT_LOG = Symbol('AUDIT_LOG');
+export const ARTIFACT_STORE = Symbol('ARTIFACT_STORE');
 export const CATALOG_SYNC = Symbol('CATALOG_SYNC');
 export const CHAT_SERVICE = Symbol('CHAT_SERVICE');
 export const APPROVAL_QUEUE = Symbol('APPROVAL_QUEUE');

@@ -5,6 +5,7 @@ import {
   type ToolApprovalAssessment,
   type ToolCallRequest,
   type ToolCallResult,
+  type ToolMedia,
   type ToolsCallReply,
 } from '@talon/contracts';
 import { TalonError } from '@talon/errors';
@@ -47,6 +48,8 @@ export interface ToolDispatcherOptions {
   maxAttempts?: number;
   /** Extra time the NATS request waits beyond the tool's timeout, so the worker's own TIMEOUT arrives first. */
   transportMarginMs?: number;
+  /** Keeps a result's media by sha256 before the reply that names them leaves (the artifact store). */
+  storeMedia?: (media: readonly ToolMedia[], sessionId: string | undefined) => Promise<void>;
 }
 
 /** How long the orchestrator waits for a tool domain's approval verdict before using the declared one. */
@@ -161,6 +164,8 @@ export class ToolDispatcher {
             attempts,
             ...(instanceId ? { instanceId } : {}),
           };
+          if (result.media?.length && this.options.storeMedia)
+            await this.options.storeMedia(result.media, request.sessionId);
           // The record is committed before the reply leaves: a crash cannot lose an answered call.
           await this.record(request, prepared, 'ok', reply.durationMs, {
             attempts,

@@ -5,7 +5,14 @@ import { createOutputSafety } from '@talon/safety';
 import { NatsRequester, type JsonLogger } from '@talon/service-runtime';
 import { ToolCatalog, type Tool } from '@talon/tool-runtime';
 import { AuditLog } from '../audit/audit-log.js';
-import { AUDIT_LOG, CATALOG_SYNC, TOOL_CATALOG, TOOL_DISPATCHER } from '../config/orchestrator.constants.js';
+import { ArtifactStore } from '../artifacts/artifact-store.js';
+import {
+  ARTIFACT_STORE,
+  AUDIT_LOG,
+  CATALOG_SYNC,
+  TOOL_CATALOG,
+  TOOL_DISPATCHER,
+} from '../config/orchestrator.constants.js';
 import { createMemoryTools } from '../memory/memory-tools.js';
 import { SkillServiceClient } from '../skills/skill-service-client.js';
 import { createSkillTools } from '../skills/skill-tools.js';
@@ -27,11 +34,13 @@ export function toolProviders(
   const audit = new AuditLog(database.prisma, (error, attempt, rows) =>
     logger.write('error', 'audit write failed; retrying', { error: String(error), attempt, rows }),
   );
+  const artifacts = new ArtifactStore(database.prisma);
   const dispatcher = new ToolDispatcher({
     catalog,
     requester: new NatsRequester(connection),
     safety: createOutputSafety(),
     audit,
+    storeMedia: (media, sessionId) => artifacts.store(media, sessionId),
     log: (level, message, fields) => logger.write(level, message, fields),
   });
   // A built tool's source and versions live on the wasm-runner: tool_info asks its extension_info.
@@ -46,6 +55,7 @@ export function toolProviders(
     { provide: TOOL_CATALOG, useValue: catalog },
     { provide: CATALOG_SYNC, useValue: new CatalogSync(connection, catalog, logger) },
     { provide: AUDIT_LOG, useValue: audit },
+    { provide: ARTIFACT_STORE, useValue: artifacts },
     { provide: TOOL_DISPATCHER, useValue: dispatcher },
     { provide: SKILL_SERVICE_CLIENT, useValue: skills },
   ];
