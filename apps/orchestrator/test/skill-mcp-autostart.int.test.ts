@@ -57,6 +57,11 @@ const SCRIPT = {
       expect: { toolsInclude: ['everything_echo'] },
       reply: { text: 'Started and visible.' },
     },
+    {
+      name: 'an MCP prompt rendered by its server is the user message',
+      expect: { lastUserMessageContains: "What's weather in Paris, TX?" },
+      reply: { text: 'Sunny.' },
+    },
   ],
 };
 
@@ -159,5 +164,28 @@ describe('MCP servers that active skills need (real wasm-runner, stdio server, s
     // The scripted step fails the turn unless everything_echo was among the tools of the first call.
     expect(reply).toMatchObject({ reason: 'final_answer', content: 'Started and visible.' });
     expect((await everything()).state).toBe('running');
+  });
+
+  it('/prompt runs a turn with an MCP prompt as its message; its arguments are checked first', async () => {
+    const { id } = await api.ok<{ id: string }>('sessions.create', { title: 'prompts' });
+    const send = (message: string) => api.call('chat.send', { sessionId: id, message }, 60_000);
+    // A missing required argument is asked for, without a model call.
+    expect(await send('/prompt everything.args-prompt')).toMatchObject({
+      ok: true,
+      data: { reason: 'needs_input', content: expect.stringContaining('city') },
+    });
+    expect(await send('/prompt everything.args-prompt city=Paris zip=75001')).toMatchObject({
+      ok: false,
+      error: { code: 'SCHEMA_VIOLATION', details: { undeclared: ['zip'] } },
+    });
+    expect(await send('/prompt everything.no-such-prompt')).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_FOUND', message: expect.stringContaining('args-prompt') },
+    });
+    // The scripted step fails the turn unless the rendered prompt is the user message.
+    expect(await send('/prompt everything.args-prompt city=Paris state=TX')).toMatchObject({
+      ok: true,
+      data: { reason: 'final_answer', content: 'Sunny.' },
+    });
   });
 });

@@ -50,4 +50,14 @@ describe('parseSlashCommand', () => {
     const help = slashCommandHelp();
     for (const command of ['/tools', '/call', '/skills', '/skill', '/help']) expect(help).toContain(command);
   });
+
+  it('parses /prompt <server>.<prompt> with its key=value arguments kept for the prompt', () => {
+    expect(parseSlashCommand('/prompt everything.args-prompt city=Paris state=TX')).toEqual({
+      kind: 'prompt',
+      server: 'everything',
+      name: 'args-prompt',
+      arguments: 'city=Paris state=TX',
+    });
+    expect(() => parseSlashCommand('/prompt nodot')).toThrow(/server>\.<prompt>/);
+  });
 });

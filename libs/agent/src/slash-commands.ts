@@ -6,14 +6,17 @@ export type SlashCommand =
   | { readonly kind: 'call'; readonly tool: string; readonly params: Readonly<Record<string, unknown>> }
   | { readonly kind: 'skills' }
   | { readonly kind: 'skill'; readonly name: string; readonly message: string }
+  | { readonly kind: 'prompt'; readonly server: string; readonly name: string; readonly arguments: string }
   | { readonly kind: 'help' };
 
 /** Usage lines of the slash commands, for `/help` and error messages. */
 export const SLASH_COMMAND_USAGE: Readonly<Record<SlashCommand['kind'], string>> = {
   tools: '/tools                      list the tools available now',
-  call: '/call <tool> [json params]   run one tool through policy and approvals, e.g. /call echo {"text":"hi"}',
+  call: '/call <tool> [json params]   run one tool through policy and approvals, e.g. /call echo {"message":"hi"}',
   skills: '/skills                     list the skills',
   skill: '/skill <name> <message…>     answer the message with that skill active',
+  prompt:
+    '/prompt <server>.<prompt> [key=value…]  run a turn with an MCP prompt, e.g. /prompt everything.args-prompt city=Paris',
   help: '/help                       show this list',
 };
 
@@ -54,6 +57,15 @@ export function parseSlashCommand(input: string): SlashCommand | undefined {
           name,
         );
       return { kind: 'skill', name: skill[1]!, message: skill[2]!.trim() };
+    }
+    case 'prompt': {
+      const prompt = /^([A-Za-z0-9][\w-]*)\.(\S+)\s*([\s\S]*)$/.exec(rest);
+      if (prompt === null)
+        throw new SlashCommandError(
+          `/prompt needs <server>.<prompt>. Usage: ${SLASH_COMMAND_USAGE.prompt}`,
+          name,
+        );
+      return { kind: 'prompt', server: prompt[1]!, name: prompt[2]!, arguments: prompt[3]!.trim() };
     }
     default:
       throw new SlashCommandError(`Unknown command "/${name}". ${slashCommandHelp()}`, name);

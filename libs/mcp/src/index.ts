@@ -126,6 +126,7 @@ export { loadMcpSourceDefinitions, type McpSourceDefinitionsOptions } from './mc
 export { loadDeploymentMcpDefinitions } from './deployment-mcp-definitions.js';
 export { startMcpToolSource, type McpToolSource, type McpToolSourceOptions } from './mcp-tool-source.js';
 export { isMcpToolOutput, renderMcpOutputForModel, type McpModelContent } from './mcp-model-content.js';
+export { checkPromptArguments, promptAsUserMessage, type PromptArgumentCheck } from './mcp-prompt-message.js';
 export {
   capToolDescription,
   MAX_MCP_TOOL_DESCRIPTION_CHARS,

@@ -150,6 +150,7 @@ export function agentProviders(
           audit,
           logger,
           modelConfigured: provider !== undefined,
+          mcp: mcpControl,
         });
       },
     },

@@ -15,15 +15,19 @@ import {
   SUBJECTS,
   type ChatEvent,
   type ChatSendReply,
+  type McpPromptGetReply,
+  type McpPromptListReply,
   type SkillParameter,
   type SkillSummary,
 } from '@talon/contracts';
 import { TalonError, toWireError } from '@talon/errors';
+import { checkPromptArguments, promptAsUserMessage } from '@talon/mcp';
 import type { PrismaClient } from '@talon/persistence';
 import { fillSkillParameters, parseCommandArguments, SkillParameterError } from '@talon/skills';
 import { encodeJson, type JsonLogger } from '@talon/service-runtime';
 import type { ToolCatalog } from '@talon/tool-runtime';
 import type { AuditLog } from '../audit/audit-log.js';
+import type { McpControlClient } from '../mcp/mcp-control-client.js';
 import type { SkillServiceClient } from '../skills/skill-service-client.js';
 import { CONFIGURE_MODEL_HINT } from './unconfigured-provider.js';
 
@@ -58,6 +62,8 @@ export interface ChatServiceDeps {
   audit: AuditLog;
   logger: JsonLogger;
   modelConfigured: boolean;
+  /** MCP read queries (`/prompt` renders a server's prompt). */
+  mcp?: Pick<McpControlClient, 'query'>;
 }
 
 /**
@@ -145,6 +151,69 @@ export class ChatService {
     }
   }
 
+  /**
+   * An MCP prompt rendered by its server as the user message of a turn (prompts are templates their
+   * server fills): `key=value` arguments checked against the prompt's declared ones first — an undeclared
+   * key is SCHEMA_VIOLATION, missing required ones come back as the question to ask.
+   */
+  private async promptMessage(
+    command: Extract<SlashCommand, { kind: 'prompt' }>,
+  ): Promise<string | { question: string }> {
+    if (!this.deps.mcp)
+      throw new TalonError(ERROR_CODES.UNAVAILABLE, 'MCP prompts are not available in this orchestrator.');
+    const parsed = command.arguments ? parseCommandArguments(`/prompt ${command.arguments}`) : undefined;
+    const given = Object.fromEntries(
+      Object.entries(parsed?.values ?? {}).map(([key, value]) => [key, String(value)]),
+    ) as Record<string, string>;
+    const listing = await this.deps.mcp.query<McpPromptListReply>('prompts.list', { server: command.server });
+    const prompt = listing.prompts.find((entry) => entry.name === command.name);
+    if (!prompt)
+      throw new TalonError(
+        ERROR_CODES.NOT_FOUND,
+        `The MCP server "${command.server}" has no prompt "${command.name}"; it offers: ${listing.prompts.map((entry) => entry.name).join(', ') || 'none'}.`,
+        { details: { server: command.server, prompt: command.name } },
+      );
+    const check = checkPromptArguments(prompt, given);
+    if (check.undeclared.length > 0)
+      throw new TalonError(
+        ERROR_CODES.SCHEMA_VIOLATION,
+        `The prompt ${command.server}.${command.name} does not take ${check.undeclared.join(', ')}; it takes ${prompt.arguments.map((argument) => argument.name).join(', ') || 'no arguments'}.`,
+        { details: { server: command.server, prompt: command.name, undeclared: check.undeclared } },
+      );
+    if (check.missing.length > 0) {
+      const wanted = check.missing
+        .map((argument) => `${argument.name}${argument.description ? ` (${argument.description})` : ''}`)
+        .join(', ');
+      return {
+        question: `The prompt ${command.server}.${command.name} needs ${wanted}. Send it again with ${check.missing.map((argument) => `${argument.name}=…`).join(' ')}, for example: /prompt ${command.server}.${command.name} ${check.missing.map((argument) => `${argument.name}=…`).join(' ')}`,
+      };
+    }
+    const rendered = await this.deps.mcp.query<McpPromptGetReply>('prompts.get', {
+      server: command.server,
+      name: command.name,
+      arguments: given,
+    });
+    return promptAsUserMessage(rendered);
+  }
+
+  /** Answers with a question instead of running a turn (a command that lacks what it needs). */
+  private askFor(
+    sessionId: string,
+    content: string,
+    emit: (event: AgentEvent | ChatEvent) => void,
+  ): ChatSendReply {
+    emit({ type: 'message', sessionId, turnId: '', content });
+    return {
+      sessionId,
+      turnId: '',
+      reason: 'needs_input',
+      content,
+      iterations: 0,
+      usage: { inputTokens: 0, outputTokens: 0 },
+      timings: { totalMs: 0, modelMs: 0, toolMs: 0, overheadMs: 0 },
+    };
+  }
+
   /** Answers a skill command that lacks required parameters with a question, without running a turn. */
   private askForParameters(
     sessionId: string,
@@ -160,16 +229,7 @@ export class ChatService {
       )
       .join(', ');
     const content = `The skill "${skill.name}" needs ${wanted}. Send it again with ${missing.map((parameter) => `${parameter.name}=…`).join(' ')}, for example: ${command} ${missing.map((parameter) => `${parameter.name}=…`).join(' ')}`;
-    emit({ type: 'message', sessionId, turnId: '', content });
-    return {
-      sessionId,
-      turnId: '',
-      reason: 'needs_input',
-      content,
-      iterations: 0,
-      usage: { inputTokens: 0, outputTokens: 0 },
-      timings: { totalMs: 0, modelMs: 0, toolMs: 0, overheadMs: 0 },
-    };
+    return this.askFor(sessionId, content, emit);
   }
 
   /**
@@ -332,6 +392,24 @@ export class ChatService {
           ...(filled.parameters ? { skillParameters: filled.parameters } : {}),
         });
         return toReply(turn);
+      }
+      case 'prompt': {
+        const message = await this.promptMessage(command);
+        if (typeof message !== 'string') return this.askFor(sessionId, message.question, emit);
+        if (!this.deps.modelConfigured) {
+          result = { prompt: `${command.server}.${command.name}`, message, note: CONFIGURE_MODEL_HINT };
+          break;
+        }
+        return toReply(
+          await this.deps.runner.run({
+            sessionId,
+            message,
+            autonomous,
+            actor: 'model',
+            signal,
+            onEvent: emit,
+          }),
+        );
       }
     }
     emit({ type: 'command_result', sessionId, command: command.kind, result });
