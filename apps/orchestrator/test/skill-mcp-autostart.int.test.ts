@@ -7,6 +7,7 @@ import {
   connectTalonApi,
   createTestDatabase,
   findFreePort,
+  REPO_ROOT,
   startNatsTestServer,
   startServiceProcess,
   waitUntil,
@@ -62,6 +63,14 @@ const SCRIPT = {
       expect: { lastUserMessageContains: "What's weather in Paris, TX?" },
       reply: { text: 'Sunny.' },
     },
+    {
+      name: 'agent path: the model calls an audio tool',
+      reply: { toolCalls: [{ id: 'a1', name: 'media_tone', arguments: { samples: 100 } }] },
+    },
+    {
+      expect: { toolResults: [{ callId: 'a1', contains: '[audio: audio/wav, 144 bytes, artifact sha256:' }] },
+      reply: { text: 'Heard it.' },
+    },
   ],
 };
 
@@ -87,6 +96,24 @@ describe('MCP servers that active skills need (real wasm-runner, stdio server, s
     const script = join(stateDir, 'script.json');
     await writeFile(script, JSON.stringify(SCRIPT));
     const base = { NATS_URL: nats.url, TALON_STATE_DIR: stateDir };
+    // A server that answers audio, for the agent path of media.
+    const mcpConfig = join(stateDir, 'mcp.json');
+    await writeFile(
+      mcpConfig,
+      JSON.stringify([
+        {
+          name: 'media',
+          transport: {
+            type: 'stdio',
+            command: process.execPath,
+            args: [join(REPO_ROOT, 'libs/mcp/test/fixtures/media-server.mjs')],
+          },
+          sandbox: { read_paths: [join(REPO_ROOT, 'libs/mcp'), join(REPO_ROOT, 'node_modules')] },
+          effects: [],
+          approval: 'never',
+        },
+      ]),
+    );
     services.push(
       ...(await Promise.all([
         startServiceProcess('skill-service', {
@@ -95,7 +122,11 @@ describe('MCP servers that active skills need (real wasm-runner, stdio server, s
           SKILLS_DIR: join(stateDir, 'user-skills'),
           SKILLS_INSTALLED_DIR: join(stateDir, 'installed'),
         }),
-        startServiceProcess('wasm-runner', { ...base, TALON_WORKSPACE_DIR: join(stateDir, 'workspace') }),
+        startServiceProcess('wasm-runner', {
+          ...base,
+          TALON_WORKSPACE_DIR: join(stateDir, 'workspace'),
+          TALON_MCP_CONFIG: mcpConfig,
+        }),
       ])),
     );
     services.push(
@@ -187,5 +218,33 @@ describe('MCP servers that active skills need (real wasm-runner, stdio server, s
       ok: true,
       data: { reason: 'final_answer', content: 'Sunny.' },
     });
+  });
+
+  it('audio from an MCP tool reaches the model as a placeholder naming its artifact, which resolves', async () => {
+    await api.ok('mcp.start', { server: 'media' });
+    await waitUntil(
+      async () =>
+        (await api.ok<ToolsListReply>('tools.list', {})).tools.some(
+          (tool) => tool.definition.name === 'media_tone',
+        ),
+      20_000,
+      'media_tone in the catalog',
+    );
+    const { id } = await api.ok<{ id: string }>('sessions.create', { title: 'audio' });
+    const reply = await api.ok<ChatSendReply>(
+      'chat.send',
+      { sessionId: id, message: 'play a short tone' },
+      60_000,
+    );
+    // The scripted step checks the tool result the model read: the placeholder, not the base64.
+    expect(reply).toMatchObject({ reason: 'final_answer', content: 'Heard it.' });
+    const session = await api.ok<{ messages: Array<{ role: string; message: { content: string } }> }>(
+      'sessions.get',
+      { id, includeMessages: true },
+    );
+    const result = session.messages.find((entry) => entry.role === 'tool')!.message.content;
+    expect(result).toContain('A tone of 100 samples.');
+    const sha256 = /\[audio: audio\/wav, 144 bytes, artifact sha256:([0-9a-f]{64})\]/.exec(result)![1]!;
+    expect(await api.ok('artifacts.get', { sha256 })).toMatchObject({ mimeType: 'audio/wav', bytes: 144 });
   });
 });
