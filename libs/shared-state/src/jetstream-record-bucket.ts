@@ -33,6 +33,8 @@ const WRONG_LAST_SEQUENCE = 10071;
  */
 export class JetStreamRecordBucket<S extends TSchema> implements RecordBucket<Static<S>> {
   private readonly view = new Map<string, Static<S>>();
+  /** Revision of each key's entry in the view, so a late watch message never replaces a newer own write. */
+  private readonly revisions = new Map<string, number>();
   private readonly listeners = new Set<(change: RecordChange<Static<S>>) => void>();
   private watcher?: QueuedIterator<KvWatchEntry>;
 
@@ -76,7 +78,7 @@ export class JetStreamRecordBucket<S extends TSchema> implements RecordBucket<St
 
   async create(key: string, value: Static<S>): Promise<boolean> {
     try {
-      await this.kv.create(key, JSON.stringify(value));
+      this.remember(key, value, await this.kv.create(key, JSON.stringify(value)));
       return true;
     } catch (error) {
       if ((error as { code?: unknown }).code === WRONG_LAST_SEQUENCE) return false;
@@ -86,11 +88,19 @@ export class JetStreamRecordBucket<S extends TSchema> implements RecordBucket<St
   }
 
   async put(key: string, value: Static<S>): Promise<void> {
-    await this.kv.put(key, JSON.stringify(value));
+    this.remember(key, value, await this.kv.put(key, JSON.stringify(value)));
   }
 
   async delete(key: string): Promise<void> {
     await this.kv.delete(key);
+    this.view.delete(key);
+  }
+
+  /** Own writes show in the view at once (a reader right after a write sees it), before the watch echoes them. */
+  private remember(key: string, value: Static<S>, revision: number): void {
+    if ((this.revisions.get(key) ?? 0) >= revision) return;
+    this.revisions.set(key, revision);
+    this.view.set(key, value);
   }
 
   onChange(listener: (change: RecordChange<Static<S>>) => void): () => void {
@@ -134,6 +144,8 @@ export class JetStreamRecordBucket<S extends TSchema> implements RecordBucket<St
   }
 
   private apply(entry: KvWatchEntry): RecordChange<Static<S>> | undefined {
+    if ((this.revisions.get(entry.key) ?? 0) > entry.revision) return undefined;
+    this.revisions.set(entry.key, entry.revision);
     if (entry.operation !== 'PUT') {
       this.view.delete(entry.key);
       return { kind: 'delete', key: entry.key, revision: entry.revision };

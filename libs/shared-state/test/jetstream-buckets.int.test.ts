@@ -48,6 +48,7 @@ describe('shared state in JetStream, under Talon authorization', () => {
     const status = await new Kvm(runnerA).open(SHARED_STATE_BUCKETS.wasmTools).then((kv) => kv.status());
     expect(status).toMatchObject({ history: 5, storage: 'file', ttl: 0 });
     await a.put('first', { text: 'one' });
+    expect(a.get('first')).toEqual({ text: 'one' }); // an own write is visible at once
     const b = await JetStreamRecordBucket.open({
       connection: runnerB,
       bucket: SHARED_STATE_BUCKETS.wasmTools,

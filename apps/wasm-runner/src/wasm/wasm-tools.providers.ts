@@ -126,8 +126,11 @@ export function wasmToolProviders(
         const wasm = parseWasmToolsConfig(process.env, config.stateDir);
         mkdirSync(wasm.cacheDir, { recursive: true });
         mkdirSync(config.workspaceDir, { recursive: true });
+        const compiler = new ComponentCompiler({ cacheDir: wasm.cacheDir });
+        // jco loads in its thread while the rest starts: a tool another runner installs is then ready here at once.
+        void compiler.warm();
         const loader = new ComponentToolLoader({
-          compiler: new ComponentCompiler({ cacheDir: wasm.cacheDir }),
+          compiler,
           host: {
             httpClient: new SafeFetchHostHttpClient({ allowlist: wasm.ssrfAllowlist }),
             workspaceRoot: config.workspaceDir,
