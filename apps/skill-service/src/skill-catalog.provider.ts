@@ -34,6 +34,10 @@ export function skillSharingProvider(
         bucket: SHARED_STATE_BUCKETS.skills,
         schema: InstalledSkillRecordSchema,
         onInvalid: (key, reason) => logger.write('warn', 'shared skill record skipped', { key, reason }),
+      }).catch((error: Error & { code?: string }) => {
+        // The service cannot start without its shared state: say why, with the code, before it exits.
+        logger.write('error', error.message, { code: error.code });
+        throw error;
       });
       let catalog: SkillCatalog | undefined;
       const sync = new InstalledSkillsSync({

@@ -156,3 +156,33 @@ describe('installed skills shared by several skill-services through JetStream', 
     expect(await everyAnswerLists('forged', false)).toBe(true);
   }, 30_000);
 });
+
+describe('a skill-service facing a skills bucket made with other settings', () => {
+  it('stops at start with STATE_BUCKET_MISMATCH naming the setting, and serves nothing', async () => {
+    const nats = await startNatsTestServer();
+    const base = await mkdtemp(join(tmpdir(), 'talon-skills-mismatch-'));
+    try {
+      const admin = await nats.connect('skill-service');
+      await new Kvm(admin).create(SHARED_STATE_BUCKETS.skills, { ttl: 5_000 });
+      await admin.close();
+      const service = await startServiceProcess(
+        'skill-service',
+        {
+          NATS_URL: nats.url,
+          SKILLS_WORKSPACE_DIR: join(base, 'workspace'),
+          SKILLS_DIR: join(base, 'user'),
+          SKILLS_INSTALLED_DIR: join(base, 'installed'),
+        },
+        { waitReady: false },
+      );
+      const exit = await new Promise<number | null>((resolve) => service.child.once('exit', resolve));
+      expect(exit).not.toBe(0);
+      const refusal = service.logs.find((line) => line.code === 'STATE_BUCKET_MISMATCH');
+      expect(refusal).toMatchObject({ msg: expect.stringMatching(/talon_skills .*expire after 5000 ms/) });
+      expect(service.logs.some((line) => line.msg === 'ready')).toBe(false);
+    } finally {
+      await nats.stop();
+      await rm(base, { recursive: true, force: true });
+    }
+  }, 30_000);
+});

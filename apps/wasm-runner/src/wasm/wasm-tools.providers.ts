@@ -87,13 +87,20 @@ async function openSharedInstalledTools(
   state: SharedInstalledToolsState;
   records: JetStreamRecordBucket<typeof InstalledToolRecordSchema>;
 }> {
+  // The runner cannot start without its shared state: say why, with the code, before it exits.
+  const refused = (error: Error & { code?: string }): never => {
+    logger.write('error', error.message, { code: error.code });
+    throw error;
+  };
   const records = await JetStreamRecordBucket.open({
     connection,
     bucket: SHARED_STATE_BUCKETS.wasmTools,
     schema: InstalledToolRecordSchema,
     onInvalid: (key, reason) => logger.write('warn', 'shared tool record skipped', { key, reason }),
-  });
-  const artifacts = await JetStreamArtifactBucket.open(connection, SHARED_STATE_BUCKETS.wasmArtifacts);
+  }).catch(refused);
+  const artifacts = await JetStreamArtifactBucket.open(connection, SHARED_STATE_BUCKETS.wasmArtifacts).catch(
+    refused,
+  );
   const state = await SharedInstalledToolsState.open({
     records,
     artifacts,
