@@ -123,10 +123,14 @@ describe('chaos: a WASM tool installed on runner A is callable through runner B'
       cwd: REPO_ROOT,
       stdio: 'inherit',
     });
-    execFileSync(process.execPath, [join(REPO_ROOT, 'node_modules/typescript/bin/tsc'), '-b', 'apps/wasm-runner'], {
-      cwd: REPO_ROOT,
-      stdio: 'pipe',
-    });
+    execFileSync(
+      process.execPath,
+      [join(REPO_ROOT, 'node_modules/typescript/bin/tsc'), '-b', 'apps/wasm-runner'],
+      {
+        cwd: REPO_ROOT,
+        stdio: 'pipe',
+      },
+    );
     base = await mkdtemp(join(tmpdir(), 'talon-chaos-shared-'));
     registryDir = join(base, 'registry');
     await mkdir(join(base, 'no-mcp'), { recursive: true });
@@ -134,9 +138,18 @@ describe('chaos: a WASM tool installed on runner A is callable through runner B'
     const probe = builtComponent('probe', 'wat');
     const capabilities = { effects: [], limits: { memory_mb: 4, timeout_ms: 2000, max_concurrency: 2 } };
     // Each name gets its own bytes (its own sha256), so every install moves a new artifact between runners.
-    for (const name of [...Array.from({ length: ROUNDS }, (_, index) => `probe-r${index + 1}`), 'contested', 'tampered']) {
+    for (const name of [
+      ...Array.from({ length: ROUNDS }, (_, index) => `probe-r${index + 1}`),
+      'contested',
+      'tampered',
+    ]) {
       const artifact = await variantOf(probe, join(base, `${name}.wasm`), name);
-      await writeRegistryEntry(registryDir, { name, artifact, sha256: await sha256Of(artifact), capabilities });
+      await writeRegistryEntry(registryDir, {
+        name,
+        artifact,
+        sha256: await sha256Of(artifact),
+        capabilities,
+      });
     }
     nats = await startNatsTestServer();
     bus = await nats.connect('orchestrator');
@@ -198,14 +211,19 @@ describe('chaos: a WASM tool installed on runner A is callable through runner B'
       scenario: 'install on A, callable through B',
       rounds: ROUNDS,
       install_call_ms: { p50: percentile(installCalls, 0.5), max: Math.max(...installCalls) },
-      install_answered_to_callable_elsewhere_ms: { p50: percentile(installed, 0.5), max: Math.max(...installed) },
+      install_answered_to_callable_elsewhere_ms: {
+        p50: percentile(installed, 0.5),
+        max: Math.max(...installed),
+      },
       remove_requested_to_gone_elsewhere_ms: { p50: percentile(removed, 0.5), max: Math.max(...removed) },
     };
     console.log(JSON.stringify(figures));
   }, 120_000);
 
   it('lets one of several concurrent installs of a name win; the others get NAME_CONFLICT and both runners serve the winner', async () => {
-    const replies = await Promise.all(Array.from({ length: 6 }, () => call('tool_install', { name: 'contested' })));
+    const replies = await Promise.all(
+      Array.from({ length: 6 }, () => call('tool_install', { name: 'contested' })),
+    );
     const winners = replies.filter((reply) => reply.ok);
     expect(winners).toHaveLength(1);
     for (const reply of replies.filter((candidate) => !candidate.ok))
@@ -217,8 +235,16 @@ describe('chaos: a WASM tool installed on runner A is callable through runner B'
     );
     await callServedBy('runner-a', 'contested');
     await callServedBy('runner-b', 'contested');
-    const crossRunner = replies.filter((reply) => !reply.ok && /another runner/.test(reply.error.message)).length;
-    console.log(JSON.stringify({ scenario: 'concurrent installs', calls: 6, refused_by_the_shared_record: crossRunner }));
+    const crossRunner = replies.filter(
+      (reply) => !reply.ok && /another runner/.test(reply.error.message),
+    ).length;
+    console.log(
+      JSON.stringify({
+        scenario: 'concurrent installs',
+        calls: 6,
+        refused_by_the_shared_record: crossRunner,
+      }),
+    );
   }, 60_000);
 
   it('shares one workspace: a file written through one runner is read through the other; racing writes never tear or vanish', async () => {
@@ -238,7 +264,10 @@ describe('chaos: a WASM tool installed on runner A is callable through runner B'
       }
 
     // Racing writers on both runners replace one file while readers read it: a reader sees one whole version.
-    const versions = Array.from({ length: 24 }, (_, index) => `${String(index).padStart(2, '0')}:${'x'.repeat(4096)}`);
+    const versions = Array.from(
+      { length: 24 },
+      (_, index) => `${String(index).padStart(2, '0')}:${'x'.repeat(4096)}`,
+    );
     await ok('write_file', { path: 'notes/shared.txt', content: versions[0] });
     const outcomes = await Promise.all([
       ...versions.map((content) => call('write_file', { path: 'notes/shared.txt', content })),
@@ -247,8 +276,12 @@ describe('chaos: a WASM tool installed on runner A is callable through runner B'
     const served = new Set(outcomes.map((outcome) => (outcome.ok ? outcome.data.instanceId : 'failed')));
     expect(outcomes.every((outcome) => outcome.ok)).toBe(true);
     for (const outcome of outcomes.slice(versions.length))
-      expect(versions).toContain(((outcome as { data: ToolCallResult }).data.output as { content: string }).content);
-    const leftovers = (await readdir(join(base, 'workspace', 'notes'))).filter((name) => name.endsWith('.tmp'));
+      expect(versions).toContain(
+        ((outcome as { data: ToolCallResult }).data.output as { content: string }).content,
+      );
+    const leftovers = (await readdir(join(base, 'workspace', 'notes'))).filter((name) =>
+      name.endsWith('.tmp'),
+    );
     expect(leftovers).toEqual([]);
     console.log(
       JSON.stringify({
@@ -283,13 +316,20 @@ describe('chaos: a WASM tool installed on runner A is callable through runner B'
       restored: ['contested'],
       failed: [{ name: 'tampered', code: 'INTEGRITY_MISMATCH' }],
     });
-    await waitUntil(() => tracker.has('runner-c', 'contested'), PROPAGATION_BOUND_MS, 'contested on the late runner');
+    await waitUntil(
+      () => tracker.has('runner-c', 'contested'),
+      PROPAGATION_BOUND_MS,
+      'contested on the late runner',
+    );
     expect(tracker.has('runner-c', 'tampered')).toBe(false);
 
     // With A and B gone, C alone serves what was installed before it started, and nothing tampered.
     await Promise.all([runners.get('runner-a')!.stop(), runners.get('runner-b')!.stop()]);
     const served = await ok('contested', { mode: 'x' });
     expect(served.instanceId).toBe('runner-c');
-    expect(await call('tampered', { mode: 'x' })).toMatchObject({ ok: false, error: { code: 'UNKNOWN_TOOL' } });
+    expect(await call('tampered', { mode: 'x' })).toMatchObject({
+      ok: false,
+      error: { code: 'UNKNOWN_TOOL' },
+    });
   }, 90_000);
 });
