@@ -6,5 +6,5 @@ import { SkillServiceModule } from './skill-service.module.js';
 const config = parseSkillServiceConfig();
 await bootstrapService({
   config,
-  module: (_connection, logger) => SkillServiceModule.register(config, logger),
+  module: (connection, logger) => SkillServiceModule.register(config, connection, logger),
 });

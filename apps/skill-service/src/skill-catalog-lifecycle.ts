@@ -1,13 +1,19 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import type { SkillCatalog } from '@talon/skills';
-import { SKILL_CATALOG } from './skill-service.constants.js';
+import type { SkillSharingRuntime } from './skill-catalog.provider.js';
+import { SKILL_CATALOG, SKILL_SHARING } from './skill-service.constants.js';
 
-/** Stops watching the skill directories once the transport has drained. */
+/** Stops following the shared skills and watching the skill directories once the transport has drained. */
 @Injectable()
 export class SkillCatalogLifecycle implements OnApplicationShutdown {
-  constructor(@Inject(SKILL_CATALOG) private readonly catalog: SkillCatalog) {}
+  constructor(
+    @Inject(SKILL_CATALOG) private readonly catalog: SkillCatalog,
+    @Inject(SKILL_SHARING) private readonly sharing: SkillSharingRuntime,
+  ) {}
 
   async onApplicationShutdown(): Promise<void> {
+    await this.sharing.sync.stop();
+    await this.sharing.records.close();
     await this.catalog.close();
   }
 }

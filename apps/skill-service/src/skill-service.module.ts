@@ -1,18 +1,23 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import type { NatsConnection } from '@nats-io/transport-node';
 import type { JsonLogger } from '@talon/service-runtime';
 import { SkillCatalogLifecycle } from './skill-catalog-lifecycle.js';
-import { skillCatalogProvider } from './skill-catalog.provider.js';
+import { skillCatalogProvider, skillSharingProvider } from './skill-catalog.provider.js';
 import type { SkillServiceConfig } from './skill-service-config.js';
 import { SkillServiceController } from './skill-service.controller.js';
 
-/** Wires the skill-service: the skill catalog behind the `talon.skills.v1.*` handlers. */
+/** Wires the skill-service: the skill catalog (and its sharing with the other replicas) behind the `talon.skills.v1.*` handlers. */
 @Module({})
 export class SkillServiceModule {
-  static register(config: SkillServiceConfig, logger: JsonLogger): DynamicModule {
+  static register(config: SkillServiceConfig, connection: NatsConnection, logger: JsonLogger): DynamicModule {
     return {
       module: SkillServiceModule,
       controllers: [SkillServiceController],
-      providers: [skillCatalogProvider(config, logger), SkillCatalogLifecycle],
+      providers: [
+        skillSharingProvider(config, connection, logger),
+        skillCatalogProvider(config, logger),
+        SkillCatalogLifecycle,
+      ],
     };
   }
 }

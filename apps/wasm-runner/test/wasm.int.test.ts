@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Kvm } from '@nats-io/kv';
 import { headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
 import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
@@ -7,6 +8,7 @@ import { join } from 'node:path';
 
 import {
   HEADERS,
+  SHARED_STATE_BUCKETS,
   SUBJECTS,
   type ChatEvent,
   type ChatSendReply,
@@ -539,11 +541,15 @@ describe('WebAssembly tools in the wasm-runner, through the orchestrator', () =>
 
   it('keeps installed tools across a restart of the runner; a restored name a built-in owns is logged, not fatal', async () => {
     await runner.stop();
-    // A record naming a built-in (as if written by an older build) must not take the name or stop the runner.
-    const stateFile = join(base, 'state', 'wasm', 'installed', 'installed-tools.json');
-    const state = JSON.parse(await readFile(stateFile, 'utf8')) as { tools: { name: string }[] };
-    state.tools.push({ ...state.tools.find((record) => record.name === 'probe')!, name: 'read_file' });
-    await writeFile(stateFile, JSON.stringify(state));
+    // A shared record naming a built-in (as if written by an older build) must not take the name or stop the runner.
+    const writer = await nats.connect('wasm-runner');
+    try {
+      const kv = await new Kvm(writer).open(SHARED_STATE_BUCKETS.wasmTools);
+      const probe = (await kv.get('probe'))!.json<Record<string, unknown>>();
+      await kv.put('read_file', JSON.stringify({ ...probe, name: 'read_file' }));
+    } finally {
+      await writer.close();
+    }
     runner = await startServiceProcess('wasm-runner', runnerEnv, { timeoutMs: 60_000 });
     const refused = await runner.waitForLog(
       (line) => line.msg === 'wasm tool not registered' && line.tool === 'read_file',

@@ -19,8 +19,9 @@ describe('renderNatsServerConfig', () => {
       `subscribe: { allow: ${JSON.stringify(NATS_PERMISSIONS['tool-worker'].subscribe).replace(/","/g, '", "')} }`,
     );
     expect(config).toContain('store_dir: "/tmp/js"');
-    // The skill-service publishes nothing but replies.
-    expect(config.split('user: "skill-service"')[1]).toMatch(/^[\s\S]*?publish: \{ deny: \[">"\] \}/);
+    // The skill-service publishes nothing but replies and its own shared-state bucket.
+    for (const subject of NATS_PERMISSIONS['skill-service'].publish)
+      expect(subject.startsWith('$JS.API.') || subject === '$KV.talon_skills.>').toBe(true);
   });
 
   it('references environment variables for compose', () => {
@@ -31,6 +32,19 @@ describe('renderNatsServerConfig', () => {
     });
     expect(config).toContain('password: $TALON_NATS_PASSWORD_TOOL_WORKER');
     expect(config).toContain('password: $TALON_NATS_PASSWORD_API');
+  });
+
+  it('gives each worker JetStream access to its own buckets only', () => {
+    for (const user of NATS_USERS.filter((name) => name !== 'orchestrator')) {
+      for (const subject of NATS_PERMISSIONS[user].publish) {
+        expect(['$JS.API.>', '$KV.>', '$O.>', '$JS.>']).not.toContain(subject);
+        if (subject.startsWith('$JS.API.') && subject !== '$JS.API.INFO')
+          expect(subject).toMatch(/\.(KV|OBJ)_talon_[a-z_]+(\.>)?$/);
+      }
+    }
+    expect(NATS_PERMISSIONS['tool-worker'].publish.some((subject) => subject.startsWith('$'))).toBe(false);
+    expect(NATS_PERMISSIONS['skill-service'].publish.some((subject) => subject.includes('wasm'))).toBe(false);
+    expect(NATS_PERMISSIONS['wasm-runner'].publish.some((subject) => subject.includes('skills'))).toBe(false);
   });
 
   it('gives no worker and no caller the secrets subjects', () => {

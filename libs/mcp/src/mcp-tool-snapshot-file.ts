@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { McpToolInfo } from './mcp-connection.js';
@@ -26,7 +27,8 @@ export async function readMcpToolSnapshot(file: string): Promise<McpToolSnapshot
 /** Writes a snapshot atomically (temp file, then rename), so a crash never leaves half a file. */
 export async function writeMcpToolSnapshot(file: string, snapshot: McpToolSnapshot): Promise<void> {
   await mkdir(dirname(file), { recursive: true });
-  const temporary = `${file}.${process.pid}.tmp`;
+  // A random suffix: runners in containers all run as pid 1 and may share this folder.
+  const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
   await writeFile(temporary, JSON.stringify(snapshot));
   await rename(temporary, file);
 }

@@ -154,4 +154,5 @@ export {
 } from './skill-template-limit-error.js';
 
 // One object serving every skills.* call
-export { SkillCatalog, type SkillCatalogOptions } from './skill-catalog.js';
+export { SkillCatalog, type SkillCatalogOptions, type SkillSharing } from './skill-catalog.js';
+export { InstalledSkillsSync, type InstalledSkillsSyncOptions } from './installed-skills-sync.js';

@@ -41,6 +41,15 @@ export interface SkillCatalogOptions extends GatingOptions {
   checkUrl?: SkillInstallerOptions['checkUrl'];
   /** The fetch install downloads go through (the SSRF-guarded one in the service). */
   fetch?: SkillInstallerOptions['fetch'];
+  /** Shares installs and removals with the other replicas (see {@link InstalledSkillsSync}); none by default. */
+  sharing?: SkillSharing;
+}
+
+/** Where the catalog tells other replicas about installs and removals. */
+export interface SkillSharing {
+  publish(name: string): Promise<void>;
+  /** Resolves whether a shared record existed. */
+  withdraw(name: string): Promise<boolean>;
 }
 
 /**
@@ -170,6 +179,13 @@ export class SkillCatalog {
       ...(checkUrl ? { checkUrl } : {}),
       ...(fetch ? { fetch } : {}),
     });
+    try {
+      await this.options.sharing?.publish(result.name);
+    } catch (error) {
+      // Not shared means not installed: no replica may serve a skill the others never see.
+      await removeSkill(result.name, { installedDir: config.dirs.installed });
+      throw error;
+    }
     await this.watcher.refresh();
     return result;
   }
@@ -177,8 +193,10 @@ export class SkillCatalog {
   /** `skills.remove`; only installed skills can be removed. */
   async remove(request: SkillRemoveRequest): Promise<SkillRemoveResult> {
     const result = await removeSkill(request.name, { installedDir: this.options.config.dirs.installed });
+    // Withdrawn even when this replica had no folder: another replica may still hold the record.
+    const shared = (await this.options.sharing?.withdraw(request.name)) ?? false;
     if (result.removed) await this.watcher.refresh();
-    return result;
+    return { ...result, removed: result.removed || shared };
   }
 
   /** Subscribes to new snapshots (after the indexes were rebuilt). */

@@ -1,14 +1,12 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import { ComponentLoadError } from './errors/component-load-error.js';
 import { ForbiddenImportError } from './errors/forbidden-import-error.js';
-import type { TranspileReply } from './transpile-worker.js';
+import { TranspileWorkerHandle } from './transpile-worker-handle.js';
 import { capModuleMemory } from './wasm-memory-limit.js';
-import { compiledWorkerScript } from './worker-script.js';
 
 /** The only interface a tool component may import unless its policy allows more. */
 export const HOST_INTERFACE = 'talon:tool/host';
@@ -62,19 +60,6 @@ function interfaceName(versioned: string): string {
   return versioned.replace(/@[^/]*$/, '');
 }
 
-/** Runs jco in a worker thread so the main thread keeps serving calls. */
-function transpileInWorker(bytes: Uint8Array): Promise<TranspileReply> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(compiledWorkerScript('transpile-worker'), { workerData: bytes });
-    worker.once('message', (reply: TranspileReply) => {
-      resolve(reply);
-      void worker.terminate();
-    });
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`transpile worker exited with code ${code}`)));
-  });
-}
-
 /** Reads the imported interfaces (with versions) from the component's WIT. */
 function importsFromWit(wit: string): string[] {
   const imports: string[] = [];
@@ -105,8 +90,20 @@ export class ComponentCompiler {
   private readonly cacheRoot: string;
   private readonly modules = new Map<string, Promise<Record<string, WebAssembly.Module>>>();
 
+  private readonly transpiler = new TranspileWorkerHandle();
+
   constructor(options: ComponentCompilerOptions) {
     this.cacheRoot = join(options.cacheDir, `jco-${jcoVersion()}`);
+  }
+
+  /** Loads jco in the transpile thread now, so the first install does not wait for it. */
+  warm(): Promise<void> {
+    return this.transpiler.warm();
+  }
+
+  /** Stops the transpile thread (a later compile starts a new one). */
+  close(): Promise<void> {
+    return this.transpiler.close();
   }
 
   /** Transpiles (or reads from the cache) and checks imports against the policy. */
@@ -119,7 +116,7 @@ export class ComponentCompiler {
     let meta = await this.readMeta(dir);
     const fromCache = meta !== undefined;
     if (!meta) {
-      const reply = await transpileInWorker(bytes).catch((error: unknown) => {
+      const reply = await this.transpiler.transpile(bytes).catch((error: unknown) => {
         throw new ComponentLoadError('The transpile worker failed; see the cause.', { cause: error });
       });
       if (!reply.ok) {
@@ -188,7 +185,8 @@ export class ComponentCompiler {
     dir: string,
     imports: string[],
   ): Promise<CacheMeta> {
-    const staging = `${dir}.tmp-${process.pid}-${Date.now()}`;
+    // A random suffix: runners in containers all run as pid 1 and may share this folder.
+    const staging = `${dir}.tmp-${randomBytes(6).toString('hex')}`;
     await mkdir(staging, { recursive: true });
     const coreModules: string[] = [];
     for (const [name, content] of Object.entries(files)) {

@@ -66,7 +66,18 @@ export {
   InstalledToolRecordSchema,
   type InstalledToolRecord,
   type InstalledToolsState,
+  type InstalledToolPutOptions,
 } from './installed-tools-store.js';
+export {
+  SharedInstalledToolsState,
+  type SharedInstalledToolsStateOptions,
+} from './shared-installed-tools-state.js';
+export {
+  InstalledToolsFollower,
+  type InstalledToolsChangeSource,
+  type InstalledToolsFollowerReport,
+} from './installed-tools-follower.js';
+export { importFolderState } from './folder-state-import.js';
 export {
   DEFAULT_MAX_ARTIFACT_BYTES,
   fetchArtifactDownloader,

@@ -1,25 +1,16 @@
+import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Type, type Static } from '@sinclair/typebox';
 import { Ajv } from 'ajv';
+import { InstalledWasmToolRecordSchema, type InstalledWasmToolRecord } from '@talon/contracts';
 import { RegistryEntryInvalidError } from './errors/registry-entry-invalid-error.js';
+import { ToolAlreadyInstalledError } from './errors/tool-already-installed-error.js';
 
-/** One installed tool as persisted. Capabilities are stored as written so a restart re-validates them. */
-export const InstalledToolRecordSchema = Type.Object({
-  name: Type.String(),
-  display_name: Type.String(),
-  version: Type.String(),
-  wit_version: Type.String(),
-  sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }),
-  capabilities: Type.Record(Type.String(), Type.Unknown()),
-  config: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
-  source_url: Type.String(),
-  installed_at: Type.String(),
-  /** `built` for a tool made by the tool builder (listed with source "built"); absent for registry tools. */
-  origin: Type.Optional(Type.Union([Type.Literal('registry'), Type.Literal('built')])),
-});
+/** One installed tool as persisted (the record the wasm-runners share, see `@talon/contracts`). */
+export const InstalledToolRecordSchema = InstalledWasmToolRecordSchema;
 /** A persisted installed tool. */
-export type InstalledToolRecord = Static<typeof InstalledToolRecordSchema>;
+export type InstalledToolRecord = InstalledWasmToolRecord;
 
 const InstalledStateSchema = Type.Object({
   format: Type.Literal(1),
@@ -30,17 +21,23 @@ type InstalledState = Static<typeof InstalledStateSchema>;
 const validateState = new Ajv({ strict: false }).compile<InstalledState>(InstalledStateSchema);
 const STATE_FILE = 'installed-tools.json';
 
+/** Options of {@link InstalledToolsState.put}. */
+export interface InstalledToolPutOptions {
+  /** Refuse (ToolAlreadyInstalledError) when a record of that name exists, also one another replica wrote. */
+  ifAbsent?: boolean;
+}
+
 /**
- * Where installed tools are persisted. {@link InstalledToolsStore} keeps them in a folder; a deployment with
- * several runners can implement this over shared storage (e.g. JetStream KV plus an object store) and call
- * `ToolInstaller.reconcile()` when it changes.
+ * Where installed tools are persisted. {@link InstalledToolsStore} keeps them in one runner's folder;
+ * {@link SharedInstalledToolsState} keeps them in JetStream for every runner and calls back on changes, so
+ * `ToolInstaller.reconcile()` follows them.
  */
 export interface InstalledToolsState {
   list(): InstalledToolRecord[];
   get(name: string): InstalledToolRecord | undefined;
   readArtifact(record: InstalledToolRecord): Promise<Uint8Array>;
-  /** Saves the artifact (if given) and the record. */
-  put(record: InstalledToolRecord, artifact?: Uint8Array): Promise<void>;
+  /** Saves the artifact (if given) and the record. @throws ToolAlreadyInstalledError with `ifAbsent` */
+  put(record: InstalledToolRecord, artifact?: Uint8Array, options?: InstalledToolPutOptions): Promise<void>;
   delete(name: string): Promise<void>;
   /** Deletes an artifact no record refers to any more. */
   pruneArtifact(sha256: string): Promise<void>;
@@ -110,11 +107,20 @@ export class InstalledToolsStore implements InstalledToolsState {
   }
 
   /** Saves the artifact (if given) and the record. */
-  async put(record: InstalledToolRecord, artifact?: Uint8Array): Promise<void> {
+  async put(
+    record: InstalledToolRecord,
+    artifact?: Uint8Array,
+    options: InstalledToolPutOptions = {},
+  ): Promise<void> {
+    if (options.ifAbsent && this.records.has(record.name))
+      throw new ToolAlreadyInstalledError(
+        `${record.name} is already installed; use upgrade to change its version.`,
+      );
     if (artifact) {
       const path = this.artifactPath(record.sha256);
-      await writeFile(`${path}.${process.pid}.tmp`, artifact);
-      await rename(`${path}.${process.pid}.tmp`, path);
+      const temporary = temporaryNameFor(path);
+      await writeFile(temporary, artifact);
+      await rename(temporary, path);
     }
     this.records.set(record.name, record);
     await this.persist();
@@ -139,10 +145,16 @@ export class InstalledToolsStore implements InstalledToolsState {
     const state: InstalledState = { format: 1, tools: this.list() };
     const path = join(this.stateDir, STATE_FILE);
     const next = this.writing.then(async () => {
-      await writeFile(`${path}.${process.pid}.tmp`, `${JSON.stringify(state, null, 2)}\n`);
-      await rename(`${path}.${process.pid}.tmp`, path);
+      const temporary = temporaryNameFor(path);
+      await writeFile(temporary, `${JSON.stringify(state, null, 2)}\n`);
+      await rename(temporary, path);
     });
     this.writing = next.catch(() => undefined);
     return next;
   }
+}
+
+/** A temporary name next to `path` no other process picks (containers all run as pid 1). */
+export function temporaryNameFor(path: string): string {
+  return `${path}.${randomBytes(6).toString('hex')}.tmp`;
 }

@@ -69,7 +69,10 @@ export class ToolInstaller {
   }
 
   /** Loads every persisted tool after a restart; a tool that fails to load is reported, not fatal. */
-  async restore(): Promise<{ restored: string[]; failed: { name: string; reason: string }[] }> {
+  async restore(): Promise<{
+    restored: string[];
+    failed: { name: string; reason: string; code?: string }[];
+  }> {
     const result = await this.reconcile();
     return { restored: result.installed, failed: result.failed };
   }
@@ -82,14 +85,14 @@ export class ToolInstaller {
     installed: string[];
     upgraded: string[];
     removed: string[];
-    failed: { name: string; reason: string }[];
+    failed: { name: string; reason: string; code?: string }[];
   }> {
     await this.options.store.reload();
     const result = {
       installed: [] as string[],
       upgraded: [] as string[],
       removed: [] as string[],
-      failed: [] as { name: string; reason: string }[],
+      failed: [] as { name: string; reason: string; code?: string }[],
     };
     const records = new Map(this.options.store.list().map((record) => [record.name, record]));
     for (const name of [...this.tools.keys()]) {
@@ -103,8 +106,11 @@ export class ToolInstaller {
         await tool.version.pool.close().catch(() => undefined);
       });
     }
-    for (const record of records.values()) {
-      await this.exclusive(record.name, async () => {
+    for (const listed of records.values()) {
+      await this.exclusive(listed.name, async () => {
+        // Re-read under the lock: a remove or upgrade may have run while this waited.
+        const record = this.options.store.get(listed.name);
+        if (!record) return;
         const current = this.tools.get(record.name);
         if (current?.version.sha256 === record.sha256) return;
         try {
@@ -137,9 +143,11 @@ export class ToolInstaller {
             this.options.onChange?.({ kind: 'installed', name: record.name, version: record.version, tool });
           }
         } catch (error) {
+          const code = (error as { code?: unknown }).code;
           result.failed.push({
             name: record.name,
             reason: error instanceof Error ? error.message : String(error),
+            ...(typeof code === 'string' ? { code } : {}),
           });
         }
       });
@@ -159,7 +167,13 @@ export class ToolInstaller {
           `${name} is already installed; use upgrade to change its version.`,
         );
       const prepared = await this.preparer.prepare(name, entry);
-      await this.options.store.put(prepared.record, prepared.bytes);
+      try {
+        // ifAbsent: when two runners install the same name at once, one record wins and the other is refused.
+        await this.options.store.put(prepared.record, prepared.bytes, { ifAbsent: true });
+      } catch (error) {
+        await prepared.version.pool.close().catch(() => undefined);
+        throw error;
+      }
       const tool = prepared.tool;
       this.tools.set(name, tool);
       this.options.onChange?.({ kind: 'installed', name, version: prepared.record.version, tool });
@@ -188,7 +202,12 @@ export class ToolInstaller {
       const located = this.preparer.locate(name, entry);
       if (located.entry.artifact.sha256 === this.options.store.get(name)?.sha256) return this.describe(name);
       const prepared = await this.preparer.prepare(name, located);
-      await this.options.store.put(prepared.record, prepared.bytes);
+      try {
+        await this.options.store.put(prepared.record, prepared.bytes);
+      } catch (error) {
+        await prepared.version.pool.close().catch(() => undefined);
+        throw error;
+      }
       const previous = tool.replace(prepared.version);
       this.options.onChange?.({ kind: 'upgraded', name, version: prepared.record.version, tool });
       void this.retire(previous);

@@ -1,6 +1,8 @@
 /**
  * Worker thread entry: reads a component's imports and transpiles it with jco off the main thread
- * (a 12 MB componentize-js component takes seconds, which would stall every call in flight).
+ * (a 12 MB componentize-js component takes seconds, which would stall every call in flight). It stays up
+ * and answers one request after another: jco's first transpile in a thread costs seconds, later ones a
+ * fraction of it.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { componentWit, transpile } from '@bytecodealliance/jco';
@@ -30,4 +32,23 @@ async function run(bytes: Uint8Array): Promise<TranspileReply> {
   }
 }
 
-void run(workerData as Uint8Array).then((reply) => parentPort!.postMessage(reply));
+/** One request to the worker. */
+export interface TranspileRequest {
+  id: number;
+  bytes: Uint8Array;
+}
+
+/** The worker's answer to the request of that id. */
+export interface TranspileAnswer {
+  id: number;
+  reply: TranspileReply;
+}
+
+if (workerData !== null && workerData !== undefined)
+  void run(workerData as Uint8Array).then((reply) => parentPort!.postMessage(reply));
+else
+  parentPort!.on('message', (request: TranspileRequest) => {
+    void run(request.bytes).then((reply) =>
+      parentPort!.postMessage({ id: request.id, reply } satisfies TranspileAnswer),
+    );
+  });

@@ -9,8 +9,9 @@ import type { WasmToolsRuntime } from './wasm-tools-runtime.js';
 import { DECLARED_SECRETS_RESPONDER, WASM_TOOLS_RUNTIME } from './wasm-tools.constants.js';
 
 /**
- * Once the app runs: answers declared-secrets requests and watches the registry folder. Before the process
- * leaves: stops both, then every component worker (after calls in flight). Installed state stays on disk.
+ * Once the app runs: answers declared-secrets requests and watches the registry folder (the shared installed
+ * state is followed from start-up on). Before the process leaves: stops all three, then every component worker
+ * (after calls in flight). Installed state stays in JetStream.
  */
 @Injectable()
 export class WasmToolsLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -27,6 +28,8 @@ export class WasmToolsLifecycle implements OnApplicationBootstrap, BeforeApplica
   async beforeApplicationShutdown(): Promise<void> {
     this.responder.stop();
     this.runtime.registryWatcher.stop();
+    await this.runtime.follower.stop();
+    await this.runtime.records.close();
     await this.runtime.installer.close();
   }
 }

@@ -1,9 +1,11 @@
 import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Provider } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { toolBuildEventsSubject } from '@talon/contracts';
+import { SHARED_STATE_BUCKETS, toolBuildEventsSubject } from '@talon/contracts';
 import { createLlmProvider, describeLlmConfig, parseLlmConfig } from '@talon/llm';
 import { NatsRequester, type JsonLogger } from '@talon/service-runtime';
+import { JetStreamArtifactBucket, JetStreamRecordBucket } from '@talon/shared-state';
 import type { Tool, ToolRegistry } from '@talon/tool-runtime';
 import {
   BuiltToolService,
@@ -13,7 +15,10 @@ import {
   ComponentToolLoader,
   ToolBuilder,
   createExtensionTools,
-  InstalledToolsStore,
+  importFolderState,
+  InstalledToolRecordSchema,
+  InstalledToolsFollower,
+  SharedInstalledToolsState,
   SafeFetchHostHttpClient,
   safeFetchArtifactDownloader,
   ToolPackageRegistry,
@@ -70,9 +75,47 @@ function toolBuilderService(
 }
 
 /**
+ * Installed tools shared by every runner: records in the KV bucket `talon_wasm_tools`, artifacts in the
+ * object store `talon_wasm_artifacts`, cached under `<installedDir>/artifacts`. Tools a runner installed in
+ * its folder before (`installed-tools.json`) are moved into the shared state once.
+ */
+async function openSharedInstalledTools(
+  connection: NatsConnection,
+  installedDir: string,
+  logger: JsonLogger,
+): Promise<{
+  state: SharedInstalledToolsState;
+  records: JetStreamRecordBucket<typeof InstalledToolRecordSchema>;
+}> {
+  // The runner cannot start without its shared state: say why, with the code, before it exits.
+  const refused = (error: Error & { code?: string }): never => {
+    logger.write('error', error.message, { code: error.code });
+    throw error;
+  };
+  const records = await JetStreamRecordBucket.open({
+    connection,
+    bucket: SHARED_STATE_BUCKETS.wasmTools,
+    schema: InstalledToolRecordSchema,
+    onInvalid: (key, reason) => logger.write('warn', 'shared tool record skipped', { key, reason }),
+  }).catch(refused);
+  const artifacts = await JetStreamArtifactBucket.open(connection, SHARED_STATE_BUCKETS.wasmArtifacts).catch(
+    refused,
+  );
+  const state = await SharedInstalledToolsState.open({
+    records,
+    artifacts,
+    cacheDir: join(installedDir, 'artifacts'),
+  });
+  const imported = await importFolderState(installedDir, state);
+  if (imported.imported.length > 0 || imported.skipped.length > 0)
+    logger.write('info', 'installed tools moved into the shared state', { ...imported });
+  return { state, records };
+}
+
+/**
  * The wasm-runner's WebAssembly component tools: the extension tools (`tool_search`, `tool_install`,
- * `tool_list`, `tool_upgrade`, `tool_remove`, `extension_info`, built-in names), the tools installed
- * before a restart (restored from `<stateDir>/wasm/installed`), and live install/upgrade/remove.
+ * `tool_list`, `tool_upgrade`, `tool_remove`, `extension_info`, built-in names), the tools installed on any
+ * runner (the shared state in JetStream, followed live), and live install/upgrade/remove.
  * Component HTTP goes through the SSRF guard; workspace reads stay in the runner's workspace; credentials
  * come from each call's grants (the orchestrator asks which credentials a tool declares, on
  * `talon.wasm.v1.container.declared-secrets`); `tool-invoke` goes back through the orchestrator on `talon.tools.v1.invoke`.
@@ -90,8 +133,11 @@ export function wasmToolProviders(
         const wasm = parseWasmToolsConfig(process.env, config.stateDir);
         mkdirSync(wasm.cacheDir, { recursive: true });
         mkdirSync(config.workspaceDir, { recursive: true });
+        const compiler = new ComponentCompiler({ cacheDir: wasm.cacheDir });
+        // jco loads in its thread while the rest starts: a tool another runner installs is then ready here at once.
+        void compiler.warm();
         const loader = new ComponentToolLoader({
-          compiler: new ComponentCompiler({ cacheDir: wasm.cacheDir }),
+          compiler,
           host: {
             httpClient: new SafeFetchHostHttpClient({ allowlist: wasm.ssrfAllowlist }),
             workspaceRoot: config.workspaceDir,
@@ -102,10 +148,11 @@ export function wasmToolProviders(
         for (const problem of packages.problems)
           logger.write('warn', 'tool registry entry skipped', { ...problem });
         const bridge = new InstalledToolsCatalogBridge(registry, logger);
+        const shared = await openSharedInstalledTools(connection, wasm.installedDir, logger);
         const installer = new RunnerToolInstaller(
           {
             registry: packages,
-            store: await InstalledToolsStore.open(wasm.installedDir),
+            store: shared.state,
             loader,
             download: safeFetchArtifactDownloader({ allowlist: wasm.ssrfAllowlist }),
             onChange: bridge.apply,
@@ -114,9 +161,21 @@ export function wasmToolProviders(
         );
         const built = toolBuilderService(wasm, loader, installer, registry, connection, logger);
         for (const tool of createExtensionTools(installer, built)) registry.register(tool as Tool);
+        // Followed before the first reconcile, so a change made meanwhile is not missed.
+        const follower = new InstalledToolsFollower(installer, shared.state, (result) =>
+          logger.write(result.failed.length > 0 ? 'warn' : 'info', 'shared installed tools followed', {
+            ...result,
+          }),
+        );
+        follower.start();
         const restored = await installer.restore();
         logger.write('info', 'wasm tools restored', { restored: restored.restored, failed: restored.failed });
-        return { installer, registryWatcher: new RegistryFolderWatcher(wasm.registryDir, packages, logger) };
+        return {
+          installer,
+          registryWatcher: new RegistryFolderWatcher(wasm.registryDir, packages, logger),
+          follower,
+          records: shared.records,
+        };
       },
     },
     {

@@ -1,4 +1,11 @@
 import { MCP_AUTHORIZE_SUBJECT } from './mcp-auth.js';
+import {
+  SHARED_STATE_BUCKETS,
+  kvReadSubjects,
+  kvWriteSubjects,
+  objectStoreReadSubjects,
+  objectStoreWriteSubjects,
+} from './shared-state.js';
 import { toolBuildEventsSubject } from './tool-build.js';
 import { WASM_DECLARED_SECRETS_SUBJECT } from './wasm-tools.js';
 import { API_PREFIX, SUBJECTS, type ServiceName } from './subjects.js';
@@ -46,6 +53,25 @@ function serviceBasics(service: ServiceName): string[] {
 /** JetStream, key-value and object-store API subjects (durable state lives in the orchestrator today). */
 const JETSTREAM = ['$JS.API.>', '$JS.ACK.>', '$KV.>', '$O.>'];
 
+/** Each subject once, in order. */
+function unique(subjects: string[]): string[] {
+  return [...new Set(subjects)];
+}
+
+/** The wasm-runners install component tools, so they read and write the tool records and artifacts. */
+const WASM_RUNNER_SHARED_STATE = unique([
+  ...kvReadSubjects(SHARED_STATE_BUCKETS.wasmTools),
+  ...kvWriteSubjects(SHARED_STATE_BUCKETS.wasmTools),
+  ...objectStoreReadSubjects(SHARED_STATE_BUCKETS.wasmArtifacts),
+  ...objectStoreWriteSubjects(SHARED_STATE_BUCKETS.wasmArtifacts),
+]);
+
+/** The skill-services install skills, so they read and write the skill records. */
+const SKILL_SERVICE_SHARED_STATE = unique([
+  ...kvReadSubjects(SHARED_STATE_BUCKETS.skills),
+  ...kvWriteSubjects(SHARED_STATE_BUCKETS.skills),
+]);
+
 /** The permission table, derived from the subject names in `subjects.ts`. */
 export const NATS_PERMISSIONS: Readonly<Record<NatsUser, NatsUserPermissions>> = {
   orchestrator: {
@@ -55,7 +81,7 @@ export const NATS_PERMISSIONS: Readonly<Record<NatsUser, NatsUserPermissions>> =
     inboxPrefix: serviceInboxPrefix('orchestrator'),
   },
   'skill-service': {
-    publish: [],
+    publish: [...SKILL_SERVICE_SHARED_STATE],
     subscribe: [SUBJECTS.skills('>'), ...serviceBasics('skill-service')],
     allowResponses: true,
     inboxPrefix: serviceInboxPrefix('skill-service'),
@@ -74,7 +100,13 @@ export const NATS_PERMISSIONS: Readonly<Record<NatsUser, NatsUserPermissions>> =
     inboxPrefix: serviceInboxPrefix('tool-worker'),
   },
   'wasm-runner': {
-    publish: [SUBJECTS.toolAnnounce, SUBJECTS.toolWithdraw, TOOL_INVOKE_SUBJECT, toolBuildEventsSubject('>')],
+    publish: [
+      SUBJECTS.toolAnnounce,
+      SUBJECTS.toolWithdraw,
+      TOOL_INVOKE_SUBJECT,
+      toolBuildEventsSubject('>'),
+      ...WASM_RUNNER_SHARED_STATE,
+    ],
     subscribe: [
       SUBJECTS.toolCall('container'),
       SUBJECTS.toolApproval('container'),

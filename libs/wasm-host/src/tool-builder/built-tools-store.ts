@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ToolBuildReport } from '@talon/contracts';
@@ -44,8 +45,8 @@ export class BuiltToolsStore {
     },
   ): Promise<string> {
     const dir = this.dir(report.name, report.version);
-    const staging = `${dir}.tmp-${process.pid}`;
-    await rm(staging, { recursive: true, force: true });
+    // A random suffix: runners in containers all run as pid 1 and may share this folder.
+    const staging = `${dir}.tmp-${randomBytes(6).toString('hex')}`;
     await mkdir(staging, { recursive: true });
     await writeFile(join(staging, 'source.js'), files.source);
     if (files.bytes) await writeFile(join(staging, `${report.name}.wasm`), files.bytes);

@@ -1,0 +1,13 @@
+export type { RecordBucket, RecordChange } from './record-bucket.js';
+export type { ArtifactBucket } from './artifact-bucket.js';
+export {
+  JetStreamRecordBucket,
+  DEFAULT_INITIAL_VIEW_TIMEOUT_MS,
+  type JetStreamRecordBucketOptions,
+} from './jetstream-record-bucket.js';
+export { JetStreamArtifactBucket } from './jetstream-artifact-bucket.js';
+export { bucketSettingsDifferences, type ObservedBucketSettings } from './bucket-settings-check.js';
+export { sha256Hex } from './sha256-hex.js';
+export { StateBucketMismatchError } from './errors/state-bucket-mismatch-error.js';
+export { ArtifactIntegrityError } from './errors/artifact-integrity-error.js';
+export { ArtifactMissingError } from './errors/artifact-missing-error.js';
