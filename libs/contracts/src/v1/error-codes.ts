@@ -65,6 +65,10 @@ export const ERROR_CODES = {
   BUILD_IN_PROGRESS: 'BUILD_IN_PROGRESS',
   /** A routine trigger is invalid (cron field, timezone, interval, instant, pattern); `details.field` names it. */
   INVALID_TRIGGER: 'INVALID_TRIGGER',
+  /** A tool call was running when its orchestrator died: it may or may not have taken effect. Check before calling it again (the synthetic result says whether the tool is idempotent). */
+  INTERRUPTED: 'INTERRUPTED',
+  /** This orchestrator lost the turn's lease (it was too slow to renew it) and another one finishes the turn; follow the session's events or read its messages. */
+  TURN_LEASE_LOST: 'TURN_LEASE_LOST',
 } as const;
 
 /** One of the stable wire error codes. */
@@ -103,6 +107,8 @@ export const HTTP_STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   INTERNAL: 500,
   BUILD_IN_PROGRESS: 409,
   INVALID_TRIGGER: 400,
+  INTERRUPTED: 500,
+  TURN_LEASE_LOST: 409,
 };
 
 /** gRPC status code for each wire code (numbers from grpc's status.proto). */
@@ -138,4 +144,6 @@ export const GRPC_STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   INTERNAL: 13,
   BUILD_IN_PROGRESS: 10,
   INVALID_TRIGGER: 3,
+  INTERRUPTED: 10,
+  TURN_LEASE_LOST: 10,
 };
