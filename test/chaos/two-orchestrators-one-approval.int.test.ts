@@ -13,12 +13,11 @@ const LEASE_MS = 3_000;
  */
 describe('chaos: two orchestrators and one pending approval', () => {
   let stack: TurnStack;
-  let a: Orchestrator;
   let b: Orchestrator | undefined;
 
   beforeAll(async () => {
     stack = await startTurnStack(LEASE_MS);
-    a = await stack.startOrchestrator('orch-a');
+    await stack.startOrchestrator('orch-a');
     await stack.waitForTool('shell');
   }, 90_000);
 
@@ -63,9 +62,7 @@ describe('chaos: two orchestrators and one pending approval', () => {
 
       // Every dispatch is audited once by the orchestrator that made it, and announced on the session.
       const dispatched = stack.llm.requests.filter((request) =>
-        JSON.stringify(request.body.messages).includes(
-          `"tool_call_id":"${(result as { callId: string }).callId}"`,
-        ),
+        JSON.stringify(request.body.messages).includes(`"tool_call_id":"${String(result!.callId)}"`),
       ).length;
       const audit = await stack.db.query(
         "SELECT count(*)::int AS n FROM audit_event WHERE session_id = $1 AND kind = 'tool.call' AND tool = 'shell'",
