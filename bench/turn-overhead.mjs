@@ -3,7 +3,6 @@
 // the model per turn: the turn's round trip minus the direct calls', and the loop's own overhead
 // (TurnResult.timings.overheadMs: time in the loop outside model and tools, including persistence).
 // Target: loop overhead per turn under 10 ms at p50.
-import { connect } from '@nats-io/transport-node';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,10 +43,12 @@ const orchestrator = await testing.startServiceProcess('orchestrator', {
   TALON_LLM_SCRIPT: script,
   TALON_SECRETS_KEY: Buffer.alloc(32, 1).toString('hex'),
 });
-const nc = await connect({ servers: nats.url });
+// The API user with the bootstrap token, as a client of a secured deployment.
+const nc = await nats.connect('api');
+const headers = testing.natsTokenHeaders(nats.bootstrapToken);
 const api = async (method, payload) => {
   const reply = (
-    await nc.request(`talon.api.v1.${method}`, JSON.stringify(payload), { timeout: 30000 })
+    await nc.request(`talon.api.v1.${method}`, JSON.stringify(payload), { timeout: 30000, headers })
   ).json();
   if (!reply.ok) throw new Error(`${method}: ${reply.error.code} ${reply.error.message}`);
   return reply.data;

@@ -128,6 +128,8 @@ describe('agent loop through the orchestrator (OpenAI protocol)', () => {
       TALON_LLM_MODEL: 'test-model',
       TALON_SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'),
       TALON_APPROVAL_TIMEOUT_MS: '60000',
+      // A killed orchestrator's turn is taken over once its lease expires: keep that short here.
+      TALON_TURN_LEASE_MS: '2000',
     };
     orchestrator = await startServiceProcess('orchestrator', orchestratorEnv);
     client = await nats.connect('api');

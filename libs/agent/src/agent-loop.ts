@@ -5,6 +5,9 @@ import type { LlmMessage, LlmToolCall } from '@talon/llm';
 import type { AgentEvent, AgentEventListener, TurnFinishReason } from './agent-events.js';
 import { AgentConfigError } from './errors/agent-config-error.js';
 import { SessionBusyError } from './errors/session-busy-error.js';
+import { TurnLeaseLostError } from './errors/turn-lease-lost-error.js';
+import type { HeldTurnLease } from './turn-lease-keeper.js';
+import type { TurnFence } from './turn-lease-store.js';
 import { callModel } from './model-call.js';
 import { PolicyEngine } from './policy-engine.js';
 import { buildSystemPrompt } from './system-prompt-builder.js';
@@ -50,6 +53,8 @@ export class TurnRunner implements SkillTaskHost {
   private readonly skillTasks: Required<SkillTaskOptions>;
   /** Sessions with a turn in flight in this process; a second message is refused, not interleaved. */
   private readonly busy = new Set<string>();
+  /** The fence of turns that take no lease: tool calls are still claimed once, under this owner. */
+  private readonly unleasedFence: TurnFence;
 
   constructor(
     private readonly deps: TurnRunnerDeps,
@@ -59,6 +64,7 @@ export class TurnRunner implements SkillTaskHost {
     if (!Number.isInteger(this.maxIterations) || this.maxIterations < 1)
       throw new AgentConfigError(`maxIterations must be a positive integer (got ${options.maxIterations})`);
     this.skillTasks = { ...DEFAULT_SKILL_TASK_OPTIONS, ...options.skillTasks };
+    this.unleasedFence = { owner: deps.leases?.owner ?? 'turn-runner', leased: false };
     this.executor = new ToolCallExecutor({
       ...deps,
       policy: deps.policy ?? new PolicyEngine(),
@@ -72,10 +78,10 @@ export class TurnRunner implements SkillTaskHost {
    */
   async run(input: TurnInput): Promise<TurnResult> {
     const turnId = input.turnId ?? randomUUID();
-    const state = this.startState(input, turnId);
     const mentions = input.mentionSkills?.map((name) => `$${name} `).join('') ?? '';
-    return this.exclusive(input.sessionId, () =>
-      this.drive(state, false, async () => {
+    return this.exclusive(input.sessionId, turnId, input.leased, (lease) => {
+      const state = this.startState(input, turnId, lease);
+      return this.drive(state, false, async () => {
         // History and skill selection are independent: fetch both at once (the system prompt is slot 0).
         await Promise.all([
           (async () => {
@@ -83,10 +89,10 @@ export class TurnRunner implements SkillTaskHost {
             for (const stored of log) state.messages.push(stored.message);
             await this.append(state, { role: 'user', content: input.message });
           })(),
-          this.prepare(state, mentions + input.message, input.signal, input.skillParameters),
+          this.prepare(state, mentions + input.message, state.scope.signal, input.skillParameters),
         ]);
-      }),
-    );
+      });
+    });
   }
 
   /** Whether a turn of the session is running in this runner. */
@@ -95,39 +101,74 @@ export class TurnRunner implements SkillTaskHost {
   }
 
   /**
-   * Finishes the session's interrupted turn after a restart: reloads the history, waits for the stored
-   * decisions of the last assistant message's pending calls (or asks afresh), runs them and goes on.
-   * `undefined` when the session has no unfinished turn.
+   * Finishes the session's interrupted turn after a restart or a takeover: takes the session's lease,
+   * reloads the history, and settles the last assistant message's calls that have no result: a call
+   * that had started is recorded as interrupted (never re-run); one waiting for a decision waits for
+   * the stored decision (or asks afresh); then the loop goes on. `undefined` when the session has no
+   * unfinished turn; throws {@link SessionBusyError} while another owner holds the turn.
    */
   async resumeTurn(sessionId: string, input: ResumeInput = {}): Promise<TurnResult | undefined> {
-    const log = await this.deps.sessions.load(sessionId);
-    const interrupted = findInterruptedTurn(log);
-    if (interrupted === undefined) return undefined;
-    const state = this.startState({ ...input, sessionId }, interrupted.turnId);
-    state.iterations = interrupted.iterations;
-    return this.exclusive(sessionId, () =>
-      this.drive(state, true, async () => {
+    const before = await this.deps.sessions.load(sessionId);
+    const leased = this.deps.leases !== undefined && input.leased !== false;
+    const seen = findInterruptedTurn(before);
+    // A leased session is taken even without an unfinished turn: that clears a lease left behind.
+    if (seen === undefined && !leased) return undefined;
+    return this.exclusive(sessionId, seen?.turnId ?? 'none', input.leased, async (lease) => {
+      // Read again under the lease: the previous owner may have written more before it stopped.
+      const log = lease ? await this.deps.sessions.load(sessionId) : before;
+      const interrupted = findInterruptedTurn(log);
+      if (interrupted === undefined) return undefined;
+      const state = this.startState({ ...input, sessionId }, interrupted.turnId, lease);
+      state.iterations = interrupted.iterations;
+      return this.drive(state, true, async () => {
         for (const stored of log) state.messages.push(stored.message);
-        await this.prepare(state, interrupted.userMessage, input.signal);
-        if (interrupted.pendingCalls.length === 0) return;
-        state.open = [...interrupted.pendingCalls];
+        await this.prepare(state, interrupted.userMessage, state.scope.signal);
+        const pending = interrupted.pendingCalls;
+        if (pending.length === 0) return;
+        state.open = [...pending];
+        const started = this.deps.claims
+          ? await this.deps.claims.started(
+              sessionId,
+              pending.map((call) => call.id),
+            )
+          : new Set<string>();
         const ceiling = await this.visibleTools(state);
         const scope = { ...state.scope, ceiling: ceiling.ceiling, preApprovals: state.preApprovals };
-        for (const call of interrupted.pendingCalls) {
-          const approval = await this.deps.approvals.findByCall(sessionId, call.id);
-          const outcome = await state.clock.inTools(() => this.executor.resume(call, approval, scope));
+        for (const call of pending) {
+          const outcome = started.has(call.id)
+            ? this.executor.interrupted(call, scope)
+            : await state.clock.inTools(async () =>
+                this.executor.resume(call, await this.deps.approvals.findByCall(sessionId, call.id), scope),
+              );
           await this.appendResult(state, outcome);
         }
-      }),
-    );
+      });
+    });
   }
 
-  private async exclusive<T>(sessionId: string, work: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `work` as the session's only turn: refused while this runner runs one, and (with leases) while
+   * another owner holds the session's lease. The lease is released before the caller hears the result,
+   * so the session's next message may land on any orchestrator.
+   */
+  private async exclusive<T>(
+    sessionId: string,
+    turnId: string,
+    leased: boolean | undefined,
+    work: (lease?: HeldTurnLease) => Promise<T>,
+  ): Promise<T> {
     if (this.busy.has(sessionId)) throw new SessionBusyError(sessionId);
     this.busy.add(sessionId);
+    let lease: HeldTurnLease | undefined;
     try {
-      return await work();
+      if (this.deps.leases !== undefined && leased !== false) {
+        lease = await this.deps.leases.hold(sessionId, turnId);
+        if (lease === undefined) throw new SessionBusyError(sessionId);
+      }
+      return await work(lease);
     } finally {
+      // A failed release leaves an expired lease behind; the next sweep takes and clears it.
+      await lease?.release().catch(() => undefined);
       this.busy.delete(sessionId);
     }
   }
@@ -153,8 +194,15 @@ export class TurnRunner implements SkillTaskHost {
     return outcome!;
   }
 
-  private startState(input: Omit<TurnInput, 'message'>, turnId: string): TurnState {
+  private startState(input: Omit<TurnInput, 'message'>, turnId: string, lease?: HeldTurnLease): TurnState {
     const emit = guardListener(input.onEvent);
+    const signal =
+      lease === undefined
+        ? input.signal
+        : input.signal === undefined
+          ? lease.signal
+          : AbortSignal.any([input.signal, lease.signal]);
+    const fence: TurnFence | undefined = lease?.fence ?? (this.deps.claims ? this.unleasedFence : undefined);
     return {
       sessionId: input.sessionId,
       turnId,
@@ -164,9 +212,11 @@ export class TurnRunner implements SkillTaskHost {
         turnId,
         actor: input.actor ?? 'model',
         autonomous: input.autonomous ?? false,
-        signal: input.signal,
+        signal,
         emit,
+        ...(fence === undefined ? {} : { fence }),
       },
+      ...(lease === undefined ? {} : { lease }),
       activeSkills: [],
       skillsToAnnounce: false,
       clock: new TurnClock(),
@@ -194,6 +244,7 @@ export class TurnRunner implements SkillTaskHost {
       content = await this.iterate(state);
       reason = content === undefined ? 'iteration_cap' : 'final_answer';
     } catch (thrown) {
+      if (state.lease?.lost || isLeaseLost(thrown)) return this.abandon(state, thrown);
       reason = signal?.aborted ? 'aborted' : 'error';
       error =
         reason === 'aborted'
@@ -208,6 +259,9 @@ export class TurnRunner implements SkillTaskHost {
       // Close the calls left without a result, so the history stays valid for the next turn.
       await this.closeOpenCalls(state, error).catch(() => undefined);
     }
+    // A leased turn's claims go with its lease; an unleased one's are forgotten here (all calls have results).
+    if (state.lease === undefined && scope.fence !== undefined)
+      await this.deps.claims?.forget(sessionId).catch(() => undefined);
     const usage = { ...state.usage };
     scope.emit({ type: 'usage', sessionId, turnId, scope: 'turn', usage });
     const detail =
@@ -231,6 +285,34 @@ export class TurnRunner implements SkillTaskHost {
       timings: state.clock.finish(),
       ...(content === undefined ? {} : { content }),
       ...(error ? { error } : {}),
+    };
+  }
+
+  /**
+   * The turn's lease was lost (this process was too slow and another owner took the turn over): stop
+   * without writing anything more, and without `turn_finished`, which the new owner will send.
+   */
+  private abandon(state: TurnState, thrown: unknown): TurnResult {
+    const lost = isLeaseLost(thrown)
+      ? (thrown as TalonError)
+      : new TurnLeaseLostError(state.sessionId, state.scope.fence?.owner ?? 'this process');
+    if (!isLeaseLost(thrown)) this.deps.leases?.markLost(state.sessionId);
+    const error = { code: lost.code, message: lost.message };
+    state.scope.emit({
+      type: 'error',
+      sessionId: state.sessionId,
+      turnId: state.turnId,
+      ...error,
+      fatal: false,
+    });
+    return {
+      sessionId: state.sessionId,
+      turnId: state.turnId,
+      reason: 'error',
+      iterations: state.iterations,
+      usage: { ...state.usage },
+      timings: state.clock.finish(),
+      error,
     };
   }
 
@@ -580,14 +662,15 @@ export class TurnRunner implements SkillTaskHost {
       ...(replyImages(outcome.reply) ? { images: replyImages(outcome.reply)! } : {}),
       ...(outcome.ok ? {} : { isError: true }),
     }));
-    await this.deps.sessions.appendMany(state.sessionId, state.turnId, messages);
+    await this.deps.sessions.appendMany(state.sessionId, state.turnId, messages, state.scope.fence);
     state.messages.push(...messages);
     const done = new Set(outcomes.map((outcome) => outcome.callId));
     state.open = state.open.filter((call) => !done.has(call.id));
   }
 
   private async append(state: TurnState, message: LlmMessage): Promise<void> {
-    if (state.persist) await this.deps.sessions.append(state.sessionId, state.turnId, message);
+    if (state.persist)
+      await this.deps.sessions.append(state.sessionId, state.turnId, message, state.scope.fence);
     state.messages.push(message);
   }
 }
@@ -625,4 +708,8 @@ function guardListener(listener: AgentEventListener | undefined): AgentEventList
       // A failing listener (a closed SSE stream) must not break the turn.
     }
   };
+}
+
+function isLeaseLost(error: unknown): boolean {
+  return TalonError.isInstance(error) && error.code === ERROR_CODES.TURN_LEASE_LOST;
 }

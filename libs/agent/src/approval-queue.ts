@@ -75,9 +75,6 @@ export class ApprovalQueue {
 
   /** Persists a pending approval; throws {@link TooManyPendingApprovalsError} at the session's cap. */
   async request(request: ApprovalRequest): Promise<ApprovalRecord> {
-    if ((await this.store.countPending(request.sessionId)) >= this.maxPendingPerSession) {
-      throw new TooManyPendingApprovalsError(request.sessionId, this.maxPendingPerSession);
-    }
     const createdAt = this.now();
     const record: ApprovalRecord = {
       id: randomUUID(),
@@ -91,7 +88,8 @@ export class ApprovalQueue {
       createdAt,
       expiresAt: createdAt + (request.timeoutMs ?? this.timeoutMs),
     };
-    await this.store.create(record);
+    if (!(await this.store.createWithinCap(record, this.maxPendingPerSession)))
+      throw new TooManyPendingApprovalsError(request.sessionId, this.maxPendingPerSession);
     return record;
   }
 

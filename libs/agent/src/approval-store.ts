@@ -55,6 +55,11 @@ export interface ApprovalResolveOutcome {
  */
 export interface ApprovalStore {
   create(record: ApprovalRecord): Promise<void>;
+  /**
+   * Creates the record unless its session already has `maxPending` pending approvals; false when at the
+   * cap. Atomic: two requests racing (on two orchestrators) can never both pass a cap of one.
+   */
+  createWithinCap(record: ApprovalRecord, maxPending: number): Promise<boolean>;
   get(id: string): Promise<ApprovalRecord | undefined>;
   /** Pending approvals, oldest first, of one session or of all. */
   listPending(sessionId?: string): Promise<readonly ApprovalRecord[]>;

@@ -15,6 +15,17 @@ export class InMemoryApprovalStore implements ApprovalStore {
     this.records.set(record.id, record);
   }
 
+  async createWithinCap(record: ApprovalRecord, maxPending: number): Promise<boolean> {
+    // Nothing awaits between the count and the insert, so in one process this is atomic.
+    let pending = 0;
+    for (const existing of this.records.values())
+      if (existing.sessionId === record.sessionId && existing.status === 'pending') pending++;
+    if (pending >= maxPending) return false;
+    if (this.records.has(record.id)) throw new Error(`approval ${record.id} already exists`);
+    this.records.set(record.id, record);
+    return true;
+  }
+
   async get(id: string): Promise<ApprovalRecord | undefined> {
     return this.records.get(id);
   }

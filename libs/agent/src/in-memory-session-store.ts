@@ -1,11 +1,26 @@
 import type { LlmMessage } from '@talon/llm';
+import { TurnLeaseLostError } from './errors/turn-lease-lost-error.js';
+import type { InMemoryTurnLeaseStore } from './in-memory-turn-lease-store.js';
 import type { SessionStore, StoredMessage } from './session-store.js';
+import type { TurnFence } from './turn-lease-store.js';
 
-/** A {@link SessionStore} in process memory, for tests; share one instance to simulate a restart. */
+/**
+ * A {@link SessionStore} in process memory, for tests; share one instance to simulate a restart. With
+ * `leases`, a write under a leased fence whose owner lost the lease is refused, as in the database.
+ */
 export class InMemorySessionStore implements SessionStore {
   private readonly sessions = new Map<string, StoredMessage[]>();
 
-  async append(sessionId: string, turnId: string, message: LlmMessage): Promise<StoredMessage> {
+  constructor(private readonly leases?: InMemoryTurnLeaseStore) {}
+
+  async append(
+    sessionId: string,
+    turnId: string,
+    message: LlmMessage,
+    fence?: TurnFence,
+  ): Promise<StoredMessage> {
+    if (fence?.leased && this.leases && !this.leases.holds(sessionId, fence.owner))
+      throw new TurnLeaseLostError(sessionId, fence.owner);
     let log = this.sessions.get(sessionId);
     if (log === undefined) this.sessions.set(sessionId, (log = []));
     const stored: StoredMessage = { sessionId, seq: log.length + 1, turnId, message, createdAt: Date.now() };

@@ -66,6 +66,14 @@ export type { SkillAdvisor } from './skill-advisor.js';
 export type { SessionStore, StoredMessage } from './session-store.js';
 export { InMemorySessionStore } from './in-memory-session-store.js';
 export { findInterruptedTurn, type InterruptedTurn } from './turn-history.js';
+// One owner per turn across orchestrators: leases, fenced writes, tool call claims.
+export { DEFAULT_TURN_LEASE_MS, MIN_LEASE_MS, leaseSchedule, type LeaseSchedule } from './lease-schedule.js';
+export type { TurnFence, TurnLeaseAcquisition, TurnLeaseStore } from './turn-lease-store.js';
+export { TurnLeaseKeeper, type HeldTurnLease, type TurnLeaseKeeperOptions } from './turn-lease-keeper.js';
+export { InMemoryTurnLeaseStore } from './in-memory-turn-lease-store.js';
+export type { ToolCallClaimResult, ToolCallClaimStore, ToolCallToClaim } from './tool-call-claim-store.js';
+export { InMemoryToolCallClaimStore } from './in-memory-tool-call-claim-store.js';
+export { interruptedOutcome } from './interrupted-call.js';
 export type { ToolCallOutcome, SkillTaskContext } from './tool-call-executor.js';
 export {
   TURN_FINISH_REASONS,
@@ -105,6 +113,7 @@ export { TooManyPendingApprovalsError } from './errors/too-many-pending-approval
 export { ApprovalNotFoundError } from './errors/approval-not-found-error.js';
 export { ApprovalAlreadyResolvedError } from './errors/approval-already-resolved-error.js';
 export { SessionBusyError } from './errors/session-busy-error.js';
+export { TurnLeaseLostError } from './errors/turn-lease-lost-error.js';
 export { SkillTaskLimitError } from './errors/skill-task-limit-error.js';
 export { SlashCommandError } from './errors/slash-command-error.js';
 export { SecretsKeyInvalidError } from './errors/secrets-key-invalid-error.js';

@@ -1,4 +1,5 @@
 import type { LlmMessage } from '@talon/llm';
+import type { TurnFence } from './turn-lease-store.js';
 
 /** One persisted message of a session. `seq` starts at 1 and increases by one per message. */
 export interface StoredMessage {
@@ -16,16 +17,21 @@ export interface StoredMessage {
  * with its tool calls, each tool result), so a restart loses nothing and a turn can resume from it.
  */
 export interface SessionStore {
-  /** Appends one message and returns it with its sequence number. */
-  append(sessionId: string, turnId: string, message: LlmMessage): Promise<StoredMessage>;
   /**
-   * Appends several messages at once, in order, atomically (all or none). Optional: stores that can
+   * Appends one message and returns it with its sequence number (unique per session: two writers
+   * racing get consecutive numbers, never the same one). With a leased `fence` the write happens only
+   * while its owner holds the session's turn lease; otherwise it throws {@link TurnLeaseLostError}.
+   */
+  append(sessionId: string, turnId: string, message: LlmMessage, fence?: TurnFence): Promise<StoredMessage>;
+  /**
+   * Appends several messages at once, in order, atomically (all or none), fenced like {@link append}. Optional: stores that can
    * write a batch in one transaction make a turn's tool results cost one commit instead of one each.
    */
   appendMany?(
     sessionId: string,
     turnId: string,
     messages: readonly LlmMessage[],
+    fence?: TurnFence,
   ): Promise<readonly StoredMessage[]>;
   /** All messages of the session in sequence order (empty for an unknown session). */
   load(sessionId: string): Promise<readonly StoredMessage[]>;

@@ -19,6 +19,10 @@ import type { SessionGrants } from './session-grants.js';
 import type { ToolCaller } from './tool-caller.js';
 import type { ToolSource } from './tool-source.js';
 import type { TurnCeiling } from './turn-ceiling.js';
+import type { ToolCallClaimStore } from './tool-call-claim-store.js';
+import type { TurnFence } from './turn-lease-store.js';
+import { TurnLeaseLostError } from './errors/turn-lease-lost-error.js';
+import { interruptedOutcome } from './interrupted-call.js';
 
 /** How one tool call ended, as the model will read it. */
 export interface ToolCallOutcome {
@@ -54,6 +58,8 @@ export interface ToolCallScope {
   readonly task?: SkillTaskContext;
   /** The calling turn's token count, to which an `execute_skill` sub-task adds its own. */
   readonly usage?: { inputTokens: number; outputTokens: number };
+  /** The turn's owner: with claims, each call is claimed under it before dispatch (fenced by its lease). */
+  readonly fence?: TurnFence;
 }
 
 /** Where a sub-task sits: how deep, which skills run above it (the recursion check), what it came from. */
@@ -77,6 +83,8 @@ export interface ToolCallExecutorDeps {
   readonly caller: ToolCaller;
   /** Runs `execute_skill`; without it the call goes to the {@link ToolCaller} like any other. */
   readonly subtasks?: SkillTaskHost;
+  /** Claims each call of a fenced scope once before it is dispatched. */
+  readonly claims?: ToolCallClaimStore;
 }
 
 /**
@@ -107,9 +115,14 @@ export class ToolCallExecutor {
         : this.decide(call, catalog.get(call.name), grants, scope, false, assessments[index]),
     );
     if (!decisions.some((decision) => decision?.action === 'ask')) {
+      // Every call that will run is claimed in one statement before any of them is dispatched.
+      const claimed = await this.claim(
+        calls.filter((_call, index) => decisions[index]?.action === 'allow' && !rejections[index]),
+        scope,
+      );
       return Promise.all(
         calls.map((call, index) =>
-          this.settle(call, catalog.get(call.name), decisions[index], scope, rejections[index]),
+          this.settle(call, catalog.get(call.name), decisions[index], scope, rejections[index], claimed),
         ),
       );
     }
@@ -152,6 +165,47 @@ export class ToolCallExecutor {
     return this.awaitDecision(call, definition, approval, scope);
   }
 
+  /**
+   * The result of a call that was started but never finished (see {@link interruptedOutcome}); announced
+   * as a failed `tool_call_finished` with code INTERRUPTED.
+   */
+  interrupted(call: LlmToolCall, scope: ToolCallScope): ToolCallOutcome {
+    const definition = this.deps.tools.list().find((tool) => tool.name === call.name);
+    const outcome = interruptedOutcome(call, definition?.idempotent ?? false);
+    scope.emit({
+      type: 'tool_call_finished',
+      sessionId: scope.sessionId,
+      turnId: scope.turnId,
+      callId: call.id,
+      tool: call.name,
+      ok: false,
+      code: outcome.code!,
+      message: JSON.parse(outcome.content).error.message as string,
+      durationMs: 0,
+    });
+    return outcome;
+  }
+
+  /**
+   * Claims calls before they are dispatched (`undefined` without claims or a fence). Throws
+   * {@link TurnLeaseLostError} when the turn's lease is gone; a call missing from the set was claimed
+   * before, by this turn's earlier owner.
+   */
+  private async claim(
+    calls: readonly LlmToolCall[],
+    scope: ToolCallScope,
+  ): Promise<ReadonlySet<string> | undefined> {
+    if (this.deps.claims === undefined || scope.fence === undefined || calls.length === 0) return undefined;
+    const result = await this.deps.claims.claim(
+      scope.sessionId,
+      scope.turnId,
+      calls.map((call) => ({ callId: call.id, tool: call.name })),
+      scope.fence,
+    );
+    if (!result.held) throw new TurnLeaseLostError(scope.sessionId, scope.fence.owner);
+    return result.claimed;
+  }
+
   private decide(
     call: LlmToolCall,
     definition: ToolDefinition | undefined,
@@ -189,6 +243,7 @@ export class ToolCallExecutor {
     decision: PolicyDecision | undefined,
     scope: ToolCallScope,
     rejection?: TalonError,
+    claimed?: ReadonlySet<string>,
   ): Promise<ToolCallOutcome> {
     if (rejection) return this.refuse(call, scope, rejection.code, rejection.message);
     if (definition === undefined || decision === undefined) {
@@ -207,7 +262,7 @@ export class ToolCallExecutor {
         `Refused by policy: ${decision.reason}.`,
         decision,
       );
-    return this.invoke(call, scope, decision);
+    return this.invoke(call, scope, decision, claimed);
   }
 
   private async askThenRun(
@@ -292,8 +347,12 @@ export class ToolCallExecutor {
     call: LlmToolCall,
     scope: ToolCallScope,
     decision: PolicyDecision,
+    claimed?: ReadonlySet<string>,
   ): Promise<ToolCallOutcome> {
     const { sessionId, turnId } = scope;
+    const mine = claimed ?? (await this.claim([call], scope));
+    // Claimed before by this turn's earlier owner: it may have run, so it is never dispatched again.
+    if (mine !== undefined && !mine.has(call.id)) return this.interrupted(call, scope);
     scope.emit({
       type: 'tool_call_started',
       sessionId,

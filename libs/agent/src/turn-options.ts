@@ -6,8 +6,10 @@ import type { PolicyEngine } from './policy-engine.js';
 import type { SessionStore } from './session-store.js';
 import type { SkillAdvisor } from './skill-advisor.js';
 import type { ToolCaller } from './tool-caller.js';
+import type { ToolCallClaimStore } from './tool-call-claim-store.js';
 import type { ToolSource } from './tool-source.js';
 import type { TurnTimings } from './turn-clock.js';
+import type { TurnLeaseKeeper } from './turn-lease-keeper.js';
 
 /** Default cap on model calls per turn. */
 export const DEFAULT_MAX_ITERATIONS = 8;
@@ -24,6 +26,17 @@ export interface TurnRunnerDeps {
   policy?: PolicyEngine;
   /** Without one, no skills are selected and every tool is visible. */
   skills?: SkillAdvisor;
+  /**
+   * Makes each turn owned by one process at a time (several orchestrators share the sessions): a turn
+   * holds its session's lease while it runs and writes only while it holds it. Without one, turns are
+   * exclusive within this runner only.
+   */
+  leases?: TurnLeaseKeeper;
+  /**
+   * Records each tool call as started before it is dispatched, once: a call is never dispatched twice,
+   * and a resumed turn reports a started call without a result as interrupted instead of re-running it.
+   */
+  claims?: ToolCallClaimStore;
 }
 
 /** Limits of an `execute_skill` sub-task; every field is optional. */
@@ -80,6 +93,11 @@ export interface TurnInput {
   toolAllowlist?: readonly string[];
   signal?: AbortSignal;
   onEvent?: AgentEventListener;
+  /**
+   * Whether the turn takes its session's lease (default true when the runner has {@link TurnRunnerDeps.leases}).
+   * False when something else already owns the session, such as a job's lease.
+   */
+  leased?: boolean;
 }
 
 /** A tool call a person asked for directly (`/call`). */

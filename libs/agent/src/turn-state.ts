@@ -2,6 +2,7 @@ import type { ActiveSkill } from '@talon/contracts';
 import type { LlmMessage, LlmToolCall } from '@talon/llm';
 import type { ToolCallScope } from './tool-call-executor.js';
 import type { TurnClock } from './turn-clock.js';
+import type { HeldTurnLease } from './turn-lease-keeper.js';
 
 /** Everything one turn (or one `execute_skill` sub-task) carries while it runs. */
 export interface TurnState {
@@ -9,6 +10,8 @@ export interface TurnState {
   readonly turnId: string;
   readonly messages: LlmMessage[];
   readonly scope: ToolCallScope;
+  /** The session's lease, when the turn holds one (its loss stops the turn without another write). */
+  readonly lease?: HeldTurnLease;
   activeSkills: readonly ActiveSkill[];
   /** `skills_selected` is still to be sent (with the first attenuation's removals). */
   skillsToAnnounce: boolean;

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Provider } from '@nestjs/common';
@@ -8,6 +9,7 @@ import {
   loadOrCreateSecretsKeyFile,
   PolicyEngine,
   SecretCipher,
+  TurnLeaseKeeper,
   TurnRunner,
 } from '@talon/agent';
 import { ERROR_CODES } from '@talon/contracts';
@@ -26,6 +28,7 @@ import {
   SECRET_STORE,
   TOOL_CATALOG,
   TOOL_DISPATCHER,
+  TURN_LEASES,
 } from '../config/orchestrator.constants.js';
 import type { OrchestratorConfig } from '../config/orchestrator-config.js';
 import { SecretStore } from '../secrets/secret-store.js';
@@ -46,6 +49,8 @@ import { WasmDeclaredSecrets } from './wasm-declared-secrets.js';
 import { PrismaApprovalStore } from './prisma-approval-store.js';
 import { PrismaGrantStore } from './prisma-grant-store.js';
 import { PrismaSessionStore } from './prisma-session-store.js';
+import { PrismaToolCallClaimStore } from './prisma-tool-call-claim-store.js';
+import { PrismaTurnLeaseStore } from './prisma-turn-lease-store.js';
 import { UnconfiguredProvider } from './unconfigured-provider.js';
 
 /** The secrets key from config, or a key file generated once in the state directory (development). */
@@ -94,7 +99,21 @@ export function agentProviders(
   const cipher = secretCipher(config, logger);
   const secrets = new SecretStore(database.prisma, cipher);
   const policy = new PolicyEngine();
+  // One owner per process: a restarted orchestrator (same instance id) is a new owner, and waits for
+  // its predecessor's leases to expire like any other.
+  const leases = new TurnLeaseKeeper(new PrismaTurnLeaseStore(database.prisma), {
+    owner: `${config.instanceId}/${randomBytes(4).toString('hex')}`,
+    leaseMs: config.turnLeaseMs,
+    onTakeover: (sessionId, previousOwner) =>
+      logger.write('warn', 'took over a turn whose owner stopped renewing its lease', {
+        sessionId,
+        previousOwner,
+      }),
+    onLost: (sessionId) =>
+      logger.write('warn', 'lost the lease of a turn; another orchestrator finishes it', { sessionId }),
+  });
   return [
+    { provide: TURN_LEASES, useValue: leases },
     {
       provide: POLICY_GATE,
       inject: [TOOL_CATALOG, TOOL_DISPATCHER],
@@ -137,6 +156,8 @@ export function agentProviders(
               installable,
               new SkillMcpStarter(mcpControl, toolSource, installable, config.skillMcpAutostart),
             ),
+            leases,
+            claims: new PrismaToolCallClaimStore(database.prisma),
           },
           { maxIterations: config.maxIterations, skillTasks: config.skillTasks },
         );

@@ -2,6 +2,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import {
   isSlashCommand,
   parseSlashCommand,
+  SessionBusyError,
   slashCommandHelp,
   type AgentEvent,
   type ApprovalQueue,
@@ -241,6 +242,8 @@ export class ChatService {
     const common = {
       autonomous: input.autonomous,
       actor: `job:${input.jobId}`,
+      // The job's own lease owns its session (taken over by the job runner), not a turn lease.
+      leased: false,
       signal: input.signal,
       onEvent: emit,
       ...(input.maxIterations === undefined ? {} : { maxIterations: input.maxIterations }),
@@ -311,16 +314,26 @@ export class ChatService {
     this.emitter(sessionId)(event as ChatEvent);
   }
 
-  /** Continues a turn that was waiting (approvals) when the orchestrator stopped. */
+  /**
+   * Continues a turn whose owner stopped (a restart, a crash: its lease expired), or that was waiting
+   * for approvals when the orchestrator stopped. `undefined` when there is nothing to continue here:
+   * no unfinished turn, a job's session, or a turn another orchestrator still holds.
+   */
   async resume(sessionId: string): Promise<TurnResult | undefined> {
     const session = await this.deps.prisma.session.findUnique({ where: { id: sessionId } });
     if (!session || this.deps.runner.isBusy(sessionId)) return undefined;
     // A job's session is resumed by the job runner that takes the job's lease, never here.
     if ((session.metadata as { jobId?: string } | null)?.jobId !== undefined) return undefined;
-    return this.deps.runner.resumeTurn(sessionId, {
-      autonomous: session.autonomous,
-      onEvent: this.emitter(sessionId),
-    });
+    try {
+      return await this.deps.runner.resumeTurn(sessionId, {
+        autonomous: session.autonomous,
+        onEvent: this.emitter(sessionId),
+      });
+    } catch (error) {
+      // Its owner is alive and renews the lease: it is not ours to continue.
+      if (error instanceof SessionBusyError) return undefined;
+      throw error;
+    }
   }
 
   private async command(
@@ -493,6 +506,17 @@ export class ChatService {
         tool: (record.tool as string) ?? null,
         outcome: String(record.decision ?? record.status ?? 'resolved'),
         data: { approvalId: record.approvalId ?? record.id },
+      });
+    } else if (event.type === 'tool_call_finished' && record.code === ERROR_CODES.INTERRUPTED) {
+      // Its owner died while it ran (or before its result was stored): whether it took effect is unknown.
+      void this.deps.audit.append({
+        kind: 'tool.interrupted',
+        actor: 'system:takeover',
+        sessionId: event.sessionId,
+        callId: (record.callId as string) ?? null,
+        tool: (record.tool as string) ?? null,
+        outcome: 'interrupted',
+        data: { turnId: record.turnId, message: record.message },
       });
     } else if (
       event.type === 'tool_call_finished' &&

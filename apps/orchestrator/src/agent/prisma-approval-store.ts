@@ -41,6 +41,23 @@ export class PrismaApprovalStore implements ApprovalStore {
     });
   }
 
+  /**
+   * Count and insert under a per-session transaction lock, so requests racing on several orchestrators
+   * are serialised and the second statement counts what the first one of another request inserted.
+   */
+  async createWithinCap(record: ApprovalRecord, maxPending: number): Promise<boolean> {
+    return this.prisma.$transaction(async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`approval-cap:${record.sessionId}`}, 0))`;
+      const inserted = await tx.$executeRaw`
+        INSERT INTO approval (id, session_id, turn_id, call_id, tool, params_redacted, reason, status, created_at, expires_at)
+        SELECT ${record.id}::uuid, ${record.sessionId}::uuid, ${record.turnId ?? null}, ${record.callId},
+          ${record.tool}, ${JSON.stringify(record.params)}::jsonb, ${record.reason}, ${record.status},
+          ${new Date(record.createdAt)}, ${new Date(record.expiresAt)}
+        WHERE (SELECT count(*) FROM approval WHERE session_id = ${record.sessionId}::uuid AND status = 'pending') < ${maxPending}`;
+      return inserted === 1;
+    });
+  }
+
   async get(id: string): Promise<ApprovalRecord | undefined> {
     const row = await this.prisma.approval.findUnique({ where: { id } });
     return row ? toRecord(row) : undefined;

@@ -1,5 +1,6 @@
 import type { NatsConnection } from '@nats-io/transport-node';
 import { SUBJECTS, type JobEvent } from '@talon/contracts';
+import { isUniqueViolation } from '@talon/persistence';
 import { encodeJson, type JsonLogger } from '@talon/service-runtime';
 import type { JobStore } from './job-store.js';
 
@@ -10,13 +11,6 @@ const FLUSH_BATCH_SIZE = 500;
 
 /** Writes of a batch whose seqs collided with another orchestrator's, at most. */
 const MAX_ATTEMPTS = 5;
-
-function isSeqConflict(error: unknown): boolean {
-  const text = String((error as { message?: string })?.message ?? error);
-  return (
-    text.includes('23505') || text.includes('job_event_job_id_seq_key') || text.includes('Unique constraint')
-  );
-}
 
 interface Pending {
   jobId: string;
@@ -95,7 +89,7 @@ export class JobEventLog {
       } catch (error) {
         // Another orchestrator stored an event of the same job at the same moment (its API took the
         // job, this one runs it): the seqs collided on the unique (job_id, seq); number them again.
-        if (attempt < MAX_ATTEMPTS && isSeqConflict(error)) continue;
+        if (attempt < MAX_ATTEMPTS && isUniqueViolation(error)) continue;
         this.logger.write('warn', 'storing job events failed', { count: batch.length, error: String(error) });
         break;
       }

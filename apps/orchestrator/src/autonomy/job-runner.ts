@@ -1,6 +1,7 @@
+import { leaseSchedule, type LeaseSchedule } from '@talon/agent';
 import { afterJobOutcome, afterLostLease, resolveJobLimits } from '@talon/autonomy';
 import type { ChatEvent, Guardrails, JobAction, JobLimits, JobPolicy, JobState } from '@talon/contracts';
-import type { Job as JobRow, PrismaClient } from '@talon/persistence';
+import { isUniqueViolation, type Job as JobRow, type PrismaClient } from '@talon/persistence';
 import type { JsonLogger } from '@talon/service-runtime';
 import type { JobActionHandlers, JobOutcome } from './job-action-handlers.js';
 import type { JobEventLog } from './job-event-log.js';
@@ -50,6 +51,8 @@ export class JobRunner {
   private readonly active = new Map<string, ActiveJob>();
   private readonly concurrency: number;
   readonly leaseMs: number;
+  /** Renewal and takeover pacing, shared with turn leases (expiry itself is the database clock's). */
+  private readonly schedule: LeaseSchedule;
   private readonly pollMs: number;
   private timer?: NodeJS.Timeout;
   private stopped = true;
@@ -71,6 +74,7 @@ export class JobRunner {
   ) {
     this.concurrency = options.concurrency ?? 8;
     this.leaseMs = options.leaseMs ?? 15_000;
+    this.schedule = leaseSchedule(this.leaseMs);
     this.pollMs = options.pollMs ?? 250;
   }
 
@@ -111,11 +115,11 @@ export class JobRunner {
   private async cycle(): Promise<void> {
     const now = Date.now();
     try {
-      if (now - this.lastRenew >= this.leaseMs / 3) {
+      if (now - this.lastRenew >= this.schedule.renewEveryMs) {
         this.lastRenew = now;
         await this.renew();
       }
-      if (now - this.lastTakeover >= Math.min(1000, this.leaseMs / 3)) {
+      if (now - this.lastTakeover >= this.schedule.sweepEveryMs) {
         this.lastTakeover = now;
         await this.takeOver();
       }
@@ -400,7 +404,7 @@ export class JobRunner {
         return await this.jobs.finishOwned(id, this.options.owner, outcome, event);
       } catch (error) {
         // Another orchestrator's API stored an event of this job at the same moment; number it again.
-        if (attempt >= 5 || !String((error as Error)?.message ?? error).includes('23505')) throw error;
+        if (attempt >= 5 || !isUniqueViolation(error)) throw error;
       }
     }
   }

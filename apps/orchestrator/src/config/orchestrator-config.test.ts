@@ -18,3 +18,17 @@ describe('orchestrator config: hands and schedules', () => {
     );
   });
 });
+
+describe('orchestrator config: turn leases', () => {
+  it('defaults the turn lease to 10 s and reads TALON_TURN_LEASE_MS', () => {
+    expect(parseOrchestratorConfig({}).turnLeaseMs).toBe(10_000);
+    expect(parseOrchestratorConfig({ TALON_TURN_LEASE_MS: '1500' }).turnLeaseMs).toBe(1500);
+  });
+
+  it('refuses a lease too short to renew, or not a number, saying what to use', () => {
+    expect(() => parseOrchestratorConfig({ TALON_TURN_LEASE_MS: '50' })).toThrow(
+      /TALON_TURN_LEASE_MS="50" is invalid: expected at least 300/,
+    );
+    expect(() => parseOrchestratorConfig({ TALON_TURN_LEASE_MS: 'soon' })).toThrow(/TALON_TURN_LEASE_MS/);
+  });
+});

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { parseLlmConfig, type LlmConfig } from '@talon/llm';
 import { DEFAULT_TOKEN_CACHE_MS, looksLikeApiToken } from '@talon/auth';
 import { SKILL_MCP_AUTOSTART_MODES, type SkillMcpAutostart } from '@talon/skills';
+import { DEFAULT_TURN_LEASE_MS, MIN_LEASE_MS } from '@talon/agent';
 import {
   InvalidConfigError,
   parseServiceConfig,
@@ -29,6 +30,12 @@ export interface OrchestratorConfig extends ServiceConfig {
   approvalTimeoutMs: number;
   /** Model calls per turn. Default 8 (env `TALON_MAX_ITERATIONS`). */
   maxIterations: number;
+  /**
+   * Lease of a running turn (and of a pending approval's continuation), renewed every third; a dead
+   * orchestrator's turn is taken over by another about this long after it died. Default 10000 ms, at
+   * least 300 (env `TALON_TURN_LEASE_MS`).
+   */
+  turnLeaseMs: number;
   /**
    * Where installable tools are listed, for resolving the tools a skill declares: WebAssembly tools in
    * `<registry>/tools/*.json` (env `TALON_TOOL_REGISTRY_DIR`, default `<root>/registry`) and MCP servers in
@@ -178,6 +185,7 @@ export function parseOrchestratorConfig(env: NodeJS.ProcessEnv = process.env): O
     ...(env.TALON_SECRETS_KEY ? { secretsKey: env.TALON_SECRETS_KEY } : {}),
     approvalTimeoutMs: readPositiveInt(env, 'TALON_APPROVAL_TIMEOUT_MS', 300_000),
     maxIterations: readPositiveInt(env, 'TALON_MAX_ITERATIONS', 8),
+    turnLeaseMs: readLeaseMs(env, 'TALON_TURN_LEASE_MS', DEFAULT_TURN_LEASE_MS),
     handsDir: resolve(env.TALON_HANDS_DIR || 'hands'),
     timezone: readTimezone(env),
     toolRegistry: toolRegistryOf(env),
@@ -193,7 +201,7 @@ export function parseOrchestratorConfig(env: NodeJS.ProcessEnv = process.env): O
     },
     autonomy: {
       schedulerTickMs: readPositiveInt(env, 'TALON_SCHEDULER_TICK_MS', 250),
-      jobLeaseMs: readPositiveInt(env, 'TALON_JOB_LEASE_MS', 15_000),
+      jobLeaseMs: readLeaseMs(env, 'TALON_JOB_LEASE_MS', 15_000),
       jobConcurrency: readPositiveInt(env, 'TALON_JOB_CONCURRENCY', 8),
       skillRoutinesSyncMs: readPositiveInt(env, 'TALON_SKILL_ROUTINES_SYNC_MS', 5_000),
     },
@@ -218,6 +226,14 @@ function toolRegistryOf(env: NodeJS.ProcessEnv): OrchestratorConfig['toolRegistr
     toolsDir: resolve(registry, 'tools'),
     mcpServersDir: resolve(env.TALON_MCP_REGISTRY_DIR || resolve(root, 'registry', 'mcp-servers')),
   };
+}
+
+/** A lease length: a whole number of ms, long enough for renewals to reach the database. */
+function readLeaseMs(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const value = readPositiveInt(env, name, fallback);
+  if (value < MIN_LEASE_MS)
+    throw new InvalidConfigError(name, String(value), `at least ${MIN_LEASE_MS} (milliseconds)`);
+  return value;
 }
 
 function readTimezone(env: NodeJS.ProcessEnv): string {

@@ -15,3 +15,4 @@ export const SECRET_STORE = Symbol('SECRET_STORE');
 export const POLICY_GATE = Symbol('POLICY_GATE');
 export const HAND_CATALOG = Symbol('HAND_CATALOG');
 export const SECRET_CIPHER = Symbol('SECRET_CIPHER');
+export const TURN_LEASES = Symbol('TURN_LEASES');

@@ -26,7 +26,9 @@ import {
   type ApprovalQueueOptions,
   type SkillAdvisor,
   type ToolCaller,
+  type ToolCallClaimStore,
   type ToolSource,
+  type TurnLeaseKeeper,
   type TurnRunnerOptions,
 } from '../../src/index.js';
 
@@ -182,6 +184,8 @@ export function buildRunner(options: {
   sessions?: InMemorySessionStore;
   approvalStore?: InMemoryApprovalStore;
   grants?: InMemoryGrantStore;
+  leases?: TurnLeaseKeeper;
+  claims?: ToolCallClaimStore;
 }) {
   const tools = options.tools ?? new MutableToolSource([toolDef('echo')]);
   const caller = options.caller ?? new RecordingToolCaller();
@@ -190,7 +194,17 @@ export function buildRunner(options: {
   const grants = options.grants ?? new InMemoryGrantStore();
   const approvals = new ApprovalQueue(approvalStore, grants, { pollIntervalMs: 0, ...options.queue });
   const runner = new TurnRunner(
-    { provider: options.provider, tools, caller, sessions, approvals, grants, skills: options.skills },
+    {
+      provider: options.provider,
+      tools,
+      caller,
+      sessions,
+      approvals,
+      grants,
+      skills: options.skills,
+      ...(options.leases ? { leases: options.leases } : {}),
+      ...(options.claims ? { claims: options.claims } : {}),
+    },
     options.runner,
   );
   const events: AgentEvent[] = [];

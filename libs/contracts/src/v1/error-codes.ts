@@ -67,6 +67,10 @@ export const ERROR_CODES = {
   INVALID_TRIGGER: 'INVALID_TRIGGER',
   /** A JetStream bucket of shared state exists with settings Talon cannot use (a TTL, no history, another subject); `details.differences` lists them and the fix. */
   STATE_BUCKET_MISMATCH: 'STATE_BUCKET_MISMATCH',
+  /** A tool call was running when its orchestrator died: it may or may not have taken effect. Check before calling it again (the synthetic result says whether the tool is idempotent). */
+  INTERRUPTED: 'INTERRUPTED',
+  /** This orchestrator lost the turn's lease (it was too slow to renew it) and another one finishes the turn; follow the session's events or read its messages. */
+  TURN_LEASE_LOST: 'TURN_LEASE_LOST',
 } as const;
 
 /** One of the stable wire error codes. */
@@ -106,6 +110,8 @@ export const HTTP_STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   BUILD_IN_PROGRESS: 409,
   INVALID_TRIGGER: 400,
   STATE_BUCKET_MISMATCH: 500,
+  INTERRUPTED: 500,
+  TURN_LEASE_LOST: 409,
 };
 
 /** gRPC status code for each wire code (numbers from grpc's status.proto). */
@@ -142,4 +148,6 @@ export const GRPC_STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   BUILD_IN_PROGRESS: 10,
   INVALID_TRIGGER: 3,
   STATE_BUCKET_MISMATCH: 9,
+  INTERRUPTED: 10,
+  TURN_LEASE_LOST: 10,
 };

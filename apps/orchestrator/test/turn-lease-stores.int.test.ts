@@ -1,0 +1,170 @@
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { InMemoryGrantStore, ApprovalQueue, type ApprovalRecord } from '@talon/agent';
+import { openDatabase, PGLITE_IN_MEMORY, type Database } from '@talon/persistence';
+import { createTestDatabase, type TestDatabase } from '@talon/testing';
+import { PrismaApprovalStore } from '../src/agent/prisma-approval-store.js';
+import { PrismaSessionStore } from '../src/agent/prisma-session-store.js';
+import { PrismaToolCallClaimStore } from '../src/agent/prisma-tool-call-claim-store.js';
+import { PrismaTurnLeaseStore } from '../src/agent/prisma-turn-lease-store.js';
+
+/**
+ * The database side of exactly-once turns, on both backends: the lease on the database clock, fenced
+ * message writes, one claim per tool call, `seq` and the approval cap under concurrent writers (two
+ * clients of one PostgreSQL database stand for two orchestrators).
+ */
+describe.each(['postgres', 'pglite'] as const)('turn leases and claims on %s', (kind) => {
+  let postgres: TestDatabase | undefined;
+  let a: Database;
+  let b: Database;
+
+  beforeAll(async () => {
+    if (kind === 'postgres') {
+      postgres = await createTestDatabase();
+      a = await openDatabase({ kind: 'postgres', url: postgres.url });
+      b = await openDatabase({ kind: 'postgres', url: postgres.url });
+    } else {
+      // PGlite is one process's database: both "orchestrators" share the one client.
+      a = await openDatabase({ kind: 'pglite', dataDir: PGLITE_IN_MEMORY });
+      b = a;
+    }
+  }, 60_000);
+
+  afterAll(async () => {
+    await a?.close();
+    if (b !== a) await b?.close();
+    await postgres?.drop();
+  });
+
+  const newSession = async () => (await a.prisma.session.create({ data: {} })).id;
+
+  it('keeps a lease for its owner until it expires on the database clock, whatever the process clock says', async () => {
+    const sessionId = await newSession();
+    const leasesA = new PrismaTurnLeaseStore(a.prisma);
+    const leasesB = new PrismaTurnLeaseStore(b.prisma);
+    expect(await leasesA.acquire(sessionId, 't1', 'orch-a', 1_500)).toEqual({ acquired: true });
+    // Orchestrator b's clock runs an hour ahead: leases never read it. (PGlite runs inside the process,
+    // so its clock is the process's: it serves one orchestrator, and there is no other clock to disagree.)
+    const skew =
+      kind === 'postgres'
+        ? jest
+            .spyOn(Date, 'now')
+            .mockImplementation(() => performance.timeOrigin + performance.now() + 3_600_000)
+        : undefined;
+    try {
+      expect(await leasesB.acquire(sessionId, 't1', 'orch-b', 1_500)).toEqual({ acquired: false });
+      expect(await leasesB.listExpired(10)).not.toContain(sessionId);
+    } finally {
+      skew?.mockRestore();
+    }
+    expect([...(await leasesA.renew('orch-a', [sessionId], 1_000))]).toEqual([sessionId]);
+    expect(await leasesA.acquire(sessionId, 't1', 'orch-a', 1_000)).toMatchObject({ acquired: true });
+    await sleep(1_300);
+    expect(await leasesB.listExpired(10)).toContain(sessionId);
+    expect(await leasesB.acquire(sessionId, 't1', 'orch-b', 5_000)).toEqual({
+      acquired: true,
+      previousOwner: 'orch-a',
+    });
+    // The slow owner's renewal finds nothing, and its fenced writes are refused.
+    expect(await leasesA.renew('orch-a', [sessionId], 1_000)).toEqual(new Set());
+    const sessionsA = new PrismaSessionStore(a.prisma);
+    const sessionsB = new PrismaSessionStore(b.prisma);
+    await expect(
+      sessionsA.append(sessionId, 't1', { role: 'user', content: 'late' }, { owner: 'orch-a', leased: true }),
+    ).rejects.toMatchObject({ code: 'TURN_LEASE_LOST' });
+    const stored = await sessionsB.append(
+      sessionId,
+      't1',
+      { role: 'user', content: 'hello' },
+      { owner: 'orch-b', leased: true },
+    );
+    expect(stored.seq).toBe(1);
+    expect((await sessionsB.load(sessionId)).map((entry) => entry.message.content)).toEqual(['hello']);
+    await leasesA.release(sessionId, 'orch-a');
+    expect(await a.prisma.turnLease.findUnique({ where: { sessionId } })).toMatchObject({ owner: 'orch-b' });
+    expect(await leasesB.expireAll('orch-b')).toBeGreaterThanOrEqual(1);
+    expect(await leasesA.listExpired(10)).toContain(sessionId);
+  });
+
+  it('claims a tool call once, only while the lease is held, and forgets claims with the lease', async () => {
+    const sessionId = await newSession();
+    const leases = new PrismaTurnLeaseStore(a.prisma);
+    const claimsA = new PrismaToolCallClaimStore(a.prisma);
+    const claimsB = new PrismaToolCallClaimStore(b.prisma);
+    await leases.acquire(sessionId, 't1', 'orch-a', 60_000);
+    const fenceA = { owner: 'orch-a', leased: true };
+    const calls = [
+      { callId: 'c1', tool: 'shell' },
+      { callId: 'c2', tool: 'echo' },
+    ];
+    const [first, second] = await Promise.all([
+      claimsA.claim(sessionId, 't1', calls, fenceA),
+      claimsB.claim(sessionId, 't1', calls, fenceA),
+    ]);
+    expect(first!.held && second!.held).toBe(true);
+    expect([...first!.claimed, ...second!.claimed].sort()).toEqual(['c1', 'c2']);
+    expect(await claimsB.claim(sessionId, 't1', calls, { owner: 'orch-b', leased: true })).toEqual({
+      held: false,
+      claimed: new Set(),
+    });
+    // A job's turn has no turn lease: the claim's uniqueness still holds.
+    expect(
+      await claimsB.claim(sessionId, 't1', [{ callId: 'c3', tool: 'echo' }], { owner: 'job', leased: false }),
+    ).toEqual({
+      held: true,
+      claimed: new Set(['c3']),
+    });
+    expect(await claimsA.started(sessionId, ['c1', 'c9'])).toEqual(new Set(['c1']));
+    await leases.release(sessionId, 'orch-a');
+    expect(await claimsA.started(sessionId, ['c1', 'c2', 'c3'])).toEqual(new Set());
+  });
+
+  it('numbers 40 messages written at once from two clients 1..40 without a gap or a duplicate', async () => {
+    const sessionId = await newSession();
+    const stores = [new PrismaSessionStore(a.prisma), new PrismaSessionStore(b.prisma)];
+    const written = await Promise.all(
+      Array.from({ length: 40 }, (_, index) =>
+        stores[index % 2]!.append(sessionId, 't', { role: 'user', content: `m${index}` }),
+      ),
+    );
+    expect(written.map((entry) => entry.seq).sort((x, y) => x - y)).toEqual(
+      Array.from({ length: 40 }, (_, index) => index + 1),
+    );
+    expect(await a.prisma.message.count({ where: { sessionId } })).toBe(40);
+  });
+
+  it('holds the pending-approval cap when two orchestrators ask at once', async () => {
+    const sessionId = await newSession();
+    const queues = [a, b].map(
+      (database) =>
+        new ApprovalQueue(new PrismaApprovalStore(database.prisma), new InMemoryGrantStore(), {
+          maxPendingPerSession: 3,
+          pollIntervalMs: 0,
+        }),
+    );
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 12 }, (_, index) =>
+        queues[index % 2]!.request({
+          sessionId,
+          callId: `call-${index}`,
+          tool: 'shell',
+          params: { command: 'true' },
+          reason: 'asks',
+        }),
+      ),
+    );
+    const created = outcomes.filter((outcome) => outcome.status === 'fulfilled');
+    expect(created).toHaveLength(3);
+    expect(outcomes.find((outcome) => outcome.status === 'rejected')).toMatchObject({
+      reason: { code: 'RATE_LIMITED' },
+    });
+    expect(await a.prisma.approval.count({ where: { sessionId, status: 'pending' } })).toBe(3);
+    const record = (created[0] as PromiseFulfilledResult<ApprovalRecord>).value;
+    expect(await new PrismaApprovalStore(b.prisma).get(record.id)).toMatchObject({
+      id: record.id,
+      sessionId,
+      status: 'pending',
+      params: { command: 'true' },
+    });
+  });
+});
