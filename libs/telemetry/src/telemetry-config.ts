@@ -23,6 +23,8 @@ export interface TracingConfig {
   readonly samplerRatio: number;
   /** `OTEL_EXPORTER_OTLP_HEADERS` (`k=v,k2=v2`), sent with every export. */
   readonly headers: Readonly<Record<string, string>>;
+  /** `OTEL_BSP_SCHEDULE_DELAY`: ms between batch exports, default 5000. */
+  readonly scheduleDelayMs: number;
 }
 
 /** The Prometheus endpoint of a service without an HTTP port of its own. */
@@ -107,8 +109,17 @@ function parseTracing(env: NodeJS.ProcessEnv, defaultServiceName: string): Traci
   const samplerRatio = ratioText === undefined ? 1 : Number(ratioText);
   if (!Number.isFinite(samplerRatio) || samplerRatio < 0 || samplerRatio > 1)
     throw new TelemetryConfigError('OTEL_TRACES_SAMPLER_ARG', ratioText!, 'a number from 0 to 1');
+  const delayText = text(env, 'OTEL_BSP_SCHEDULE_DELAY');
+  const scheduleDelayMs = delayText === undefined ? 5000 : Number(delayText);
+  if (!Number.isInteger(scheduleDelayMs) || scheduleDelayMs < 1)
+    throw new TelemetryConfigError(
+      'OTEL_BSP_SCHEDULE_DELAY',
+      delayText!,
+      'a positive number of milliseconds',
+    );
   return {
     tracesUrl,
+    scheduleDelayMs,
     serviceName: text(env, 'OTEL_SERVICE_NAME') ?? defaultServiceName,
     sampler,
     samplerRatio,

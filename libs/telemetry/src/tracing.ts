@@ -10,8 +10,6 @@ export interface TracingStartOptions {
   readonly instanceId: string;
   /** Where the SDK's warnings go (a rate-limited export failure, a dropped span). */
   readonly warn: (message: string, fields: Record<string, unknown>) => void;
-  /** Spans per export batch flush; default 512 (the SDK's). Tests lower the delay, not the size. */
-  readonly scheduledDelayMs?: number;
 }
 
 /** A running tracer provider. */
@@ -86,11 +84,7 @@ export async function startTracing(
       'service.instance.id': options.instanceId,
     }),
     sampler: await samplerOf(config),
-    spanProcessors: [
-      new BatchSpanProcessor(exporter, {
-        ...(options.scheduledDelayMs === undefined ? {} : { scheduledDelayMillis: options.scheduledDelayMs }),
-      }),
-    ],
+    spanProcessors: [new BatchSpanProcessor(exporter, { scheduledDelayMillis: config.scheduleDelayMs })],
   });
   provider.register({ propagator: new core.W3CTraceContextPropagator() });
   setTracingEnabled(true);
