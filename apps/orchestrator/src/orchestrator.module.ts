@@ -21,6 +21,7 @@ import { RoutinesApi } from './autonomy/routines-api.js';
 import { WebhookController } from './autonomy/webhook.controller.js';
 import { GrpcApiController } from './api/grpc-api.controller.js';
 import { HttpApiController } from './api/http-api.controller.js';
+import { MetricsController } from './metrics/metrics.controller.js';
 import { NatsApiController } from './api/nats-api.controller.js';
 import {
   DATABASE,
@@ -64,6 +65,7 @@ export class OrchestratorModule {
         ChatHttpController,
         McpOAuthCallbackController,
         WebhookController,
+        MetricsController,
         HttpApiController,
         GrpcApiController,
       ],

@@ -9,6 +9,7 @@ import { TurnLeaseLostError } from './errors/turn-lease-lost-error.js';
 import type { HeldTurnLease } from './turn-lease-keeper.js';
 import type { TurnFence } from './turn-lease-store.js';
 import { callModel } from './model-call.js';
+import { ATTR, inSpan, recordFailure } from '@talon/telemetry';
 import { PolicyEngine } from './policy-engine.js';
 import { buildSystemPrompt } from './system-prompt-builder.js';
 import { NO_PRE_APPROVALS, skillPreApprovals } from './skill-pre-approvals.js';
@@ -231,7 +232,39 @@ export class TurnRunner implements SkillTaskHost {
     };
   }
 
-  private async drive(state: TurnState, resumed: boolean, setup: () => Promise<void>): Promise<TurnResult> {
+  /** One turn is one span (`invoke_agent`), parent of its skill selection, model calls and tool calls. */
+  private drive(state: TurnState, resumed: boolean, setup: () => Promise<void>): Promise<TurnResult> {
+    return inSpan(
+      'invoke_agent talon',
+      {
+        attributes: {
+          [ATTR.genAiOperation]: 'invoke_agent',
+          [ATTR.sessionId]: state.sessionId,
+          [ATTR.turnId]: state.turnId,
+        },
+      },
+      async (span) => {
+        const result = await this.driveTurn(state, resumed, async () => {
+          await setup();
+          if (state.activeSkills.length > 0)
+            span.setAttribute(
+              ATTR.skillNames,
+              state.activeSkills.map((skill) => skill.name),
+            );
+        });
+        span.setAttribute(ATTR.genAiInputTokens, result.usage.inputTokens);
+        span.setAttribute(ATTR.genAiOutputTokens, result.usage.outputTokens);
+        if (result.error) recordFailure(span, result.error);
+        return result;
+      },
+    );
+  }
+
+  private async driveTurn(
+    state: TurnState,
+    resumed: boolean,
+    setup: () => Promise<void>,
+  ): Promise<TurnResult> {
     const signal = state.scope.signal;
     const { sessionId, turnId, scope } = state;
     scope.emit({ type: 'turn_started', sessionId, turnId, resumed });

@@ -7,6 +7,7 @@ import {
 import { TalonError } from '@talon/errors';
 import type { LlmToolCall, LlmToolResultMessage } from '@talon/llm';
 import { redactParams } from '@talon/tool-runtime';
+import { ATTR, inSpan, recordFailure } from '@talon/telemetry';
 import type { AgentEventListener, SubtaskOrigin } from './agent-events.js';
 import { EXECUTE_SKILL_TOOL } from './execute-skill-tool.js';
 import type { ApprovalQueue } from './approval-queue.js';
@@ -215,6 +216,26 @@ export class ToolCallExecutor {
     assessment?: ToolApprovalAssessment,
   ): PolicyDecision | undefined {
     if (definition === undefined) return undefined;
+    return inSpan(
+      'talon.policy.decide',
+      { attributes: { [ATTR.genAiToolName]: call.name, [ATTR.callId]: call.id } },
+      (span) => {
+        const decision = this.decideNow(call, definition, grants, scope, callApproved, assessment);
+        span.setAttribute(ATTR.policyAction, decision.action);
+        span.setAttribute(ATTR.policySource, decision.source);
+        return decision;
+      },
+    );
+  }
+
+  private decideNow(
+    call: LlmToolCall,
+    definition: ToolDefinition,
+    grants: SessionGrants,
+    scope: ToolCallScope,
+    callApproved: boolean,
+    assessment?: ToolApprovalAssessment,
+  ): PolicyDecision {
     return this.deps.policy.decide({
       tool: definition,
       requirement: assessment?.approval ?? this.deps.tools.approvalFor?.(call.name, call.arguments),
@@ -314,7 +335,22 @@ export class ToolCallExecutor {
     approval: ApprovalRecord,
     scope: ToolCallScope,
   ): Promise<ToolCallOutcome> {
-    const settled = await this.deps.approvals.waitFor(approval.id, { signal: scope.signal });
+    // Its own span: the time a person took to decide.
+    const settled = await inSpan(
+      'talon.approval.wait',
+      {
+        attributes: {
+          [ATTR.approvalId]: approval.id,
+          [ATTR.genAiToolName]: call.name,
+          [ATTR.callId]: call.id,
+        },
+      },
+      async (span) => {
+        const record = await this.deps.approvals.waitFor(approval.id, { signal: scope.signal });
+        span.setAttribute(ATTR.approvalDecision, record.decision ?? 'expire');
+        return record;
+      },
+    );
     const approved = settled.status === 'approved';
     scope.emit({
       type: 'approval_resolved',
@@ -343,7 +379,35 @@ export class ToolCallExecutor {
     return this.settle(call, definition, this.decide(call, definition, grants, scope, true), scope);
   }
 
-  private async invoke(
+  /** One tool call the policy let through, as a span `execute_tool <name>` with the verdict on it. */
+  private invoke(
+    call: LlmToolCall,
+    scope: ToolCallScope,
+    decision: PolicyDecision,
+    claimed?: ReadonlySet<string>,
+  ): Promise<ToolCallOutcome> {
+    return inSpan(
+      `execute_tool ${call.name}`,
+      {
+        attributes: {
+          [ATTR.genAiOperation]: 'execute_tool',
+          [ATTR.genAiToolName]: call.name,
+          [ATTR.genAiToolCallId]: call.id,
+          [ATTR.callId]: call.id,
+          [ATTR.sessionId]: scope.sessionId,
+          [ATTR.policyAction]: decision.action,
+          [ATTR.policySource]: decision.source,
+        },
+      },
+      async (span) => {
+        const outcome = await this.invokeNow(call, scope, decision, claimed);
+        if (!outcome.ok) recordFailure(span, { code: outcome.code });
+        return outcome;
+      },
+    );
+  }
+
+  private async invokeNow(
     call: LlmToolCall,
     scope: ToolCallScope,
     decision: PolicyDecision,
@@ -427,6 +491,18 @@ export class ToolCallExecutor {
     message: string,
     decision?: PolicyDecision,
   ): ToolCallOutcome {
+    inSpan(
+      `execute_tool ${call.name}`,
+      {
+        attributes: {
+          [ATTR.genAiOperation]: 'execute_tool',
+          [ATTR.genAiToolName]: call.name,
+          [ATTR.callId]: call.id,
+          ...(decision ? { [ATTR.policyAction]: decision.action, [ATTR.policySource]: decision.source } : {}),
+        },
+      },
+      (span) => recordFailure(span, { code }),
+    );
     scope.emit({
       type: 'tool_call_finished',
       sessionId: scope.sessionId,

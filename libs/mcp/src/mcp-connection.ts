@@ -1,3 +1,4 @@
+import { ATTR, inSpan, SpanKind } from '@talon/telemetry';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   ResourceListChangedNotificationSchema,
@@ -147,10 +148,22 @@ export class McpConnection {
       if (!client) throw this.unavailable('it stopped before the call could be sent');
       const timeoutMs = options.timeoutMs ?? this.definition.callTimeoutMs;
       try {
-        return (await client.callTool({ name, arguments: args }, undefined, {
-          timeout: timeoutMs,
-          ...(options.signal ? { signal: options.signal } : {}),
-        })) as CallToolResult;
+        return await inSpan(
+          `tools/call ${name}`,
+          {
+            kind: SpanKind.CLIENT,
+            attributes: {
+              'mcp.method.name': 'tools/call',
+              [ATTR.genAiToolName]: name,
+              [ATTR.mcpServer]: this.definition.name,
+            },
+          },
+          async () =>
+            (await client.callTool({ name, arguments: args }, undefined, {
+              timeout: timeoutMs,
+              ...(options.signal ? { signal: options.signal } : {}),
+            })) as CallToolResult,
+        );
       } catch (error) {
         throw toMcpCallError(error, {
           server: this.definition.name,

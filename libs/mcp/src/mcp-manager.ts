@@ -1,3 +1,4 @@
+import { talonMetrics } from '@talon/telemetry';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type {
   McpPromptGetReply,
@@ -75,6 +76,14 @@ export class McpManager {
       this.connections.set(definition.name, connection);
     }
     if (options.knownTools) this.rebuildTools();
+    talonMetrics().mcpServers.observe(() => {
+      const byState: Record<string, number> = {};
+      for (const connection of this.connections.values()) {
+        const { state } = connection.status();
+        byState[state] = (byState[state] ?? 0) + 1;
+      }
+      return byState;
+    });
     this.sweep = setInterval(() => void this.stopIdle(), options.idleSweepMs ?? DEFAULT_IDLE_SWEEP_MS);
     this.sweep.unref();
   }

@@ -10,6 +10,7 @@ import { ServiceHealth } from './service-health.js';
 import { TalonNatsServer } from './talon-nats-server.js';
 import type { ServiceConfig } from './service-config.js';
 import { WireExceptionFilter } from './wire-exception-filter.js';
+import { startMetricsServer, startTracing, talonMetrics, type MetricsServer } from '@talon/telemetry';
 
 /** A running service: its Nest application, NATS connection and a stop function. */
 export interface RunningService<App = INestMicroservice | INestApplication> {
@@ -17,6 +18,8 @@ export interface RunningService<App = INestMicroservice | INestApplication> {
   connection: NatsConnection;
   logger: JsonLogger;
   server: TalonNatsServer;
+  /** The `/metrics` listener (`TALON_METRICS_PORT`), when configured. */
+  metricsPort?: number;
   stop(): Promise<void>;
 }
 
@@ -45,6 +48,12 @@ export interface BootstrapOptions {
 export async function bootstrapService(options: BootstrapOptions): Promise<RunningService> {
   const { config } = options;
   const logger = new JsonLogger({ service: config.service, instanceId: config.instanceId }, config.logLevel);
+  // Before anything handles a message: spans of the first request must already be recorded.
+  const tracing = await startTracing(config.telemetry.tracing, {
+    instanceId: config.instanceId,
+    warn: (message, fields) => logger.write('warn', message, fields),
+  });
+  const metrics = talonMetrics(config.service);
   let connection: NatsConnection;
   try {
     connection = await connectToNats({
@@ -114,7 +123,12 @@ export async function bootstrapService(options: BootstrapOptions): Promise<Runni
   );
   health.start(connection);
   watchConnectionStatus(connection, logger);
+  let metricsServer: MetricsServer | undefined;
+  if (config.telemetry.metrics)
+    metricsServer = await startMetricsServer(config.telemetry.metrics, metrics.registry);
   logger.write('info', 'ready', {
+    ...(metricsServer ? { metricsPort: metricsServer.port } : {}),
+    tracing: config.telemetry.tracing ? new URL(config.telemetry.tracing.tracesUrl).host : 'off',
     nats: redactNatsUrl(config.natsUrl),
     user: config.natsAuth.user,
     queue: QUEUE_GROUPS[config.service],
@@ -127,6 +141,9 @@ export async function bootstrapService(options: BootstrapOptions): Promise<Runni
       health.stop();
       await app.close();
       await connection.drain().catch(() => undefined);
+      // Spans of the last requests are exported before the process goes; metrics answer until the end.
+      await tracing?.shutdown();
+      await metricsServer?.close();
       logger.write('info', 'stopped');
     })());
   if (options.handleSignals ?? true) {
@@ -136,5 +153,12 @@ export async function bootstrapService(options: BootstrapOptions): Promise<Runni
       });
     }
   }
-  return { app, connection, logger, server, stop };
+  return {
+    app,
+    connection,
+    logger,
+    server,
+    ...(metricsServer ? { metricsPort: metricsServer.port } : {}),
+    stop,
+  };
 }

@@ -33,3 +33,4 @@ export {
 export { McpControlHost, type McpControlHostOptions, type McpControlTarget } from './mcp-control-host.js';
 export { toolCallControllerFor, TOOL_HOST } from './tool-call-controller.js';
 export { findFreePort } from './free-port.js';
+export { traceHeaders } from './nats-trace-headers.js';

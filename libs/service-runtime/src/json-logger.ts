@@ -1,4 +1,5 @@
 import type { LoggerService } from '@nestjs/common';
+import { logTraceFields } from '@talon/telemetry';
 import { LOG_LEVELS, type LogLevel } from './service-config.js';
 
 /** Where log lines go; stdout by default. */
@@ -28,6 +29,8 @@ export class JsonLogger implements LoggerService {
         service: this.base.service,
         instance: this.base.instanceId,
         msg: message,
+        // Inside a span the line joins its trace (`trace_id`, `span_id`); nothing is added with tracing off.
+        ...logTraceFields(),
         ...fields,
       }),
     );

@@ -1,6 +1,14 @@
 import { headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
 import { HEADERS, type Envelope } from '@talon/contracts';
 import { fromWireError } from '@talon/errors';
+import {
+  ATTR,
+  hasActiveTrace,
+  injectTraceHeaders,
+  inSpan,
+  isTracingEnabled,
+  SpanKind,
+} from '@talon/telemetry';
 import { encodeJson } from './json-codec.js';
 import { MalformedPayloadError } from './errors/malformed-payload-error.js';
 import { NoRespondersError } from './errors/no-responders-error.js';
@@ -50,8 +58,45 @@ export class NatsRequester {
   }
 
   async requestEnvelope<T>(subject: string, payload: unknown, options: RequestOptions): Promise<Envelope<T>> {
+    if (!isTracingEnabled() || !hasActiveTrace()) return this.send<T>(subject, payload, options, false);
+    return inSpan(
+      `send ${subject}`,
+      {
+        kind: SpanKind.CLIENT,
+        attributes: {
+          [ATTR.messagingSystem]: 'nats',
+          [ATTR.messagingOperation]: 'send',
+          [ATTR.messagingOperationType]: 'send',
+          [ATTR.messagingDestination]: subject,
+          ...(options.callId ? { [ATTR.callId]: options.callId } : {}),
+        },
+      },
+      async (span) => {
+        const reply = await this.send<T>(subject, payload, options, true);
+        if (!reply.ok) {
+          span.setAttribute(ATTR.errorType, reply.error.code);
+          span.setAttribute(ATTR.errorCode, reply.error.code);
+        }
+        return reply;
+      },
+    );
+  }
+
+  /** One request; `traced` adds the active span's W3C trace context to the headers. */
+  private async send<T>(
+    subject: string,
+    payload: unknown,
+    options: RequestOptions,
+    traced: boolean,
+  ): Promise<Envelope<T>> {
     let headers;
-    if (options.headers !== false || options.traceparent || options.token) {
+    if (traced) {
+      headers = natsHeaders();
+      if (options.headers !== false) headers.set(HEADERS.deadline, String(Date.now() + options.timeoutMs));
+      if (options.callId) headers.set(HEADERS.callId, options.callId);
+      if (options.token) headers.set(HEADERS.token, options.token);
+      injectTraceHeaders(headers);
+    } else if (options.headers !== false || options.traceparent || options.token) {
       headers = natsHeaders();
       headers.set(HEADERS.deadline, String(Date.now() + options.timeoutMs));
       if (options.callId) headers.set(HEADERS.callId, options.callId);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { ServiceName } from '@talon/contracts';
+import { parseTelemetryConfig, type TelemetryConfig } from '@talon/telemetry';
 import { InvalidConfigError } from './errors/invalid-config-error.js';
 
 /** Settings every Talon service shares. Each field has a default that works on a developer machine. */
@@ -25,6 +26,8 @@ export interface ServiceConfig {
   logLevel: LogLevel;
   /** How this service signs in to NATS and, optionally, TLS to the server. */
   natsAuth: NatsClientAuth;
+  /** Tracing (standard `OTEL_*` variables; off without an OTLP endpoint) and the metrics listener (`TALON_METRICS_*`). */
+  telemetry: TelemetryConfig;
 }
 
 /**
@@ -122,5 +125,6 @@ export function parseServiceConfig(
     maxPayloadBytes: readPositiveInt(env, 'TALON_MAX_PAYLOAD_BYTES', DEFAULT_MAX_PAYLOAD_BYTES),
     logLevel,
     natsAuth: parseNatsClientAuth(service, env),
+    telemetry: parseTelemetryConfig(env, `talon-${service}`),
   };
 }

@@ -3,6 +3,14 @@ import { Server, type CustomTransportStrategy } from '@nestjs/microservices';
 import { lastValueFrom } from 'rxjs';
 import { ERROR_CODES, HEADERS, type Envelope } from '@talon/contracts';
 import { TalonError, toWireError } from '@talon/errors';
+import {
+  ATTR,
+  extractTraceContext,
+  inSpan,
+  isTracingEnabled,
+  SpanKind,
+  talonMetrics,
+} from '@talon/telemetry';
 import { ReplyTooLargeError } from './errors/reply-too-large-error.js';
 import { decodeJsonPayload, encodeJson } from './json-codec.js';
 import type { JsonLogger } from './json-logger.js';
@@ -65,8 +73,15 @@ export class TalonNatsServer extends Server implements CustomTransportStrategy {
 
   private async handleMessage(pattern: string, message: Msg): Promise<void> {
     this.inFlight++;
+    const metrics = talonMetrics();
+    metrics.natsInFlight.inc({ subject: pattern });
+    const started = performance.now();
     try {
-      const reply = await this.invoke(pattern, message);
+      const reply = isTracingEnabled()
+        ? await this.invokeInSpan(pattern, message)
+        : await this.invoke(pattern, message);
+      metrics.natsRequests.inc({ subject: pattern, code: reply.ok ? 'ok' : reply.error.code });
+      metrics.natsDuration.observe({ subject: pattern }, (performance.now() - started) / 1000);
       if (message.reply) message.respond(this.encodeReply(reply, message));
     } catch (error) {
       this.options.logger.write('error', 'failed to reply', {
@@ -74,9 +89,36 @@ export class TalonNatsServer extends Server implements CustomTransportStrategy {
         error: String(error),
       });
     } finally {
+      metrics.natsInFlight.dec({ subject: pattern });
       this.inFlight--;
       if (this.inFlight === 0) this.idleWaiters.splice(0).forEach((resolve) => resolve());
     }
+  }
+
+  /** The handler inside a server span whose parent is the trace context the requester sent, if any. */
+  private invokeInSpan(pattern: string, message: Msg): Promise<Envelope<unknown>> {
+    return inSpan(
+      `process ${message.subject}`,
+      {
+        kind: SpanKind.SERVER,
+        parent: extractTraceContext(message.headers),
+        attributes: {
+          [ATTR.messagingSystem]: 'nats',
+          [ATTR.messagingOperation]: 'process',
+          [ATTR.messagingOperationType]: 'process',
+          [ATTR.messagingDestination]: message.subject,
+          [ATTR.messagingBodySize]: message.data.byteLength,
+        },
+      },
+      async (span) => {
+        const reply = await this.invoke(pattern, message);
+        if (!reply.ok) {
+          span.setAttribute(ATTR.errorType, reply.error.code);
+          span.setAttribute(ATTR.errorCode, reply.error.code);
+        }
+        return reply;
+      },
+    );
   }
 
   private async invoke(pattern: string, message: Msg): Promise<Envelope<unknown>> {

@@ -22,7 +22,16 @@ import {
   type Tool,
   type ToolRegistry,
 } from '@talon/tool-runtime';
+import {
+  ATTR,
+  extractTraceContext,
+  inSpan,
+  isTracingEnabled,
+  SpanKind,
+  talonMetrics,
+} from '@talon/telemetry';
 import { decodeJsonPayload, encodeJson } from './json-codec.js';
+import { traceHeaders } from './nats-trace-headers.js';
 import type { JsonLogger } from './json-logger.js';
 import { RequestTimeoutError } from './errors/request-timeout-error.js';
 import { validatePayload } from './payload-validator.js';
@@ -76,8 +85,24 @@ export class ToolHost {
     const { connection } = this.options;
     this.catalogSubscription = connection.subscribe(SUBJECTS.toolCatalogRequest, {
       callback: (_error, message) => {
-        message.respond(
-          encodeJson({ ok: true, data: this.announcement() } satisfies Envelope<ToolAnnouncement>),
+        const answer = () =>
+          message.respond(
+            encodeJson({ ok: true, data: this.announcement() } satisfies Envelope<ToolAnnouncement>),
+          );
+        if (!isTracingEnabled()) return void answer();
+        inSpan(
+          `process ${SUBJECTS.toolCatalogRequest}`,
+          {
+            kind: SpanKind.SERVER,
+            parent: extractTraceContext(message.headers),
+            attributes: {
+              [ATTR.messagingSystem]: 'nats',
+              [ATTR.messagingOperation]: 'process',
+              [ATTR.messagingDestination]: SUBJECTS.toolCatalogRequest,
+              [ATTR.instanceId]: this.options.instanceId,
+            },
+          },
+          answer,
         );
       },
     });
@@ -120,7 +145,12 @@ export class ToolHost {
   }
 
   announce(): void {
-    this.options.connection.publish(SUBJECTS.toolAnnounce, encodeJson(this.announcement()));
+    const headers = traceHeaders();
+    this.options.connection.publish(
+      SUBJECTS.toolAnnounce,
+      encodeJson(this.announcement()),
+      headers ? { headers } : undefined,
+    );
   }
 
   /**
@@ -143,6 +173,38 @@ export class ToolHost {
   /** Runs one call from the orchestrator. Errors are typed and travel in the envelope. */
   async handleCall(payload: unknown, deadline?: number): Promise<ToolCallResult> {
     const request = validatePayload<ToolCallRequest>(ToolCallRequestSchema, payload, 'The tool call');
+    const metrics = talonMetrics();
+    const started = performance.now();
+    try {
+      const result = isTracingEnabled()
+        ? await inSpan(
+            `execute_tool ${request.tool}`,
+            {
+              attributes: {
+                [ATTR.genAiOperation]: 'execute_tool',
+                [ATTR.genAiToolName]: request.tool,
+                [ATTR.genAiToolCallId]: request.callId,
+                [ATTR.callId]: request.callId,
+                [ATTR.toolDomain]: this.options.domain,
+                [ATTR.instanceId]: this.options.instanceId,
+                ...(request.sessionId ? { [ATTR.sessionId]: request.sessionId } : {}),
+              },
+            },
+            () => this.execute(request, deadline),
+          )
+        : await this.execute(request, deadline);
+      metrics.toolExecutions.inc({ tool: request.tool, code: 'ok' });
+      return result;
+    } catch (error) {
+      const code = (error as { code?: unknown })?.code;
+      metrics.toolExecutions.inc({ tool: request.tool, code: typeof code === 'string' ? code : 'INTERNAL' });
+      throw error;
+    } finally {
+      metrics.toolExecutionDuration.observe({ tool: request.tool }, (performance.now() - started) / 1000);
+    }
+  }
+
+  private async execute(request: ToolCallRequest, deadline: number | undefined): Promise<ToolCallResult> {
     const remainingMs = deadline ? deadline - Date.now() : request.timeoutMs;
     if (remainingMs <= 0) throw new RequestTimeoutError(this.callSubject, request.timeoutMs);
     // A timer only when the call has to wait for a slot: most calls start at once.
@@ -150,18 +212,17 @@ export class ToolHost {
       this.limiter.running >= this.limiter.limit ? AbortSignal.timeout(remainingMs) : undefined;
     const started = performance.now();
     try {
-      const executed = await this.limiter.run(
-        () =>
-          this.pipeline.runLocal({
-            tool: request.tool,
-            params: request.params,
-            callId: request.callId,
-            sessionId: request.sessionId,
-            grants: request.grants ?? [],
-            timeoutMs: Math.min(request.timeoutMs, remainingMs),
-          }),
-        waitSignal,
-      );
+      const executed = await this.limiter.run(() => {
+        talonMetrics().toolQueueWait.observe((performance.now() - started) / 1000);
+        return this.pipeline.runLocal({
+          tool: request.tool,
+          params: request.params,
+          callId: request.callId,
+          sessionId: request.sessionId,
+          grants: request.grants ?? [],
+          timeoutMs: Math.min(request.timeoutMs, remainingMs),
+        });
+      }, waitSignal);
       return {
         output: executed.output,
         durationMs: performance.now() - started,

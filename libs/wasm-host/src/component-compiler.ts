@@ -1,3 +1,4 @@
+import { talonMetrics } from '@talon/telemetry';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -115,6 +116,7 @@ export class ComponentCompiler {
     const dir = join(this.cacheRoot, sha256);
     let meta = await this.readMeta(dir);
     const fromCache = meta !== undefined;
+    talonMetrics().wasmCompileCache.inc({ result: fromCache ? 'hit' : 'miss' });
     if (!meta) {
       const reply = await this.transpiler.transpile(bytes).catch((error: unknown) => {
         throw new ComponentLoadError('The transpile worker failed; see the cause.', { cause: error });

@@ -1,3 +1,4 @@
+import { ATTR, inSpan } from '@talon/telemetry';
 import type { ToolDefinition, ToolEffect } from '@talon/contracts';
 import { ToolFailedError, type Tool, type ToolContext } from '@talon/tool-runtime';
 import type { Capabilities } from './capabilities.js';
@@ -108,16 +109,27 @@ export class WasmTool implements Tool {
     const secrets: SecretsProvider = {
       get: async (name) => (await grants.get(name)) ?? (await fallback?.get(name)),
     };
-    const result = await version.pool.execute({
-      params: JSON.stringify(params),
-      host: {
-        callId: context.callId,
-        signal: context.signal,
-        secrets,
-        log: context.log,
-        sessionId: context.sessionId,
+    const result = await inSpan(
+      `talon.wasm.execute ${this.options.name}`,
+      {
+        attributes: {
+          [ATTR.genAiToolName]: this.options.name,
+          [ATTR.callId]: context.callId,
+          [ATTR.wasmSha256]: version.sha256,
+        },
       },
-    });
+      () =>
+        version.pool.execute({
+          params: JSON.stringify(params),
+          host: {
+            callId: context.callId,
+            signal: context.signal,
+            secrets,
+            log: context.log,
+            sessionId: context.sessionId,
+          },
+        }),
+    );
     if (result.error !== undefined)
       throw new ToolFailedError(`${this.options.name} failed: ${result.error}`, {
         details: { tool: this.options.name },

@@ -1,3 +1,4 @@
+import { talonMetrics } from '@talon/telemetry';
 import { ComponentWorkerHandle, type LoadedComponent } from './component-worker-handle.js';
 import { OutputTooLargeError } from './errors/output-too-large-error.js';
 import { PoolClosedError } from './errors/pool-closed-error.js';
@@ -54,6 +55,16 @@ export function defaultWorkerScript(): URL {
   return compiledWorkerScript('component-worker');
 }
 
+/** Pools not yet closed, for the `talon_wasm_instances` gauge. */
+const livePools = new Set<ComponentWorkerPool>();
+
+/** Component workers alive now across every pool of this process. */
+export function liveComponentWorkers(): number {
+  let count = 0;
+  for (const pool of livePools) count += pool.stats().workers;
+  return count;
+}
+
 /**
  * Runs one component in worker threads: at most `maxConcurrency` at once (the rest queue), every call with a
  * deadline. A worker that times out, traps or crashes is terminated and replaced on the next call.
@@ -71,6 +82,8 @@ export class ComponentWorkerPool {
 
   constructor(private readonly options: ComponentWorkerPoolOptions) {
     this.script = options.workerScript ?? defaultWorkerScript();
+    livePools.add(this);
+    talonMetrics().wasmInstances.observe(liveComponentWorkers);
   }
 
   /** Runs `execute` once. Rejects with ToolTimeoutError (tool-runtime), ToolTrapError, MemoryLimitError or OutputTooLargeError. */
@@ -133,6 +146,7 @@ export class ComponentWorkerPool {
   /** Refuses new calls, lets in-flight ones finish, then stops every worker. */
   async close(): Promise<void> {
     this.closed = true;
+    livePools.delete(this);
     for (const wake of this.waiters.splice(0)) wake();
     if (this.inFlight > 0) await new Promise<void>((resolve) => (this.drained = resolve));
     await Promise.all([...this.workers].map((worker) => worker.terminate()));

@@ -1,12 +1,18 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { Principal } from '@talon/auth';
 import type { ApiScope } from '@talon/contracts';
+import type { HeaderCarrier } from '@talon/telemetry';
 
 /** Who is calling and how: the same for NATS, gRPC and HTTP. */
 export interface ApiCallContext {
   surface: 'nats' | 'grpc' | 'http';
   callId?: string;
   traceparent?: string;
+  /**
+   * The HTTP headers or gRPC metadata of the call, for its W3C trace context (`traceparent`, `tracestate`).
+   * On NATS the transport has already continued the caller's trace, so this stays unset.
+   */
+  traceCarrier?: HeaderCarrier;
   /** The verified caller; the router refuses a call without one. */
   principal?: Principal;
 }

@@ -2,6 +2,15 @@ import { Injectable } from '@nestjs/common';
 import { UnknownMethodError, validatePayload } from '@talon/service-runtime';
 import { ForbiddenError, UnauthenticatedError } from '@talon/auth';
 import { scopeAllows, type ApiScope } from '@talon/contracts';
+import {
+  ATTR,
+  activeSpan,
+  extractTraceContext,
+  inSpan,
+  isTracingEnabled,
+  SpanKind,
+  talonMetrics,
+} from '@talon/telemetry';
 import type { ApiCallContext, ApiMethod } from './api-method.js';
 
 /**
@@ -32,6 +41,53 @@ export class ApiRouter {
    * right after validation.
    */
   async call(name: string, payload: unknown, context: ApiCallContext): Promise<unknown> {
+    // Unknown names share one label: a caller cannot grow the metric's series.
+    const method = this.methods.has(name) ? name : 'unknown';
+    const started = performance.now();
+    const metrics = talonMetrics();
+    try {
+      const result = isTracingEnabled()
+        ? await this.callInSpan(name, payload, context)
+        : await this.authorizeAndRun(name, payload, context);
+      metrics.apiRequests.inc({ method, surface: context.surface, code: 'ok' });
+      return result;
+    } catch (error) {
+      const code = (error as { code?: unknown })?.code;
+      metrics.apiRequests.inc({
+        method,
+        surface: context.surface,
+        code: typeof code === 'string' ? code : 'INTERNAL',
+      });
+      throw error;
+    } finally {
+      metrics.apiDuration.observe({ method, surface: context.surface }, (performance.now() - started) / 1000);
+    }
+  }
+
+  /**
+   * The call as a span: a child of the NATS server span, or, over HTTP and gRPC, of the `traceparent` the
+   * client sent (a malformed one is ignored and the call starts a new trace).
+   */
+  private callInSpan(name: string, payload: unknown, context: ApiCallContext): Promise<unknown> {
+    const nested = context.traceCarrier === undefined && activeSpan() !== undefined;
+    return inSpan(
+      `talon.api/${this.methods.has(name) ? name : 'unknown'}`,
+      {
+        kind: nested ? SpanKind.INTERNAL : SpanKind.SERVER,
+        ...(context.traceCarrier ? { parent: extractTraceContext(context.traceCarrier) } : {}),
+        attributes: {
+          [ATTR.rpcSystem]: 'talon',
+          [ATTR.rpcService]: 'talon.api.v1',
+          [ATTR.rpcMethod]: name.slice(0, 64),
+          [ATTR.apiSurface]: context.surface,
+          ...(context.callId ? { [ATTR.callId]: context.callId } : {}),
+        },
+      },
+      () => this.authorizeAndRun(name, payload, context),
+    );
+  }
+
+  private async authorizeAndRun(name: string, payload: unknown, context: ApiCallContext): Promise<unknown> {
     const principal = context.principal;
     if (!principal) throw new UnauthenticatedError('The call carries no verified token.');
     const method = this.methods.get(name);

@@ -22,7 +22,18 @@ import { CHAT_SERVICE, LOGGER, ORCHESTRATOR_CONFIG } from '../config/orchestrato
 import type { ChatService } from '../agent/chat-service.js';
 import { chatEventStream } from '../agent/chat-stream.js';
 import type { OrchestratorConfig } from '../config/orchestrator-config.js';
+import { recordCarrier, type HeaderCarrier } from '@talon/telemetry';
 import { ApiRouter } from './api-router.js';
+
+/** The trace context headers of a gRPC call's metadata. */
+function metadataCarrier(metadata: Metadata | undefined): HeaderCarrier {
+  const headers: Record<string, string> = {};
+  for (const name of ['traceparent', 'tracestate']) {
+    const value = metadata?.get(name)[0];
+    if (value !== undefined) headers[name] = value.toString();
+  }
+  return recordCarrier(headers);
+}
 
 interface CallRequest {
   method: string;
@@ -102,7 +113,7 @@ export class GrpcApiController {
       const data = await this.router.call(
         request.method,
         parsePayload(request.payload_json, this.config.maxPayloadBytes),
-        { surface: 'grpc', callId, principal },
+        { surface: 'grpc', callId, principal, traceCarrier: metadataCarrier(metadata) },
       );
       return { ok: true, data_json: JSON.stringify(data ?? null) };
     } catch (error) {

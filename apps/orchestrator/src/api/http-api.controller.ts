@@ -17,6 +17,7 @@ import { from, interval, startWith, switchMap, type Observable } from 'rxjs';
 import { HEADERS, HTTP_STATUS_BY_CODE, type Envelope } from '@talon/contracts';
 import { toWireError } from '@talon/errors';
 import { UnknownMethodError, type JsonLogger } from '@talon/service-runtime';
+import { recordCarrier } from '@talon/telemetry';
 import { LOGGER, ORCHESTRATOR_CONFIG } from '../config/orchestrator.constants.js';
 import type { OrchestratorConfig } from '../config/orchestrator-config.js';
 import { ApiRouter } from './api-router.js';
@@ -49,6 +50,7 @@ export class HttpApiController {
           surface: 'http',
           callId,
           principal: principalOf(request),
+          traceCarrier: recordCarrier(request.headers),
         }),
       callId,
     );

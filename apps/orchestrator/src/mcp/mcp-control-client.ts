@@ -12,7 +12,7 @@ import {
   type ToolDomain,
 } from '@talon/contracts';
 import { fromWireError, TalonError } from '@talon/errors';
-import { encodeJson, NatsRequester } from '@talon/service-runtime';
+import { encodeJson, NatsRequester, traceHeaders } from '@talon/service-runtime';
 import { McpServerNotFoundError } from './mcp-server-not-found-error.js';
 import { mergeMcpInstanceReplies } from './mcp-server-views.js';
 
@@ -133,10 +133,12 @@ export class McpControlClient {
     }
     const results: Array<McpInstanceReply | Error> = [];
     try {
+      const headers = traceHeaders();
       const replies = await this.connection.requestMany(subject, encodeJson(payload), {
         strategy: 'stall',
         stall: this.stallMs,
         maxWait: timeoutMs,
+        ...(headers ? { headers } : {}),
       });
       for await (const message of replies) {
         const envelope = message.json<Envelope<McpInstanceReply>>();

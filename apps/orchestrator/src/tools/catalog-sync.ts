@@ -7,7 +7,7 @@ import {
   type ToolAnnouncement,
   type ToolWithdrawal,
 } from '@talon/contracts';
-import { validatePayload, type JsonLogger } from '@talon/service-runtime';
+import { traceHeaders, validatePayload, type JsonLogger } from '@talon/service-runtime';
 import type { ToolCatalog } from '@talon/tool-runtime';
 
 /** How often expired instances are swept out. */
@@ -58,10 +58,12 @@ export class CatalogSync {
   /** Scatter request: every worker answers with its announcement. */
   async refresh(maxWaitMs = 300): Promise<void> {
     try {
+      const headers = traceHeaders();
       const replies = await this.connection.requestMany(SUBJECTS.toolCatalogRequest, undefined, {
         strategy: 'stall',
         stall: 50,
         maxWait: maxWaitMs,
+        ...(headers ? { headers } : {}),
       });
       for await (const message of replies) {
         this.apply(() => {

@@ -22,7 +22,9 @@ import {
   type ToolLogger,
 } from '@talon/tool-runtime';
 import { isMcpToolOutput, renderMcpOutputForModel } from '@talon/mcp';
+import { ATTR, inSpan } from '@talon/telemetry';
 import type { AuditLog } from '../audit/audit-log.js';
+import { observeToolCall } from './tool-call-telemetry.js';
 
 /** One call as the agent loop or an operator asks for it. */
 export interface DispatchRequest {
@@ -129,7 +131,12 @@ export class ToolDispatcher {
     }
   }
 
-  async call(request: DispatchRequest): Promise<ToolsCallReply> {
+  /** Runs one call (see the class comment), observed by {@link observeToolCall} (metrics, span). */
+  call(request: DispatchRequest): Promise<ToolsCallReply> {
+    return observeToolCall(this.options.catalog, request, () => this.dispatch(request));
+  }
+
+  private async dispatch(request: DispatchRequest): Promise<ToolsCallReply> {
     const callId = request.callId ?? randomUUID();
     const started = performance.now();
     let prepared: PreparedCall | undefined;
@@ -243,10 +250,24 @@ export class ToolDispatcher {
     data: Record<string, unknown>,
   ): Promise<void> {
     if (!this.options.audit) return Promise.resolve();
+    const audit = this.options.audit;
+    return inSpan('talon.audit.write', { attributes: { [ATTR.auditKind]: 'tool.call' } }, () =>
+      this.appendRecord(audit, request, prepared, outcome, durationMs, data),
+    );
+  }
+
+  private appendRecord(
+    audit: AuditLog,
+    request: DispatchRequest,
+    prepared: PreparedCall | undefined,
+    outcome: string,
+    durationMs: number,
+    data: Record<string, unknown>,
+  ): Promise<void> {
     const definition = prepared?.definition;
     const params = prepared?.params ?? (request.params as Record<string, unknown> | undefined);
     const clean = Object.fromEntries(Object.entries(data).filter(([, value]) => value !== undefined));
-    return this.options.audit.append({
+    return audit.append({
       kind: 'tool.call',
       actor: request.actor ?? (request.sessionId ? `session:${request.sessionId}` : 'operator'),
       sessionId: request.sessionId ?? null,
