@@ -1,0 +1,61 @@
+import { memo, useEffect, useRef } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import type { TimelineItem } from './session-timeline.js';
+import { TimelineRow } from './timeline-row.js';
+
+/**
+ * The timeline, virtualised: only the rows in view (plus a few) are in the DOM, so a session with 10,000
+ * events scrolls like one with ten. Follows the newest row while the view is at the bottom.
+ */
+export function TimelineList({
+  items,
+  version,
+  onResolved,
+}: {
+  items: readonly TimelineItem[];
+  version: number;
+  onResolved(): void;
+}) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const atBottom = useRef(true);
+  const virtualizer = useVirtualizer({
+    count: items.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => 56,
+    overscan: 6,
+    getItemKey: (index) => items[index]!.key,
+  });
+  useEffect(() => {
+    if (atBottom.current && items.length > 0) virtualizer.scrollToIndex(items.length - 1, { align: 'end' });
+  }, [version, items.length, virtualizer]);
+  return (
+    <div
+      ref={scroller}
+      className="timeline"
+      data-testid="timeline"
+      tabIndex={0}
+      aria-label="Session timeline"
+      onScroll={(event) => {
+        const element = event.currentTarget;
+        atBottom.current = element.scrollHeight - element.scrollTop - element.clientHeight < 80;
+      }}
+    >
+      <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+        {virtualizer.getVirtualItems().map((row) => (
+          <div
+            key={row.key}
+            data-index={row.index}
+            ref={virtualizer.measureElement}
+            className="row-slot"
+            style={{ transform: `translateY(${row.start}px)` }}
+          >
+            <MemoRow item={items[row.index]!} version={version} onResolved={onResolved} />
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+/** Items change in place: `version` re-renders the visible rows, and only those. */
+const MemoRow = memo(TimelineRow);
