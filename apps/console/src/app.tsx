@@ -17,7 +17,8 @@ export function App() {
       }),
     [],
   );
-  if (!token) return <LoginPage reason={reason} onLogin={(accepted) => (setReason(undefined), setToken(accepted))} />;
+  if (!token)
+    return <LoginPage reason={reason} onLogin={(accepted) => (setReason(undefined), setToken(accepted))} />;
   return (
     <Shell
       onLogout={() => {

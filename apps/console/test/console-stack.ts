@@ -95,7 +95,9 @@ export async function startConsoleStack(): Promise<ConsoleStack> {
   };
   await waitUntil(
     async () => {
-      const tools = await api<{ tools: Array<{ definition: { name: string } }> }>('tools.list', {}).catch(() => null);
+      const tools = await api<{ tools: Array<{ definition: { name: string } }> }>('tools.list', {}).catch(
+        () => null,
+      );
       return Boolean(tools?.tools.some((tool) => tool.definition.name === 'http'));
     },
     30_000,

@@ -99,7 +99,10 @@ describe('the web console in headless Chromium against a real stack', () => {
     await page.getByRole('button', { name: 'Send' }).click();
     await page.locator('[data-kind="tool"][data-tool="echo"][data-state="ok"]').waitFor({ timeout: 20_000 });
     await page.locator('[data-kind="note"]', { hasText: 'turn finished' }).waitFor({ timeout: 20_000 });
-    await page.locator('[data-kind="tool"] summary', { hasText: 'output' }).first().waitFor({ timeout: 20_000 });
+    await page
+      .locator('[data-kind="tool"] summary', { hasText: 'output' })
+      .first()
+      .waitFor({ timeout: 20_000 });
     await page.locator('[data-kind="tool"] summary', { hasText: 'output' }).first().click();
     const timeline = page.getByTestId('timeline');
     await expect(timeline.textContent()).resolves.toContain(HOSTILE);
@@ -110,12 +113,18 @@ describe('the web console in headless Chromium against a real stack', () => {
 
   it('approves a call from the inbox and the turn finishes', async () => {
     stack.llm.enqueue(
-      { toolCalls: [{ name: 'http', arguments: { url: stack.targetUrl, method: 'POST', json: { from: 'console' } } }] },
+      {
+        toolCalls: [
+          { name: 'http', arguments: { url: stack.targetUrl, method: 'POST', json: { from: 'console' } } },
+        ],
+      },
       { text: 'Posted.' },
     );
     await page.getByLabel('Message').fill('Post the note to the hook');
     await page.getByRole('button', { name: 'Send' }).click();
-    await page.locator('[data-kind="tool"][data-tool="http"][data-state="waiting"]').waitFor({ timeout: 20_000 });
+    await page
+      .locator('[data-kind="tool"][data-tool="http"][data-state="waiting"]')
+      .waitFor({ timeout: 20_000 });
     await page.goto(stack.url + '/#/approvals');
     const approval = page.locator('li.approval[data-tool="http"]');
     await approval.waitFor({ timeout: 10_000 });
@@ -143,7 +152,10 @@ describe('the web console in headless Chromium against a real stack', () => {
     await page.goto(stack.url + '/#/skills');
     await page.getByLabel('Which skills would a message activate?').fill('Write the release notes for 2.3');
     await page.getByRole('button', { name: 'Explain' }).click();
-    await page.getByTestId('explain-result').locator('[data-skill="release-notes"]').waitFor({ timeout: 10_000 });
+    await page
+      .getByTestId('explain-result')
+      .locator('[data-skill="release-notes"]')
+      .waitFor({ timeout: 10_000 });
     await expect(page.getByTestId('skills').textContent()).resolves.toContain('TRUSTED');
     await shot('skills');
   });
@@ -170,7 +182,10 @@ describe('the web console in headless Chromium against a real stack', () => {
   });
 
   it('a revoked token sends the page back to the login with the reason', async () => {
-    const created = await stack.api<{ id: string; token: string }>('tokens.create', { name: 'console-test', scope: 'read' });
+    const created = await stack.api<{ id: string; token: string }>('tokens.create', {
+      name: 'console-test',
+      scope: 'read',
+    });
     const tab = await context.newPage();
     await tab.goto(stack.url + '/');
     await tab.getByLabel('API token').fill(created.token);

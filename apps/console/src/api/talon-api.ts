@@ -1,7 +1,8 @@
 import { API_UNREACHABLE, ApiError } from './api-error.js';
 import { readToken } from './token-store.js';
 
-type Envelope<T> = { ok: true; data: T } | { ok: false; error: { code: string; message: string; details?: unknown } };
+type Envelope<T> =
+  { ok: true; data: T } | { ok: false; error: { code: string; message: string; details?: unknown } };
 
 type Listener = (error: ApiError) => void;
 const unauthenticatedListeners = new Set<Listener>();
@@ -22,7 +23,12 @@ export async function errorOf(response: Response): Promise<ApiError> {
   try {
     const envelope = JSON.parse(text) as Envelope<unknown>;
     if (!envelope.ok)
-      return new ApiError(envelope.error.code, envelope.error.message, response.status, envelope.error.details);
+      return new ApiError(
+        envelope.error.code,
+        envelope.error.message,
+        response.status,
+        envelope.error.details,
+      );
   } catch {
     // Not an envelope: a proxy page or a crash; fall through.
   }
@@ -44,7 +50,11 @@ export async function call<T>(method: string, payload: unknown = {}, token?: str
       body: JSON.stringify(payload ?? {}),
     });
   } catch (cause) {
-    throw new ApiError(API_UNREACHABLE, `The Talon API cannot be reached (${String(cause)}). Is the orchestrator running?`, 0);
+    throw new ApiError(
+      API_UNREACHABLE,
+      `The Talon API cannot be reached (${String(cause)}). Is the orchestrator running?`,
+      0,
+    );
   }
   const text = await response.text();
   let envelope: Envelope<T>;
@@ -54,7 +64,9 @@ export async function call<T>(method: string, payload: unknown = {}, token?: str
     throw new ApiError('HTTP_' + response.status, text.slice(0, 300) || response.statusText, response.status);
   }
   if (!envelope.ok)
-    throw report(new ApiError(envelope.error.code, envelope.error.message, response.status, envelope.error.details));
+    throw report(
+      new ApiError(envelope.error.code, envelope.error.message, response.status, envelope.error.details),
+    );
   return envelope.data;
 }
 

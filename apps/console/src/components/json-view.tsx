@@ -13,7 +13,15 @@ function pretty(value: unknown): string {
 }
 
 /** A collapsible, pretty-printed value; always text (never HTML), truncated with a download when large. */
-export function JsonView({ value, label = 'output', open = false }: { value: unknown; label?: string; open?: boolean }) {
+export function JsonView({
+  value,
+  label = 'output',
+  open = false,
+}: {
+  value: unknown;
+  label?: string;
+  open?: boolean;
+}) {
   const text = useMemo(() => pretty(value), [value]);
   const truncated = text.length > VIEW_LIMIT;
   const download = () => {

@@ -68,7 +68,12 @@ export function SchemaForm({
               {required ? ' *' : ''} <span className="muted">{type ?? 'any'}</span>
             </label>
             {property.enum ? (
-              <select id={fieldId} name={name} value={values[name] ?? ''} onChange={(event) => onChange(event.target.value)}>
+              <select
+                id={fieldId}
+                name={name}
+                value={values[name] ?? ''}
+                onChange={(event) => onChange(event.target.value)}
+              >
                 <option value="">—</option>
                 {property.enum.map((option) => (
                   <option key={String(option)} value={String(option)}>
@@ -77,13 +82,25 @@ export function SchemaForm({
                 ))}
               </select>
             ) : type === 'boolean' ? (
-              <select id={fieldId} name={name} value={values[name] ?? ''} onChange={(event) => onChange(event.target.value)}>
+              <select
+                id={fieldId}
+                name={name}
+                value={values[name] ?? ''}
+                onChange={(event) => onChange(event.target.value)}
+              >
                 <option value="">—</option>
                 <option value="true">true</option>
                 <option value="false">false</option>
               </select>
             ) : type === 'object' || type === 'array' || type === undefined ? (
-              <textarea id={fieldId} name={name} rows={3} placeholder="JSON" value={values[name] ?? ''} onChange={(event) => onChange(event.target.value)} />
+              <textarea
+                id={fieldId}
+                name={name}
+                rows={3}
+                placeholder="JSON"
+                value={values[name] ?? ''}
+                onChange={(event) => onChange(event.target.value)}
+              />
             ) : (
               <input
                 id={fieldId}

@@ -25,7 +25,8 @@ const PAGES = [
 type Theme = 'light' | 'dark';
 
 function useTheme(): [Theme, () => void] {
-  const initial = (localStorage.getItem('talon.theme') as Theme | null) ??
+  const initial =
+    (localStorage.getItem('talon.theme') as Theme | null) ??
     (window.matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light');
   const [theme, setTheme] = useState<Theme>(initial);
   useEffect(() => {
@@ -45,7 +46,13 @@ export function Shell({ onLogout }: { onLogout(): void }) {
   return (
     <div className="shell">
       <header className="top">
-        <button type="button" className="menu" aria-label="Menu" aria-expanded={menuOpen} onClick={() => setMenuOpen(!menuOpen)}>
+        <button
+          type="button"
+          className="menu"
+          aria-label="Menu"
+          aria-expanded={menuOpen}
+          onClick={() => setMenuOpen(!menuOpen)}
+        >
           ☰
         </button>
         <strong>Talon</strong>
@@ -64,7 +71,12 @@ export function Shell({ onLogout }: { onLogout(): void }) {
       )}
       <nav className={menuOpen ? 'side open' : 'side'} aria-label="Pages">
         {PAGES.map(([id, title]) => (
-          <a key={id} href={`#/${id}`} aria-current={page === id ? 'page' : undefined} onClick={() => setMenuOpen(false)}>
+          <a
+            key={id}
+            href={`#/${id}`}
+            aria-current={page === id ? 'page' : undefined}
+            onClick={() => setMenuOpen(false)}
+          >
             {title}
           </a>
         ))}

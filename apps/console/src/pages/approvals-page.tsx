@@ -27,7 +27,8 @@ export function ApprovalsPage() {
         {list.map((approval) => (
           <li key={approval.id} className="approval" data-tool={approval.tool}>
             <div>
-              <strong>{approval.tool}</strong> in <a href={`#/sessions/${approval.sessionId}`}>session {approval.sessionId.slice(0, 8)}</a>
+              <strong>{approval.tool}</strong> in{' '}
+              <a href={`#/sessions/${approval.sessionId}`}>session {approval.sessionId.slice(0, 8)}</a>
               <span className="muted"> · expires {new Date(approval.expiresAt).toLocaleTimeString()}</span>
             </div>
             <p>{approval.reason}</p>

@@ -18,7 +18,11 @@ export function AuditPage() {
   const [filters, setFilters] = useState({ kind: '', tool: '', outcome: '' });
   const [before, setBefore] = useState<string[]>([]);
   const query = Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== ''));
-  const page = useCall<AuditListReply>('audit.list', { ...query, limit: 50, ...(before.length ? { before: before.at(-1) } : {}) });
+  const page = useCall<AuditListReply>('audit.list', {
+    ...query,
+    limit: 50,
+    ...(before.length ? { before: before.at(-1) } : {}),
+  });
   const [verification, setVerification] = useState<Verification>();
   const [error, setError] = useState<ApiError>();
   const verify = async () => {
@@ -93,7 +97,11 @@ export function AuditPage() {
         <button type="button" disabled={before.length === 0} onClick={() => setBefore(before.slice(0, -1))}>
           Newer
         </button>{' '}
-        <button type="button" disabled={!page.data?.nextBefore} onClick={() => setBefore([...before, page.data!.nextBefore!])}>
+        <button
+          type="button"
+          disabled={!page.data?.nextBefore}
+          onClick={() => setBefore([...before, page.data!.nextBefore!])}
+        >
           Older
         </button>
       </p>

@@ -7,7 +7,12 @@ import { ErrorBanner } from '../components/error-banner.js';
 function inWords(iso: string): string {
   const ms = new Date(iso).getTime() - Date.now();
   const minutes = Math.round(Math.abs(ms) / 60_000);
-  const text = minutes < 1 ? 'less than a minute' : minutes < 60 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+  const text =
+    minutes < 1
+      ? 'less than a minute'
+      : minutes < 60
+        ? `${minutes} min`
+        : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
   return ms >= 0 ? `in ${text}` : `${text} ago`;
 }
 
@@ -52,18 +57,34 @@ export function AutomationPage() {
                   {routine.state}
                   {routine.disabledReason ? `: ${routine.disabledReason}` : ''}
                 </td>
-                <td>{routine.nextFireAt ? `${inWords(routine.nextFireAt)} (${inZone(routine.nextFireAt, trigger.timezone)})` : '—'}</td>
+                <td>
+                  {routine.nextFireAt
+                    ? `${inWords(routine.nextFireAt)} (${inZone(routine.nextFireAt, trigger.timezone)})`
+                    : '—'}
+                </td>
                 <td>
                   {routine.state === 'paused' ? (
-                    <ActionButton method="routines.resume" payload={{ id: routine.id }} onDone={routines.reload}>
+                    <ActionButton
+                      method="routines.resume"
+                      payload={{ id: routine.id }}
+                      onDone={routines.reload}
+                    >
                       Resume
                     </ActionButton>
                   ) : (
-                    <ActionButton method="routines.pause" payload={{ id: routine.id }} onDone={routines.reload}>
+                    <ActionButton
+                      method="routines.pause"
+                      payload={{ id: routine.id }}
+                      onDone={routines.reload}
+                    >
                       Pause
                     </ActionButton>
                   )}
-                  <ActionButton method="routines.fire" payload={{ id: routine.id }} onDone={() => (routines.reload(), jobs.reload())}>
+                  <ActionButton
+                    method="routines.fire"
+                    payload={{ id: routine.id }}
+                    onDone={() => (routines.reload(), jobs.reload())}
+                  >
                     Fire now
                   </ActionButton>
                 </td>
@@ -102,7 +123,10 @@ export function AutomationPage() {
               </td>
               <td>{new Date(job.createdAt).toLocaleString()}</td>
               <td>
-                {(job.state === 'pending' || job.state === 'running' || job.state === 'waiting_approval' || job.state === 'stuck') && (
+                {(job.state === 'pending' ||
+                  job.state === 'running' ||
+                  job.state === 'waiting_approval' ||
+                  job.state === 'stuck') && (
                   <ActionButton method="jobs.cancel" payload={{ id: job.id }} onDone={jobs.reload}>
                     Cancel
                   </ActionButton>

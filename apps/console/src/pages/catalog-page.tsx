@@ -28,7 +28,12 @@ export function CatalogPage() {
       <h1 id="catalog-title">Catalog</h1>
       <ErrorBanner error={tools.error} />
       <label htmlFor="tool-filter">Filter</label>{' '}
-      <input id="tool-filter" value={filter} onChange={(event) => setFilter(event.target.value)} placeholder="name or description" />
+      <input
+        id="tool-filter"
+        value={filter}
+        onChange={(event) => setFilter(event.target.value)}
+        placeholder="name or description"
+      />
       <div className="split">
         <div className="list">
           {groups.map(([group, entries]) => (
@@ -80,21 +85,32 @@ function ToolDetail({ tool }: { tool: CatalogTool }) {
       <h2>{definition.displayName ?? definition.name}</h2>
       <p>{definition.description}</p>
       <p className="muted">
-        effects: {definition.effects.join(', ') || 'none'} · approval: {definition.approval} · timeout {definition.timeoutMs} ms ·{' '}
-        {tool.location} on {tool.instances.length} instance(s)
+        effects: {definition.effects.join(', ') || 'none'} · approval: {definition.approval} · timeout{' '}
+        {definition.timeoutMs} ms · {tool.location} on {tool.instances.length} instance(s)
       </p>
       <h3>Try it</h3>
-      <SchemaForm schema={definition.parameters} submitLabel={busy ? 'Running…' : 'Run'} onSubmit={(params) => void run(params)} />
+      <SchemaForm
+        schema={definition.parameters}
+        submitLabel={busy ? 'Running…' : 'Run'}
+        onSubmit={(params) => void run(params)}
+      />
       <ErrorBanner error={error} />
       {result && (
         <div data-testid="tool-result">
           <p>
-            <span className="pill ok">ok</span> {result.durationMs.toFixed(0)} ms{result.truncated ? ' · truncated' : ''}
+            <span className="pill ok">ok</span> {result.durationMs.toFixed(0)} ms
+            {result.truncated ? ' · truncated' : ''}
             {result.redactions.length > 0 ? ` · redacted: ${result.redactions.join(', ')}` : ''}
           </p>
           <pre className="output">{result.text}</pre>
           {result.media?.map((media, index) =>
-            media.type === 'image' ? <img key={index} alt={`output ${index + 1}`} src={`data:${media.mimeType};base64,${media.data}`} /> : null,
+            media.type === 'image' ? (
+              <img
+                key={index}
+                alt={`output ${index + 1}`}
+                src={`data:${media.mimeType};base64,${media.data}`}
+              />
+            ) : null,
           )}
           <JsonView label="output (JSON)" value={result.output} />
         </div>

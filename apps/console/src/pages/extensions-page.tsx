@@ -59,7 +59,12 @@ export function ExtensionsPage() {
                   Stop
                 </ActionButton>
                 {server.authorizationUrl && (
-                  <a className="button" href={server.authorizationUrl} target="_blank" rel="noopener noreferrer">
+                  <a
+                    className="button"
+                    href={server.authorizationUrl}
+                    target="_blank"
+                    rel="noopener noreferrer"
+                  >
                     Authorise
                   </a>
                 )}

@@ -44,8 +44,8 @@ export function LoginPage({ reason, onLogin }: { reason?: string; onLogin(token:
           placeholder="talon_…"
         />
         <p className="muted">
-          <code>pnpm talon up</code> prints where the operator token is; <code>pnpm talon token create</code> makes
-          others. The token is kept in this tab only (sessionStorage).
+          <code>pnpm talon up</code> prints where the operator token is; <code>pnpm talon token create</code>{' '}
+          makes others. The token is kept in this tab only (sessionStorage).
         </p>
         <ErrorBanner error={error} />
         <button type="submit" disabled={busy || token.trim() === ''}>

@@ -14,7 +14,8 @@ export function OverviewPage() {
     () =>
       openEventStream<SystemStatus>('/v1/system/status/stream?intervalMs=2000', {
         onEvent: (next) => (setStatus(next), setDropped(undefined)),
-        onDrop: (reason, retryInMs) => setDropped(`${reason}; reconnecting in ${Math.round(retryInMs / 1000)} s`),
+        onDrop: (reason, retryInMs) =>
+          setDropped(`${reason}; reconnecting in ${Math.round(retryInMs / 1000)} s`),
         onFatal: setStreamError,
       }),
     [],
@@ -31,10 +32,16 @@ export function OverviewPage() {
       {dropped && <p className="notice">Status stream interrupted: {dropped}</p>}
       <div className="cards">
         <a className="card" href="#/catalog">
-          <span className="big" data-testid="catalog-size">{tools.data?.tools.length ?? '…'}</span> tools in the catalog
+          <span className="big" data-testid="catalog-size">
+            {tools.data?.tools.length ?? '…'}
+          </span>{' '}
+          tools in the catalog
         </a>
         <a className="card" href="#/approvals">
-          <span className="big" data-testid="pending-approvals">{approvals.data?.approvals.length ?? '…'}</span> pending approvals
+          <span className="big" data-testid="pending-approvals">
+            {approvals.data?.approvals.length ?? '…'}
+          </span>{' '}
+          pending approvals
         </a>
         <a className="card" href="#/automation">
           <span className="big">{running ?? '…'}</span> running jobs
@@ -61,7 +68,8 @@ export function OverviewPage() {
                 </td>
                 <td>{service.instances.map((instance) => instance.instanceId).join(', ') || '—'}</td>
                 <td>
-                  {service.instances.map((instance) => `${instance.latencyMs.toFixed(1)} ms`).join(', ') || '—'}
+                  {service.instances.map((instance) => `${instance.latencyMs.toFixed(1)} ms`).join(', ') ||
+                    '—'}
                 </td>
               </tr>
             ))}

@@ -62,12 +62,29 @@ export class SessionTimeline {
         if (stored.role === 'tool') this.attachOutput(message);
         continue;
       }
-      if (stored.role === 'user') this.add({ key: `user:${stored.seq}`, kind: 'user', turnId, text: String(message.content ?? '') });
+      if (stored.role === 'user')
+        this.add({ key: `user:${stored.seq}`, kind: 'user', turnId, text: String(message.content ?? '') });
       if (stored.role === 'assistant') {
-        const calls = (message.toolCalls as Array<{ id: string; name: string; arguments: unknown }> | undefined) ?? [];
-        if (message.content) this.add({ key: `assistant:${stored.seq}`, kind: 'assistant', turnId, text: String(message.content), streaming: false });
+        const calls =
+          (message.toolCalls as Array<{ id: string; name: string; arguments: unknown }> | undefined) ?? [];
+        if (message.content)
+          this.add({
+            key: `assistant:${stored.seq}`,
+            kind: 'assistant',
+            turnId,
+            text: String(message.content),
+            streaming: false,
+          });
         for (const call of calls)
-          this.add({ key: `tool:${call.id}`, kind: 'tool', turnId, callId: call.id, tool: call.name, params: call.arguments, state: 'ok' });
+          this.add({
+            key: `tool:${call.id}`,
+            kind: 'tool',
+            turnId,
+            callId: call.id,
+            tool: call.name,
+            params: call.arguments,
+            state: 'ok',
+          });
       }
       if (stored.role === 'tool') this.attachOutput(message);
     }
@@ -105,7 +122,14 @@ export class SessionTimeline {
       case 'text_delta': {
         const item = this.byKey.get(streamKey);
         if (item?.kind === 'assistant') item.text += String(event.text ?? '');
-        else this.add({ key: streamKey, kind: 'assistant', turnId, text: String(event.text ?? ''), streaming: true });
+        else
+          this.add({
+            key: streamKey,
+            kind: 'assistant',
+            turnId,
+            text: String(event.text ?? ''),
+            streaming: true,
+          });
         break;
       }
       case 'message': {
@@ -113,7 +137,14 @@ export class SessionTimeline {
         if (item?.kind === 'assistant') {
           item.text = String(event.content ?? item.text);
           item.streaming = false;
-        } else this.add({ key: streamKey, kind: 'assistant', turnId, text: String(event.content ?? ''), streaming: false });
+        } else
+          this.add({
+            key: streamKey,
+            kind: 'assistant',
+            turnId,
+            text: String(event.content ?? ''),
+            streaming: false,
+          });
         break;
       }
       case 'tool_call_started': {
@@ -128,7 +159,15 @@ export class SessionTimeline {
         const callId = String(event.callId);
         const existing = this.tool(callId);
         if (!existing)
-          this.add({ key: `tool:${callId}`, kind: 'tool', turnId, callId, tool: String(event.tool), params: event.params, state: 'running' });
+          this.add({
+            key: `tool:${callId}`,
+            kind: 'tool',
+            turnId,
+            callId,
+            tool: String(event.tool),
+            params: event.params,
+            state: 'running',
+          });
         else if (existing.state === 'waiting' && existing.approval?.decision) existing.state = 'running';
         break;
       }
@@ -137,7 +176,15 @@ export class SessionTimeline {
         const callId = String(event.callId);
         let item = this.tool(callId);
         if (!item) {
-          item = { key: `tool:${callId}`, kind: 'tool', turnId, callId, tool: String(event.tool), params: event.params, state: 'waiting' };
+          item = {
+            key: `tool:${callId}`,
+            kind: 'tool',
+            turnId,
+            callId,
+            tool: String(event.tool),
+            params: event.params,
+            state: 'waiting',
+          };
           this.add(item);
         }
         item.state = 'waiting';
@@ -156,7 +203,15 @@ export class SessionTimeline {
       case 'tool_call_finished': {
         let item = this.tool(String(event.callId));
         if (!item) {
-          item = { key: `tool:${String(event.callId)}`, kind: 'tool', turnId, callId: String(event.callId), tool: String(event.tool), params: undefined, state: 'running' };
+          item = {
+            key: `tool:${String(event.callId)}`,
+            kind: 'tool',
+            turnId,
+            callId: String(event.callId),
+            tool: String(event.tool),
+            params: undefined,
+            state: 'running',
+          };
           this.add(item);
         }
         item.state = event.ok ? 'ok' : 'failed';
@@ -167,13 +222,31 @@ export class SessionTimeline {
         break;
       }
       case 'error':
-        this.add({ key: `error:${turnId}:${this.items.length}`, kind: 'note', turnId, tone: 'error', text: `${String(event.code)}: ${String(event.message)}` });
+        this.add({
+          key: `error:${turnId}:${this.items.length}`,
+          kind: 'note',
+          turnId,
+          tone: 'error',
+          text: `${String(event.code)}: ${String(event.message)}`,
+        });
         break;
       case 'turn_finished':
-        this.add({ key: `turn:${turnId}`, kind: 'note', turnId, tone: 'info', text: `turn finished: ${String(event.reason)} after ${String(event.iterations)} model call(s)` });
+        this.add({
+          key: `turn:${turnId}`,
+          kind: 'note',
+          turnId,
+          tone: 'info',
+          text: `turn finished: ${String(event.reason)} after ${String(event.iterations)} model call(s)`,
+        });
         break;
       case 'command_result':
-        this.add({ key: `command:${turnId}:${this.items.length}`, kind: 'note', turnId, tone: 'info', text: `/${String(event.command)}: ${JSON.stringify(event.result)}` });
+        this.add({
+          key: `command:${turnId}:${this.items.length}`,
+          kind: 'note',
+          turnId,
+          tone: 'info',
+          text: `/${String(event.command)}: ${JSON.stringify(event.result)}`,
+        });
         break;
       default:
         return;

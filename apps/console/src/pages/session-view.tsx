@@ -50,7 +50,8 @@ export function SessionView({ sessionId }: { sessionId: string }) {
         // Events sent while the stream was cut are not replayed: the stored messages fill the gap.
         if (resumed) void loadHistory();
       },
-      onDrop: (reason, retryInMs) => setStream(`reconnecting in ${Math.round(retryInMs / 1000)} s (${reason})`),
+      onDrop: (reason, retryInMs) =>
+        setStream(`reconnecting in ${Math.round(retryInMs / 1000)} s (${reason})`),
       onFatal: (failure) => (setError(failure), setStream('closed')),
     });
     return () => {
@@ -84,7 +85,8 @@ export function SessionView({ sessionId }: { sessionId: string }) {
         <a href="#/sessions">Sessions</a> / {session?.title ?? sessionId}
       </h1>
       <p className="muted">
-        stream: <span data-testid="stream-state">{stream}</span> · {timeline.items.length.toLocaleString()} rows
+        stream: <span data-testid="stream-state">{stream}</span> · {timeline.items.length.toLocaleString()}{' '}
+        rows
       </p>
       <ErrorBanner error={error} />
       <TimelineList items={timeline.items} version={timeline.version} onResolved={() => void loadHistory()} />

@@ -8,7 +8,9 @@ import { SessionView } from './session-view.js';
 export function SessionsPage({ sessionId }: { sessionId?: string }) {
   const sessions = useCall<{ sessions: Session[] }>('sessions.list', { limit: 100 }, 10_000);
   const create = async () => {
-    const session = await call<Session>('sessions.create', { title: `console ${new Date().toLocaleString()}` });
+    const session = await call<Session>('sessions.create', {
+      title: `console ${new Date().toLocaleString()}`,
+    });
     window.location.hash = `#/sessions/${session.id}`;
   };
   if (sessionId) return <SessionView key={sessionId} sessionId={sessionId} />;

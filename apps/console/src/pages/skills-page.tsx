@@ -27,7 +27,12 @@ export function SkillsPage() {
       <ErrorBanner error={skills.error} />
       <form className="explain" onSubmit={(event) => void explain(event)} aria-label="Explain">
         <label htmlFor="explain-message">Which skills would a message activate?</label>
-        <input id="explain-message" value={message} onChange={(event) => setMessage(event.target.value)} placeholder="Write the release notes…" />
+        <input
+          id="explain-message"
+          value={message}
+          onChange={(event) => setMessage(event.target.value)}
+          placeholder="Write the release notes…"
+        />
         <button type="submit" disabled={message.trim() === ''}>
           Explain
         </button>
@@ -40,14 +45,16 @@ export function SkillsPage() {
           <ul>
             {selection.active.map((skill) => (
               <li key={skill.name} data-skill={skill.name}>
-                <strong>{skill.name}</strong> ({skill.trust}, {skill.tier}, score {skill.score.toFixed(2)}): {skill.reasons.join('; ')}
+                <strong>{skill.name}</strong> ({skill.trust}, {skill.tier}, score {skill.score.toFixed(2)}):{' '}
+                {skill.reasons.join('; ')}
               </li>
             ))}
           </ul>
           {installedActive.length > 0 && (
             <p className="notice">
-              {installedActive.map((skill) => skill.name).join(', ')} {installedActive.length > 1 ? 'are' : 'is'} Installed: the turn
-              would keep only the read-only tools, and every other tool is removed (attenuation).
+              {installedActive.map((skill) => skill.name).join(', ')}{' '}
+              {installedActive.length > 1 ? 'are' : 'is'} Installed: the turn would keep only the read-only
+              tools, and every other tool is removed (attenuation).
             </p>
           )}
           <h3>Considered ({selection.consideredTotal})</h3>

@@ -26,8 +26,10 @@ export function TimelineList({
     getItemKey: (index) => items[index]!.key,
   });
   useEffect(() => {
-    if (atBottom.current && items.length > 0) virtualizer.scrollToIndex(items.length - 1, { align: 'end' });
-  }, [version, items.length, virtualizer]);
+    // Plain scrollTop, not scrollToIndex: the latter re-measures in a loop while rows keep arriving.
+    const element = scroller.current;
+    if (atBottom.current && element) element.scrollTop = element.scrollHeight;
+  }, [version, items.length]);
   return (
     <div
       ref={scroller}

@@ -3,7 +3,14 @@ import { JsonView } from '../components/json-view.js';
 import { ApprovalButtons } from '../components/approval-buttons.js';
 
 /** One timeline row; every string is rendered as text. */
-export function TimelineRow({ item, onResolved }: { item: TimelineItem; version: number; onResolved(): void }) {
+export function TimelineRow({
+  item,
+  onResolved,
+}: {
+  item: TimelineItem;
+  version: number;
+  onResolved(): void;
+}) {
   switch (item.kind) {
     case 'user':
       return (
@@ -22,8 +29,7 @@ export function TimelineRow({ item, onResolved }: { item: TimelineItem; version:
     case 'skills':
       return (
         <div className="event skills" data-kind="skills">
-          <strong>skills</strong>{' '}
-          {item.skills.length === 0 && <span className="muted">none selected</span>}
+          <strong>skills</strong> {item.skills.length === 0 && <span className="muted">none selected</span>}
           {item.skills.map((skill) => (
             <span key={skill.name} className="chip" title={skill.reasons.join('; ')}>
               {skill.name} ({skill.trust}, {skill.score.toFixed(2)})
@@ -31,14 +37,20 @@ export function TimelineRow({ item, onResolved }: { item: TimelineItem; version:
           ))}
           {item.removedTools.length > 0 && (
             <p className="muted">
-              removed by attenuation: {item.removedTools.map((tool) => `${tool.name} (${tool.reason})`).join(', ')}
+              removed by attenuation:{' '}
+              {item.removedTools.map((tool) => `${tool.name} (${tool.reason})`).join(', ')}
             </p>
           )}
         </div>
       );
     case 'tool':
       return (
-        <div className={`event tool ${item.state}`} data-kind="tool" data-tool={item.tool} data-state={item.state}>
+        <div
+          className={`event tool ${item.state}`}
+          data-kind="tool"
+          data-tool={item.tool}
+          data-state={item.state}
+        >
           <div>
             <strong>{item.tool}</strong> <span className={`pill ${item.state}`}>{item.state}</span>
             {item.durationMs !== undefined && <span className="muted"> {item.durationMs.toFixed(0)} ms</span>}
@@ -72,7 +84,11 @@ export function TimelineRow({ item, onResolved }: { item: TimelineItem; version:
           {item.params !== undefined && <JsonView label="params" value={item.params} />}
           {item.output !== undefined && <JsonView label="output" value={item.output} />}
           {item.images?.map((image, index) => (
-            <img key={index} alt={`${item.tool} output ${index + 1}`} src={`data:${image.mimeType};base64,${image.data}`} />
+            <img
+              key={index}
+              alt={`${item.tool} output ${index + 1}`}
+              src={`data:${image.mimeType};base64,${image.data}`}
+            />
           ))}
         </div>
       );

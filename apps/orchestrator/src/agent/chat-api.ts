@@ -103,7 +103,7 @@ export class ChatApi implements OnModuleInit {
       name: 'audit.list',
       scope: 'operator',
       description:
-        'Audit records newest first, a page at a time (`before` = the last page\'s `nextBefore`), filtered by kind, tool, session or outcome.',
+        "Audit records newest first, a page at a time (`before` = the last page's `nextBefore`), filtered by kind, tool, session or outcome.",
       request: AuditListRequestSchema,
       handle: (request: AuditListRequest) => this.audit.list(request),
     });

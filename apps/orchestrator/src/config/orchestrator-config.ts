@@ -176,7 +176,9 @@ export function parseOrchestratorConfig(env: NodeJS.ProcessEnv = process.env): O
     handsDir: resolve(env.TALON_HANDS_DIR || 'hands'),
     timezone: readTimezone(env),
     toolRegistry: toolRegistryOf(env),
-    consoleDir: resolve(env.TALON_CONSOLE_DIR || resolve(env.TALON_ROOT || INSTALL_ROOT, 'apps/console/dist')),
+    consoleDir: resolve(
+      env.TALON_CONSOLE_DIR || resolve(env.TALON_ROOT || INSTALL_ROOT, 'apps/console/dist'),
+    ),
     skillTasks: {
       maxDepth: readPositiveInt(env, 'TALON_SKILL_TASK_MAX_DEPTH', 3),
       maxIterations: readPositiveInt(env, 'TALON_SKILL_TASK_MAX_ITERATIONS', 4),
