@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { REPO_ROOT, waitUntil } from '@talon/testing';
 import { startConsoleStack, type ConsoleStack } from './console-stack.js';
 
@@ -13,6 +14,32 @@ const BUILT = join(REPO_ROOT, 'apps/console/dist/index.html');
 const OUTPUT = join(REPO_ROOT, '.talon/console-screenshots');
 const DOCS = process.env.TALON_CONSOLE_SCREENSHOTS === 'docs' ? join(REPO_ROOT, 'docs/console') : undefined;
 const HOSTILE = '<img src=x onerror="window.__pwned=1">';
+
+/** Reads a session's SSE stream from Node (as the console does: fetch with the bearer header). */
+function readEvents(url: string, token: string, lastEventId?: string) {
+  const abort = new AbortController();
+  const messages: EventSourceMessage[] = [];
+  const parser = createParser({ onEvent: (message) => void messages.push(message) });
+  let open = false;
+  const done = (async () => {
+    const response = await fetch(url, {
+      headers: { authorization: `Bearer ${token}`, ...(lastEventId ? { 'last-event-id': lastEventId } : {}) },
+      signal: abort.signal,
+    });
+    open = response.ok;
+    const decoder = new TextDecoder();
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>)
+      parser.feed(decoder.decode(chunk, { stream: true }));
+  })().catch(() => undefined);
+  return {
+    messages,
+    isOpen: () => open,
+    async close() {
+      abort.abort();
+      await done;
+    },
+  };
+}
 
 describe('the web console in headless Chromium against a real stack', () => {
   let stack: ConsoleStack;
@@ -179,6 +206,54 @@ describe('the web console in headless Chromium against a real stack', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(400);
     await shot('overview-phone');
     await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  it('a cut session stream resumes with Last-Event-ID: the missed events once, none twice', async () => {
+    const url = `${stack.url}/v1/sessions/${sessionId}/events`;
+    const first = readEvents(url, stack.token);
+    await waitUntil(() => first.isOpen(), 10_000, 'the stream open');
+    stack.llm.enqueue({ text: 'First answer.' });
+    await stack.api('chat.send', { sessionId, message: 'one' });
+    await waitUntil(
+      () => first.messages.some((message) => message.event === 'turn_finished'),
+      20_000,
+      'turn 1 on the stream',
+    );
+    await first.close();
+    const lastId = first.messages.at(-1)!.id!;
+    expect(lastId).toMatch(/-\d+$/);
+    // While no stream is open, a second turn runs.
+    stack.llm.enqueue(
+      { toolCalls: [{ name: 'echo', arguments: { message: 'missed' } }] },
+      { text: 'Second answer.' },
+    );
+    await stack.api('chat.send', { sessionId, message: 'two' });
+    const resumed = readEvents(url, stack.token, lastId);
+    await waitUntil(
+      () => resumed.messages.some((message) => message.event === 'turn_finished'),
+      20_000,
+      'turn 2 replayed',
+    );
+    await resumed.close();
+    const ids = resumed.messages.map((message) => message.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).not.toContain(lastId);
+    const seq = (id: string | undefined) => Number(id!.split('-').at(-1));
+    expect(seq(ids[0])).toBe(seq(lastId) + 1);
+    expect(resumed.messages.map((message) => message.event)).toEqual(
+      expect.arrayContaining([
+        'turn_started',
+        'tool_call_started',
+        'tool_call_finished',
+        'message',
+        'turn_finished',
+      ]),
+    );
+    // An id this orchestrator never gave cannot be resumed: the stream says so first.
+    const stale = readEvents(url, stack.token, 'ffffffff.0-12');
+    await waitUntil(() => stale.messages.length > 0, 10_000, 'the reset event');
+    await stale.close();
+    expect(stale.messages[0]!.event).toBe('stream_reset');
   });
 
   it('a revoked token sends the page back to the login with the reason', async () => {

@@ -8,8 +8,11 @@ const RETRY_MAX_MS = 10_000;
 
 export interface EventStreamHandlers<T> {
   onEvent(event: T): void;
-  /** The stream is (re)connected; `resumed` is false on the first connection. */
-  onOpen?(resumed: boolean): void;
+  /**
+   * The stream is (re)connected; `resumed` is false on the first connection, `withLastEventId` tells whether
+   * the reconnect asked the server for the events it missed.
+   */
+  onOpen?(resumed: boolean, withLastEventId: boolean): void;
   /** The stream broke and will reconnect after `retryInMs`. */
   onDrop?(reason: string, retryInMs: number): void;
   /** A refusal that retrying cannot fix (bad id, no access, revoked token): the stream stops. */
@@ -46,7 +49,7 @@ export function openEventStream<T>(path: string, handlers: EventStreamHandlers<T
           }
           throw error;
         }
-        handlers.onOpen?.(connections++ > 0);
+        handlers.onOpen?.(connections++ > 0, lastEventId !== undefined);
         wait = RETRY_FIRST_MS;
         const parser = createParser({
           onEvent: (message) => {

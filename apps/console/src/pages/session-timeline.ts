@@ -33,14 +33,24 @@ type ToolItem = Extract<TimelineItem, { kind: 'tool' }>;
 
 /**
  * The timeline of one session, built from stored messages and then from live events. Items are kept in
- * insertion order and updated in place (a `version` counter tells React to re-render), so 10,000 events cost
- * 10,000 map lookups, not 10,000 array copies.
+ * insertion order and updated in place (a `version` counter for the list, a revision per item for its row),
+ * so 10,000 events cost 10,000 map lookups, not 10,000 array copies, and only changed rows re-render.
  */
 export class SessionTimeline {
   readonly items: TimelineItem[] = [];
   version = 0;
   private readonly byKey = new Map<string, TimelineItem>();
   private readonly seenTurns = new Set<string>();
+  private readonly revisions = new WeakMap<TimelineItem, number>();
+
+  /** Changes whenever the item changes: a row re-renders only when its own revision moved. */
+  revision(item: TimelineItem): number {
+    return this.revisions.get(item) ?? 0;
+  }
+
+  private touch(item: TimelineItem | undefined): void {
+    if (item) this.revisions.set(item, this.revision(item) + 1);
+  }
 
   private add(item: TimelineItem): void {
     this.byKey.set(item.key, item);
@@ -97,6 +107,7 @@ export class SessionTimeline {
     item.output = String(message.content ?? '');
     if (Array.isArray(message.images)) item.images = message.images as ToolItem['images'];
     if (message.isError && item.state === 'ok') item.state = 'failed';
+    this.touch(item);
   }
 
   /** The user's own message, shown at once (the events carry only the answer). */
@@ -121,8 +132,10 @@ export class SessionTimeline {
         break;
       case 'text_delta': {
         const item = this.byKey.get(streamKey);
-        if (item?.kind === 'assistant') item.text += String(event.text ?? '');
-        else
+        if (item?.kind === 'assistant') {
+          item.text += String(event.text ?? '');
+          this.touch(item);
+        } else
           this.add({
             key: streamKey,
             kind: 'assistant',
@@ -137,6 +150,7 @@ export class SessionTimeline {
         if (item?.kind === 'assistant') {
           item.text = String(event.content ?? item.text);
           item.streaming = false;
+          this.touch(item);
         } else
           this.add({
             key: streamKey,
@@ -155,6 +169,7 @@ export class SessionTimeline {
           streaming.key = `${streamKey}:${this.items.length}`;
           streaming.streaming = false;
           this.byKey.set(streaming.key, streaming);
+          this.touch(streaming);
         }
         const callId = String(event.callId);
         const existing = this.tool(callId);
@@ -168,7 +183,10 @@ export class SessionTimeline {
             params: event.params,
             state: 'running',
           });
-        else if (existing.state === 'waiting' && existing.approval?.decision) existing.state = 'running';
+        else if (existing.state === 'waiting' && existing.approval?.decision) {
+          existing.state = 'running';
+          this.touch(existing);
+        }
         break;
       }
       case 'approval_requested': {
@@ -189,6 +207,7 @@ export class SessionTimeline {
         }
         item.state = 'waiting';
         item.approval = { id: String(event.approvalId), reason: String(event.reason ?? '') };
+        this.touch(item);
         break;
       }
       case 'approval_resolved': {
@@ -197,6 +216,7 @@ export class SessionTimeline {
           item.approval.decision = String(event.decision);
           if (event.resolvedBy) item.approval.resolvedBy = String(event.resolvedBy);
           if (item.state === 'waiting') item.state = 'running';
+          this.touch(item);
         }
         break;
       }
@@ -219,6 +239,7 @@ export class SessionTimeline {
         if (event.code) item.code = String(event.code);
         if (event.message) item.message = String(event.message);
         if (event.policy) item.policy = event.policy as ToolItem['policy'];
+        this.touch(item);
         break;
       }
       case 'error':

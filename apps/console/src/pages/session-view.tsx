@@ -4,7 +4,7 @@ import { call } from '../api/talon-api.js';
 import { ApiError } from '../api/api-error.js';
 import { openEventStream } from '../api/session-event-stream.js';
 import { ErrorBanner } from '../components/error-banner.js';
-import { SessionTimeline } from './session-timeline.js';
+import { SessionTimeline, type TimelineItem } from './session-timeline.js';
 import { TimelineList } from './timeline-list.js';
 
 /** One session: stored history, then its events live over SSE, and a chat box. */
@@ -41,14 +41,16 @@ export function SessionView({ sessionId }: { sessionId: string }) {
     void loadHistory();
     const close = openEventStream<ChatEvent>(`/v1/sessions/${encodeURIComponent(sessionId)}/events`, {
       onEvent: (event) => {
+        // The server could not replay what this page missed: the stored messages fill the gap.
+        if (event.type === 'stream_reset') return void loadHistory();
         timeline.apply(event);
         schedule();
         if (event.type === 'turn_finished') void loadHistory();
       },
-      onOpen: (resumed) => {
+      onOpen: (resumed, withLastEventId) => {
         setStream('live');
-        // Events sent while the stream was cut are not replayed: the stored messages fill the gap.
-        if (resumed) void loadHistory();
+        // A reconnect with Last-Event-ID gets the missed events from the server; one without reloads.
+        if (resumed && !withLastEventId) void loadHistory();
       },
       onDrop: (reason, retryInMs) =>
         setStream(`reconnecting in ${Math.round(retryInMs / 1000)} s (${reason})`),
@@ -59,6 +61,9 @@ export function SessionView({ sessionId }: { sessionId: string }) {
       cancelAnimationFrame(frame.current);
     };
   }, [sessionId, timeline, loadHistory, schedule]);
+
+  const revision = useCallback((item: TimelineItem) => timeline.revision(item), [timeline]);
+  const onResolved = useCallback(() => void loadHistory(), [loadHistory]);
 
   const send = async (event: FormEvent) => {
     event.preventDefault();
@@ -89,7 +94,12 @@ export function SessionView({ sessionId }: { sessionId: string }) {
         rows
       </p>
       <ErrorBanner error={error} />
-      <TimelineList items={timeline.items} version={timeline.version} onResolved={() => void loadHistory()} />
+      <TimelineList
+        items={timeline.items}
+        version={timeline.version}
+        revision={revision}
+        onResolved={onResolved}
+      />
       <form className="chat" onSubmit={(event) => void send(event)}>
         <label htmlFor="chat-message" className="visually-hidden">
           Message

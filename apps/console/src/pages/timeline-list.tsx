@@ -10,10 +10,12 @@ import { TimelineRow } from './timeline-row.js';
 export function TimelineList({
   items,
   version,
+  revision,
   onResolved,
 }: {
   items: readonly TimelineItem[];
   version: number;
+  revision(item: TimelineItem): number;
   onResolved(): void;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
@@ -51,7 +53,11 @@ export function TimelineList({
             className="row-slot"
             style={{ transform: `translateY(${row.start}px)` }}
           >
-            <MemoRow item={items[row.index]!} version={version} onResolved={onResolved} />
+            <MemoRow
+              item={items[row.index]!}
+              revision={revision(items[row.index]!)}
+              onResolved={onResolved}
+            />
           </div>
         ))}
       </div>
@@ -59,5 +65,5 @@ export function TimelineList({
   );
 }
 
-/** Items change in place: `version` re-renders the visible rows, and only those. */
+/** Items change in place: a row re-renders when its revision moves, not when another row changes. */
 const MemoRow = memo(TimelineRow);

@@ -8,7 +8,7 @@ export function TimelineRow({
   onResolved,
 }: {
   item: TimelineItem;
-  version: number;
+  revision: number;
   onResolved(): void;
 }) {
   switch (item.kind) {
