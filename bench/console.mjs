@@ -113,8 +113,12 @@ async function run(path, ready, done) {
   await page.goto(url + path);
   await page.locator(ready).first().waitFor({ timeout: 30_000 });
   const interactiveMs = performance.now() - started;
+  // Frames while the events stream in, not those of loading the page.
+  await page.evaluate(() => (window.__frames = []));
   await page.waitForFunction(done, rows, { timeout: 120_000, polling: 100 });
   const frames = await page.evaluate(() => window.__frames.slice(1));
+  if (frames.length < 20)
+    throw new Error(`only ${frames.length} frames recorded: the run was too short to judge`);
   const heap = await page.evaluate(() => performance.memory?.usedJSHeapSize ?? 0);
   await context.close();
   return {
