@@ -53,6 +53,8 @@ export class SessionTimeline {
   }
 
   private add(item: TimelineItem): void {
+    // Stored messages are loaded again after every turn: a row already shown stays the one row.
+    if (this.byKey.has(item.key)) return;
     this.byKey.set(item.key, item);
     this.items.push(item);
   }
