@@ -58,6 +58,31 @@ export default tseslint.config(
     },
   },
   {
+    // The web console is browser code with its own tsconfig (DOM lib, JSX): the same promise rules.
+    files: ['apps/console/src/**/*.{ts,tsx}'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': [
+        'error',
+        { checksVoidReturn: { arguments: false, attributes: false } },
+      ],
+    },
+  },
+  {
+    // Code that runs in the page under benchmark (functions passed to Chromium, the baseline page).
+    files: ['bench/console.mjs', 'bench/support/console-baseline/**/*.js'],
+    languageOptions: {
+      globals: {
+        window: 'readonly',
+        document: 'readonly',
+        sessionStorage: 'readonly',
+        requestAnimationFrame: 'readonly',
+        TextDecoderStream: 'readonly',
+      },
+    },
+  },
+  {
     files: ['**/*.test.ts', '**/test/**/*.ts', 'bench/**/*'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off', '@typescript-eslint/no-explicit-any': 'off' },
   },

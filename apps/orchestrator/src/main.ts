@@ -11,6 +11,7 @@ import { OrchestratorModule } from './orchestrator.module.js';
 import { TalonMcpEndpoint } from './mcp/talon-mcp-endpoint.js';
 import { httpFrontDoor } from './api/http-front-door.js';
 import { ApiAuthenticator } from './auth/api-authenticator.js';
+import { consoleStatic } from './console/console-static.js';
 
 const config = parseOrchestratorConfig();
 const httpTls = config.auth.httpTls;
@@ -36,6 +37,8 @@ const running = await bootstrapService({
   configure: (app) => {
     // The front door first: Host, Origin, media type and token checks for every route, /mcp included.
     (app as INestApplication).use(httpFrontDoor(config.auth, app.get(ApiAuthenticator)));
+    // The web console at / (static files, after the front door's Host and Origin checks).
+    (app as INestApplication).use(consoleStatic(config.consoleDir));
     // Talon's own MCP endpoint at /mcp, ahead of Nest's routes (raw body, streamed replies).
     (app as INestApplication).use(app.get(TalonMcpEndpoint).middleware);
     (app as INestApplication).connectMicroservice(

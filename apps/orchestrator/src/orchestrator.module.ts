@@ -11,6 +11,7 @@ import { ApiRouter } from './api/api-router.js';
 import { ApiAuthenticator } from './auth/api-authenticator.js';
 import { OperatorTokenBootstrap } from './auth/operator-token-bootstrap.js';
 import { SessionAccess } from './auth/session-access.js';
+import { SessionEventHub } from './agent/session-event-hub.js';
 import { TokensApi } from './auth/tokens-api.js';
 import { ToolInvokeController } from './tools/tool-invoke.controller.js';
 import { autonomyProviders } from './autonomy/autonomy.providers.js';
@@ -79,6 +80,7 @@ export class OrchestratorModule {
         ApiRouter,
         ApiAuthenticator,
         SessionAccess,
+        SessionEventHub,
         OperatorTokenBootstrap,
         TokensApi,
         SystemStatusMethod,

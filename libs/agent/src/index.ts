@@ -120,3 +120,9 @@ export { SecretsKeyInvalidError } from './errors/secrets-key-invalid-error.js';
 export { SecretKeyMismatchError } from './errors/secret-key-mismatch-error.js';
 export { SecretCorruptError } from './errors/secret-corrupt-error.js';
 export { explainedReason } from './explained-reason.js';
+// Resuming cut event streams (`Last-Event-ID`).
+export {
+  EventReplayBuffer,
+  DEFAULT_EVENT_REPLAY_CAPACITY,
+  type BufferedEvent,
+} from './event-replay-buffer.js';

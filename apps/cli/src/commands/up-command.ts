@@ -95,6 +95,9 @@ export async function upCommand(print: (line: string) => void): Promise<number> 
   print('Talon is up.');
   print(`  NATS API   ${env.NATS_URL}  (subjects talon.api.v1.<method>)`);
   print(`  HTTP API   http://${env.TALON_HTTP_HOST || '127.0.0.1'}:${httpPort}/v1/rpc/<method>`);
+  print(
+    `  Console    http://${env.TALON_HTTP_HOST || '127.0.0.1'}:${httpPort}/  (log in with the operator token)`,
+  );
   print(`  gRPC API   ${env.TALON_GRPC_HOST || '127.0.0.1'}:${grpcPort}  (talon.v1.Talon)`);
   print(`  Database   ${env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${stateDir}/pglite`}`);
   print(

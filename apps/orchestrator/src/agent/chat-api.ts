@@ -3,10 +3,12 @@ import type { ApprovalQueue } from '@talon/agent';
 import {
   ApprovalsListRequestSchema,
   ApprovalsResolveRequestSchema,
+  AuditListRequestSchema,
   ChatSendRequestSchema,
   EmptyRequestSchema,
   type ApprovalsListRequest,
   type ApprovalsResolveRequest,
+  type AuditListRequest,
   type ChatSendRequest,
 } from '@talon/contracts';
 import { ApiRouter } from '../api/api-router.js';
@@ -16,7 +18,7 @@ import { APPROVAL_QUEUE, AUDIT_LOG, CHAT_SERVICE } from '../config/orchestrator.
 import type { ChatService } from './chat-service.js';
 import { SessionAccess } from '../auth/session-access.js';
 
-/** `chat.send`, `approvals.list`, `approvals.resolve`, `audit.verify`. */
+/** `chat.send`, `approvals.list`, `approvals.resolve`, `audit.verify`, `audit.list`. */
 @Injectable()
 export class ChatApi implements OnModuleInit {
   constructor(
@@ -96,6 +98,14 @@ export class ChatApi implements OnModuleInit {
       description: 'Walks the hash-chained audit log and names the first edited or deleted row.',
       request: EmptyRequestSchema,
       handle: () => this.audit.verify(),
+    });
+    this.router.register({
+      name: 'audit.list',
+      scope: 'operator',
+      description:
+        "Audit records newest first, a page at a time (`before` = the last page's `nextBefore`), filtered by kind, tool, session or outcome.",
+      request: AuditListRequestSchema,
+      handle: (request: AuditListRequest) => this.audit.list(request),
     });
   }
 }

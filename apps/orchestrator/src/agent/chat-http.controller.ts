@@ -1,24 +1,24 @@
 import { Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import type { NatsConnection } from '@nats-io/transport-node';
+import type { BufferedEvent } from '@talon/agent';
 import { ForbiddenError, UnauthenticatedError } from '@talon/auth';
 import {
   ChatSendRequestSchema,
   HTTP_STATUS_BY_CODE,
   SessionIdSchema,
-  SUBJECTS,
   scopeAllows,
   type ChatEvent,
 } from '@talon/contracts';
 import { toWireError } from '@talon/errors';
 import { validatePayload } from '@talon/service-runtime';
 import { readJsonBody } from '../api/http-body-reader.js';
-import { CHAT_SERVICE, NATS_CONNECTION, ORCHESTRATOR_CONFIG } from '../config/orchestrator.constants.js';
+import { CHAT_SERVICE, ORCHESTRATOR_CONFIG } from '../config/orchestrator.constants.js';
 import type { OrchestratorConfig } from '../config/orchestrator-config.js';
 import type { ChatService } from './chat-service.js';
 import { chatEventStream } from './chat-stream.js';
 import { principalOf } from '../api/http-front-door.js';
 import { SessionAccess } from '../auth/session-access.js';
+import { SessionEventHub } from './session-event-hub.js';
 
 function openEventStream(response: Response): (event: ChatEvent) => void {
   response
@@ -33,9 +33,9 @@ function openEventStream(response: Response): (event: ChatEvent) => void {
 export class ChatHttpController {
   constructor(
     @Inject(CHAT_SERVICE) private readonly chat: ChatService,
-    @Inject(NATS_CONNECTION) private readonly connection: NatsConnection,
     @Inject(ORCHESTRATOR_CONFIG) private readonly config: OrchestratorConfig,
     private readonly access: SessionAccess,
+    private readonly hub: SessionEventHub,
   ) {}
 
   /**
@@ -75,7 +75,10 @@ export class ChatHttpController {
     chatEventStream(this.chat, id, message).subscribe({ next: write, complete: () => response.end() });
   }
 
-  /** `GET /v1/sessions/:id/events` → SSE: every event of the session from now on (any surface's turns). */
+  /**
+   * `GET /v1/sessions/:id/events` → SSE: every event of the session from now on (any surface's turns), each
+   * with an id; `Last-Event-ID` resumes a cut stream with the events it missed, or sends `stream_reset`.
+   */
   @Get(':id/events')
   async events(@Param('id') id: string, @Req() request: Request, @Res() response: Response): Promise<void> {
     try {
@@ -88,10 +91,16 @@ export class ChatHttpController {
         .send(JSON.stringify({ ok: false, error: wire }));
       return;
     }
-    const write = openEventStream(response);
-    const subscription = this.connection.subscribe(SUBJECTS.sessionEvents(id), {
-      callback: (_error, message) => write(message.json<ChatEvent>()),
-    });
-    request.on('close', () => subscription.unsubscribe());
+    openEventStream(response);
+    const write = ({ id: eventId, event }: BufferedEvent<ChatEvent>) =>
+      response.write(`id: ${eventId}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+    const lastEventId = request.headers['last-event-id'];
+    const follow = this.hub.follow(id, typeof lastEventId === 'string' ? lastEventId : undefined, write);
+    if (follow.reset)
+      response.write(
+        `event: stream_reset\ndata: ${JSON.stringify({ type: 'stream_reset', sessionId: id, reason: 'The events after Last-Event-ID are no longer here: reload the session (sessions.get).' })}\n\n`,
+      );
+    for (const missed of follow.missed) write(missed);
+    request.on('close', () => follow.close());
   }
 }

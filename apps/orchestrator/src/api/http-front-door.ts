@@ -4,6 +4,7 @@ import { ERROR_CODES, HTTP_STATUS_BY_CODE, type ErrorCode } from '@talon/contrac
 import { toWireError } from '@talon/errors';
 import type { FrontDoorConfig } from '../config/orchestrator-config.js';
 import { bearerToken, type ApiAuthenticator } from '../auth/api-authenticator.js';
+import { CONSOLE_ROUTES } from '../console/console-static.js';
 
 /** Query parameters that look like a token: refused, since URLs end up in logs, history and referrers. */
 const TOKEN_QUERY_NAMES = new Set([
@@ -121,6 +122,9 @@ export function httpFrontDoor(config: FrontDoorConfig, authenticator: ApiAuthent
         `Request bodies must be application/json (got "${request.headers['content-type'] ?? 'none'}").`,
       );
     if (PUBLIC_ROUTES.some((route) => route.test(url.pathname))) return next();
+    // The console's page and bundle hold no data: the login happens in the page, with a bearer token.
+    if ((method === 'GET' || method === 'HEAD') && CONSOLE_ROUTES.some((route) => route.test(url.pathname)))
+      return next();
     authenticator.authenticate(bearerToken(request.headers.authorization)).then(
       (principal) => {
         principals.set(request, principal);

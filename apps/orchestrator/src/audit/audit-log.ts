@@ -5,12 +5,15 @@ import {
   type AuditRecord,
   type AuditVerification,
 } from '@talon/audit';
+import type { AuditListReply, AuditListRequest } from '@talon/contracts';
 import type { PrismaClient } from '@talon/persistence';
 
 /** One advisory-lock key for the whole chain, so orchestrators append one at a time. */
 const AUDIT_CHAIN_LOCK = 7_300_001;
 /** Most records written in one transaction. */
 const MAX_BATCH_SIZE = 500;
+/** Records in one `list` page unless the caller asks for fewer. */
+const DEFAULT_LIST_LIMIT = 50;
 /** Rows read per page by `verify`. */
 const VERIFY_PAGE_SIZE = 1_000;
 /** Backoff between attempts of a failed write: doubles from the first to the last value. */
@@ -115,6 +118,41 @@ export class AuditLog {
       if (rows.length < VERIFY_PAGE_SIZE) return verifier.result();
       after = rows[rows.length - 1]!.id;
     }
+  }
+
+  /** One page of records, newest first, after every record appended so far is written. */
+  async list(request: AuditListRequest): Promise<AuditListReply> {
+    await this.flush();
+    const limit = request.limit ?? DEFAULT_LIST_LIMIT;
+    const rows = await this.prisma.auditEvent.findMany({
+      orderBy: { id: 'desc' },
+      take: limit + 1,
+      where: {
+        ...(request.before === undefined ? {} : { id: { lt: BigInt(request.before) } }),
+        ...(request.kind === undefined ? {} : { kind: request.kind }),
+        ...(request.tool === undefined ? {} : { tool: request.tool }),
+        ...(request.sessionId === undefined ? {} : { sessionId: request.sessionId }),
+        ...(request.outcome === undefined ? {} : { outcome: request.outcome }),
+      },
+    });
+    const page = rows.slice(0, limit);
+    return {
+      records: page.map((row) => ({
+        id: row.id.toString(),
+        at: row.at.toISOString(),
+        kind: row.kind,
+        actor: row.actor,
+        sessionId: row.sessionId,
+        callId: row.callId,
+        tool: row.tool,
+        argsHash: row.argsHash,
+        outcome: row.outcome,
+        durationMs: row.durationMs,
+        data: row.data as Record<string, unknown>,
+        hash: row.hash,
+      })),
+      ...(rows.length > limit ? { nextBefore: page[page.length - 1]!.id.toString() } : {}),
+    };
   }
 
   private async drain(): Promise<void> {

@@ -60,6 +60,8 @@ export interface OrchestratorConfig extends ServiceConfig {
   timezone: string;
   /** The front door: tokens, Host/Origin rules and TLS of the HTTP and gRPC surfaces. */
   auth: FrontDoorConfig;
+  /** The web console's built files, served at `/` (env `TALON_CONSOLE_DIR`, default `<root>/apps/console/dist`). */
+  consoleDir: string;
   /** Jobs and routines (issue 13). */
   autonomy: {
     /** Scheduler tick. Default 250 ms (env `TALON_SCHEDULER_TICK_MS`). */
@@ -189,6 +191,9 @@ export function parseOrchestratorConfig(env: NodeJS.ProcessEnv = process.env): O
     handsDir: resolve(env.TALON_HANDS_DIR || 'hands'),
     timezone: readTimezone(env),
     toolRegistry: toolRegistryOf(env),
+    consoleDir: resolve(
+      env.TALON_CONSOLE_DIR || resolve(env.TALON_ROOT || INSTALL_ROOT, 'apps/console/dist'),
+    ),
     skillTasks: {
       maxDepth: readPositiveInt(env, 'TALON_SKILL_TASK_MAX_DEPTH', 3),
       maxIterations: readPositiveInt(env, 'TALON_SKILL_TASK_MAX_ITERATIONS', 4),

@@ -1,0 +1,79 @@
+import { describe, expect, it } from '@jest/globals';
+import type { ChatEvent } from '@talon/contracts';
+import { SessionTimeline } from './session-timeline.js';
+
+const event = (type: string, fields: Record<string, unknown> = {}): ChatEvent => ({
+  type,
+  sessionId: 's',
+  turnId: 't1',
+  ...fields,
+});
+
+describe('SessionTimeline', () => {
+  it('gathers a call asked for approval before it started into one row, and streams text into one row', () => {
+    const timeline = new SessionTimeline();
+    timeline.apply(event('text_delta', { text: 'Let me ' }));
+    timeline.apply(event('text_delta', { text: 'post.' }));
+    timeline.apply(
+      event('approval_requested', {
+        approvalId: 'a1',
+        callId: 'c1',
+        tool: 'http',
+        params: { url: 'x' },
+        reason: 'writes',
+      }),
+    );
+    expect(timeline.items.map((item) => item.kind)).toEqual(['assistant', 'tool']);
+    expect(timeline.items[1]).toMatchObject({ state: 'waiting', approval: { id: 'a1' } });
+    timeline.apply(event('approval_resolved', { approvalId: 'a1', callId: 'c1', decision: 'approve' }));
+    timeline.apply(event('tool_call_started', { callId: 'c1', tool: 'http', params: { url: 'x' } }));
+    timeline.apply(
+      event('tool_call_finished', {
+        callId: 'c1',
+        tool: 'http',
+        ok: true,
+        durationMs: 12,
+        policy: { action: 'ask', reason: 'writes' },
+      }),
+    );
+    timeline.apply(event('text_delta', { text: 'Done.' }));
+    expect(timeline.items.map((item) => item.kind)).toEqual(['assistant', 'tool', 'assistant']);
+    expect(timeline.items[0]).toMatchObject({ text: 'Let me post.', streaming: false });
+    expect(timeline.items[1]).toMatchObject({
+      state: 'ok',
+      durationMs: 12,
+      approval: { decision: 'approve' },
+    });
+  });
+
+  it('takes from history only the output of turns it saw live, and every row of turns it did not', () => {
+    const timeline = new SessionTimeline();
+    timeline.apply(event('tool_call_started', { callId: 'c1', tool: 'echo', params: { message: 'hi' } }));
+    const before = timeline.revision(timeline.items[0]!);
+    timeline.loadHistory([
+      { seq: 1, turnId: 't0', role: 'user', message: { role: 'user', content: 'earlier' }, createdAt: '' },
+      { seq: 2, turnId: 't1', role: 'user', message: { role: 'user', content: 'now' }, createdAt: '' },
+      {
+        seq: 3,
+        turnId: 't1',
+        role: 'assistant',
+        message: { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'echo', arguments: {} }] },
+        createdAt: '',
+      },
+      {
+        seq: 4,
+        turnId: 't1',
+        role: 'tool',
+        message: { role: 'tool', toolCallId: 'c1', content: '<img src=x>' },
+        createdAt: '',
+      },
+    ]);
+    expect(timeline.items.map((item) => item.kind)).toEqual(['tool', 'user']);
+    expect(timeline.items[0]).toMatchObject({ output: '<img src=x>' });
+    expect(timeline.revision(timeline.items[0]!)).toBeGreaterThan(before);
+    timeline.loadHistory([
+      { seq: 1, turnId: 't0', role: 'user', message: { role: 'user', content: 'earlier' }, createdAt: '' },
+    ]);
+    expect(timeline.items.map((item) => item.kind)).toEqual(['tool', 'user']);
+  });
+});

@@ -1,0 +1,279 @@
+import type { ChatEvent, SessionMessage } from '@talon/contracts';
+
+/** One row of a session's timeline. Tool rows gather a call's start, decision, approval, end and output. */
+export type TimelineItem =
+  | { key: string; kind: 'user'; turnId: string; text: string }
+  | { key: string; kind: 'assistant'; turnId: string; text: string; streaming: boolean }
+  | {
+      key: string;
+      kind: 'tool';
+      turnId: string;
+      callId: string;
+      tool: string;
+      params: unknown;
+      state: 'running' | 'waiting' | 'ok' | 'failed';
+      code?: string;
+      message?: string;
+      durationMs?: number;
+      policy?: { action: string; reason: string; source?: string };
+      approval?: { id: string; reason: string; decision?: string; resolvedBy?: string };
+      output?: string;
+      images?: Array<{ mimeType: string; data: string }>;
+    }
+  | {
+      key: string;
+      kind: 'skills';
+      turnId: string;
+      skills: Array<{ name: string; trust: string; score: number; reasons: string[] }>;
+      removedTools: Array<{ name: string; reason: string }>;
+    }
+  | { key: string; kind: 'note'; turnId: string; text: string; tone: 'error' | 'info' };
+
+type ToolItem = Extract<TimelineItem, { kind: 'tool' }>;
+
+/**
+ * The timeline of one session, built from stored messages and then from live events. Items are kept in
+ * insertion order and updated in place (a `version` counter for the list, a revision per item for its row),
+ * so 10,000 events cost 10,000 map lookups, not 10,000 array copies, and only changed rows re-render.
+ */
+export class SessionTimeline {
+  readonly items: TimelineItem[] = [];
+  version = 0;
+  private readonly byKey = new Map<string, TimelineItem>();
+  private readonly seenTurns = new Set<string>();
+  private readonly revisions = new WeakMap<TimelineItem, number>();
+
+  /** Changes whenever the item changes: a row re-renders only when its own revision moved. */
+  revision(item: TimelineItem): number {
+    return this.revisions.get(item) ?? 0;
+  }
+
+  private touch(item: TimelineItem | undefined): void {
+    if (item) this.revisions.set(item, this.revision(item) + 1);
+  }
+
+  private add(item: TimelineItem): void {
+    // Stored messages are loaded again after every turn: a row already shown stays the one row.
+    if (this.byKey.has(item.key)) return;
+    this.byKey.set(item.key, item);
+    this.items.push(item);
+  }
+
+  private tool(callId: string): ToolItem | undefined {
+    const item = this.byKey.get(`tool:${callId}`);
+    return item?.kind === 'tool' ? item : undefined;
+  }
+
+  /** Stored messages of turns not seen live (a reload, or turns before the page opened). */
+  loadHistory(messages: readonly SessionMessage[]): void {
+    for (const stored of messages) {
+      const message = stored.message as Record<string, unknown>;
+      const turnId = stored.turnId;
+      if (this.seenTurns.has(turnId)) {
+        // The live events made the rows already; the stored tool result only adds the output.
+        if (stored.role === 'tool') this.attachOutput(message);
+        continue;
+      }
+      if (stored.role === 'user')
+        this.add({ key: `user:${stored.seq}`, kind: 'user', turnId, text: String(message.content ?? '') });
+      if (stored.role === 'assistant') {
+        const calls =
+          (message.toolCalls as Array<{ id: string; name: string; arguments: unknown }> | undefined) ?? [];
+        if (message.content)
+          this.add({
+            key: `assistant:${stored.seq}`,
+            kind: 'assistant',
+            turnId,
+            text: String(message.content),
+            streaming: false,
+          });
+        for (const call of calls)
+          this.add({
+            key: `tool:${call.id}`,
+            kind: 'tool',
+            turnId,
+            callId: call.id,
+            tool: call.name,
+            params: call.arguments,
+            state: 'ok',
+          });
+      }
+      if (stored.role === 'tool') this.attachOutput(message);
+    }
+    this.version++;
+  }
+
+  private attachOutput(message: Record<string, unknown>): void {
+    const item = this.tool(String(message.toolCallId));
+    if (!item) return;
+    item.output = String(message.content ?? '');
+    if (Array.isArray(message.images)) item.images = message.images as ToolItem['images'];
+    if (message.isError && item.state === 'ok') item.state = 'failed';
+    this.touch(item);
+  }
+
+  /** The user's own message, shown at once (the events carry only the answer). */
+  addUserMessage(text: string): void {
+    this.add({ key: `user:local:${this.items.length}`, kind: 'user', turnId: '', text });
+    this.version++;
+  }
+
+  apply(event: ChatEvent): void {
+    const turnId = String(event.turnId ?? '');
+    if (turnId) this.seenTurns.add(turnId);
+    const streamKey = `assistant:live:${turnId}`;
+    switch (event.type) {
+      case 'skills_selected':
+        this.add({
+          key: `skills:${turnId}`,
+          kind: 'skills',
+          turnId,
+          skills: (event.skills as Extract<TimelineItem, { kind: 'skills' }>['skills']) ?? [],
+          removedTools: (event.removedTools as Array<{ name: string; reason: string }>) ?? [],
+        });
+        break;
+      case 'text_delta': {
+        const item = this.byKey.get(streamKey);
+        if (item?.kind === 'assistant') {
+          item.text += String(event.text ?? '');
+          this.touch(item);
+        } else
+          this.add({
+            key: streamKey,
+            kind: 'assistant',
+            turnId,
+            text: String(event.text ?? ''),
+            streaming: true,
+          });
+        break;
+      }
+      case 'message': {
+        const item = this.byKey.get(streamKey);
+        if (item?.kind === 'assistant') {
+          item.text = String(event.content ?? item.text);
+          item.streaming = false;
+          this.touch(item);
+        } else
+          this.add({
+            key: streamKey,
+            kind: 'assistant',
+            turnId,
+            text: String(event.content ?? ''),
+            streaming: false,
+          });
+        break;
+      }
+      case 'tool_call_started': {
+        // A new model call streams its own text: the next delta starts a new row.
+        const streaming = this.byKey.get(streamKey);
+        if (streaming?.kind === 'assistant') {
+          this.byKey.delete(streamKey);
+          streaming.key = `${streamKey}:${this.items.length}`;
+          streaming.streaming = false;
+          this.byKey.set(streaming.key, streaming);
+          this.touch(streaming);
+        }
+        const callId = String(event.callId);
+        const existing = this.tool(callId);
+        if (!existing)
+          this.add({
+            key: `tool:${callId}`,
+            kind: 'tool',
+            turnId,
+            callId,
+            tool: String(event.tool),
+            params: event.params,
+            state: 'running',
+          });
+        else if (existing.state === 'waiting' && existing.approval?.decision) {
+          existing.state = 'running';
+          this.touch(existing);
+        }
+        break;
+      }
+      case 'approval_requested': {
+        // The decision comes before the call starts: the approval may be the first word of a call.
+        const callId = String(event.callId);
+        let item = this.tool(callId);
+        if (!item) {
+          item = {
+            key: `tool:${callId}`,
+            kind: 'tool',
+            turnId,
+            callId,
+            tool: String(event.tool),
+            params: event.params,
+            state: 'waiting',
+          };
+          this.add(item);
+        }
+        item.state = 'waiting';
+        item.approval = { id: String(event.approvalId), reason: String(event.reason ?? '') };
+        this.touch(item);
+        break;
+      }
+      case 'approval_resolved': {
+        const item = this.tool(String(event.callId));
+        if (item?.approval) {
+          item.approval.decision = String(event.decision);
+          if (event.resolvedBy) item.approval.resolvedBy = String(event.resolvedBy);
+          if (item.state === 'waiting') item.state = 'running';
+          this.touch(item);
+        }
+        break;
+      }
+      case 'tool_call_finished': {
+        let item = this.tool(String(event.callId));
+        if (!item) {
+          item = {
+            key: `tool:${String(event.callId)}`,
+            kind: 'tool',
+            turnId,
+            callId: String(event.callId),
+            tool: String(event.tool),
+            params: undefined,
+            state: 'running',
+          };
+          this.add(item);
+        }
+        item.state = event.ok ? 'ok' : 'failed';
+        item.durationMs = Number(event.durationMs);
+        if (event.code) item.code = String(event.code);
+        if (event.message) item.message = String(event.message);
+        if (event.policy) item.policy = event.policy as ToolItem['policy'];
+        this.touch(item);
+        break;
+      }
+      case 'error':
+        this.add({
+          key: `error:${turnId}:${this.items.length}`,
+          kind: 'note',
+          turnId,
+          tone: 'error',
+          text: `${String(event.code)}: ${String(event.message)}`,
+        });
+        break;
+      case 'turn_finished':
+        this.add({
+          key: `turn:${turnId}`,
+          kind: 'note',
+          turnId,
+          tone: 'info',
+          text: `turn finished: ${String(event.reason)} after ${String(event.iterations)} model call(s)`,
+        });
+        break;
+      case 'command_result':
+        this.add({
+          key: `command:${turnId}:${this.items.length}`,
+          kind: 'note',
+          turnId,
+          tone: 'info',
+          text: `/${String(event.command)}: ${JSON.stringify(event.result)}`,
+        });
+        break;
+      default:
+        return;
+    }
+    this.version++;
+  }
+}
