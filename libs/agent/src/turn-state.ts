@@ -7,6 +7,8 @@ import type { TurnClock } from './turn-clock.js';
 export interface TurnState {
   readonly sessionId: string;
   readonly turnId: string;
+  /** The run's instructions for the system prompt (a hand's), if any. */
+  readonly instructions?: string;
   readonly messages: LlmMessage[];
   readonly scope: ToolCallScope;
   activeSkills: readonly ActiveSkill[];

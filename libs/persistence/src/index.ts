@@ -40,4 +40,7 @@ export type {
   Secret,
   Session,
   SessionGrant,
+  HandInstance,
+  HandRun,
+  ReminderNotification,
 } from './generated/prisma/client.js';

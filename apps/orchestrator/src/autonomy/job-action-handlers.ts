@@ -41,7 +41,7 @@ export class JobActionHandlers {
       const params = action.params ?? (isRecord(context.input) ? context.input : undefined);
       const message =
         params === undefined ? prompt : `${prompt}\n\nParameters:\n${JSON.stringify(params, null, 2)}`;
-      return turnOutcome(chat, context, message, [action.skill]);
+      return turnOutcome(chat, context, message, { mentionSkills: [action.skill] });
     });
     this.handlers.set('tool', async (context) => {
       const action = context.action as Extract<JobAction, { kind: 'tool' }>;
@@ -97,17 +97,20 @@ export class JobActionHandlers {
   }
 }
 
-async function turnOutcome(
+/** Runs a job's agent turn and maps how it ended to a job outcome (prompt, skill and hand actions). */
+export async function turnOutcome(
   chat: ChatService,
   context: JobRunContext,
   message: string,
-  mentionSkills?: readonly string[],
+  extra: { mentionSkills?: readonly string[]; instructions?: string } = {},
 ): Promise<JobOutcome> {
+  const { mentionSkills, instructions } = extra;
   const result: TurnResult = await chat.runJobTurn({
     jobId: context.jobId,
     sessionId: context.sessionId,
     message,
-    ...(mentionSkills ? { mentionSkills } : {}),
+    ...(mentionSkills?.length ? { mentionSkills } : {}),
+    ...(instructions ? { instructions } : {}),
     maxIterations: context.limits.maxIterations,
     ...(context.policy.tools ? { toolAllowlist: context.policy.tools } : {}),
     autonomous: (context.policy.onApproval ?? 'deny') === 'deny',
