@@ -54,7 +54,7 @@ export class ScheduleIntercept {
       content = result.question;
     }
     const schedule = { result, ...(routineId ? { routineId } : {}), modelSkipped: true };
-    emit({ type: 'schedule_intercepted', sessionId, ...schedule });
+    emit({ type: 'schedule_intercepted', sessionId, content, ...schedule });
     emit({ type: 'message', sessionId, turnId: '', content });
     emit({ type: 'turn_finished', sessionId, turnId: '', reason: 'schedule_intercepted', iterations: 0, modelSkipped: true });
     const totalMs = performance.now() - started;

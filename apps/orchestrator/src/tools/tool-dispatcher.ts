@@ -211,7 +211,13 @@ export class ToolDispatcher {
         });
     }
     const subject = SUBJECTS.toolCall(entry.definition.domain);
-    return async (prepared) => {
+    return async (prepared, signal) => {
+      // A cancelled call (its job stopped) is stopped on the worker too, not only abandoned here.
+      const onAbort = (): void =>
+        this.options.requester.publish(SUBJECTS.toolCancel(entry.definition.domain), {
+          callId: prepared.callId,
+        });
+      signal?.addEventListener('abort', onAbort, { once: true });
       const message: ToolCallRequest = {
         callId: prepared.callId,
         tool: prepared.tool,
@@ -224,7 +230,8 @@ export class ToolDispatcher {
         timeoutMs: prepared.timeoutMs + this.marginMs,
         callId: prepared.callId,
         headers: false,
-      });
+      })
+        .finally(() => signal?.removeEventListener('abort', onAbort));
       onInstance(result.instanceId);
       return result.output;
     };
