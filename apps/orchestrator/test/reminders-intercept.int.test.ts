@@ -96,7 +96,11 @@ describe('the chat schedule intercept with no model configured (real NATS, Postg
     });
     // The next slot is a 09:00 in Shanghai (01:00 UTC).
     expect(new Date(routine.nextFireAt!).getUTCHours()).toBe(1);
-    await waitUntil(async () => events.some((event) => event.type === 'turn_finished'), 10_000, 'turn events');
+    await waitUntil(
+      async () => events.some((event) => event.type === 'turn_finished'),
+      10_000,
+      'turn events',
+    );
     expect(events.find((event) => event.type === 'schedule_intercepted')).toMatchObject({
       modelSkipped: true,
       routineId,
@@ -113,7 +117,9 @@ describe('the chat schedule intercept with no model configured (real NATS, Postg
     expect(listed.notifications).toEqual([]);
 
     // The clock override: 09:00 has come (the slot is due a second from now, inside the misfire grace).
-    await sql.query(`UPDATE routine SET next_fire_at = now() + interval '1 second' WHERE id = $1`, [routineId]);
+    await sql.query(`UPDATE routine SET next_fire_at = now() + interval '1 second' WHERE id = $1`, [
+      routineId,
+    ]);
     await waitUntil(
       async () => events.some((event) => event.type === 'reminder'),
       20_000,

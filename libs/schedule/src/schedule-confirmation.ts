@@ -10,7 +10,8 @@ export function scheduleConfirmation(result: Exact): string {
   const task = result.task.trim();
   if (result.language === 'zh') {
     if (result.target === 'reminder') return `好的，${result.description} 提醒你：${task}`;
-    if (result.target === 'hand') return `好的，${result.description} 运行 ${result.hand ?? task}${task ? `：${task}` : ''}`;
+    if (result.target === 'hand')
+      return `好的，${result.description} 运行 ${result.hand ?? task}${task ? `：${task}` : ''}`;
     return `好的，${result.description} 执行：${task}`;
   }
   if (result.target === 'reminder') return `OK, I'll remind you ${result.description}: ${task}`;

@@ -101,7 +101,8 @@ export class ToolHost {
       callback: (_error, message) => {
         try {
           const { callId } = message.json<{ callId?: unknown }>();
-          if (typeof callId === 'string') this.running.get(callId)?.abort(new Error('cancelled by the caller'));
+          if (typeof callId === 'string')
+            this.running.get(callId)?.abort(new Error('cancelled by the caller'));
         } catch {
           // A malformed cancel is dropped.
         }

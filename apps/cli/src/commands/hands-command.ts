@@ -101,7 +101,8 @@ export async function handsCommand(args: readonly string[], print: (line: string
     print(USAGE);
     return 2;
   }
-  const out = (value: unknown, text: () => string): void => print(json ? JSON.stringify(value, null, 2) : text());
+  const out = (value: unknown, text: () => string): void =>
+    print(json ? JSON.stringify(value, null, 2) : text());
   return withTalonApi(print, async (call) => {
     switch (action) {
       case 'list': {

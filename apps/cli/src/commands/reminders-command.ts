@@ -8,20 +8,31 @@ const USAGE = `Usage:
   pnpm talon reminders cancel <id>                          stop a reminder`;
 
 /** `talon reminders`: lists reminders (tables or --json) through `reminders.list`, cancels one. */
-export async function remindersCommand(args: readonly string[], print: (line: string) => void): Promise<number> {
+export async function remindersCommand(
+  args: readonly string[],
+  print: (line: string) => void,
+): Promise<number> {
   const json = args.includes('--json');
   const sessionAt = args.indexOf('--session');
   const sessionId = sessionAt >= 0 ? args[sessionAt + 1] : undefined;
-  const rest = args.filter((arg, index) => arg !== '--json' && index !== sessionAt && index !== sessionAt + 1);
+  const rest = args.filter(
+    (arg, index) => arg !== '--json' && index !== sessionAt && index !== sessionAt + 1,
+  );
   const [action = 'list', id] = rest;
-  if ((action !== 'list' && action !== 'cancel') || (action === 'cancel' && !id) || (sessionAt >= 0 && !sessionId)) {
+  if (
+    (action !== 'list' && action !== 'cancel') ||
+    (action === 'cancel' && !id) ||
+    (sessionAt >= 0 && !sessionId)
+  ) {
     print(USAGE);
     return 2;
   }
   return withTalonApi(print, async (call) => {
     if (action === 'cancel') {
       const reply = await call<{ id: string; cancelled: boolean }>('reminders.cancel', { id });
-      print(json ? JSON.stringify(reply) : `${reply.id} ${reply.cancelled ? 'cancelled' : 'was already gone'}`);
+      print(
+        json ? JSON.stringify(reply) : `${reply.id} ${reply.cancelled ? 'cancelled' : 'was already gone'}`,
+      );
       return 0;
     }
     const reply = await call<RemindersListReply>('reminders.list', sessionId ? { sessionId } : {});

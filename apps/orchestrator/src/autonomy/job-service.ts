@@ -31,7 +31,11 @@ export class JobService {
   }
 
   /** Validates and queues a job under a chosen id, inside the caller's transaction (a hand run's approval). */
-  async enqueue(id: string, request: JobsCreateRequest, db?: Parameters<JobStore['enqueue']>[1]): Promise<void> {
+  async enqueue(
+    id: string,
+    request: JobsCreateRequest,
+    db?: Parameters<JobStore['enqueue']>[1],
+  ): Promise<void> {
     await this.actions.validate(request.action, request.policy);
     await this.jobs.enqueue(
       [

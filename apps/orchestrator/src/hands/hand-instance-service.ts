@@ -112,7 +112,12 @@ export class HandInstanceService {
         const view = toInstanceView(row);
         // A hand whose file went away or was refused leaves its instances in error.
         if (!hand && row.state !== 'inactive')
-          return { ...view, state: 'error' as const, error: `hand "${row.handId}" no longer loads`, metrics: [] };
+          return {
+            ...view,
+            state: 'error' as const,
+            error: `hand "${row.handId}" no longer loads`,
+            metrics: [],
+          };
         return { ...view, metrics: hand ? await readHandMetrics(this.prisma, hand.metrics) : [] };
       }),
     );

@@ -246,7 +246,8 @@ export class HandRunService {
       .list()
       .filter((entry) => servers.some((prefix) => (entry.definition.displayName ?? '').startsWith(prefix)))
       .map((entry) => entry.definition.name);
-    const maxIterations = hand.agent.maxIterations === undefined ? undefined : Math.min(hand.agent.maxIterations, 100);
+    const maxIterations =
+      hand.agent.maxIterations === undefined ? undefined : Math.min(hand.agent.maxIterations, 100);
     return {
       action: { kind: 'hand', hand: hand.id, params: params as unknown as Record<string, unknown> },
       policy: { tools: [...new Set([...hand.tools, ...mcpTools])].slice(0, 200) },
@@ -261,7 +262,9 @@ export class HandRunService {
   private async checkRateLimit(hand: HandSummary): Promise<void> {
     if (hand.rateLimit) {
       const since = new Date(Date.now() - hand.rateLimit.windowSeconds * 1000);
-      const count = await this.prisma.handRun.count({ where: { handId: hand.id, createdAt: { gte: since } } });
+      const count = await this.prisma.handRun.count({
+        where: { handId: hand.id, createdAt: { gte: since } },
+      });
       if (count >= hand.rateLimit.maxRuns)
         throw new TalonError(
           ERROR_CODES.RATE_LIMITED,
@@ -289,7 +292,9 @@ const FINISHED = new Set<HandRunState>(['denied', 'completed', 'failed', 'cancel
 
 function toRunView(row: HandRunRow, job: JobRow | null): HandRun {
   const state: HandRunState =
-    row.state === 'queued' ? ((job?.status as JobState | undefined) ?? 'pending') : (row.state as HandRunState);
+    row.state === 'queued'
+      ? ((job?.status as JobState | undefined) ?? 'pending')
+      : (row.state as HandRunState);
   return {
     id: row.id,
     hand: row.handId,
@@ -307,7 +312,8 @@ function toRunView(row: HandRunRow, job: JobRow | null): HandRun {
       ? {
           error: {
             code: row.decidedBy === 'timeout' ? 'TIMEOUT' : 'POLICY_DENIED',
-            message: row.decidedBy === 'timeout' ? 'no approval before the deadline' : `denied by ${row.decidedBy}`,
+            message:
+              row.decidedBy === 'timeout' ? 'no approval before the deadline' : `denied by ${row.decidedBy}`,
           },
         }
       : {}),

@@ -26,7 +26,14 @@ export function handRunProviders(config: OrchestratorConfig, database: Database)
     },
     {
       provide: HAND_RUN_SERVICE,
-      inject: [HAND_CATALOG, TOOL_CATALOG, HAND_INSTANCE_SERVICE, JOB_SERVICE, JOB_ACTION_HANDLERS, CHAT_SERVICE],
+      inject: [
+        HAND_CATALOG,
+        TOOL_CATALOG,
+        HAND_INSTANCE_SERVICE,
+        JOB_SERVICE,
+        JOB_ACTION_HANDLERS,
+        CHAT_SERVICE,
+      ],
       useFactory: (
         catalog: HandCatalog,
         tools: ToolCatalog,

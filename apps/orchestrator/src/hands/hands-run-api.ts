@@ -58,7 +58,10 @@ export class HandsRunApi implements OnModuleInit {
       request: HandsCancelRequestSchema,
       handle: async (request: HandsCancelRequest, context: ApiCallContext) => ({
         runs: await this.runs.cancelAll(
-          { ...(request.id ? { hand: request.id } : {}), ...(request.instance ? { instance: request.instance } : {}) },
+          {
+            ...(request.id ? { hand: request.id } : {}),
+            ...(request.instance ? { instance: request.instance } : {}),
+          },
           callerOf(context),
         ),
       }),
@@ -81,14 +84,16 @@ export class HandsRunApi implements OnModuleInit {
     r.register({
       name: 'hands.resume',
       scope: 'agent',
-      description: 'Resumes a paused or failed instance (error again, with the reason, if its hand no longer loads).',
+      description:
+        'Resumes a paused or failed instance (error again, with the reason, if its hand no longer loads).',
       request: HandInstanceRequestSchema,
       handle: (request: HandInstanceRequest) => this.instances.resume(request.name),
     });
     r.register({
       name: 'hands.delete',
       scope: 'agent',
-      description: 'Deactivates an instance (inactive; its run history stays) and cancels its unfinished runs.',
+      description:
+        'Deactivates an instance (inactive; its run history stays) and cancels its unfinished runs.',
       request: HandInstanceRequestSchema,
       handle: async (request: HandInstanceRequest, context: ApiCallContext) => {
         const instance = await this.instances.delete(request.name);
@@ -99,8 +104,12 @@ export class HandsRunApi implements OnModuleInit {
     r.register({
       name: 'hands.instances',
       scope: 'read',
-      description: 'Activated instances with their state and dashboard metrics (read from the memory keys their hand writes).',
-      request: Type.Object({ id: Type.Optional(Type.String({ maxLength: 64 })) }, { additionalProperties: false }),
+      description:
+        'Activated instances with their state and dashboard metrics (read from the memory keys their hand writes).',
+      request: Type.Object(
+        { id: Type.Optional(Type.String({ maxLength: 64 })) },
+        { additionalProperties: false },
+      ),
       handle: async (request: { id?: string }) => ({ instances: await this.instances.list(request.id) }),
     });
     r.register({
@@ -113,7 +122,8 @@ export class HandsRunApi implements OnModuleInit {
     r.register({
       name: 'hands.runs.get',
       scope: 'read',
-      description: 'One hand run: state, settings, result or error (its job events: jobs.events with the run id).',
+      description:
+        'One hand run: state, settings, result or error (its job events: jobs.events with the run id).',
       request: HandRunIdRequestSchema,
       handle: (request: HandRunIdRequest) => this.runs.get(request.runId),
     });

@@ -28,7 +28,10 @@ export class ReminderService {
   readonly deliver: JobActionHandler = async (context) => {
     const action = context.action as ReminderAction;
     const target = action.sessionId;
-    const job = await this.prisma.job.findUnique({ where: { id: context.jobId }, select: { routineId: true } });
+    const job = await this.prisma.job.findUnique({
+      where: { id: context.jobId },
+      select: { routineId: true },
+    });
     const stored = await this.prisma.reminderNotification.upsert({
       where: { jobId: context.jobId },
       create: {
@@ -52,7 +55,11 @@ export class ReminderService {
     context.onEvent({ ...reminder, sessionId: target ?? '' });
     return {
       kind: 'completed',
-      result: { delivered: target !== undefined, ...(target ? { sessionId: target } : {}), text: action.text },
+      result: {
+        delivered: target !== undefined,
+        ...(target ? { sessionId: target } : {}),
+        text: action.text,
+      },
     };
   };
 
@@ -125,13 +132,16 @@ export class ReminderService {
 
 function sessionOf(row: RoutineRow): string | undefined {
   const action = row.action as ReminderAction;
-  return action.sessionId ?? (row.owner.startsWith('session:') ? row.owner.slice('session:'.length) : undefined);
+  return (
+    action.sessionId ?? (row.owner.startsWith('session:') ? row.owner.slice('session:'.length) : undefined)
+  );
 }
 
 function toReminderView(row: RoutineRow): Reminder {
   const action = row.action as ReminderAction;
   const sessionId = sessionOf(row);
-  const finished = row.nextFireAt === null && (row.trigger as Trigger).kind === 'once' && row.lastFireAt !== null;
+  const finished =
+    row.nextFireAt === null && (row.trigger as Trigger).kind === 'once' && row.lastFireAt !== null;
   return {
     id: row.id,
     text: action.text,

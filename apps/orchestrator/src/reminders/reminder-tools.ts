@@ -21,7 +21,10 @@ export function createReminderTools(reminders: ReminderService): Tool[] {
       RemindersListRequestSchema,
       false,
       (params, context) =>
-        reminders.list({ ...params, ...(context.sessionId ? { sessionId: context.sessionId } : {}) }, own(context.sessionId)),
+        reminders.list(
+          { ...params, ...(context.sessionId ? { sessionId: context.sessionId } : {}) },
+          own(context.sessionId),
+        ),
     ),
     tool<RemindersCancelRequest>(
       'reminder_cancel',
@@ -32,7 +35,10 @@ export function createReminderTools(reminders: ReminderService): Tool[] {
         const sessionId = await reminders.sessionOfReminder(params.id);
         // Another conversation's reminder is answered as if it did not exist.
         if (sessionId !== context.sessionId)
-          throw new TalonError(ERROR_CODES.NOT_FOUND, `No reminder ${params.id} in this conversation; see reminder_list.`);
+          throw new TalonError(
+            ERROR_CODES.NOT_FOUND,
+            `No reminder ${params.id} in this conversation; see reminder_list.`,
+          );
         return reminders.cancel(params.id);
       },
     ),

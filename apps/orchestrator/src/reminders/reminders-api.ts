@@ -24,7 +24,8 @@ export class RemindersApi implements OnModuleInit {
     this.router.register({
       name: 'reminders.list',
       scope: 'read',
-      description: 'Reminders set in chat (routines of action reminder) and the notifications delivered, newest first.',
+      description:
+        'Reminders set in chat (routines of action reminder) and the notifications delivered, newest first.',
       request: RemindersListRequestSchema,
       handle: async (request: RemindersListRequest, context: ApiCallContext) => {
         if (request.sessionId) await this.access.assertCanUse(context.principal, request.sessionId);

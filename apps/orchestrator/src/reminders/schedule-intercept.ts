@@ -56,7 +56,14 @@ export class ScheduleIntercept {
     const schedule = { result, ...(routineId ? { routineId } : {}), modelSkipped: true };
     emit({ type: 'schedule_intercepted', sessionId, content, ...schedule });
     emit({ type: 'message', sessionId, turnId: '', content });
-    emit({ type: 'turn_finished', sessionId, turnId: '', reason: 'schedule_intercepted', iterations: 0, modelSkipped: true });
+    emit({
+      type: 'turn_finished',
+      sessionId,
+      turnId: '',
+      reason: 'schedule_intercepted',
+      iterations: 0,
+      modelSkipped: true,
+    });
     const totalMs = performance.now() - started;
     return {
       sessionId,
@@ -77,7 +84,11 @@ export function triggerOf(schedule: ScheduleSpec): Trigger {
     case 'cron':
       return { kind: 'cron', expression: schedule.cron, timezone: schedule.timezone };
     case 'interval':
-      return { kind: 'interval', everyMs: schedule.everyMs, startAt: new Date(schedule.firstRunAt).toISOString() };
+      return {
+        kind: 'interval',
+        everyMs: schedule.everyMs,
+        startAt: new Date(schedule.firstRunAt).toISOString(),
+      };
     case 'once':
       return { kind: 'once', at: new Date(schedule.at).toISOString() };
   }

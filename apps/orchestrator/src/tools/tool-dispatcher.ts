@@ -226,11 +226,12 @@ export class ToolDispatcher {
         ...(prepared.grants.length ? { grants: [...prepared.grants] } : {}),
         ...(prepared.sessionId ? { sessionId: prepared.sessionId } : {}),
       };
-      const result = await this.options.requester.request<ToolCallResult>(subject, message, {
-        timeoutMs: prepared.timeoutMs + this.marginMs,
-        callId: prepared.callId,
-        headers: false,
-      })
+      const result = await this.options.requester
+        .request<ToolCallResult>(subject, message, {
+          timeoutMs: prepared.timeoutMs + this.marginMs,
+          callId: prepared.callId,
+          headers: false,
+        })
         .finally(() => signal?.removeEventListener('abort', onAbort));
       onInstance(result.instanceId);
       return result.output;
