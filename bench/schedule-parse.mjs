@@ -1,10 +1,16 @@
 // Schedule parsing: p50/p99 of `parseSchedule` over the phrase set of the tests, and of the intent check
 // on 1 KiB messages without a schedule (the chat path runs it on every message; target < 0.2 ms). The
 // baseline, in the same run, is one plain regex test over the same text — the least a chat path could do.
+// Second half: a chat turn caught by the schedule intercept against a turn of the scripted model, both
+// through chat.send on a real orchestrator (NATS with authorization, PostgreSQL): round trip, model calls
+// and orchestrator CPU per turn (utime+stime from /proc). BENCH_CHAT=0 skips it.
 // Uses the BUILT library: run `npx tsc -b libs/schedule` first. Last line: one JSON object.
 import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { hasScheduleIntent, parseSchedule } from '../libs/schedule/dist/index.js';
-import { percentile, printTable } from './support/stats.mjs';
+import { percentile, printTable, summarize } from './support/stats.mjs';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
 const fixture = JSON.parse(
@@ -85,8 +91,11 @@ printTable(
 );
 if (schedstatFd !== undefined) closeSync(schedstatFd);
 const [parse, baselinePhrases, intent, baselineKib, parseKib] = rows;
+const chat =
+  process.env.BENCH_CHAT === '0' ? undefined : await chatTurns(Number(process.env.BENCH_TURNS ?? 100));
 console.log(
   JSON.stringify({
+    ...(chat ? { chat } : {}),
     benchmark: 'schedule-parse',
     phrases: phrases.length,
     parse: { p50: parse.p50, p99: parse.p99 },
@@ -99,3 +108,107 @@ console.log(
     clock: schedstatFd === undefined ? 'wall' : 'on-cpu',
   }),
 );
+
+/** Intercepted reminder turns against scripted model turns on one orchestrator, interleaved. */
+async function chatTurns(turns) {
+  const { testing } = await import('./support/processes.mjs');
+  const stateDir = await mkdtemp(join(tmpdir(), 'talon-bench-intercept-'));
+  const script = join(stateDir, 'script.json');
+  // The cheapest model turn there is: one scripted answer, no tools.
+  await writeFile(
+    script,
+    JSON.stringify({ model: 'bench', loop: true, steps: [{ name: 'answer', reply: { text: 'Noted.' } }] }),
+  );
+  const [nats, database] = await Promise.all([
+    testing.startNatsTestServer(),
+    testing.createTestDatabase('talon_bench'),
+  ]);
+  const cleanUp = async () => {
+    await Promise.all([nats.stop(), database.drop()]);
+    await rm(stateDir, { recursive: true, force: true });
+  };
+  const orchestrator = await testing
+    .startServiceProcess('orchestrator', {
+      NATS_URL: nats.url,
+      DATABASE_URL: database.url,
+      TALON_STATE_DIR: stateDir,
+      LOG_LEVEL: 'info',
+      TALON_HTTP_PORT: String(await testing.findFreePort()),
+      TALON_GRPC_PORT: String(await testing.findFreePort()),
+      TALON_TIMEZONE: 'Asia/Shanghai',
+      TALON_LLM_PROVIDER: 'scripted',
+      TALON_LLM_SCRIPT: script,
+    })
+    .catch(async (error) => {
+      await cleanUp();
+      throw error;
+    });
+  const api = await testing.connectTalonApi(nats.url);
+  const cpuMs = () => {
+    const fields = readFileSync(`/proc/${orchestrator.child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  };
+  const measured = {
+    intercepted: { ms: [], cpu: 0, modelCalls: 0 },
+    model: { ms: [], cpu: 0, modelCalls: 0 },
+  };
+  const WARMUP = 10;
+  try {
+    for (let i = 0; i < turns + WARMUP; i++) {
+      for (const [kind, message] of [
+        ['intercepted', '每天早上9点提醒我查房'],
+        ['model', '请帮我总结一下这段代码的改动'],
+      ]) {
+        const { id } = await api.ok('sessions.create', {});
+        const cpuBefore = cpuMs();
+        const started = performance.now();
+        const reply = await api.ok('chat.send', { sessionId: id, message });
+        const elapsed = performance.now() - started;
+        const expected = kind === 'intercepted' ? 'schedule_intercepted' : 'final_answer';
+        if (reply.reason !== expected) throw new Error(`${kind} turn ended with ${reply.reason}`);
+        if (i < WARMUP) continue;
+        measured[kind].ms.push(elapsed);
+        measured[kind].cpu += cpuMs() - cpuBefore;
+        measured[kind].modelCalls += reply.iterations;
+      }
+    }
+  } finally {
+    await api.close();
+    await orchestrator.kill();
+    await cleanUp();
+  }
+  const intercepted = summarize(measured.intercepted.ms);
+  const model = summarize(measured.model.ms);
+  const cpuPerTurn = (entry) => Math.round((entry.cpu / turns) * 100) / 100;
+  printTable([
+    {
+      turn: 'intercepted reminder',
+      ...intercepted,
+      'cpu ms/turn': cpuPerTurn(measured.intercepted),
+      'model calls': measured.intercepted.modelCalls,
+    },
+    {
+      turn: 'scripted model turn',
+      ...model,
+      'cpu ms/turn': cpuPerTurn(measured.model),
+      'model calls': measured.model.modelCalls,
+    },
+  ]);
+  return {
+    turns,
+    intercepted: {
+      p50: intercepted.p50,
+      p99: intercepted.p99,
+      cpuMsPerTurn: cpuPerTurn(measured.intercepted),
+      modelCalls: measured.intercepted.modelCalls,
+    },
+    model: {
+      p50: model.p50,
+      p99: model.p99,
+      cpuMsPerTurn: cpuPerTurn(measured.model),
+      modelCalls: measured.model.modelCalls,
+    },
+    ratioP50: Math.round((model.p50 / intercepted.p50) * 100) / 100,
+    modelCallsSaved: measured.model.modelCalls - measured.intercepted.modelCalls,
+  };
+}

@@ -32,6 +32,10 @@ export function renderChatEvent(event: ChatEvent): string | undefined {
     }
     case 'error':
       return `${RED}error: ${brief((event.error as { message?: string } | undefined)?.message ?? event.message ?? event, 400)}${RESET}\n`;
+    case 'schedule_intercepted':
+      return `${String(event.content ?? '')}\n${DIM}(scheduled without a model call)${RESET}\n`;
+    case 'reminder':
+      return `\n${CYAN}⏰ ${String(event.text ?? '')}${RESET}\n`;
     case 'command_result':
       return `${JSON.stringify(event.result, null, 2)}\n`;
     default:

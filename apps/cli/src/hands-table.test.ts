@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { HandSummary } from '@talon/contracts';
 import { REMINDER_HAND } from '@talon/hands';
-import { formatHand, formatHandsTable } from './hands-table.js';
+import { formatHand, formatHandsStatus, formatHandsTable } from './hands-table.js';
 
 const collector: HandSummary = {
   ...REMINDER_HAND,
@@ -49,6 +49,43 @@ describe('hands table', () => {
     expect(text).toContain('setting:   extract (select) [summary] = "summary" — What to keep');
     expect(text).toContain(
       'metric:    Pages collected ← memory hands/collector/stats/pages_collected (number)',
+    );
+  });
+
+  it('sums hands, instances and waiting runs up for talon status', () => {
+    const line = formatHandsStatus(
+      {
+        hands: [{ ...collector, id: 'digest', gating: { eligible: true, reasons: [] } }, collector],
+        rejected: [{ reason: 'bad_toml', message: 'x', path: '/h/broken.HAND.toml' }],
+      },
+      {
+        instances: [
+          {
+            name: 'ward',
+            hand: 'collector',
+            state: 'active',
+            settings: {},
+            createdBy: 'cli',
+            createdAt: '',
+            updatedAt: '',
+            metrics: [],
+          },
+          {
+            name: 'night',
+            hand: 'collector',
+            state: 'paused',
+            settings: {},
+            createdBy: 'cli',
+            createdAt: '',
+            updatedAt: '',
+            metrics: [],
+          },
+        ],
+      },
+      2,
+    );
+    expect(line).toBe(
+      'Hands: 2 (1 ready, 1 file(s) refused); instances: 1 active, 1 paused; runs awaiting approval: 2',
     );
   });
 });

@@ -1,4 +1,4 @@
-import type { HandsListReply, HandSummary } from '@talon/contracts';
+import type { HandInstancesReply, HandsListReply, HandSummary } from '@talon/contracts';
 
 function table(rows: string[][]): string[] {
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
@@ -67,4 +67,19 @@ export function formatHand(hand: HandSummary): string {
     lines.push(`metric:    ${metric.label} ← memory ${metric.memoryKey} (${metric.format})`);
   for (const warning of hand.warnings) lines.push(`warning:   ${warning}`);
   return lines.join('\n');
+}
+
+/** The hands part of `talon status`: how many hands are ready, instances by state, runs waiting for a person. */
+export function formatHandsStatus(
+  reply: HandsListReply,
+  instances: HandInstancesReply,
+  awaitingApproval: number,
+): string {
+  const ready = reply.hands.filter((hand) => hand.gating.eligible).length;
+  const byState = new Map<string, number>();
+  for (const instance of instances.instances)
+    byState.set(instance.state, (byState.get(instance.state) ?? 0) + 1);
+  const states = [...byState].map(([state, count]) => `${count} ${state}`).join(', ') || 'none';
+  const refused = reply.rejected.length > 0 ? `, ${reply.rejected.length} file(s) refused` : '';
+  return `Hands: ${reply.hands.length} (${ready} ready${refused}); instances: ${states}; runs awaiting approval: ${awaitingApproval}`;
 }

@@ -3,6 +3,7 @@ import { artifactsCommand } from './commands/artifacts-command.js';
 import { chatCommand } from './commands/chat-command.js';
 import { handsCommand } from './commands/hands-command.js';
 import { jobsCommand } from './commands/jobs-command.js';
+import { remindersCommand } from './commands/reminders-command.js';
 import { routinesCommand } from './commands/routines-command.js';
 import { secretCommand } from './commands/secret-command.js';
 import { mcpServeCommand } from './commands/mcp-serve-command.js';
@@ -18,10 +19,11 @@ Commands:
   secret    set (value from stdin) / list / delete stored secrets
   token     create / list / revoke API tokens (operator)
   chat      an interactive session: streaming answers, tool calls as they run, approvals inline
-  hands     list hands (table or --json), or show one: pnpm talon hands show <id>
+  hands     list / show hands; run, approve, cancel them; activate / pause / resume / delete instances; runs
   jobs      list / show / cancel / follow autonomous jobs
   routines  list (next fire in words and in the routine's timezone) / create / pause / resume / fire / history
   artifacts get the image, audio or binary resource a tool result names (artifact sha256:…)
+  reminders list reminders set in chat and the ones delivered, or cancel one
   mcp serve serve Talon's tool catalog as an MCP server over stdio (needs a running Talon)
   help      this text`;
 
@@ -36,6 +38,7 @@ const commands: Record<string, () => Promise<number>> = {
   jobs: () => jobsCommand(process.argv.slice(3), print),
   routines: () => routinesCommand(process.argv.slice(3), print),
   artifacts: () => artifactsCommand(process.argv.slice(3), print),
+  reminders: () => remindersCommand(process.argv.slice(3), print),
   mcp: () =>
     process.argv[3] === 'serve'
       ? mcpServeCommand((line) => process.stderr.write(line + '\n'))

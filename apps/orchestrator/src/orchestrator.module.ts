@@ -35,6 +35,8 @@ import type { OrchestratorConfig } from './config/orchestrator-config.js';
 import { mcpProviders } from './mcp/mcp.providers.js';
 import { McpOAuthCallbackController } from './mcp/mcp-oauth-callback.controller.js';
 import { handProviders } from './hands/hands.providers.js';
+import { handRunProviders } from './hands/hand-run.providers.js';
+import { reminderProviders } from './reminders/reminders.providers.js';
 import { DatabaseLifecycle } from './persistence/database.provider.js';
 import { ScheduleParseMethod } from './schedule/schedule-parse.method.js';
 import { SecretsApi } from './secrets/secrets-api.js';
@@ -105,6 +107,8 @@ export class OrchestratorModule {
         JobsApi,
         ArtifactsApi,
         RoutinesApi,
+        ...handRunProviders(config, database),
+        ...reminderProviders(config, database),
       ],
     };
   }

@@ -152,8 +152,9 @@ describe('jobs and routines on two orchestrators (real NATS, PostgreSQL, process
         action: { kind: 'tool', tool: 'no_such_tool' },
       }),
     ).toMatchObject({ code: 'UNKNOWN_TOOL' });
-    expect(await errorOf('jobs.create', { action: { kind: 'hand', hand: 'collector' } })).toMatchObject({
-      code: 'UNAVAILABLE',
+    // Hands run here (issue 14): an unknown one is refused by name.
+    expect(await errorOf('jobs.create', { action: { kind: 'hand', hand: 'no-such-hand' } })).toMatchObject({
+      code: 'NOT_FOUND',
     });
     // A Shanghai weekday routine is accepted and its next fire is a 01:00Z instant.
     const { routine } = await api.ok<RoutinesCreateReply>('routines.create', {

@@ -207,6 +207,7 @@ export class TurnRunner implements SkillTaskHost {
     return {
       sessionId: input.sessionId,
       turnId,
+      ...(input.instructions === undefined ? {} : { instructions: input.instructions }),
       messages: [{ role: 'system', content: '' }],
       scope: {
         sessionId: input.sessionId,
@@ -395,6 +396,7 @@ export class TurnRunner implements SkillTaskHost {
         workspacePrompt: typeof workspace === 'function' ? workspace() : workspace,
         skillBlocks: blocks,
         ...(skillIndex ? { skillIndex } : {}),
+        ...(state.instructions ? { instructions: state.instructions } : {}),
       }),
     };
   }

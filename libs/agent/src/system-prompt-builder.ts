@@ -16,6 +16,8 @@ export interface SystemPromptParts {
   skillBlocks?: readonly string[];
   /** The `<available_skills>` index of `model`/`hybrid` mode (already escaped). */
   skillIndex?: string;
+  /** The run's own instructions (a hand's rendered system prompt), after the workspace prompt. */
+  instructions?: string;
 }
 
 /** Joins the safety preamble, the workspace prompt and the skill blocks, skipping empty parts. */
@@ -23,6 +25,8 @@ export function buildSystemPrompt(parts: SystemPromptParts = {}): string {
   const sections = [SAFETY_PREAMBLE];
   const workspace = parts.workspacePrompt?.trim();
   if (workspace) sections.push(workspace);
+  const instructions = parts.instructions?.trim();
+  if (instructions) sections.push(instructions);
   const skills = (parts.skillBlocks ?? []).filter((block) => block.trim() !== '');
   if (skills.length > 0) sections.push(`Active skills for this message:\n${skills.join('\n')}`);
   const index = parts.skillIndex?.trim();

@@ -91,6 +91,8 @@ export interface TurnInput {
   maxIterations?: number;
   /** Only these tools are offered and may be dispatched (a job's policy); absent: the whole catalog. */
   toolAllowlist?: readonly string[];
+  /** Instructions of this run placed in the system prompt (a hand's prompt and settings); not persisted. */
+  instructions?: string;
   signal?: AbortSignal;
   onEvent?: AgentEventListener;
   /**

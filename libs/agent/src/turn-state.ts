@@ -8,6 +8,8 @@ import type { HeldTurnLease } from './turn-lease-keeper.js';
 export interface TurnState {
   readonly sessionId: string;
   readonly turnId: string;
+  /** The run's instructions for the system prompt (a hand's), if any. */
+  readonly instructions?: string;
   readonly messages: LlmMessage[];
   readonly scope: ToolCallScope;
   /** The session's lease, when the turn holds one (its loss stops the turn without another write). */

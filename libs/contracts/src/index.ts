@@ -23,3 +23,4 @@ export * from './v1/routines.js';
 export * from './v1/artifacts.js';
 export * from './v1/shared-state.js';
 export * from './v1/audit.js';
+export * from './v1/reminders.js';

@@ -43,4 +43,7 @@ export type {
   SessionGrant,
   ToolCallClaim,
   TurnLease,
+  HandInstance,
+  HandRun,
+  ReminderNotification,
 } from './generated/prisma/client.js';

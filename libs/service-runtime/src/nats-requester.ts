@@ -51,6 +51,11 @@ function isTimeout(error: unknown): boolean {
 export class NatsRequester {
   constructor(private readonly connection: NatsConnection) {}
 
+  /** Fire and forget (a cancel to every worker of a domain). */
+  publish(subject: string, payload: unknown): void {
+    this.connection.publish(subject, encodeJson(payload));
+  }
+
   async request<T>(subject: string, payload: unknown, options: RequestOptions): Promise<T> {
     const reply = await this.requestEnvelope<T>(subject, payload, options);
     if (reply.ok) return reply.data;

@@ -65,6 +65,9 @@ export class ToolHost {
   private heartbeat?: NodeJS.Timeout;
   private catalogSubscription?: Subscription;
   private approvalSubscription?: Subscription;
+  private cancelSubscription?: Subscription;
+  /** Calls running here by call id, so a cancel can stop one. */
+  private readonly running = new Map<string, AbortController>();
   private unlisten?: () => void;
 
   constructor(private readonly options: ToolHostOptions) {
@@ -118,6 +121,18 @@ export class ToolHost {
         message.respond(encodeJson(reply));
       },
     });
+    // Every instance hears a cancel; the one running the call stops it (the tool sees its signal abort).
+    this.cancelSubscription = connection.subscribe(SUBJECTS.toolCancel(this.options.domain), {
+      callback: (_error, message) => {
+        try {
+          const { callId } = message.json<{ callId?: unknown }>();
+          if (typeof callId === 'string')
+            this.running.get(callId)?.abort(new Error('cancelled by the caller'));
+        } catch {
+          // A malformed cancel is dropped.
+        }
+      },
+    });
     this.unlisten = this.subscribeToRegistry();
     this.announce();
     this.heartbeat = setInterval(() => this.announce(), Math.max(100, Math.floor(this.ttlMs / 3)));
@@ -130,6 +145,7 @@ export class ToolHost {
     this.unlisten?.();
     this.catalogSubscription?.unsubscribe();
     this.approvalSubscription?.unsubscribe();
+    this.cancelSubscription?.unsubscribe();
     const withdrawal: ToolWithdrawal = { instanceId: this.options.instanceId };
     this.options.connection.publish(SUBJECTS.toolWithdraw, encodeJson(withdrawal));
   }
@@ -205,6 +221,20 @@ export class ToolHost {
   }
 
   private async execute(request: ToolCallRequest, deadline: number | undefined): Promise<ToolCallResult> {
+    const cancel = new AbortController();
+    this.running.set(request.callId, cancel);
+    try {
+      return await this.runCall(request, cancel.signal, deadline);
+    } finally {
+      this.running.delete(request.callId);
+    }
+  }
+
+  private async runCall(
+    request: ToolCallRequest,
+    cancelled: AbortSignal,
+    deadline?: number,
+  ): Promise<ToolCallResult> {
     const remainingMs = deadline ? deadline - Date.now() : request.timeoutMs;
     if (remainingMs <= 0) throw new RequestTimeoutError(this.callSubject, request.timeoutMs);
     // A timer only when the call has to wait for a slot: most calls start at once.
@@ -221,6 +251,7 @@ export class ToolHost {
           sessionId: request.sessionId,
           grants: request.grants ?? [],
           timeoutMs: Math.min(request.timeoutMs, remainingMs),
+          signal: cancelled,
         });
       }, waitSignal);
       return {

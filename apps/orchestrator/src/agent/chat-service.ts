@@ -42,12 +42,21 @@ export interface JobTurnInput {
   skillParameters?: Readonly<Record<string, Record<string, unknown>>>;
   maxIterations?: number;
   toolAllowlist?: readonly string[];
+  /** Run instructions for the system prompt (a hand's rendered prompt). */
+  instructions?: string;
   autonomous: boolean;
   /** Finish the session's interrupted turn (after a takeover) instead of starting one. */
   resume?: boolean;
   signal?: AbortSignal;
   onEvent?: ChatEventSink;
 }
+
+/** Answers a message before the model, or returns undefined to let the turn run. */
+export type MessageIntercept = (
+  sessionId: string,
+  message: string,
+  emit: (event: ChatEvent) => void,
+) => Promise<ChatSendReply | undefined>;
 
 /** Receives each event of a turn (SSE and gRPC streams); NATS gets them on the session subject. */
 export type ChatEventSink = (event: ChatEvent) => void;
@@ -76,12 +85,18 @@ export class ChatService {
   /** Whether each known session is autonomous: fixed at creation, so it is read once. */
   private readonly autonomy = new Map<string, boolean>();
   private messageObserver?: (sessionId: string, message: string) => void;
+  private messageIntercept?: MessageIntercept;
 
   constructor(private readonly deps: ChatServiceDeps) {}
 
   /** Sees every incoming user message (event-triggered routines match it); failures are only logged. */
   observeMessages(observer: (sessionId: string, message: string) => void): void {
     this.messageObserver = observer;
+  }
+
+  /** Answers some messages before the model (schedules caught by the reminders module). */
+  interceptMessages(intercept: MessageIntercept): void {
+    this.messageIntercept = intercept;
   }
 
   private async sessionAutonomy(sessionId: string): Promise<boolean> {
@@ -125,6 +140,9 @@ export class ChatService {
       const filled = commandParameters(skill, message);
       if (filled.missing.length > 0) return this.askForParameters(sessionId, skill, filled.missing, emit);
       skillParameters = filled.parameters;
+    } else if (this.messageIntercept) {
+      const caught = await this.messageIntercept(sessionId, message, emit);
+      if (caught) return caught;
     }
     const result = await this.deps.runner.run({
       sessionId,
@@ -248,6 +266,7 @@ export class ChatService {
       onEvent: emit,
       ...(input.maxIterations === undefined ? {} : { maxIterations: input.maxIterations }),
       ...(input.toolAllowlist === undefined ? {} : { toolAllowlist: input.toolAllowlist }),
+      ...(input.instructions === undefined ? {} : { instructions: input.instructions }),
     };
     if (input.resume) {
       const resumed = await this.deps.runner.resumeTurn(input.sessionId, common);

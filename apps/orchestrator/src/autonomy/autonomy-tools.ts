@@ -34,7 +34,8 @@ function paramsOf(schema: TObject): Record<string, unknown> {
   return { properties: plain.properties, required: plain.required ?? [] };
 }
 
-function tool<P>(
+/** A model tool over an API method: parameters from the method's schema; changing tools ask first. */
+export function tool<P>(
   name: string,
   description: string,
   schema: TObject,
@@ -56,7 +57,7 @@ function tool<P>(
 }
 
 /** Who a model-made job or routine belongs to. */
-function modelOwner(context: ToolContext): string {
+export function modelOwner(context: ToolContext): string {
   return `model:${context.sessionId ?? 'unknown'}`;
 }
 

@@ -6,7 +6,8 @@ import { encodeJson, type JsonLogger } from '@talon/service-runtime';
 import type { ToolCatalog } from '@talon/tool-runtime';
 import type { ChatService } from '../agent/chat-service.js';
 import type { SecretCipher } from '@talon/agent';
-import { CHAT_SERVICE, SECRET_CIPHER, TOOL_CATALOG } from '../config/orchestrator.constants.js';
+import { CHAT_SERVICE, HAND_CATALOG, SECRET_CIPHER, TOOL_CATALOG } from '../config/orchestrator.constants.js';
+import type { HandCatalog } from '../hands/hand-catalog.js';
 import type { OrchestratorConfig } from '../config/orchestrator-config.js';
 import type { SkillServiceClient } from '../skills/skill-service-client.js';
 import { SKILL_SERVICE_CLIENT } from '../skills/skills.constants.js';
@@ -74,23 +75,28 @@ export function autonomyProviders(
     },
     {
       provide: JOB_SERVICE,
-      inject: [TOOL_CATALOG, SKILL_SERVICE_CLIENT, JOB_ACTION_HANDLERS],
-      useFactory: (catalog: ToolCatalog, skills: SkillServiceClient, handlers: JobActionHandlers) =>
-        new JobService(jobs, events, new JobActionValidator(catalog, skills, handlers), notify),
+      inject: [TOOL_CATALOG, SKILL_SERVICE_CLIENT, JOB_ACTION_HANDLERS, HAND_CATALOG],
+      useFactory: (
+        catalog: ToolCatalog,
+        skills: SkillServiceClient,
+        handlers: JobActionHandlers,
+        hands: HandCatalog,
+      ) => new JobService(jobs, events, new JobActionValidator(catalog, skills, handlers, hands), notify),
     },
     {
       provide: ROUTINE_SERVICE,
-      inject: [TOOL_CATALOG, SKILL_SERVICE_CLIENT, JOB_ACTION_HANDLERS, SECRET_CIPHER],
+      inject: [TOOL_CATALOG, SKILL_SERVICE_CLIENT, JOB_ACTION_HANDLERS, SECRET_CIPHER, HAND_CATALOG],
       useFactory: (
         catalog: ToolCatalog,
         skills: SkillServiceClient,
         handlers: JobActionHandlers,
         cipher: SecretCipher,
+        hands: HandCatalog,
       ) =>
         new RoutineService(
           database.prisma,
           jobs,
-          new JobActionValidator(catalog, skills, handlers),
+          new JobActionValidator(catalog, skills, handlers, hands),
           cipher,
           owner,
           () => notify({ wake: true }),

@@ -60,7 +60,10 @@ export class JobActionHandlers {
         Object.keys(parameters).length === 0
           ? prompt
           : `${prompt}\n\nParameters:\n${JSON.stringify(parameters, null, 2)}`;
-      return turnOutcome(chat, context, message, [action.skill], { [action.skill]: parameters });
+      return turnOutcome(chat, context, message, {
+        mentionSkills: [action.skill],
+        skillParameters: { [action.skill]: parameters },
+      });
     });
     this.handlers.set('tool', async (context) => {
       const action = context.action as Extract<JobAction, { kind: 'tool' }>;
@@ -116,18 +119,24 @@ export class JobActionHandlers {
   }
 }
 
-async function turnOutcome(
+/** Runs a job's agent turn and maps how it ended to a job outcome (prompt, skill and hand actions). */
+export async function turnOutcome(
   chat: ChatService,
   context: JobRunContext,
   message: string,
-  mentionSkills?: readonly string[],
-  skillParameters?: Readonly<Record<string, Record<string, unknown>>>,
+  extra: {
+    mentionSkills?: readonly string[];
+    instructions?: string;
+    skillParameters?: Readonly<Record<string, Record<string, unknown>>>;
+  } = {},
 ): Promise<JobOutcome> {
+  const { mentionSkills, instructions, skillParameters } = extra;
   const result: TurnResult = await chat.runJobTurn({
     jobId: context.jobId,
     sessionId: context.sessionId,
     message,
-    ...(mentionSkills ? { mentionSkills } : {}),
+    ...(mentionSkills?.length ? { mentionSkills } : {}),
+    ...(instructions ? { instructions } : {}),
     ...(skillParameters ? { skillParameters } : {}),
     maxIterations: context.limits.maxIterations,
     ...(context.policy.tools ? { toolAllowlist: context.policy.tools } : {}),

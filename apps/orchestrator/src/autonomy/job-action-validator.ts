@@ -2,12 +2,13 @@ import { ERROR_CODES, type JobAction, type JobPolicy } from '@talon/contracts';
 import { TalonError } from '@talon/errors';
 import { fillSkillParameters } from '@talon/skills';
 import type { ToolCatalog } from '@talon/tool-runtime';
+import type { HandCatalog } from '../hands/hand-catalog.js';
 import type { SkillServiceClient } from '../skills/skill-service-client.js';
 import type { JobActionHandlers } from './job-action-handlers.js';
 
 /**
  * Refuses a job or routine action that could never run: an unknown tool (in the live catalog), an
- * unknown skill or skill params that do not fit its declaration, a kind with no runtime here (`hand` until a hand runtime registers), a tool outside
+ * unknown skill or hand, skill params that do not fit the skill's declaration, a kind with no runtime here, a tool outside
  * the policy's own allowlist.
  */
 export class JobActionValidator {
@@ -15,6 +16,7 @@ export class JobActionValidator {
     private readonly catalog: ToolCatalog,
     private readonly skills: SkillServiceClient,
     private readonly handlers: JobActionHandlers,
+    private readonly hands: HandCatalog,
   ) {}
 
   async validate(action: JobAction, policy: JobPolicy = {}): Promise<void> {
@@ -37,6 +39,16 @@ export class JobActionValidator {
         throw new TalonError(
           ERROR_CODES.POLICY_DENIED,
           `The action calls "${action.tool}", which policy.tools does not allow; add it or drop the allowlist.`,
+        );
+    }
+    if (action.kind === 'hand') {
+      // NOT_FOUND with the refusal of its file, if the hand's HAND.toml was refused.
+      const hand = await this.hands.require(action.hand);
+      if (hand.system)
+        throw new TalonError(
+          ERROR_CODES.POLICY_DENIED,
+          `"${hand.id}" is a system hand; use a reminder action for reminders.`,
+          { details: { hand: hand.id } },
         );
     }
     if (action.kind === 'skill') {

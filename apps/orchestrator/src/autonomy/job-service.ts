@@ -24,20 +24,37 @@ export class JobService {
   ) {}
 
   async create(request: JobsCreateRequest, createdBy: string): Promise<Job> {
-    await this.actions.validate(request.action, request.policy);
     const id = randomUUID();
-    await this.jobs.enqueue([
-      {
-        id,
-        action: request.action,
-        ...(request.input === undefined ? {} : { input: request.input }),
-        policy: request.policy ?? {},
-        limits: request.limits ?? {},
-      },
-    ]);
-    await this.events.record(id, 'job.created', { by: createdBy, kind: request.action.kind });
-    this.notify({ wake: true });
+    await this.enqueue(id, request);
+    await this.announce(id, createdBy, request.action.kind);
     return this.get(id);
+  }
+
+  /** Validates and queues a job under a chosen id, inside the caller's transaction (a hand run's approval). */
+  async enqueue(
+    id: string,
+    request: JobsCreateRequest,
+    db?: Parameters<JobStore['enqueue']>[1],
+  ): Promise<void> {
+    await this.actions.validate(request.action, request.policy);
+    await this.jobs.enqueue(
+      [
+        {
+          id,
+          action: request.action,
+          ...(request.input === undefined ? {} : { input: request.input }),
+          policy: request.policy ?? {},
+          limits: request.limits ?? {},
+        },
+      ],
+      db,
+    );
+  }
+
+  /** Records `job.created` and wakes the runners, once the job is committed. */
+  async announce(id: string, createdBy: string, kind: string): Promise<void> {
+    await this.events.record(id, 'job.created', { by: createdBy, kind });
+    this.notify({ wake: true });
   }
 
   async get(id: string): Promise<Job> {

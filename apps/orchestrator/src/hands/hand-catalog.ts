@@ -1,4 +1,6 @@
+import type { HandSummary } from '@talon/contracts';
 import { discoverHands, type HandSnapshot } from '@talon/hands';
+import { HandNotFoundError } from './hand-not-found-error.js';
 import type { ToolCatalog } from '@talon/tool-runtime';
 
 /** How old a snapshot may be when only the hand ids are needed (the schedule parser's hand targets). */
@@ -29,5 +31,16 @@ export class HandCatalog {
     const recent =
       this.last && Date.now() - this.last.at < IDS_MAX_AGE_MS ? this.last.snapshot : await this.snapshot();
     return recent.hands.map((hand) => hand.id);
+  }
+
+  /** One hand, read afresh; NOT_FOUND (with the refusal of its file, if any) otherwise. */
+  async require(id: string): Promise<HandSummary> {
+    const { hands, rejected } = await this.snapshot();
+    const hand = hands.find((candidate) => candidate.id === id);
+    if (hand) return hand;
+    throw new HandNotFoundError(
+      id,
+      rejected.find((rejection) => rejection.id === id),
+    );
   }
 }

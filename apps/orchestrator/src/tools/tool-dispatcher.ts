@@ -223,7 +223,13 @@ export class ToolDispatcher {
         });
     }
     const subject = SUBJECTS.toolCall(entry.definition.domain);
-    return async (prepared) => {
+    return async (prepared, signal) => {
+      // A cancelled call (its job stopped) is stopped on the worker too, not only abandoned here.
+      const onAbort = (): void =>
+        this.options.requester.publish(SUBJECTS.toolCancel(entry.definition.domain), {
+          callId: prepared.callId,
+        });
+      signal?.addEventListener('abort', onAbort, { once: true });
       const message: ToolCallRequest = {
         callId: prepared.callId,
         tool: prepared.tool,
@@ -232,11 +238,13 @@ export class ToolDispatcher {
         ...(prepared.grants.length ? { grants: [...prepared.grants] } : {}),
         ...(prepared.sessionId ? { sessionId: prepared.sessionId } : {}),
       };
-      const result = await this.options.requester.request<ToolCallResult>(subject, message, {
-        timeoutMs: prepared.timeoutMs + this.marginMs,
-        callId: prepared.callId,
-        headers: false,
-      });
+      const result = await this.options.requester
+        .request<ToolCallResult>(subject, message, {
+          timeoutMs: prepared.timeoutMs + this.marginMs,
+          callId: prepared.callId,
+          headers: false,
+        })
+        .finally(() => signal?.removeEventListener('abort', onAbort));
       onInstance(result.instanceId);
       return result.output;
     };

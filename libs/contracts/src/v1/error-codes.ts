@@ -71,6 +71,8 @@ export const ERROR_CODES = {
   INTERRUPTED: 'INTERRUPTED',
   /** This orchestrator lost the turn's lease (it was too slow to renew it) and another one finishes the turn; follow the session's events or read its messages. */
   TURN_LEASE_LOST: 'TURN_LEASE_LOST',
+  /** The hand instance is paused (or in error, or inactive): resume it with hands.resume, or run the hand itself. */
+  HAND_NOT_ACTIVE: 'HAND_NOT_ACTIVE',
 } as const;
 
 /** One of the stable wire error codes. */
@@ -112,6 +114,7 @@ export const HTTP_STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   STATE_BUCKET_MISMATCH: 500,
   INTERRUPTED: 500,
   TURN_LEASE_LOST: 409,
+  HAND_NOT_ACTIVE: 409,
 };
 
 /** gRPC status code for each wire code (numbers from grpc's status.proto). */
@@ -150,4 +153,5 @@ export const GRPC_STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   STATE_BUCKET_MISMATCH: 9,
   INTERRUPTED: 10,
   TURN_LEASE_LOST: 10,
+  HAND_NOT_ACTIVE: 9,
 };

@@ -200,3 +200,161 @@ export const HandsGetRequestSchema = Type.Object(
 );
 /** Request of `hands.get`. */
 export type HandsGetRequest = Static<typeof HandsGetRequestSchema>;
+
+/** A hand id on the wire: file hands `^[a-z]…`, system hands `_…`. */
+const HandId = Type.String({ minLength: 1, maxLength: 64, pattern: '^_?[a-z][a-z0-9_-]{0,63}$' });
+/** A hand instance name: the id people give an activated hand. */
+const InstanceName = Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z0-9][a-z0-9_-]{0,63}$' });
+
+/** The states of an activated hand (OpenFang): runs start only from `active`. */
+export const HAND_INSTANCE_STATES = ['active', 'paused', 'error', 'inactive'] as const;
+/** The state of a hand instance. */
+export type HandInstanceState = (typeof HAND_INSTANCE_STATES)[number];
+
+/** A hand activated as a named instance with chosen settings. */
+export const HandInstanceSchema = Type.Object({
+  name: Type.String(),
+  hand: Type.String(),
+  state: Type.Union(HAND_INSTANCE_STATES.map((value) => Type.Literal(value))),
+  /** Every setting's value (chosen or default), checked against the hand's options. */
+  settings: HandSettingValuesSchema,
+  /** Why the instance is in `error` (its hand no longer loads, a run failed). */
+  error: Type.Optional(Type.String()),
+  createdBy: Type.String(),
+  createdAt: Type.String(),
+  updatedAt: Type.String(),
+});
+/** A hand instance. */
+export type HandInstance = Static<typeof HandInstanceSchema>;
+
+/**
+ * The states of a hand run: `awaiting_approval` (the hand requires approval; nothing runs yet), `denied`
+ * (refused or timed out), then the states of its job.
+ */
+export const HAND_RUN_STATES = [
+  'awaiting_approval',
+  'denied',
+  'pending',
+  'running',
+  'waiting_approval',
+  'completed',
+  'failed',
+  'cancelled',
+  'stuck',
+] as const;
+/** The state of a hand run. */
+export type HandRunState = (typeof HAND_RUN_STATES)[number];
+/** A hand run state as a schema. */
+export const HandRunStateSchema = Type.Union(HAND_RUN_STATES.map((value) => Type.Literal(value)));
+
+/** One run of a hand: a job with the hand's prompt, settings, tools and limits. */
+export const HandRunSchema = Type.Object({
+  /** The run id, also the id of its job once it is queued. */
+  id: Type.String({ format: 'uuid' }),
+  hand: Type.String(),
+  instance: Type.Optional(Type.String()),
+  state: HandRunStateSchema,
+  settings: HandSettingValuesSchema,
+  input: Type.Optional(Type.String()),
+  requestedBy: Type.String(),
+  /** Until when an approval may be given (runs of hands that require approval). */
+  approvalDeadline: Type.Optional(Type.String()),
+  decidedBy: Type.Optional(Type.String()),
+  decidedAt: Type.Optional(Type.String()),
+  result: Type.Optional(Type.Unknown()),
+  error: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() })),
+  createdAt: Type.String(),
+  startedAt: Type.Optional(Type.String()),
+  finishedAt: Type.Optional(Type.String()),
+});
+/** A hand run. */
+export type HandRun = Static<typeof HandRunSchema>;
+
+/** Request of `hands.execute`: run a hand (or an activated instance of it) once. */
+export const HandsExecuteRequestSchema = Type.Object(
+  {
+    /** The hand, or omit it and name an `instance`. */
+    id: Type.Optional(HandId),
+    instance: Type.Optional(InstanceName),
+    /** Settings for this run (on top of the instance's or the defaults). */
+    settings: Type.Optional(HandSettingValuesSchema),
+    /** What to work on (a question, a list of URLs): the user message of the run. */
+    input: Type.Optional(Type.String({ maxLength: 20_000 })),
+  },
+  { additionalProperties: false },
+);
+/** Request of `hands.execute`. */
+export type HandsExecuteRequest = Static<typeof HandsExecuteRequestSchema>;
+
+/** Request naming one run (`hands.approve`, `hands.runs.get`, `hands.runs.cancel`). */
+export const HandRunIdRequestSchema = Type.Object(
+  { runId: Type.String({ format: 'uuid' }) },
+  { additionalProperties: false },
+);
+/** Request naming one run. */
+export type HandRunIdRequest = Static<typeof HandRunIdRequestSchema>;
+
+/** Request of `hands.approve`: approve (default) or deny a run waiting for approval. */
+export const HandsApproveRequestSchema = Type.Object(
+  {
+    runId: Type.String({ format: 'uuid' }),
+    decision: Type.Optional(Type.Union([Type.Literal('approve'), Type.Literal('deny')])),
+  },
+  { additionalProperties: false },
+);
+/** Request of `hands.approve`. */
+export type HandsApproveRequest = Static<typeof HandsApproveRequestSchema>;
+
+/** Request of `hands.cancel`: stop every unfinished run of a hand or of an instance. */
+export const HandsCancelRequestSchema = Type.Object(
+  { id: Type.Optional(HandId), instance: Type.Optional(InstanceName) },
+  { additionalProperties: false },
+);
+/** Request of `hands.cancel`. */
+export type HandsCancelRequest = Static<typeof HandsCancelRequestSchema>;
+
+/** Request of `hands.activate`: a named instance of a hand with chosen settings. */
+export const HandsActivateRequestSchema = Type.Object(
+  { id: HandId, name: InstanceName, settings: Type.Optional(HandSettingValuesSchema) },
+  { additionalProperties: false },
+);
+/** Request of `hands.activate`. */
+export type HandsActivateRequest = Static<typeof HandsActivateRequestSchema>;
+
+/** Request naming one instance (`hands.pause`, `hands.resume`, `hands.delete`). */
+export const HandInstanceRequestSchema = Type.Object({ name: InstanceName }, { additionalProperties: false });
+/** Request naming one instance. */
+export type HandInstanceRequest = Static<typeof HandInstanceRequestSchema>;
+
+/** Request of `hands.runs.list`. */
+export const HandsRunsListRequestSchema = Type.Object(
+  {
+    hand: Type.Optional(HandId),
+    instance: Type.Optional(InstanceName),
+    state: Type.Optional(HandRunStateSchema),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })),
+  },
+  { additionalProperties: false },
+);
+/** Request of `hands.runs.list`. */
+export type HandsRunsListRequest = Static<typeof HandsRunsListRequestSchema>;
+
+/** One dashboard figure as read now from the memory key the hand writes (absent: never written). */
+export const HandMetricValueSchema = Type.Object({
+  label: Type.String(),
+  memoryKey: Type.String(),
+  format: Type.String(),
+  value: Type.Optional(Type.String()),
+  updatedAt: Type.Optional(Type.String()),
+});
+/** A dashboard figure's value. */
+export type HandMetricValue = Static<typeof HandMetricValueSchema>;
+
+/** Reply of `hands.instances`: activated instances with their dashboard figures. */
+export const HandInstancesReplySchema = Type.Object({
+  instances: Type.Array(
+    Type.Composite([HandInstanceSchema, Type.Object({ metrics: Type.Array(HandMetricValueSchema) })]),
+  ),
+});
+/** Reply of `hands.instances`. */
+export type HandInstancesReply = Static<typeof HandInstancesReplySchema>;

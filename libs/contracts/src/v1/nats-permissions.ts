@@ -91,6 +91,7 @@ export const NATS_PERMISSIONS: Readonly<Record<NatsUser, NatsUserPermissions>> =
     subscribe: [
       SUBJECTS.toolCall('orchestrator'),
       SUBJECTS.toolApproval('orchestrator'),
+      SUBJECTS.toolCancel('orchestrator'),
       SUBJECTS.toolCatalogRequest,
       'talon.mcp.v1.orchestrator.>',
       MCP_AUTHORIZE_SUBJECT,
@@ -110,6 +111,7 @@ export const NATS_PERMISSIONS: Readonly<Record<NatsUser, NatsUserPermissions>> =
     subscribe: [
       SUBJECTS.toolCall('container'),
       SUBJECTS.toolApproval('container'),
+      SUBJECTS.toolCancel('container'),
       SUBJECTS.toolCatalogRequest,
       'talon.mcp.v1.container.>',
       WASM_DECLARED_SECRETS_SUBJECT,

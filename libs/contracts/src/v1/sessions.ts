@@ -98,6 +98,8 @@ export const ChatSendReplySchema = Type.Object({
   }),
   error: Type.Optional(Type.Unknown()),
   command: Type.Optional(Type.Unknown({ description: 'the result of a slash command' })),
+  /** A schedule caught before the model (reason `schedule_intercepted`): the parse and the routine made. */
+  schedule: Type.Optional(Type.Unknown({ description: 'the intercepted schedule and its routine' })),
 });
 /** Reply of `chat.send`. */
 export type ChatSendReply = Static<typeof ChatSendReplySchema>;

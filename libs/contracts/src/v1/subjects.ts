@@ -49,6 +49,8 @@ export const SUBJECTS = {
   jobEvents: (jobId: string) => `talon.events.v1.job.${jobId}`,
   /** A nudge to every orchestrator that a job was enqueued or resolved (they claim at once instead of next tick). */
   jobsWake: 'talon.jobs.v1.wake',
+  /** Every worker of a domain: stop the call `{ callId }` if it runs here (a cancelled job's tool call). */
+  toolCancel: (domain: string) => `talon.tools.v1.cancel.${domain}`,
 } as const;
 
 /** Message headers that travel with every request. */

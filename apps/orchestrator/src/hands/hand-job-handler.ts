@@ -1,0 +1,62 @@
+import type { Hand, HandSettingValues, JobAction } from '@talon/contracts';
+import { renderHandSystemPrompt, resolveHandSettings } from '@talon/hands';
+import type { PrismaClient } from '@talon/persistence';
+import type { ChatService } from '../agent/chat-service.js';
+import { turnOutcome, type JobActionHandler } from '../autonomy/job-action-handlers.js';
+import type { HandCatalog } from './hand-catalog.js';
+import type { HandJobParams } from './hand-run-service.js';
+
+/** The user message of a run with no input of its own. */
+const DEFAULT_RUN_MESSAGE = 'Run now: do what your instructions say with the settings chosen for this run.';
+
+/**
+ * The `hand` job action: one agent turn with the hand's rendered prompt and settings as instructions,
+ * its workflow steps, its skills mentioned (so selection activates them), and the job's allowlist — the
+ * hand's tools — offered and enforced at dispatch. A hand that no longer loads fails the run and puts its
+ * instance in `error`.
+ */
+export function createHandJobHandler(
+  chat: ChatService,
+  catalog: HandCatalog,
+  prisma: PrismaClient,
+): JobActionHandler {
+  return async (context) => {
+    const action = context.action as Extract<JobAction, { kind: 'hand' }>;
+    const params = (action.params ?? {}) as Partial<HandJobParams>;
+    let hand: Hand;
+    let settings: HandSettingValues;
+    try {
+      hand = await catalog.require(action.hand);
+      settings = resolveHandSettings(hand, params.settings ?? {});
+    } catch (error) {
+      if (params.instance)
+        await prisma.handInstance.updateMany({
+          where: { name: params.instance, state: 'active' },
+          data: { state: 'error', error: (error as Error).message },
+        });
+      return {
+        kind: 'failed',
+        code: (error as { code?: string }).code ?? 'INTERNAL',
+        message: (error as Error).message,
+      };
+    }
+    const outcome = await turnOutcome(chat, context, params.input?.trim() || DEFAULT_RUN_MESSAGE, {
+      mentionSkills: hand.skills,
+      instructions: instructionsOf(hand, settings),
+    });
+    if (outcome.kind === 'completed')
+      return { kind: 'completed', result: { hand: hand.id, ...(outcome.result as object) } };
+    return outcome;
+  };
+}
+
+/** The hand's prompt with its settings, then its workflow steps in order (ZCLAW `[[hand.workflow]]`). */
+function instructionsOf(hand: Hand, settings: HandSettingValues): string {
+  const prompt = `# You are running the hand "${hand.name}" (${hand.id})\n\n${renderHandSystemPrompt(hand, settings)}`;
+  if (hand.workflow.length === 0) return prompt;
+  const steps = hand.workflow.map(
+    (step, index) =>
+      `${index + 1}. ${step.name}${step.tool ? ` (tool ${step.tool})` : ''}${step.prompt ? `: ${step.prompt}` : ''}`,
+  );
+  return `${prompt}\n\n## Workflow, in order\n${steps.join('\n')}`;
+}

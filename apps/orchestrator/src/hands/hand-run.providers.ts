@@ -1,0 +1,63 @@
+import type { Provider } from '@nestjs/common';
+import type { Database } from '@talon/persistence';
+import type { ToolCatalog } from '@talon/tool-runtime';
+import type { ChatService } from '../agent/chat-service.js';
+import { JOB_ACTION_HANDLERS, JOB_SERVICE } from '../autonomy/autonomy.constants.js';
+import type { JobActionHandlers } from '../autonomy/job-action-handlers.js';
+import type { JobService } from '../autonomy/job-service.js';
+import { CHAT_SERVICE, HAND_CATALOG, TOOL_CATALOG } from '../config/orchestrator.constants.js';
+import type { OrchestratorConfig } from '../config/orchestrator-config.js';
+import type { HandCatalog } from './hand-catalog.js';
+import { HandInstanceService } from './hand-instance-service.js';
+import { createHandJobHandler } from './hand-job-handler.js';
+import { HandRunService } from './hand-run-service.js';
+import { createHandTools } from './hand-tools.js';
+import { HAND_INSTANCE_SERVICE, HAND_RUN_SERVICE, HAND_TOOLS } from './hands.constants.js';
+import { HandsLifecycle } from './hands-lifecycle.js';
+import { HandsRunApi } from './hands-run-api.js';
+
+/** Hand instances and runs on top of jobs: the `hand` job action, the hands.* run methods and the model's tools. */
+export function handRunProviders(config: OrchestratorConfig, database: Database): Provider[] {
+  return [
+    {
+      provide: HAND_INSTANCE_SERVICE,
+      inject: [HAND_CATALOG],
+      useFactory: (catalog: HandCatalog) => new HandInstanceService(database.prisma, catalog),
+    },
+    {
+      provide: HAND_RUN_SERVICE,
+      inject: [
+        HAND_CATALOG,
+        TOOL_CATALOG,
+        HAND_INSTANCE_SERVICE,
+        JOB_SERVICE,
+        JOB_ACTION_HANDLERS,
+        CHAT_SERVICE,
+      ],
+      useFactory: (
+        catalog: HandCatalog,
+        tools: ToolCatalog,
+        instances: HandInstanceService,
+        jobs: JobService,
+        handlers: JobActionHandlers,
+        chat: ChatService,
+      ) => {
+        handlers.register('hand', createHandJobHandler(chat, catalog, database.prisma));
+        return new HandRunService(database.prisma, catalog, tools, instances, jobs, {
+          approvalTimeoutMs: config.approvalTimeoutMs,
+        });
+      },
+    },
+    {
+      provide: HAND_TOOLS,
+      inject: [TOOL_CATALOG, HAND_CATALOG, HAND_RUN_SERVICE],
+      useFactory: (tools: ToolCatalog, catalog: HandCatalog, runs: HandRunService) => {
+        const created = createHandTools(catalog, runs);
+        for (const tool of created) tools.registerLocal(tool);
+        return created;
+      },
+    },
+    HandsRunApi,
+    HandsLifecycle,
+  ];
+}

@@ -1,0 +1,3 @@
+/** Injection tokens of reminders. */
+export const REMINDER_SERVICE = Symbol('REMINDER_SERVICE');
+export const SCHEDULE_INTERCEPT = Symbol('SCHEDULE_INTERCEPT');
