@@ -10,7 +10,9 @@ import { createMemoryTools } from '../memory/memory-tools.js';
 import { SkillServiceClient } from '../skills/skill-service-client.js';
 import { createSkillTools } from '../skills/skill-tools.js';
 import { SKILL_SERVICE_CLIENT } from '../skills/skills.constants.js';
+import type { OrchestratorConfig } from '../config/orchestrator-config.js';
 import { CatalogSync } from './catalog-sync.js';
+import { createToolRateLimiter } from './shared-rate-limiter.js';
 import { createToolInfoTool } from './tool-info.tool.js';
 import { ToolDispatcher } from './tool-dispatcher.js';
 
@@ -19,6 +21,7 @@ export function toolProviders(
   connection: NatsConnection,
   logger: JsonLogger,
   database: Database,
+  rateLimits: OrchestratorConfig['rateLimits'],
 ): Provider[] {
   const catalog = new ToolCatalog();
   for (const tool of createMemoryTools(database.prisma)) catalog.registerLocal(tool);
@@ -32,6 +35,8 @@ export function toolProviders(
     requester: new NatsRequester(connection),
     safety: createOutputSafety(),
     audit,
+    rateLimiter: createToolRateLimiter(database),
+    rateLimits,
     log: (level, message, fields) => logger.write(level, message, fields),
   });
   // A built tool's source and versions live on the wasm-runner: tool_info asks its extension_info.
