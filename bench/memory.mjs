@@ -30,7 +30,7 @@ async function idleOrchestrator(nats, database) {
       ...database,
       TALON_HTTP_PORT: String(await testing.findFreePort()),
       TALON_GRPC_PORT: String(await testing.findFreePort()),
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: 'info', // `ready` is an info line
     },
     { timeoutMs: 180_000 },
   );
