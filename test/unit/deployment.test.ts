@@ -51,8 +51,39 @@ describe('docker-compose.yml', () => {
     );
   });
 
-  it('scales tool-workers', () => {
-    expect(compose.services['tool-worker']!.deploy?.replicas).toBeGreaterThanOrEqual(2);
+  it('runs 2 orchestrators, 3 tool-workers and 2 wasm-runners by default, one skill-service', () => {
+    expect(compose.services.orchestrator!.deploy?.replicas).toBe(2);
+    expect(compose.services['tool-worker']!.deploy?.replicas).toBe(3);
+    expect(compose.services['wasm-runner']!.deploy?.replicas).toBe(2);
+    expect(compose.services['skill-service']!.deploy?.replicas ?? 1).toBe(1);
+  });
+
+  it("shares a named volume between replicas only where every writer is atomic: the wasm-runners' workspace", () => {
+    for (const [name, service] of Object.entries(compose.services)) {
+      if ((service.deploy?.replicas ?? 1) < 2) continue;
+      const named = (service.volumes ?? []).filter((volume) => !/^[./]/.test(volume));
+      // The runners share one workspace on purpose (docs/replicas.md); nothing else is shared.
+      expect({ name, named }).toEqual({
+        name,
+        named: name === 'wasm-runner' ? ['wasm-state:/var/lib/talon'] : [],
+      });
+    }
+  });
+
+  it('publishes a host port for every orchestrator replica, and lets each one be named in the Host header', () => {
+    const orchestrator = compose.services.orchestrator!;
+    const replicas = orchestrator.deploy!.replicas!;
+    const allowed = orchestrator.environment!.TALON_HTTP_ALLOWED_HOSTS!.split(',');
+    for (const port of orchestrator.ports!) {
+      const [, first, last] = /^127\.0\.0\.1:(\d+)(?:-(\d+))?:\d+$/.exec(port)!;
+      const count = Number(last ?? first) - Number(first) + 1;
+      expect(count).toBe(replicas);
+    }
+    const http = /^127\.0\.0\.1:(\d+)-(\d+):8080$/.exec(orchestrator.ports![0]!)!;
+    for (let port = Number(http[1]); port <= Number(http[2]); port++) {
+      expect(allowed).toContain(`127.0.0.1:${port}`);
+      expect(allowed).toContain(`localhost:${port}`);
+    }
   });
 
   it('gives the wasm-runner what bubblewrap needs and nothing more (no privileged mode)', () => {
@@ -69,9 +100,19 @@ describe('docker-compose.yml', () => {
 });
 
 describe('docker-compose.yml is safe by default', () => {
-  it('does not publish NATS, and publishes the APIs on loopback only', () => {
+  it('does not publish NATS, and publishes the APIs on loopback only, with authentication on', () => {
     expect(compose.services.nats!.ports).toBeUndefined();
-    expect(compose.services.orchestrator!.ports).toEqual(['127.0.0.1:8080:8080', '127.0.0.1:50051:50051']);
+    expect(compose.services.orchestrator!.ports).toEqual([
+      '127.0.0.1:8080-8081:8080',
+      '127.0.0.1:50051-50052:50051',
+    ]);
+    // No port anywhere on every address (a bare `8080:8080` or `0.0.0.0:…` would be).
+    for (const service of Object.values(compose.services))
+      for (const port of service.ports ?? []) expect(port).toMatch(/^127\.0\.0\.1:/);
+    const orchestrator = compose.services.orchestrator!.environment!;
+    expect(orchestrator.TALON_AUTH).toBeUndefined();
+    expect(orchestrator.TALON_SANDBOX).toBeUndefined();
+    expect(compose.services['wasm-runner']!.environment!.TALON_SANDBOX).toBeUndefined();
     for (const name of ['postgres', 'skill-service', 'tool-worker', 'wasm-runner'])
       expect(compose.services[name]!.ports).toBeUndefined();
   });
@@ -95,12 +136,12 @@ describe('docker-compose.yml is safe by default', () => {
       expect(compose.services.nats!.environment![natsPasswordEnvName(user)]).toMatch(/^\$\{[A-Z_]+:\?/);
   });
 
-  it('requires the secrets key and bootstrap token, and keeps the state dir on a volume', () => {
+  it('requires the secrets key and bootstrap token, so that no orchestrator replica writes local state', () => {
     const orchestrator = compose.services.orchestrator!;
     expect(orchestrator.environment!.TALON_SECRETS_KEY).toMatch(/^\$\{TALON_SECRETS_KEY:\?/);
     expect(orchestrator.environment!.TALON_BOOTSTRAP_TOKEN).toMatch(/^\$\{TALON_BOOTSTRAP_TOKEN:\?/);
-    expect(orchestrator.volumes).toContain('orchestrator-state:/var/lib/talon');
-    expect(compose.volumes).toHaveProperty('orchestrator-state');
+    expect(orchestrator.environment!.DATABASE_URL).toMatch(/^postgres:\/\//);
+    expect(orchestrator.volumes).toBeUndefined();
     expect(readFileSync('.gitignore', 'utf8')).toMatch(/^\.env$/m);
     expect(readFileSync('.dockerignore', 'utf8')).toMatch(/^\.env$/m);
   });

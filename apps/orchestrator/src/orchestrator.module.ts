@@ -87,7 +87,7 @@ export class OrchestratorModule {
         TokensApi,
         SystemStatusMethod,
         SystemPingMethod,
-        ...toolProviders(connection, logger, database),
+        ...toolProviders(connection, logger, database, config.rateLimits),
         ToolsLifecycle,
         ToolsListMethod,
         ToolsInfoMethod,

@@ -20,5 +20,5 @@ export async function openDatabase(
       options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
     );
   }
-  return openPgliteDatabase(config.dataDir, migrations);
+  return openPgliteDatabase(config.dataDir, migrations, options.lock);
 }

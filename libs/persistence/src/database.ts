@@ -1,3 +1,5 @@
+import type pg from 'pg';
+import type { DataDirLockOptions } from './data-dir-lock.js';
 import type { PrismaClient } from './generated/prisma/client.js';
 import type { MigrationReport } from './migration-runner.js';
 
@@ -5,6 +7,8 @@ import type { MigrationReport } from './migration-runner.js';
 export interface Database {
   readonly prisma: PrismaClient;
   readonly kind: 'postgres' | 'pglite';
+  /** The PostgreSQL pool Prisma uses, for statements a library runs itself (the shared rate-limit counts); null on PGlite. */
+  readonly pgPool: pg.Pool | null;
   /** What the start-up migration run did. */
   readonly migrations: MigrationReport;
   /** Disconnects the client and releases the connection pool or the PGlite instance. */
@@ -17,6 +21,8 @@ export interface OpenDatabaseOptions {
   migrationsDir?: string;
   /** How long to wait for PostgreSQL to accept a connection. Default `DEFAULT_CONNECT_TIMEOUT_MS`. */
   connectTimeoutMs?: number;
+  /** How the PGlite data directory is locked (staleness of an abandoned lock, how long to wait for it). */
+  lock?: DataDirLockOptions;
 }
 
 /** Default bound on a PostgreSQL connection attempt, so a dead server fails start-up instead of hanging it. */

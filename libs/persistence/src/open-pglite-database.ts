@@ -9,7 +9,7 @@ import { IncompatibleDataDirError } from './errors/incompatible-data-dir-error.j
 import { PrismaClient } from './generated/prisma/client.js';
 import { runMigrations } from './migration-runner.js';
 import { PgliteSqlExecutor } from './pglite-sql-executor.js';
-import { lockDataDir, type DataDirLock } from './data-dir-lock.js';
+import { lockDataDir, type DataDirLock, type DataDirLockOptions } from './data-dir-lock.js';
 
 /**
  * PostgreSQL major version embedded by the pinned `@electric-sql/pglite` (0.5.x). A data directory written
@@ -24,6 +24,7 @@ export const PGLITE_POSTGRES_MAJOR = '18';
 export async function openPgliteDatabase(
   dataDir: string,
   migrations: readonly CommittedMigration[],
+  lockOptions: DataDirLockOptions = {},
 ): Promise<Database> {
   if (dataDir === PGLITE_IN_MEMORY) return openOn(await PGlite.create(dataDir), migrations, null);
   const existingVersion = await readDataDirVersion(dataDir);
@@ -31,7 +32,7 @@ export async function openPgliteDatabase(
     throw new IncompatibleDataDirError(dataDir, existingVersion, PGLITE_POSTGRES_MAJOR);
   }
   await mkdir(dataDir, { recursive: true }); // PGlite creates only the last level
-  const lock = await lockDataDir(dataDir);
+  const lock = await lockDataDir(dataDir, lockOptions);
   let db: PGlite;
   try {
     db = await PGlite.create(dataDir);
@@ -62,6 +63,7 @@ async function openOn(
   return {
     prisma,
     kind: 'pglite',
+    pgPool: null,
     migrations: report,
     close: async () => {
       try {

@@ -27,13 +27,19 @@ export async function openPostgresDatabase(
   } finally {
     await client.end().catch(() => undefined);
   }
-  const adapter = new PrismaPg({ connectionString: url, connectionTimeoutMillis: connectTimeoutMs });
+  // One pool for Prisma and the few raw statements beside it (the shared rate-limit counts).
+  const pool = new pg.Pool({ connectionString: url, connectionTimeoutMillis: connectTimeoutMs });
+  const adapter = new PrismaPg(pool, { disposeExternalPool: true });
   const prisma = new PrismaClient({ adapter });
   return {
     prisma,
     kind: 'postgres',
+    pgPool: pool,
     migrations: report,
-    close: () => prisma.$disconnect(),
+    close: async () => {
+      await prisma.$disconnect();
+      if (!pool.ended) await pool.end();
+    },
   };
 }
 

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { PGlite } from '@electric-sql/pglite';
@@ -143,41 +144,78 @@ describe('openDatabase on PGlite', () => {
     await expect(opening).rejects.toThrow(/Move the directory aside/);
   });
 
-  it('lets one process at a time open a directory, and frees it on close', async () => {
+  it('lets one process at a time open a directory, refuses a second with who holds it, and frees it on close', async () => {
     const dataDir = join(scratch.path, 'shared');
     const first = await openDatabase({ kind: 'pglite', dataDir });
     try {
+      const started = Date.now();
       const second = openDatabase({ kind: 'pglite', dataDir });
       await expect(second).rejects.toBeInstanceOf(DataDirInUseError);
-      await expect(second).rejects.toMatchObject({ details: { dataDir, holderPid: process.pid } });
+      await expect(second).rejects.toMatchObject({
+        code: 'UNAVAILABLE',
+        details: { dataDir, holderPid: process.pid, holderHost: hostname() },
+      });
+      await expect(second).rejects.toThrow(/already open in process \d+ on .*TALON_PGLITE_DIR/);
+      // A live holder is refused after one heartbeat interval, not after the whole stale time.
+      expect(Date.now() - started).toBeLessThan(25_000);
     } finally {
       await first.close();
     }
+    await expect(stat(`${dataDir}.lock`)).rejects.toMatchObject({ code: 'ENOENT' });
     const again = await openDatabase({ kind: 'pglite', dataDir });
     await again.close();
-  });
+  }, 180_000);
 
-  it('refuses a directory locked by another live process and takes over the lock of one that exited', async () => {
+  it('takes over the lock of a holder that was killed once its heartbeat is stale, whatever its pid says', async () => {
     const dataDir = join(scratch.path, 'locked');
-    const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+    await mkdir(dataDir, { recursive: true });
+    // A holder in another process, with proper-lockfile's heartbeat, as an orchestrator holds it.
+    const holder = spawn(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import lockfile from 'proper-lockfile';
+         await lockfile.lock(${JSON.stringify(dataDir)}, { lockfilePath: ${JSON.stringify(`${dataDir}.lock`)}, realpath: false, stale: 2000, update: 500 });
+         console.log('locked'); setInterval(() => {}, 1000);`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     try {
-      await writeFile(`${dataDir}.lock`, String(holder.pid));
-      await expect(openDatabase({ kind: 'pglite', dataDir })).rejects.toMatchObject({
-        name: 'DataDirInUseError',
-        details: { holderPid: holder.pid },
-      });
+      await new Promise<void>((resolve) => holder.stdout!.once('data', () => resolve()));
+      await expect(
+        openDatabase({ kind: 'pglite', dataDir }, { lock: { staleMs: 2000 } }),
+      ).rejects.toBeInstanceOf(DataDirInUseError);
     } finally {
-      holder.kill();
+      holder.kill('SIGKILL');
       await once(holder, 'exit');
     }
-    const db = await openDatabase({ kind: 'pglite', dataDir });
+    // In a container the dead holder's pid (1) would still be alive: only the stopped heartbeat counts.
+    await writeFile(`${dataDir}.lock-owner.json`, JSON.stringify({ pid: 1, host: 'old-container' }));
+    const started = Date.now();
+    const db = await openDatabase({ kind: 'pglite', dataDir }, { lock: { staleMs: 2000, waitMs: 20_000 } });
     try {
-      expect(await readFile(`${dataDir}.lock`, 'utf8')).toBe(String(process.pid));
+      console.log(
+        `PGlite lock of a killed holder taken over after ${Date.now() - started} ms (stale after 2000 ms)`,
+      );
+      expect(JSON.parse(await readFile(`${dataDir}.lock-owner.json`, 'utf8'))).toMatchObject({
+        pid: process.pid,
+      });
     } finally {
       await db.close();
     }
-    await expect(readFile(`${dataDir}.lock`, 'utf8')).rejects.toMatchObject({ code: 'ENOENT' });
-  });
+    await expect(readFile(`${dataDir}.lock-owner.json`, 'utf8')).rejects.toMatchObject({ code: 'ENOENT' });
+  }, 180_000);
+
+  it('takes over at once a lock whose heartbeat stopped long ago (a container restarted after a crash)', async () => {
+    const dataDir = join(scratch.path, 'abandoned');
+    await mkdir(`${dataDir}.lock`, { recursive: true });
+    await writeFile(`${dataDir}.lock-owner.json`, JSON.stringify({ pid: 1, host: 'old-container' }));
+    const longAgo = new Date(Date.now() - 120_000);
+    await utimes(`${dataDir}.lock`, longAgo, longAgo);
+    const db = await openDatabase({ kind: 'pglite', dataDir }, { lock: { staleMs: 5000, waitMs: 0 } });
+    await db.close();
+  }, 180_000);
 
   it('works in memory for throwaway runs', async () => {
     const db = await openDatabase({ kind: 'pglite', dataDir: 'memory://' });

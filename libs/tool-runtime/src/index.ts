@@ -27,6 +27,10 @@ export {
   type ParamLimits,
 } from './param-limits.js';
 export { SlidingWindowRateLimiter, DEFAULT_SWEEP_EVERY, type RateLimiterOptions } from './rate-limiter.js';
+export type { CallRateLimiter, RateLimitScope, ScopedRateLimit } from './call-rate-limiter.js';
+export type { RateLimitCount, RateLimitStore } from './rate-limit-store.js';
+export { FlexibleRateLimitStore, type FlexibleLimiterOptions } from './flexible-rate-limit-store.js';
+export { LeasedRateLimiter, defaultLeaseSize, type LeasedRateLimiterOptions } from './leased-rate-limiter.js';
 export {
   ToolPipeline,
   DEFAULT_MAX_MEDIA_BYTES,
@@ -70,6 +74,7 @@ export { InvalidToolSchemaError } from './errors/invalid-tool-schema-error.js';
 export { ParamsInvalidError, type ParamViolation } from './errors/params-invalid-error.js';
 export { ParamsTooLargeError, type ParamLimitName } from './errors/params-too-large-error.js';
 export { RateLimitedError } from './errors/rate-limited-error.js';
+export { RateLimitStoreUnavailableError } from './errors/rate-limit-store-unavailable-error.js';
 export { ToolTimeoutError } from './errors/tool-timeout-error.js';
 export { ToolFailedError } from './errors/tool-failed-error.js';
 export { NoLocalExecutorError } from './errors/no-local-executor-error.js';

@@ -1,5 +1,6 @@
 import type { RateLimit } from '@talon/contracts';
 import { RateLimitedError } from './errors/rate-limited-error.js';
+import type { CallRateLimiter } from './call-rate-limiter.js';
 
 /** Options of {@link SlidingWindowRateLimiter}. */
 export interface RateLimiterOptions {
@@ -22,7 +23,7 @@ interface Window {
  * An exact sliding-window limiter: at most `calls` in any `perMs` span, per key (a tool, or a tool within a
  * session). Memory is one timestamp per call still inside its window; idle keys are swept.
  */
-export class SlidingWindowRateLimiter {
+export class SlidingWindowRateLimiter implements CallRateLimiter {
   private readonly windows = new Map<string, Window>();
   private readonly now: () => number;
   private readonly sweepEvery: number;

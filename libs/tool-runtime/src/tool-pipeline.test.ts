@@ -365,7 +365,7 @@ describe('ToolPipeline', () => {
       { get: (name) => definitions.get(name) },
       { safety: NOOP_OUTPUT_SAFETY },
     );
-    const prepared = pipeline.prepareCall({ tool: 'remote_echo', params: { n: '7' }, callId: 'r1' });
+    const prepared = await pipeline.prepareCall({ tool: 'remote_echo', params: { n: '7' }, callId: 'r1' });
     expect(prepared.params).toEqual({ n: 7 });
     expect(prepared.timeoutMs).toBe(1000);
     await expect(pipeline.executeWithTimeout(prepared)).rejects.toBeInstanceOf(NoLocalExecutorError);
@@ -412,7 +412,7 @@ describe('ToolPipeline', () => {
     const small = await pipeline.run({ tool: 'echo', params: { text: 'plain' } });
     expect(small.media).toBeUndefined();
     expect(small.text).toContain('{"text":"plain"}');
-    const prepared = pipeline.prepareCall({ tool: 'echo', params: {} });
+    const prepared = await pipeline.prepareCall({ tool: 'echo', params: {} });
     const shown = pipeline.postProcessOutput(prepared, {
       output: { rendered: 'short text', big: 'x'.repeat(5000) },
       durationMs: 1,

@@ -10,6 +10,7 @@ import { outputToText } from './output-text.js';
 import { cutUtf8, DEFAULT_MAX_OUTPUT_BYTES, truncateText } from './output-truncation.js';
 import { checkParamLimits, parseParamLimits, type ParamLimits } from './param-limits.js';
 import { ParamValidator } from './param-validator.js';
+import type { CallRateLimiter, RateLimitScope, ScopedRateLimit } from './call-rate-limiter.js';
 import { SlidingWindowRateLimiter } from './rate-limiter.js';
 import { runWithTimeout } from './run-with-timeout.js';
 import type { Tool, ToolLogger } from './tool.js';
@@ -28,10 +29,15 @@ export interface ToolPipelineOptions {
   /** Shared schema compiler; defaults to the registry's when the lookup is a ToolRegistry. */
   validator?: ParamValidator;
   limits?: ParamLimits;
-  /** `null` turns rate limiting off. Default: a new sliding-window limiter. */
-  rateLimiter?: SlidingWindowRateLimiter | null;
-  /** Count calls per tool within each session (`session`, the default) or per tool overall (`tool`). */
-  rateLimitScope?: 'session' | 'tool';
+  /**
+   * `null` turns rate limiting off. Default: a new sliding-window limiter (this process only); orchestrators
+   * that share a database pass a {@link LeasedRateLimiter} so that the limit holds across all of them.
+   */
+  rateLimiter?: CallRateLimiter | null;
+  /** Count a tool's declared limit per tool within each session (`session`, the default) or per tool overall (`tool`). */
+  rateLimitScope?: RateLimitScope;
+  /** Operator rules by tool name: they replace the tool's declared limit (and its scope). */
+  rateLimits?: ReadonlyMap<string, ScopedRateLimit>;
   /** Leak scan, sanitize and wrap; required for `postProcessOutput` and `run`, unused by `runLocal`. */
   safety?: OutputSafety;
   /** Cap of the text returned to the model. Default {@link DEFAULT_MAX_OUTPUT_BYTES}. */
@@ -80,8 +86,9 @@ function parseOr(text: string, fallback: unknown): unknown {
 export class ToolPipeline {
   private readonly validator: ParamValidator;
   private readonly limits: Required<ParamLimits>;
-  private readonly rateLimiter: SlidingWindowRateLimiter | null;
+  private readonly rateLimiter: CallRateLimiter | null;
   private readonly perSession: boolean;
+  private readonly rateLimits: ReadonlyMap<string, ScopedRateLimit>;
   private readonly safety?: OutputSafety;
   private readonly maxOutputBytes: number;
   private readonly maxScanBytes: number;
@@ -100,6 +107,7 @@ export class ToolPipeline {
     this.rateLimiter =
       options.rateLimiter === undefined ? new SlidingWindowRateLimiter() : options.rateLimiter;
     this.perSession = (options.rateLimitScope ?? 'session') === 'session';
+    this.rateLimits = options.rateLimits ?? new Map();
     this.safety = options.safety;
     this.maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
     this.maxScanBytes = options.maxScanBytes ?? this.maxOutputBytes * 16;
@@ -138,12 +146,18 @@ export class ToolPipeline {
     return { definition, target, params };
   }
 
-  /** Lookup → size/depth limits → coercion and validation → rate limit. Synchronous; throws typed errors. */
-  prepareCall(call: ToolCall, options: PrepareOptions = {}): PreparedCall {
+  /**
+   * Lookup → size/depth limits → coercion and validation → rate limit; throws typed errors. Asynchronous only
+   * because a shared rate-limit count may need a round trip; a call with no limit never waits.
+   */
+  async prepareCall(call: ToolCall, options: PrepareOptions = {}): Promise<PreparedCall> {
     const { definition, target, params } = this.checkCall(call);
-    if (definition.rateLimit && this.rateLimiter && options.rateLimit !== false) {
-      const key = this.perSession ? `${definition.name}\u0000${call.sessionId ?? ''}` : definition.name;
-      this.rateLimiter.take(definition.name, key, definition.rateLimit);
+    const limit = this.rateLimitOf(definition);
+    if (limit && this.rateLimiter && options.rateLimit !== false) {
+      const key =
+        limit.scope === 'session' ? `${definition.name}\u0000${call.sessionId ?? ''}` : definition.name;
+      const taking = this.rateLimiter.take(definition.name, key, limit);
+      if (taking) await taking;
     }
     return {
       callId: call.callId ?? this.newCallId(),
@@ -157,6 +171,14 @@ export class ToolPipeline {
       timeoutMs:
         call.timeoutMs !== undefined ? Math.min(call.timeoutMs, definition.timeoutMs) : definition.timeoutMs,
     };
+  }
+
+  /** The limit a call of this tool is counted against: the operator's rule, else the tool's declared one. */
+  rateLimitOf(definition: PreparedCall['definition']): ScopedRateLimit | undefined {
+    const rule = this.rateLimits.get(definition.name);
+    if (rule) return rule;
+    if (!definition.rateLimit) return undefined;
+    return { ...definition.rateLimit, scope: this.perSession ? 'session' : 'tool' };
   }
 
   /**
@@ -253,7 +275,7 @@ export class ToolPipeline {
   /** The whole pipeline in this process (or through `executor`); failures are typed and leak-redacted. */
   async run(call: ToolCall, executor?: ToolExecutor): Promise<ToolRunResult> {
     this.requireSafety();
-    const prepared = this.prepareCall(call);
+    const prepared = await this.prepareCall(call);
     let executed: ExecutedCall;
     try {
       executed = await this.executeWithTimeout(prepared, executor);
@@ -265,7 +287,7 @@ export class ToolPipeline {
 
   /** Worker mode: validate (no rate limit) and execute under the timeout, returning the raw output. */
   async runLocal(call: ToolCall): Promise<ExecutedCall> {
-    return this.executeWithTimeout(this.prepareCall(call, { rateLimit: false }));
+    return this.executeWithTimeout(await this.prepareCall(call, { rateLimit: false }));
   }
 
   private localExecutor(prepared: PreparedCall): ToolExecutor {

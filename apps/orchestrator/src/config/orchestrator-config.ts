@@ -5,6 +5,7 @@ import { parseLlmConfig, type LlmConfig } from '@talon/llm';
 import { DEFAULT_TOKEN_CACHE_MS, looksLikeApiToken } from '@talon/auth';
 import { SKILL_MCP_AUTOSTART_MODES, type SkillMcpAutostart } from '@talon/skills';
 import { DEFAULT_TURN_LEASE_MS, MIN_LEASE_MS } from '@talon/agent';
+import type { ScopedRateLimit } from '@talon/tool-runtime';
 import {
   InvalidConfigError,
   parseServiceConfig,
@@ -62,6 +63,13 @@ export interface OrchestratorConfig extends ServiceConfig {
   auth: FrontDoorConfig;
   /** The web console's built files, served at `/` (env `TALON_CONSOLE_DIR`, default `<root>/apps/console/dist`). */
   consoleDir: string;
+  /**
+   * Operator rate limits by tool name, replacing a tool's declared limit (env `TALON_RATE_LIMITS`, JSON:
+   * `{"web_fetch": {"calls": 60, "perMs": 60000, "scope": "session"}}`; scope `session` (default) counts
+   * each session apart, `tool` counts every call of the tool). On PostgreSQL every limit is shared by all
+   * orchestrators. Default: none.
+   */
+  rateLimits: ReadonlyMap<string, ScopedRateLimit>;
   /** Jobs and routines (issue 13). */
   autonomy: {
     /** Scheduler tick. Default 250 ms (env `TALON_SCHEDULER_TICK_MS`). */
@@ -189,6 +197,7 @@ export function parseOrchestratorConfig(env: NodeJS.ProcessEnv = process.env): O
     maxIterations: readPositiveInt(env, 'TALON_MAX_ITERATIONS', 8),
     turnLeaseMs: readLeaseMs(env, 'TALON_TURN_LEASE_MS', DEFAULT_TURN_LEASE_MS),
     handsDir: resolve(env.TALON_HANDS_DIR || 'hands'),
+    rateLimits: readRateLimits(env),
     timezone: readTimezone(env),
     toolRegistry: toolRegistryOf(env),
     consoleDir: resolve(
@@ -246,4 +255,39 @@ function readTimezone(env: NodeJS.ProcessEnv): string {
   if (!IANAZone.isValidZone(zone))
     throw new InvalidConfigError('TALON_TIMEZONE', zone, 'an IANA timezone such as "Asia/Shanghai" or "UTC"');
   return zone;
+}
+
+const RATE_LIMITS_EXPECTED =
+  'a JSON object of tool name to {"calls": <positive integer>, "perMs": <positive integer>, "scope": "session" | "tool"}';
+
+function readRateLimits(env: NodeJS.ProcessEnv): ReadonlyMap<string, ScopedRateLimit> {
+  const raw = env.TALON_RATE_LIMITS?.trim();
+  const rules = new Map<string, ScopedRateLimit>();
+  if (!raw) return rules;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new InvalidConfigError('TALON_RATE_LIMITS', raw, RATE_LIMITS_EXPECTED);
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw new InvalidConfigError('TALON_RATE_LIMITS', raw, RATE_LIMITS_EXPECTED);
+  const positive = (value: unknown) => Number.isInteger(value) && (value as number) >= 1;
+  for (const [tool, rule] of Object.entries(parsed as Record<string, unknown>)) {
+    const { calls, perMs, scope = 'session', ...rest } = (rule ?? {}) as Record<string, unknown>;
+    if (
+      !/^[a-zA-Z0-9_-]{1,64}$/.test(tool) ||
+      !positive(calls) ||
+      !positive(perMs) ||
+      (scope !== 'session' && scope !== 'tool') ||
+      Object.keys(rest).length > 0
+    )
+      throw new InvalidConfigError(
+        `TALON_RATE_LIMITS (tool "${tool}")`,
+        JSON.stringify(rule),
+        RATE_LIMITS_EXPECTED,
+      );
+    rules.set(tool, { calls: calls as number, perMs: perMs as number, scope });
+  }
+  return rules;
 }

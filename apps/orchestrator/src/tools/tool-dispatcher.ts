@@ -13,10 +13,12 @@ import type { NatsRequester } from '@talon/service-runtime';
 import {
   hashParams,
   ToolPipeline,
+  type CallRateLimiter,
   type CatalogEntry,
   type CredentialGrant,
   type OutputSafety,
   type PreparedCall,
+  type ScopedRateLimit,
   type ToolCatalog,
   type ToolExecutor,
   type ToolLogger,
@@ -48,6 +50,10 @@ export interface ToolDispatcherOptions {
   log?: ToolLogger;
   /** Attempts for an idempotent tool whose worker timed out or vanished. Default 2. */
   maxAttempts?: number;
+  /** Counts rate-limited calls; default: a sliding window in this process only. */
+  rateLimiter?: CallRateLimiter;
+  /** Operator rate limits by tool, replacing the declared ones. */
+  rateLimits?: ReadonlyMap<string, ScopedRateLimit>;
   /** Extra time the NATS request waits beyond the tool's timeout, so the worker's own TIMEOUT arrives first. */
   transportMarginMs?: number;
   /** Keeps a result's media by sha256 before the reply that names them leaves (the artifact store). */
@@ -73,6 +79,8 @@ export class ToolDispatcher {
     this.pipeline = new ToolPipeline(options.catalog, {
       safety: options.safety,
       log: options.log,
+      ...(options.rateLimiter ? { rateLimiter: options.rateLimiter } : {}),
+      ...(options.rateLimits ? { rateLimits: options.rateLimits } : {}),
       // MCP content (of MCP tools, mcp_call and mcp_resource_read) reaches the model typed: text once, images
       // and audio as media, the rest as short lines.
       renderOutput: (output) => (isMcpToolOutput(output) ? renderMcpOutputForModel(output) : undefined),
@@ -143,7 +151,7 @@ export class ToolDispatcher {
     let attempts = 0;
     let instanceId: string | undefined;
     try {
-      prepared = this.pipeline.prepareCall({
+      prepared = await this.pipeline.prepareCall({
         tool: request.tool,
         params: request.params,
         callId,

@@ -17,7 +17,9 @@ import { createMemoryTools } from '../memory/memory-tools.js';
 import { SkillServiceClient } from '../skills/skill-service-client.js';
 import { createSkillTools } from '../skills/skill-tools.js';
 import { SKILL_SERVICE_CLIENT } from '../skills/skills.constants.js';
+import type { OrchestratorConfig } from '../config/orchestrator-config.js';
 import { CatalogSync } from './catalog-sync.js';
+import { createToolRateLimiter } from './shared-rate-limiter.js';
 import { createToolInfoTool } from './tool-info.tool.js';
 import { ToolDispatcher } from './tool-dispatcher.js';
 
@@ -26,6 +28,7 @@ export function toolProviders(
   connection: NatsConnection,
   logger: JsonLogger,
   database: Database,
+  rateLimits: OrchestratorConfig['rateLimits'],
 ): Provider[] {
   const catalog = new ToolCatalog();
   for (const tool of createMemoryTools(database.prisma)) catalog.registerLocal(tool);
@@ -41,6 +44,8 @@ export function toolProviders(
     safety: createOutputSafety(),
     audit,
     storeMedia: (media, sessionId) => artifacts.store(media, sessionId),
+    rateLimiter: createToolRateLimiter(database),
+    rateLimits,
     log: (level, message, fields) => logger.write(level, message, fields),
   });
   // A built tool's source and versions live on the wasm-runner: tool_info asks its extension_info.

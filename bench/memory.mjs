@@ -1,0 +1,71 @@
+// Idle resident memory of an orchestrator on embedded PGlite (a data directory on disk, as `talon up` runs
+// it) against the same orchestrator on PostgreSQL, in one run: each started, given IDLE_MS to settle, then
+// VmRSS / VmHWM read from /proc/<pid>/status. Target (issue 19): PGlite idle RSS < 300 MiB.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { testing } from './support/processes.mjs';
+import { printTable } from './support/stats.mjs';
+
+const IDLE_MS = Number(process.env.BENCH_IDLE_MS ?? 10_000);
+console.log(
+  `memory: load average at start ${loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ')}`,
+);
+
+/** VmRSS and VmHWM of a process, in MiB. */
+function memoryOf(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = (field) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
+  return { rssMiB: Math.round(kib('VmRSS') / 1024), peakMiB: Math.round(kib('VmHWM') / 1024) };
+}
+
+async function idleOrchestrator(nats, database) {
+  const orchestrator = await testing.startServiceProcess(
+    'orchestrator',
+    {
+      NATS_URL: nats.url,
+      ...database,
+      TALON_HTTP_PORT: String(await testing.findFreePort()),
+      TALON_GRPC_PORT: String(await testing.findFreePort()),
+      LOG_LEVEL: 'info', // `ready` is an info line
+    },
+    { timeoutMs: 180_000 },
+  );
+  await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
+  const memory = memoryOf(orchestrator.child.pid);
+  await orchestrator.kill();
+  return memory;
+}
+
+const nats = await testing.startNatsTestServer();
+const dataDir = mkdtempSync(join(tmpdir(), 'talon-memory-'));
+const postgres = await testing.createTestDatabase('talon_bench_memory');
+let pglite;
+let pg;
+try {
+  pglite = await idleOrchestrator(nats, { TALON_PGLITE_DIR: join(dataDir, 'pglite') });
+  pg = await idleOrchestrator(nats, { DATABASE_URL: postgres.url });
+} finally {
+  await postgres.drop();
+  await nats.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}
+printTable([
+  { database: 'PGlite (data directory)', 'idle RSS MiB': pglite.rssMiB, 'peak RSS MiB': pglite.peakMiB },
+  { database: 'PostgreSQL', 'idle RSS MiB': pg.rssMiB, 'peak RSS MiB': pg.peakMiB },
+]);
+console.log(
+  JSON.stringify({
+    benchmark: 'memory',
+    idleMs: IDLE_MS,
+    loadAverage: loadavg().map((value) => Math.round(value * 100) / 100),
+    pglite,
+    postgres: pg,
+    ratioRss: Math.round((pglite.rssMiB / pg.rssMiB) * 100) / 100,
+    targetPgliteRssMiB: 300,
+    targetMet: pglite.rssMiB < 300,
+  }),
+);

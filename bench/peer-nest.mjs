@@ -1,0 +1,236 @@
+// Talon against what a user would write instead, `echo` through two NATS hops on one private nats-server
+// with authorization, in one run: Talon `tools.call` (client → orchestrator → tool-worker, API token checked
+// per call, full pipeline; and once more with `policy: "agent"`), the stock NestJS service (ClientProxy →
+// gateway microservice → worker microservice, @MessagePattern over Transport.NATS, no validation) and a raw
+// nats.js chain (client → relay → responder). Rounds are interleaved; figures are medians over rounds:
+// sequential p50/p99, calls/s at concurrency 64 for a fixed time, and server CPU time per 1,000 calls
+// (utime + stime from /proc/<pid>/stat of each side's server processes). Targets (issue 19): Talon c64
+// ≥ 1.0× Nest, p50 ≤ 1.1×, p99 ≤ 1.5×, CPU per call ≤ 1.3×.
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { rawCredentials, REPO_ROOT, startScript, testing } from './support/processes.mjs';
+import { percentile, printTable, timeSequential } from './support/stats.mjs';
+
+const SEQUENTIAL = Number(process.env.BENCH_COUNT ?? 1000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const CONCURRENCY = 64;
+const THROUGHPUT_MS = Number(process.env.BENCH_THROUGHPUT_MS ?? 3000);
+const TICK_MS = 1000 / 100; // USER_HZ is 100 on Linux
+
+console.log(
+  `peer-nest: load average at start ${loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ')}`,
+);
+
+/** CPU milliseconds (user + system) used so far by the processes `pids`. */
+function cpuMs(pids) {
+  let ticks = 0;
+  for (const pid of pids) {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    ticks += Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15)
+  }
+  return ticks * TICK_MS;
+}
+
+const nats = await testing.startNatsTestServer();
+const env = {
+  NATS_URL: nats.url,
+  TALON_PGLITE_DIR: 'memory://',
+  TALON_HTTP_PORT: String(await testing.findFreePort()),
+  TALON_GRPC_PORT: String(await testing.findFreePort()),
+  LOG_LEVEL: 'warn',
+};
+const orchestrator = await testing.startServiceProcess(
+  'orchestrator',
+  { ...env, LOG_LEVEL: 'info' },
+  { timeoutMs: 180_000 },
+);
+const worker = await testing.startServiceProcess(
+  'tool-worker',
+  { ...env, LOG_LEVEL: 'info' },
+  { timeoutMs: 180_000 },
+);
+const api = await testing.connectTalonApi(nats.url); // sends the bootstrap operator token on every call
+const session = await api.ok('sessions.create', { title: 'peer-nest' });
+await testing.waitUntil(
+  async () => (await api.call('tools.call', { tool: 'echo', params: { message: 'x' } })).ok,
+  30_000,
+  'echo in the catalog',
+);
+
+const credentials = rawCredentials(nats);
+const nestWorker = await startScript(
+  join(REPO_ROOT, 'bench/support/nest-service.mjs'),
+  ['worker', nats.url],
+  credentials,
+);
+const nestGateway = await startScript(
+  join(REPO_ROOT, 'bench/support/nest-service.mjs'),
+  ['gateway', nats.url],
+  credentials,
+);
+const rawResponder = await startScript(
+  join(REPO_ROOT, 'bench/support/raw-responder.mjs'),
+  [nats.url, 'talon.bench.raw.responder'],
+  credentials,
+);
+const rawRelay = await startScript(
+  join(REPO_ROOT, 'bench/support/raw-relay.mjs'),
+  [nats.url, 'talon.bench.raw.relay', 'talon.bench.raw.responder'],
+  credentials,
+);
+
+const { ClientProxyFactory, Transport } = await import('@nestjs/microservices');
+const { firstValueFrom } = await import('rxjs');
+const nestClient = ClientProxyFactory.create({
+  transport: Transport.NATS,
+  options: {
+    servers: nats.url,
+    user: credentials.NATS_USER,
+    pass: credentials.NATS_PASSWORD,
+    inboxPrefix: credentials.NATS_INBOX_PREFIX,
+  },
+});
+await nestClient.connect();
+const raw = await nats.connect('orchestrator');
+const rawPayload = new TextEncoder().encode(JSON.stringify({ message: 'hello' }));
+
+const sides = {
+  talon: {
+    pids: [orchestrator.child.pid, worker.child.pid],
+    call: async () => {
+      const reply = await api.call('tools.call', { tool: 'echo', params: { message: 'hello' } }, 10_000);
+      if (!reply.ok) throw new Error(`${reply.error.code}: ${reply.error.message}`);
+    },
+  },
+  talonAgent: {
+    pids: [orchestrator.child.pid, worker.child.pid],
+    call: async () => {
+      const reply = await api.call(
+        'tools.call',
+        { tool: 'echo', params: { message: 'hello' }, policy: 'agent', sessionId: session.id },
+        10_000,
+      );
+      if (!reply.ok) throw new Error(`${reply.error.code}: ${reply.error.message}`);
+    },
+  },
+  nest: {
+    pids: [nestGateway.pid, nestWorker.pid],
+    call: async () => {
+      const reply = await firstValueFrom(nestClient.send('talon.bench.nest.gateway', { message: 'hello' }));
+      if (reply?.message !== 'hello') throw new Error('nest echo failed');
+    },
+  },
+  raw: {
+    pids: [rawRelay.pid, rawResponder.pid],
+    call: async () => {
+      const reply = (await raw.request('talon.bench.raw.relay', rawPayload, { timeout: 10_000 })).json();
+      if (reply.ok === false) throw new Error('raw echo failed');
+    },
+  },
+};
+
+/** Calls per second with `CONCURRENCY` callers for `THROUGHPUT_MS`, and the calls made. */
+async function throughput(call) {
+  const deadline = performance.now() + THROUGHPUT_MS;
+  let calls = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (performance.now() < deadline) {
+        await call();
+        calls += 1;
+      }
+    }),
+  );
+  return { calls, perSecond: (calls / (performance.now() - started)) * 1000 };
+}
+
+const perRound = Object.fromEntries(Object.keys(sides).map((name) => [name, []]));
+for (let round = 0; round < ROUNDS; round++) {
+  for (const [name, side] of Object.entries(sides)) {
+    const warm = round === 0 ? 300 : 50;
+    for (let i = 0; i < warm; i++) await side.call();
+    const cpuBefore = cpuMs(side.pids);
+    const samples = await timeSequential(side.call, SEQUENTIAL, 0);
+    const loaded = await throughput(side.call);
+    const cpu = cpuMs(side.pids) - cpuBefore;
+    perRound[name].push({
+      p50: percentile(samples, 0.5),
+      p99: percentile(samples, 0.99),
+      perSecond: loaded.perSecond,
+      cpuPer1000: (cpu / (SEQUENTIAL + loaded.calls)) * 1000,
+    });
+  }
+}
+
+const median = (values) => percentile(values, 0.5);
+const round3 = (value) => Math.round(value * 1000) / 1000;
+const figures = Object.fromEntries(
+  Object.entries(perRound).map(([name, rounds]) => [
+    name,
+    {
+      p50: round3(median(rounds.map((r) => r.p50))),
+      p99: round3(median(rounds.map((r) => r.p99))),
+      c64PerSecond: Math.round(median(rounds.map((r) => r.perSecond))),
+      cpuMsPer1000: Math.round(median(rounds.map((r) => r.cpuPer1000))),
+    },
+  ]),
+);
+const labels = {
+  talon: 'talon tools.call: client → orchestrator → tool-worker (token, full pipeline)',
+  talonAgent: 'talon tools.call policy "agent" (session policy too)',
+  nest: 'stock NestJS: ClientProxy → gateway → worker (@MessagePattern, NATS)',
+  raw: 'raw nats.js: client → relay → responder',
+};
+printTable(
+  Object.entries(figures).map(([name, figure]) => ({
+    side: labels[name],
+    'p50 ms': figure.p50,
+    'p99 ms': figure.p99,
+    'c64 calls/s': figure.c64PerSecond,
+    'server CPU ms/1000': figure.cpuMsPer1000,
+  })),
+);
+
+await nestClient.close();
+await raw.close();
+await api.close();
+for (const child of [nestGateway, nestWorker, rawRelay, rawResponder]) child.kill('SIGTERM');
+await Promise.all([orchestrator.kill(), worker.kill()]);
+await nats.stop();
+
+const ratio = (a, b) => Math.round((a / b) * 100) / 100;
+const against = (side) => ({
+  c64: ratio(figures[side].c64PerSecond, figures.nest.c64PerSecond),
+  p50: ratio(figures[side].p50, figures.nest.p50),
+  p99: ratio(figures[side].p99, figures.nest.p99),
+  cpuPerCall: ratio(figures[side].cpuMsPer1000, figures.nest.cpuMsPer1000),
+});
+const talonVsNest = against('talon');
+console.log(
+  JSON.stringify({
+    benchmark: 'peer-nest',
+    loadAverage: loadavg().map((value) => Math.round(value * 100) / 100),
+    rounds: ROUNDS,
+    sequentialPerRound: SEQUENTIAL,
+    concurrency: CONCURRENCY,
+    throughputMs: THROUGHPUT_MS,
+    stages:
+      'talon: API token, schema validation, rate limit, NATS dispatch, leak scan, sanitize, wrap, audit',
+    ...figures,
+    talonVsNest,
+    talonAgentVsNest: against('talonAgent'),
+    rawVsNest: against('raw'),
+    targets: { c64: 1.0, p50: 1.1, p99: 1.5, cpuPerCall: 1.3 },
+    targetsMet: {
+      c64: talonVsNest.c64 >= 1.0,
+      p50: talonVsNest.p50 <= 1.1,
+      p99: talonVsNest.p99 <= 1.5,
+      cpuPerCall: talonVsNest.cpuPerCall <= 1.3,
+    },
+  }),
+);

@@ -1,0 +1,68 @@
+// The stock NestJS microservice a user would write instead of Talon, as `tsc` would emit it (decorators
+// applied by hand: the bench is plain JavaScript). `worker`: @MessagePattern echo. `gateway`: @MessagePattern
+// that forwards to the worker through a ClientProxy (ClientsModule, Transport.NATS). No validation.
+// Usage: node nest-service.mjs <worker|gateway> <nats url>; credentials from NATS_USER / NATS_PASSWORD.
+import 'reflect-metadata';
+import { Controller, Inject, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { ClientsModule, MessagePattern, Transport } from '@nestjs/microservices';
+
+const [role, url] = process.argv.slice(2);
+const natsOptions = {
+  servers: url,
+  ...(process.env.NATS_PASSWORD
+    ? {
+        user: process.env.NATS_USER,
+        pass: process.env.NATS_PASSWORD,
+        inboxPrefix: process.env.NATS_INBOX_PREFIX,
+      }
+    : {}),
+};
+export const WORKER_SUBJECT = 'talon.bench.nest.worker';
+export const GATEWAY_SUBJECT = 'talon.bench.nest.gateway';
+
+function messagePattern(target, method, pattern) {
+  MessagePattern(pattern)(
+    target.prototype,
+    method,
+    Object.getOwnPropertyDescriptor(target.prototype, method),
+  );
+}
+
+class WorkerController {
+  echo(data) {
+    return data;
+  }
+}
+Controller()(WorkerController);
+messagePattern(WorkerController, 'echo', WORKER_SUBJECT);
+
+class GatewayController {
+  constructor(worker) {
+    this.worker = worker;
+  }
+  forward(data) {
+    return this.worker.send(WORKER_SUBJECT, data);
+  }
+}
+Inject('WORKER')(GatewayController, undefined, 0);
+Reflect.defineMetadata('design:paramtypes', [Object], GatewayController);
+Controller()(GatewayController);
+messagePattern(GatewayController, 'forward', GATEWAY_SUBJECT);
+
+class WorkerModule {}
+Module({ controllers: [WorkerController] })(WorkerModule);
+class GatewayModule {}
+Module({
+  imports: [ClientsModule.register([{ name: 'WORKER', transport: Transport.NATS, options: natsOptions }])],
+  controllers: [GatewayController],
+})(GatewayModule);
+
+const app = await NestFactory.createMicroservice(role === 'gateway' ? GatewayModule : WorkerModule, {
+  transport: Transport.NATS,
+  options: natsOptions,
+  logger: false,
+});
+await app.listen();
+process.stdout.write('ready\n');
+process.on('SIGTERM', () => app.close().then(() => process.exit(0)));
