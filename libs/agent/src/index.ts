@@ -111,3 +111,5 @@ export { SecretsKeyInvalidError } from './errors/secrets-key-invalid-error.js';
 export { SecretKeyMismatchError } from './errors/secret-key-mismatch-error.js';
 export { SecretCorruptError } from './errors/secret-corrupt-error.js';
 export { explainedReason } from './explained-reason.js';
+export { RunningTurns, type RunningTurn } from './running-turns.js';
+export { TurnCancelledError } from './errors/turn-cancelled-error.js';

@@ -125,6 +125,8 @@ export async function bootstrapService(options: BootstrapOptions): Promise<Runni
     (stopping ??= (async () => {
       logger.write('info', 'stopping', { inFlight: server.inFlightCount });
       health.stop();
+      // Drain the transport before the app's hooks close what in-flight handlers still use.
+      await server.close();
       await app.close();
       await connection.drain().catch(() => undefined);
       logger.write('info', 'stopped');

@@ -2,11 +2,16 @@ import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import {
   QUEUE_GROUPS,
   SUBJECTS,
+  ToolCallCancelSchema,
+  ToolCallCheckRequestSchema,
   ToolApprovalRequestSchema,
   ToolCallRequestSchema,
   type Envelope,
   type ToolApprovalAssessment,
   type ToolApprovalRequest,
+  type ToolCallCancel,
+  type ToolCallCheckReply,
+  type ToolCallCheckRequest,
   type ServiceName,
   type ToolAnnouncement,
   type ToolCallRequest,
@@ -25,6 +30,7 @@ import {
 import { decodeJsonPayload, encodeJson } from './json-codec.js';
 import type { JsonLogger } from './json-logger.js';
 import { RequestTimeoutError } from './errors/request-timeout-error.js';
+import { CallCancelledError } from './errors/call-cancelled-error.js';
 import { validatePayload } from './payload-validator.js';
 
 /** How a worker serves its tools. */
@@ -56,6 +62,10 @@ export class ToolHost {
   private heartbeat?: NodeJS.Timeout;
   private catalogSubscription?: Subscription;
   private approvalSubscription?: Subscription;
+  private checkSubscription?: Subscription;
+  private cancelSubscription?: Subscription;
+  /** Calls taken and not yet answered (queued or running), by call id: the failover probe reads it. */
+  private readonly held = new Map<string, { controller: AbortController; done: Promise<ToolCallResult> }>();
   private unlisten?: () => void;
 
   constructor(private readonly options: ToolHostOptions) {
@@ -93,7 +103,31 @@ export class ToolHost {
         message.respond(encodeJson(reply));
       },
     });
+    // The failover probe: which of these calls do you still hold? Answered until the host stops.
+    this.checkSubscription = connection.subscribe(SUBJECTS.toolCallCheck(this.options.instanceId), {
+      callback: (error, message) => {
+        if (error) return this.subscriptionFailed('failover probe', error);
+        let reply: Envelope<ToolCallCheckReply>;
+        try {
+          reply = { ok: true, data: this.check(decodeJsonPayload(message.data, 1 << 20)) };
+        } catch (error) {
+          reply = { ok: false, error: toWireError(error) };
+        }
+        message.respond(encodeJson(reply));
+      },
+    });
+    this.cancelSubscription = connection.subscribe(SUBJECTS.toolCancel(this.options.domain), {
+      callback: (error, message) => {
+        if (error) return this.subscriptionFailed('cancel', error);
+        try {
+          this.cancel(decodeJsonPayload(message.data, 1 << 16));
+        } catch (error) {
+          this.options.logger.write('warn', 'ignored a malformed cancel', { error: String(error) });
+        }
+      },
+    });
     this.unlisten = this.subscribeToRegistry();
+    this.announceOnReconnect();
     this.announce();
     this.heartbeat = setInterval(() => this.announce(), Math.max(100, Math.floor(this.ttlMs / 3)));
     this.heartbeat.unref();
@@ -102,9 +136,12 @@ export class ToolHost {
   /** Tells the catalogs this instance is leaving; called before draining. */
   stop(): void {
     clearInterval(this.heartbeat);
+    this.heartbeat = undefined;
     this.unlisten?.();
     this.catalogSubscription?.unsubscribe();
-    this.approvalSubscription?.unsubscribe();
+    void this.approvalSubscription?.drain().catch(() => undefined);
+    this.checkSubscription?.unsubscribe();
+    this.cancelSubscription?.unsubscribe();
     const withdrawal: ToolWithdrawal = { instanceId: this.options.instanceId };
     this.options.connection.publish(SUBJECTS.toolWithdraw, encodeJson(withdrawal));
   }
@@ -140,14 +177,67 @@ export class ToolHost {
     return { approval, reasons: [] };
   }
 
-  /** Runs one call from the orchestrator. Errors are typed and travel in the envelope. */
-  async handleCall(payload: unknown, deadline?: number): Promise<ToolCallResult> {
+  /** The failover probe's answer: the asked calls this instance still holds. */
+  check(payload: unknown): ToolCallCheckReply {
+    const request = validatePayload<ToolCallCheckRequest>(ToolCallCheckRequestSchema, payload, 'The probe');
+    return {
+      instanceId: this.options.instanceId,
+      held: request.callIds.filter((callId) => this.held.has(callId)),
+    };
+  }
+
+  /** Aborts a held call whose caller gave up; a cancel for an unknown or finished call is ignored. */
+  cancel(payload: unknown): boolean {
+    const request = validatePayload<ToolCallCancel>(ToolCallCancelSchema, payload, 'The cancel');
+    const controller = this.held.get(request.callId)?.controller;
+    if (!controller) return false;
+    this.options.logger.write('info', 'cancelling a tool call', {
+      callId: request.callId,
+      reason: request.reason,
+    });
+    controller.abort(new CallCancelledError(request.callId, request.reason ?? 'cancelled'));
+    return true;
+  }
+
+  /**
+   * Runs one call from the orchestrator. Errors are typed and travel in the envelope. `acknowledge`
+   * tells the caller which instance took the call, once it is registered as held.
+   */
+  async handleCall(
+    payload: unknown,
+    deadline?: number,
+    acknowledge?: (instanceId: string) => void,
+  ): Promise<ToolCallResult> {
     const request = validatePayload<ToolCallRequest>(ToolCallRequestSchema, payload, 'The tool call');
     const remainingMs = deadline ? deadline - Date.now() : request.timeoutMs;
     if (remainingMs <= 0) throw new RequestTimeoutError(this.callSubject, request.timeoutMs);
+    const first = this.held.get(request.callId);
+    if (first) {
+      // The same request again (sent once more after a NATS outage): it shares the first one's run.
+      acknowledge?.(this.options.instanceId);
+      return first.done;
+    }
+    const controller = new AbortController();
+    const done = this.run(request, remainingMs, controller);
+    this.held.set(request.callId, { controller, done });
+    acknowledge?.(this.options.instanceId);
+    try {
+      return await done;
+    } finally {
+      if (this.held.get(request.callId)?.controller === controller) this.held.delete(request.callId);
+    }
+  }
+
+  private async run(
+    request: ToolCallRequest,
+    remainingMs: number,
+    controller: AbortController,
+  ): Promise<ToolCallResult> {
     // A timer only when the call has to wait for a slot: most calls start at once.
     const waitSignal =
-      this.limiter.running >= this.limiter.limit ? AbortSignal.timeout(remainingMs) : undefined;
+      this.limiter.running >= this.limiter.limit
+        ? AbortSignal.any([AbortSignal.timeout(remainingMs), controller.signal])
+        : controller.signal;
     const started = performance.now();
     try {
       const executed = await this.limiter.run(
@@ -159,6 +249,7 @@ export class ToolHost {
             sessionId: request.sessionId,
             grants: request.grants ?? [],
             timeoutMs: Math.min(request.timeoutMs, remainingMs),
+            signal: controller.signal,
           }),
         waitSignal,
       );
@@ -168,10 +259,25 @@ export class ToolHost {
         instanceId: this.options.instanceId,
       };
     } catch (error) {
-      if (waitSignal?.aborted && !(error as { code?: string })?.code)
+      if (controller.signal.aborted) throw controller.signal.reason;
+      if (waitSignal.aborted && !(error as { code?: string })?.code)
         throw new RequestTimeoutError(this.callSubject, request.timeoutMs);
       throw error;
     }
+  }
+
+  private subscriptionFailed(what: string, error: unknown): void {
+    this.options.logger.write('error', `the ${what} subscription failed`, { error: String(error) });
+  }
+
+  /** Orchestrators scatter on their own reconnect; announcing on ours fills their catalogs sooner still. */
+  private announceOnReconnect(): void {
+    void (async () => {
+      for await (const status of this.options.connection.status()) {
+        if (this.heartbeat === undefined) return;
+        if (status.type === 'reconnect') this.announce();
+      }
+    })().catch(() => undefined);
   }
 
   private subscribeToRegistry(): () => void {

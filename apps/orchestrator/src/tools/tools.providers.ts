@@ -2,10 +2,21 @@ import type { Provider } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Database } from '@talon/persistence';
 import { createOutputSafety } from '@talon/safety';
-import { NatsRequester, type JsonLogger } from '@talon/service-runtime';
-import { ToolCatalog, type Tool } from '@talon/tool-runtime';
+import {
+  DEFAULT_ANNOUNCE_TTL_MS,
+  NatsRequester,
+  ToolCallRequester,
+  type JsonLogger,
+} from '@talon/service-runtime';
+import { CatalogWarmUp, ToolCatalog, type Tool } from '@talon/tool-runtime';
 import { AuditLog } from '../audit/audit-log.js';
-import { AUDIT_LOG, CATALOG_SYNC, TOOL_CATALOG, TOOL_DISPATCHER } from '../config/orchestrator.constants.js';
+import {
+  AUDIT_LOG,
+  CATALOG_SYNC,
+  TOOL_CALL_REQUESTER,
+  TOOL_CATALOG,
+  TOOL_DISPATCHER,
+} from '../config/orchestrator.constants.js';
 import { createMemoryTools } from '../memory/memory-tools.js';
 import { SkillServiceClient } from '../skills/skill-service-client.js';
 import { createSkillTools } from '../skills/skill-tools.js';
@@ -27,9 +38,13 @@ export function toolProviders(
   const audit = new AuditLog(database.prisma, (error, attempt, rows) =>
     logger.write('error', 'audit write failed; retrying', { error: String(error), attempt, rows }),
   );
+  const warmUp = new CatalogWarmUp(DEFAULT_ANNOUNCE_TTL_MS);
+  const toolCalls = new ToolCallRequester(connection, { logger });
   const dispatcher = new ToolDispatcher({
     catalog,
     requester: new NatsRequester(connection),
+    toolCalls,
+    warmUp,
     safety: createOutputSafety(),
     audit,
     log: (level, message, fields) => logger.write(level, message, fields),
@@ -44,7 +59,8 @@ export function toolProviders(
   catalog.registerLocal(createToolInfoTool(catalog, describeBuilt) as unknown as Tool);
   return [
     { provide: TOOL_CATALOG, useValue: catalog },
-    { provide: CATALOG_SYNC, useValue: new CatalogSync(connection, catalog, logger) },
+    { provide: CATALOG_SYNC, useValue: new CatalogSync(connection, catalog, logger, warmUp) },
+    { provide: TOOL_CALL_REQUESTER, useValue: toolCalls },
     { provide: AUDIT_LOG, useValue: audit },
     { provide: TOOL_DISPATCHER, useValue: dispatcher },
     { provide: SKILL_SERVICE_CLIENT, useValue: skills },

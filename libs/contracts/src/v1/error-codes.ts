@@ -65,6 +65,8 @@ export const ERROR_CODES = {
   BUILD_IN_PROGRESS: 'BUILD_IN_PROGRESS',
   /** A routine trigger is invalid (cron field, timezone, interval, instant, pattern); `details.field` names it. */
   INVALID_TRIGGER: 'INVALID_TRIGGER',
+  /** The worker instance that held the call disappeared before answering; the call may or may not have run. Retry (on another instance) if running it twice is acceptable. */
+  WORKER_LOST: 'WORKER_LOST',
 } as const;
 
 /** One of the stable wire error codes. */
@@ -103,6 +105,7 @@ export const HTTP_STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   INTERNAL: 500,
   BUILD_IN_PROGRESS: 409,
   INVALID_TRIGGER: 400,
+  WORKER_LOST: 503,
 };
 
 /** gRPC status code for each wire code (numbers from grpc's status.proto). */
@@ -138,4 +141,5 @@ export const GRPC_STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   INTERNAL: 13,
   BUILD_IN_PROGRESS: 10,
   INVALID_TRIGGER: 3,
+  WORKER_LOST: 14,
 };

@@ -120,6 +120,30 @@ export const ToolCallResultSchema = Type.Object({
 /** A worker's tool result. */
 export type ToolCallResult = Static<typeof ToolCallResultSchema>;
 
+/** Request on `talon.tools.v1.held.<instance>`: which of these calls does the instance still hold? */
+export const ToolCallCheckRequestSchema = Type.Object({
+  callIds: Type.Array(Type.String(), { maxItems: 10_000 }),
+});
+/** A failover probe. */
+export type ToolCallCheckRequest = Static<typeof ToolCallCheckRequestSchema>;
+
+/** Reply of the failover probe: the listed calls the instance is still running or queueing. */
+export const ToolCallCheckReplySchema = Type.Object({
+  instanceId: Type.String(),
+  held: Type.Array(Type.String()),
+});
+/** The probe's answer. */
+export type ToolCallCheckReply = Static<typeof ToolCallCheckReplySchema>;
+
+/** Published on `talon.tools.v1.cancel.<domain>` when the caller of a call gave up; the holder aborts it. */
+export const ToolCallCancelSchema = Type.Object({
+  callId: Type.String({ minLength: 1, maxLength: 200 }),
+  /** Why, for the worker's log: `cancelled`, `deadline` or `worker_lost`. */
+  reason: Type.Optional(Type.String({ maxLength: 64 })),
+});
+/** A cancel of one call. */
+export type ToolCallCancel = Static<typeof ToolCallCancelSchema>;
+
 /** Published by a worker instance when it leaves, so its tools drop out at once. */
 export const ToolWithdrawalSchema = Type.Object({ instanceId: Type.String() });
 /** A worker's withdrawal. */
