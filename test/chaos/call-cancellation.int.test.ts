@@ -3,7 +3,7 @@
 // is gone afterwards. A cancel for an unknown call id changes nothing.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NatsConnection } from '@nats-io/transport-node';
@@ -47,6 +47,8 @@ describe('chaos: cancelling a running call', () => {
       startOpenAiCompatibleServer(),
     ]);
     stateDir = await mkdtemp(join(tmpdir(), 'talon-cancel-'));
+    // The sandboxed shell runs as an unprivileged uid: it must be able to reach the workspace.
+    await chmod(stateDir, 0o755);
     [orchestrator, runner] = await Promise.all([
       startServiceProcess('orchestrator', {
         NATS_URL: nats.url,
@@ -59,11 +61,15 @@ describe('chaos: cancelling a running call', () => {
         TALON_LLM_API_KEY: 'test-key',
         TALON_LLM_MODEL: 'test-model',
       }),
-      startServiceProcess('wasm-runner', {
-        NATS_URL: nats.url,
-        TALON_STATE_DIR: stateDir,
-        TALON_WORKSPACE_DIR: join(stateDir, 'workspace'),
-      }),
+      startServiceProcess(
+        'wasm-runner',
+        {
+          NATS_URL: nats.url,
+          TALON_STATE_DIR: stateDir,
+          TALON_WORKSPACE_DIR: join(stateDir, 'workspace'),
+        },
+        { timeoutMs: 90_000 },
+      ),
     ]);
     talon = await connectTalonApi(nats.url);
     bus = await nats.connect('orchestrator');

@@ -2,7 +2,7 @@
 // Draining (not unsubscribing) means every call routed to a leaving instance is still answered: no call
 // is lost and none meets silence (a TIMEOUT); with no instance left a caller gets NO_RESPONDERS at once.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Envelope } from '@talon/contracts';
@@ -47,6 +47,7 @@ describe('chaos: rolling restart of every service type under load', () => {
   beforeAll(async () => {
     [nats, database] = await Promise.all([startNatsTestServer(), createTestDatabase()]);
     stateDir = await mkdtemp(join(tmpdir(), 'talon-rolling-'));
+    await chmod(stateDir, 0o755);
     const envOf = async (name: ServiceName): Promise<Record<string, string>> => {
       const base = {
         NATS_URL: nats.url,
@@ -63,11 +64,17 @@ describe('chaos: rolling restart of every service type under load', () => {
       if (name === 'wasm-runner') return { ...base, TALON_WORKSPACE_DIR: join(stateDir, 'workspace') };
       return base;
     };
-    const started = await Promise.all(
-      ORDER.flatMap((name) =>
-        [1, 2].map(async () => [name, await startServiceProcess(name, await envOf(name))] as const),
-      ),
-    );
+    // Two waves (one instance of each type, then the second), so eight starts do not share two cores at once.
+    const started: Array<readonly [ServiceName, ServiceProcess]> = [];
+    for (let wave = 0; wave < 2; wave++)
+      started.push(
+        ...(await Promise.all(
+          ORDER.map(
+            async (name) =>
+              [name, await startServiceProcess(name, await envOf(name), { timeoutMs: 90_000 })] as const,
+          ),
+        )),
+      );
     for (const [name, process] of started) services.set(name, [...(services.get(name) ?? []), process]);
     talon = await connectTalonApi(nats.url);
     await waitUntil(
@@ -80,7 +87,7 @@ describe('chaos: rolling restart of every service type under load', () => {
       30_000,
       'every service answering',
     );
-  }, 120_000);
+  }, 200_000);
 
   afterAll(async () => {
     await talon?.close();
