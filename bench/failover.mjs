@@ -27,8 +27,32 @@ const workerEnv = {
   TOOL_WORKER_CONCURRENCY: '64',
   TALON_SSRF_ALLOWLIST: `127.0.0.1/32@${targetPort}`,
 };
-const startWorker = () => testing.startServiceProcess('tool-worker', workerEnv, { waitReady: false });
+let started = 0;
+/** A worker with a known instance id, so the probe can tell which process holds calls. */
+const startWorker = async () => {
+  const instanceId = `bench-worker-${++started}`;
+  const process = await testing.startServiceProcess(
+    'tool-worker',
+    { ...workerEnv, TALON_INSTANCE_ID: instanceId },
+    { waitReady: false },
+  );
+  return Object.assign(process, { instanceId });
+};
 const workers = [await startWorker(), await startWorker()];
+
+/** Calls of `callIds` the instance holds now, asked the way the orchestrator's failover probe asks. */
+async function heldBy(instanceId, callIds) {
+  try {
+    const reply = await withFailover.connection.request(
+      `talon.tools.v1.held.${instanceId}`,
+      JSON.stringify({ callIds }),
+      { timeout: 2_000 },
+    );
+    return reply.json().data?.held ?? [];
+  } catch {
+    return [];
+  }
+}
 const withFailover = await createInProcessDispatcher(nats);
 const plain = await createInProcessDispatcher(nats, { failover: false });
 
@@ -42,9 +66,10 @@ const cpuOf = async (pid) => {
 async function round(dispatcher, timeoutMs) {
   await withFailover.waitForInstances('echo', 2, 30_000);
   await plain.waitForInstances('echo', 2, 30_000);
+  const ids = Array.from({ length: ECHO_CALLS + POST_CALLS }, (_, i) => `round-${Date.now()}-${i}`);
   const echo = Array.from({ length: ECHO_CALLS }, (_, i) =>
     dispatcher
-      .call({ tool: 'echo', params: { message: `m${i}`, delayMs: HOLD_MS }, timeoutMs })
+      .call({ tool: 'echo', params: { message: `m${i}`, delayMs: HOLD_MS }, timeoutMs, callId: ids[i] })
       .then((reply) => ({ ok: true, attempts: reply.attempts, at: Date.now() }))
       .catch((error) => ({ ok: false, code: error.code, at: Date.now() })),
   );
@@ -54,12 +79,26 @@ async function round(dispatcher, timeoutMs) {
         tool: 'http',
         params: { url: `http://127.0.0.1:${targetPort}/p${i}`, method: 'POST', body: 'x' },
         timeoutMs,
+        callId: ids[ECHO_CALLS + i],
       })
       .then(() => ({ ok: true, at: Date.now() }))
       .catch((error) => ({ ok: false, code: error.code, at: Date.now() })),
   );
-  await new Promise((resolve) => setTimeout(resolve, 300));
-  const victim = workers.shift();
+  // Kill the worker holding the most calls, once the calls have reached the workers.
+  const deadline = Date.now() + HOLD_MS - 500;
+  let victim;
+  while (Date.now() < deadline) {
+    const holding = await Promise.all(
+      workers.map(async (worker) => (await heldBy(worker.instanceId, ids)).length),
+    );
+    if (holding.reduce((sum, n) => sum + n, 0) === ids.length) {
+      victim = workers[holding[0] >= holding[1] ? 0 : 1];
+      break;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  victim ??= workers[0];
+  workers.splice(workers.indexOf(victim), 1);
   const killedAt = Date.now();
   await victim.kill();
   const echoes = await Promise.all(echo);

@@ -50,17 +50,21 @@ describe('chaos: cancelling a running call', () => {
     // The sandboxed shell runs as an unprivileged uid: it must be able to reach the workspace.
     await chmod(stateDir, 0o755);
     [orchestrator, runner] = await Promise.all([
-      startServiceProcess('orchestrator', {
-        NATS_URL: nats.url,
-        DATABASE_URL: database.url,
-        TALON_STATE_DIR: stateDir,
-        TALON_HTTP_PORT: String(await findFreePort()),
-        TALON_GRPC_PORT: String(await findFreePort()),
-        TALON_LLM_PROVIDER: 'openai',
-        TALON_LLM_BASE_URL: llm.baseURL,
-        TALON_LLM_API_KEY: 'test-key',
-        TALON_LLM_MODEL: 'test-model',
-      }),
+      startServiceProcess(
+        'orchestrator',
+        {
+          NATS_URL: nats.url,
+          DATABASE_URL: database.url,
+          TALON_STATE_DIR: stateDir,
+          TALON_HTTP_PORT: String(await findFreePort()),
+          TALON_GRPC_PORT: String(await findFreePort()),
+          TALON_LLM_PROVIDER: 'openai',
+          TALON_LLM_BASE_URL: llm.baseURL,
+          TALON_LLM_API_KEY: 'test-key',
+          TALON_LLM_MODEL: 'test-model',
+        },
+        { timeoutMs: 90_000 },
+      ),
       startServiceProcess(
         'wasm-runner',
         {
@@ -78,7 +82,7 @@ describe('chaos: cancelling a running call', () => {
       30_000,
       'shell in the catalog',
     );
-  }, 90_000);
+  }, 150_000);
 
   afterAll(async () => {
     await bus?.close();

@@ -32,13 +32,17 @@ describe('chaos: a NATS outage of 3 s', () => {
   beforeAll(async () => {
     [nats, database] = await Promise.all([startNatsTestServer(), createTestDatabase()]);
     [orchestrator, worker] = await Promise.all([
-      startServiceProcess('orchestrator', {
-        NATS_URL: nats.url,
-        DATABASE_URL: database.url,
-        TALON_HTTP_PORT: String(await findFreePort()),
-        TALON_GRPC_PORT: String(await findFreePort()),
-      }),
-      startServiceProcess('tool-worker', { NATS_URL: nats.url }),
+      startServiceProcess(
+        'orchestrator',
+        {
+          NATS_URL: nats.url,
+          DATABASE_URL: database.url,
+          TALON_HTTP_PORT: String(await findFreePort()),
+          TALON_GRPC_PORT: String(await findFreePort()),
+        },
+        { timeoutMs: 90_000 },
+      ),
+      startServiceProcess('tool-worker', { NATS_URL: nats.url }, { timeoutMs: 90_000 }),
     ]);
     talon = await connectTalonApi(nats.url);
     await waitUntil(
@@ -46,7 +50,7 @@ describe('chaos: a NATS outage of 3 s', () => {
       20_000,
       'echo callable',
     );
-  }, 60_000);
+  }, 150_000);
 
   afterAll(async () => {
     await talon?.close();

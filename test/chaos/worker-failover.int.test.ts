@@ -47,14 +47,18 @@ describe('chaos: a tool-worker killed under load', () => {
       TALON_SSRF_ALLOWLIST: `127.0.0.1/32@${slowPort}`,
     };
     [orchestrator, ...workers] = await Promise.all([
-      startServiceProcess('orchestrator', {
-        NATS_URL: nats.url,
-        DATABASE_URL: database.url,
-        TALON_HTTP_PORT: String(await findFreePort()),
-        TALON_GRPC_PORT: String(await findFreePort()),
-      }),
-      startServiceProcess('tool-worker', env),
-      startServiceProcess('tool-worker', env),
+      startServiceProcess(
+        'orchestrator',
+        {
+          NATS_URL: nats.url,
+          DATABASE_URL: database.url,
+          TALON_HTTP_PORT: String(await findFreePort()),
+          TALON_GRPC_PORT: String(await findFreePort()),
+        },
+        { timeoutMs: 90_000 },
+      ),
+      startServiceProcess('tool-worker', env, { timeoutMs: 90_000 }),
+      startServiceProcess('tool-worker', env, { timeoutMs: 90_000 }),
     ]);
     talon = await connectTalonApi(nats.url);
     bus = await nats.connect('orchestrator');
@@ -70,7 +74,7 @@ describe('chaos: a tool-worker killed under load', () => {
       20_000,
       'both workers in the catalog',
     );
-  }, 60_000);
+  }, 150_000);
 
   afterAll(async () => {
     await bus?.close();

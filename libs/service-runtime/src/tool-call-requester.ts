@@ -118,7 +118,7 @@ export class ToolCallRequester {
           reject(error);
         },
       });
-      const bytes = encodeJson(request);
+      const bytes = encodeJson({ ...request, ack: true });
       const publish = (): void => {
         try {
           this.connection.publish(subject, bytes, { reply: `${inbox}.${token}` });

@@ -211,16 +211,18 @@ export class ToolHost {
     const request = validatePayload<ToolCallRequest>(ToolCallRequestSchema, payload, 'The tool call');
     const remainingMs = deadline ? deadline - Date.now() : request.timeoutMs;
     if (remainingMs <= 0) throw new RequestTimeoutError(this.callSubject, request.timeoutMs);
+    // A plain request/reply caller takes the first reply as the result: acknowledge only when asked.
+    const ack = request.ack ? acknowledge : undefined;
     const first = this.held.get(request.callId);
     if (first) {
       // The same request again (sent once more after a NATS outage): it shares the first one's run.
-      acknowledge?.(this.options.instanceId);
+      ack?.(this.options.instanceId);
       return first.done;
     }
     const controller = new AbortController();
     const done = this.run(request, remainingMs, controller);
     this.held.set(request.callId, { controller, done });
-    acknowledge?.(this.options.instanceId);
+    ack?.(this.options.instanceId);
     try {
       return await done;
     } finally {

@@ -90,6 +90,11 @@ export const ToolCallRequestSchema = Type.Object({
   tool: Type.String(),
   params: Type.Record(Type.String(), Type.Unknown()),
   timeoutMs: Type.Integer({ minimum: 1 }),
+  /**
+   * Ask the worker to acknowledge the call (an empty reply with the `talon-ack` header naming its
+   * instance) before the result. Only a caller that reads several replies per request sets it.
+   */
+  ack: Type.Optional(Type.Boolean()),
   /** Credentials granted to this call only (host-side injection; never shown to the model). */
   grants: Type.Optional(
     Type.Array(
