@@ -64,8 +64,8 @@ const cpuOf = async (pid) => {
 
 /** One round: start the calls, kill the worker that holds some, return the settle times after the kill. */
 async function round(dispatcher, timeoutMs) {
-  await withFailover.waitForInstances('echo', 2, 30_000);
-  await plain.waitForInstances('echo', 2, 30_000);
+  await withFailover.waitForInstances('echo', 2, 90_000);
+  await plain.waitForInstances('echo', 2, 90_000);
   const ids = Array.from({ length: ECHO_CALLS + POST_CALLS }, (_, i) => `round-${Date.now()}-${i}`);
   const echo = Array.from({ length: ECHO_CALLS }, (_, i) =>
     dispatcher

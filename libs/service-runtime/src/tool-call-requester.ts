@@ -21,13 +21,13 @@ import { WorkerLostError } from './errors/worker-lost-error.js';
 export interface ToolCallRequesterOptions extends WorkerLossDetectorOptions {
   /** How often instances holding calls are probed. Default 250. */
   probeEveryMs?: number;
-  /** How long one probe waits for its answer. Default 400. */
+  /** How long one probe waits for its answer. Default 1000. */
   probeTimeoutMs?: number;
   logger?: JsonLogger;
 }
 
 export const DEFAULT_PROBE_EVERY_MS = 250;
-export const DEFAULT_PROBE_TIMEOUT_MS = 400;
+export const DEFAULT_PROBE_TIMEOUT_MS = 1000;
 
 /** One call as the dispatcher sends it. */
 export interface ToolCallSend {
@@ -216,14 +216,15 @@ export class ToolCallRequester {
         instanceId: loss.instanceId,
         reason: loss.reason,
       });
-      // A hung worker that wakes up must not finish what was handed elsewhere.
-      this.cancel(call.domain, call.callId, 'worker_lost');
+      // A hung worker that wakes up must not finish what was handed elsewhere; the cancel names it, so
+      // the retry of the same call id on another instance is not touched.
+      if (loss.instanceId) this.cancel(call.domain, call.callId, 'worker_lost', loss.instanceId);
       call.reject(new WorkerLostError(call.tool, call.callId, loss.reason, loss.instanceId));
     }
   }
 
-  private cancel(domain: string, callId: string, reason: string): void {
-    const cancel: ToolCallCancel = { callId, reason };
+  private cancel(domain: string, callId: string, reason: string, instanceId?: string): void {
+    const cancel: ToolCallCancel = { callId, reason, ...(instanceId ? { instanceId } : {}) };
     try {
       this.connection.publish(SUBJECTS.toolCancel(domain), encodeJson(cancel));
     } catch {

@@ -189,6 +189,7 @@ export class ToolHost {
   /** Aborts a held call whose caller gave up; a cancel for an unknown or finished call is ignored. */
   cancel(payload: unknown): boolean {
     const request = validatePayload<ToolCallCancel>(ToolCallCancelSchema, payload, 'The cancel');
+    if (request.instanceId && request.instanceId !== this.options.instanceId) return false;
     const controller = this.held.get(request.callId)?.controller;
     if (!controller) return false;
     this.options.logger.write('info', 'cancelling a tool call', {

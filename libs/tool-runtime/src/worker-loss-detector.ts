@@ -19,14 +19,14 @@ export interface LostCall {
 
 /** Options of the detector; times in ms. */
 export interface WorkerLossDetectorOptions {
-  /** How long a sent call may stay unacknowledged. Default 1000. */
+  /** How long a sent call may stay unacknowledged (normally microseconds; seconds on a starved machine). Default 5000. */
   ackTimeoutMs?: number;
-  /** How long an instance holding calls may leave probes unanswered. Default 1000. */
+  /** How long an instance holding calls may leave probes unanswered. Default 3000. */
   unresponsiveAfterMs?: number;
 }
 
-export const DEFAULT_ACK_TIMEOUT_MS = 1000;
-export const DEFAULT_UNRESPONSIVE_AFTER_MS = 1000;
+export const DEFAULT_ACK_TIMEOUT_MS = 5000;
+export const DEFAULT_UNRESPONSIVE_AFTER_MS = 3000;
 
 interface TrackedCall {
   callId: string;

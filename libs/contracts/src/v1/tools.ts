@@ -145,6 +145,8 @@ export const ToolCallCancelSchema = Type.Object({
   callId: Type.String({ minLength: 1, maxLength: 200 }),
   /** Why, for the worker's log: `cancelled`, `deadline` or `worker_lost`. */
   reason: Type.Optional(Type.String({ maxLength: 64 })),
+  /** Only this instance acts on it (a cancel of a lost worker's copy must not stop the retry elsewhere). */
+  instanceId: Type.Optional(Type.String({ maxLength: 256 })),
 });
 /** A cancel of one call. */
 export type ToolCallCancel = Static<typeof ToolCallCancelSchema>;
