@@ -49,6 +49,11 @@ export interface ToolHostOptions {
 
 export const DEFAULT_TOOL_CONCURRENCY = 16;
 export const DEFAULT_ANNOUNCE_TTL_MS = 3000;
+/**
+ * How long a call runs before its acknowledgement is sent. The failover probe only matters for calls
+ * that last; a worker killed within this window leaves its calls to the caller's no-ack timeout.
+ */
+export const ACK_DELAY_MS = 20;
 
 /**
  * The worker side of tool dispatch: announces the registry's tools (on start, on change, as a
@@ -223,10 +228,12 @@ export class ToolHost {
     const controller = new AbortController();
     const done = this.run(request, remainingMs, controller);
     this.held.set(request.callId, { controller, done });
-    ack?.(this.options.instanceId);
+    // A call that answers within ACK_DELAY_MS needs no acknowledgement: fast calls cost one reply only.
+    const ackTimer = ack ? setTimeout(() => ack(this.options.instanceId), ACK_DELAY_MS) : undefined;
     try {
       return await done;
     } finally {
+      clearTimeout(ackTimer);
       if (this.held.get(request.callId)?.controller === controller) this.held.delete(request.callId);
     }
   }
