@@ -23,7 +23,7 @@ const targetPort = target.address().port;
 const nats = await testing.startNatsTestServer();
 const workerEnv = {
   NATS_URL: nats.url,
-  LOG_LEVEL: 'warn',
+  LOG_LEVEL: 'info',
   TOOL_WORKER_CONCURRENCY: '64',
   TALON_SSRF_ALLOWLIST: `127.0.0.1/32@${targetPort}`,
 };
@@ -34,7 +34,7 @@ const startWorker = async () => {
   const process = await testing.startServiceProcess(
     'tool-worker',
     { ...workerEnv, TALON_INSTANCE_ID: instanceId },
-    { waitReady: false },
+    { timeoutMs: 90_000 },
   );
   return Object.assign(process, { instanceId });
 };
@@ -64,8 +64,18 @@ const cpuOf = async (pid) => {
 
 /** One round: start the calls, kill the worker that holds some, return the settle times after the kill. */
 async function round(dispatcher, timeoutMs) {
-  await withFailover.waitForInstances('echo', 2, 90_000);
-  await plain.waitForInstances('echo', 2, 90_000);
+  // Both catalogs list exactly the live workers (the last victim expired, its replacement announced).
+  const live = workers
+    .map((worker) => worker.instanceId)
+    .sort()
+    .join(',');
+  for (const side of [withFailover, plain]) {
+    const until = Date.now() + 90_000;
+    while (side.catalog.instancesOf('echo').sort().join(',') !== live) {
+      if (Date.now() > until) throw new Error(`catalog never showed exactly ${live}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
   const ids = Array.from({ length: ECHO_CALLS + POST_CALLS }, (_, i) => `round-${Date.now()}-${i}`);
   const echo = Array.from({ length: ECHO_CALLS }, (_, i) =>
     dispatcher
