@@ -2,7 +2,9 @@
 // rate limit, NATS dispatch to a tool-worker, leak scan, sanitize, truncate, wrap), against raw NATS
 // request/reply to a raw responder: the same single hop. Both run on a NATS server with Talon's
 // authorization (per-service users and permissions); the same pair on a server without authorization
-// gives the cost of the front door on this path. Targets: p50 ratio ≤ 1.5; authorization adds ≤ 3%.
+// gives the cost of the front door on this path, and the same dispatcher without acknowledgements and
+// failover probes the cost of failover. Targets: p50 ratio ≤ 1.5; authorization adds ≤ 3%; failover
+// within noise.
 import { join } from 'node:path';
 import { createInProcessDispatcher } from './support/in-process-dispatcher.mjs';
 import { rawCredentials, REPO_ROOT, startScript, testing } from './support/processes.mjs';
@@ -27,6 +29,9 @@ async function startSide(withoutAuthorization) {
   );
   const talon = await createInProcessDispatcher(nats);
   await talon.waitForInstances('echo', 1);
+  // The same dispatcher without acknowledgements and failover probes (plain request/reply, as before).
+  const plain = await createInProcessDispatcher(nats, { failover: false });
+  await plain.waitForInstances('echo', 1);
   const raw = await nats.connect('orchestrator');
   const rawPayload = new TextEncoder().encode(JSON.stringify({ tool: 'echo', params: { message: 'hello' } }));
   return {
@@ -37,9 +42,13 @@ async function startSide(withoutAuthorization) {
     viaDispatcher: async () => {
       await talon.dispatcher.call({ tool: 'echo', params: { message: 'hello' } });
     },
+    viaPlainDispatcher: async () => {
+      await plain.dispatcher.call({ tool: 'echo', params: { message: 'hello' } });
+    },
     async stop() {
       await raw.close();
       await talon.close();
+      await plain.close();
       responder.kill('SIGTERM');
       await worker.kill();
       await nats.stop();
@@ -49,19 +58,22 @@ async function startSide(withoutAuthorization) {
 
 const secured = await startSide(false);
 const open = await startSide(true);
-const samples = { talon: [], raw: [], talonOpen: [] };
+const samples = { talon: [], raw: [], talonOpen: [], plain: [] };
 for (let round = 0; round < ROUNDS; round++) {
   const warm = round === 0 ? 300 : 50;
   samples.raw.push(...(await timeSequential(secured.viaRaw, COUNT / ROUNDS, warm)));
   samples.talon.push(...(await timeSequential(secured.viaDispatcher, COUNT / ROUNDS, warm)));
   samples.talonOpen.push(...(await timeSequential(open.viaDispatcher, COUNT / ROUNDS, warm)));
+  samples.plain.push(...(await timeSequential(secured.viaPlainDispatcher, COUNT / ROUNDS, warm)));
 }
 const talonStats = summarize(samples.talon);
 const rawStats = summarize(samples.raw);
 const openStats = summarize(samples.talonOpen);
+const plainStats = summarize(samples.plain);
 printTable([
   { path: 'dispatcher → tool-worker echo (full pipeline, authorized NATS)', ...talonStats },
   { path: 'the same on NATS without authorization', ...openStats },
+  { path: 'the same without acks/failover probes (plain request)', ...plainStats },
   { path: 'raw request → raw responder (authorized NATS)', ...rawStats },
 ]);
 await Promise.all([secured.stop(), open.stop()]);
@@ -76,6 +88,9 @@ console.log(
     ratioP50: ratio(talonStats.p50, rawStats.p50),
     ratioP99: ratio(talonStats.p99, rawStats.p99),
     authorizationRatioP50: ratio(talonStats.p50, openStats.p50),
+    talonWithoutFailover: plainStats,
+    failoverRatioP50: ratio(talonStats.p50, plainStats.p50),
+    failoverRatioMean: ratio(talonStats.mean, plainStats.mean),
     targetP50Ratio: 1.5,
     targetAuthorizationRatioP50: 1.03,
   }),

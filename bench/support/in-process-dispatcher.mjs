@@ -8,19 +8,27 @@ const { ToolDispatcher } = await import(join(REPO_ROOT, 'apps/orchestrator/dist/
 const { CatalogSync } = await import(join(REPO_ROOT, 'apps/orchestrator/dist/tools/catalog-sync.js'));
 const { ToolCatalog } = await import(join(REPO_ROOT, 'libs/tool-runtime/dist/index.js'));
 const { createOutputSafety } = await import(join(REPO_ROOT, 'libs/safety/dist/index.js'));
-const { NatsRequester, JsonLogger } = await import(join(REPO_ROOT, 'libs/service-runtime/dist/index.js'));
+const { NatsRequester, JsonLogger, ToolCallRequester } = await import(
+  join(REPO_ROOT, 'libs/service-runtime/dist/index.js')
+);
 
-/** Connects (as the orchestrator's NATS user of a test server), syncs a catalog and returns a ready dispatcher (`audit`: an AuditLog). */
-export async function createInProcessDispatcher(nats, { audit } = {}) {
+/**
+ * Connects (as the orchestrator's NATS user of a test server), syncs a catalog and returns a ready
+ * dispatcher (`audit`: an AuditLog). `failover: false` sends calls as plain requests, without the
+ * acknowledgement and probes (the mechanism before failover), for a side-by-side comparison.
+ */
+export async function createInProcessDispatcher(nats, { audit, failover = true } = {}) {
   const connection =
     typeof nats === 'string' ? await connect({ servers: nats }) : await nats.connect('orchestrator');
   const catalog = new ToolCatalog();
   const logger = new JsonLogger({ service: 'orchestrator', instanceId: 'bench' }, 'error');
   const sync = new CatalogSync(connection, catalog, logger);
   await sync.start();
+  const toolCalls = failover ? new ToolCallRequester(connection) : undefined;
   const dispatcher = new ToolDispatcher({
     catalog,
     requester: new NatsRequester(connection),
+    ...(toolCalls ? { toolCalls } : {}),
     safety: createOutputSafety(),
     ...(audit ? { audit } : {}),
   });
@@ -37,6 +45,7 @@ export async function createInProcessDispatcher(nats, { audit } = {}) {
       }
     },
     async close() {
+      toolCalls?.stop();
       sync.stop();
       await connection.close();
     },

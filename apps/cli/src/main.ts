@@ -10,6 +10,7 @@ import { mcpServeCommand } from './commands/mcp-serve-command.js';
 import { statusCommand } from './commands/status-command.js';
 import { upCommand } from './commands/up-command.js';
 import { tokenCommand } from './commands/token-command.js';
+import { sessionsCommand } from './commands/sessions-command.js';
 
 const USAGE = `Usage: pnpm talon <command>
 
@@ -25,6 +26,7 @@ Commands:
   artifacts get the image, audio or binary resource a tool result names (artifact sha256:…)
   reminders list reminders set in chat and the ones delivered, or cancel one
   mcp serve serve Talon's tool catalog as an MCP server over stdio (needs a running Talon)
+  sessions  list sessions / cancel <id> (stops a running turn and its tool calls)
   help      this text`;
 
 const print = (line: string) => process.stdout.write(line + '\n');
@@ -43,6 +45,7 @@ const commands: Record<string, () => Promise<number>> = {
     process.argv[3] === 'serve'
       ? mcpServeCommand((line) => process.stderr.write(line + '\n'))
       : commands.help!(),
+  sessions: () => sessionsCommand(process.argv.slice(3), print),
   help: async () => {
     print(USAGE);
     return 0;

@@ -5,6 +5,8 @@ import { NatsRequester, type JsonLogger } from '@talon/service-runtime';
 import { agentProviders } from './agent/agent.providers.js';
 import { AgentLifecycle } from './agent/agent-lifecycle.js';
 import { ChatApi } from './agent/chat-api.js';
+import { SessionsCancelMethod } from './agent/sessions-cancel.method.js';
+import { TurnCancelResponder } from './agent/turn-cancel-responder.js';
 import { ChatHttpController } from './agent/chat-http.controller.js';
 import { SessionsApi } from './agent/sessions-api.js';
 import { ApiRouter } from './api/api-router.js';
@@ -109,6 +111,8 @@ export class OrchestratorModule {
         RoutinesApi,
         ...handRunProviders(config, database),
         ...reminderProviders(config, database),
+        SessionsCancelMethod,
+        TurnCancelResponder,
       ],
     };
   }

@@ -126,3 +126,5 @@ export {
   DEFAULT_EVENT_REPLAY_CAPACITY,
   type BufferedEvent,
 } from './event-replay-buffer.js';
+export { RunningTurns, type RunningTurn } from './running-turns.js';
+export { TurnCancelledError } from './errors/turn-cancelled-error.js';

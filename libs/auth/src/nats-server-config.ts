@@ -62,7 +62,13 @@ export function renderNatsServerConfig(options: NatsServerConfigOptions): string
         ? `        publish: { allow: ${publish} }`
         : `        publish: { deny: [">"] }`,
       `        subscribe: { allow: ${list(permissions.subscribe)} }`,
-      ...(permissions.allowResponses ? ['        allow_responses: true'] : []),
+      ...(permissions.allowResponses
+        ? [
+            permissions.maxResponses && permissions.maxResponses > 1
+              ? `        allow_responses: { max: ${permissions.maxResponses} }`
+              : '        allow_responses: true',
+          ]
+        : []),
       '      }',
       '    }',
     );

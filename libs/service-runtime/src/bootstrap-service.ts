@@ -139,6 +139,8 @@ export async function bootstrapService(options: BootstrapOptions): Promise<Runni
     (stopping ??= (async () => {
       logger.write('info', 'stopping', { inFlight: server.inFlightCount });
       health.stop();
+      // Drain the transport before the app's hooks close what in-flight handlers still use.
+      await server.close();
       await app.close();
       await connection.drain().catch(() => undefined);
       // Spans of the last requests are exported before the process goes; metrics answer until the end.

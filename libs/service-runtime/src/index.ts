@@ -34,3 +34,12 @@ export { McpControlHost, type McpControlHostOptions, type McpControlTarget } fro
 export { toolCallControllerFor, TOOL_HOST } from './tool-call-controller.js';
 export { findFreePort } from './free-port.js';
 export { traceHeaders } from './nats-trace-headers.js';
+export {
+  ToolCallRequester,
+  DEFAULT_PROBE_EVERY_MS,
+  DEFAULT_PROBE_TIMEOUT_MS,
+  type ToolCallRequesterOptions,
+  type ToolCallSend,
+} from './tool-call-requester.js';
+export { WorkerLostError } from './errors/worker-lost-error.js';
+export { CallCancelledError } from './errors/call-cancelled-error.js';

@@ -9,7 +9,9 @@ import {
   isTracingEnabled,
   SpanKind,
 } from '@talon/telemetry';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { encodeJson } from './json-codec.js';
+import { linkStateOf } from './nats-link-state.js';
 import { MalformedPayloadError } from './errors/malformed-payload-error.js';
 import { NoRespondersError } from './errors/no-responders-error.js';
 import { RequestTimeoutError } from './errors/request-timeout-error.js';
@@ -44,9 +46,22 @@ function isTimeout(error: unknown): boolean {
   return err?.name === 'TimeoutError' || err?.code === 'TIMEOUT' || /timeout/i.test(err?.message ?? '');
 }
 
+/** Below this much time left, a request lost to an outage is not sent again. */
+const MIN_RETRY_MS = 50;
+/** Pause before asking again when nobody answered right after a reconnect (peers still reconnecting). */
+const RETRY_PAUSE_MS = 100;
+
+/** The request failed because the connection dropped under it. */
+function isConnectionGone(error: unknown): boolean {
+  const err = error as { name?: string; message?: string };
+  return /disconnect|connection.*(closed|lost)|reconnect/i.test(`${err?.name ?? ''} ${err?.message ?? ''}`);
+}
+
 /**
  * Request/reply between services with an explicit deadline on every call. Replies are Talon envelopes;
- * an error envelope is rethrown as a typed error. Shares the connection's single reply inbox.
+ * an error envelope is rethrown as a typed error. Shares the connection's single reply inbox. A request
+ * that a NATS outage swallowed (timeout or no responders while the link was down or settling) is sent
+ * again once the link is back, as long as its deadline has not passed.
  */
 export class NatsRequester {
   constructor(private readonly connection: NatsConnection) {}
@@ -108,16 +123,30 @@ export class NatsRequester {
       if (options.traceparent) headers.set(HEADERS.traceparent, options.traceparent);
       if (options.token) headers.set(HEADERS.token, options.token);
     }
+    const deadline = Date.now() + options.timeoutMs;
+    const link = linkStateOf(this.connection);
+    const body = encodeJson(payload);
     let message;
-    try {
-      message = await this.connection.request(subject, encodeJson(payload), {
-        timeout: options.timeoutMs,
-        ...(headers ? { headers } : {}),
-      });
-    } catch (error) {
-      if (isNoResponders(error)) throw new NoRespondersError(subject);
-      if (isTimeout(error)) throw new RequestTimeoutError(subject, options.timeoutMs);
-      throw error;
+    for (;;) {
+      const sentAt = Date.now();
+      try {
+        message = await this.connection.request(subject, body, {
+          timeout: Math.max(1, deadline - sentAt),
+          ...(headers ? { headers } : {}),
+        });
+        break;
+      } catch (error) {
+        const noResponders = isNoResponders(error);
+        const lost = noResponders || isTimeout(error) || isConnectionGone(error);
+        if (lost && link.overlapped(sentAt) && deadline - Date.now() > MIN_RETRY_MS) {
+          await link.whenConnected(deadline - Date.now());
+          if (noResponders) await sleep(RETRY_PAUSE_MS);
+          if (deadline - Date.now() > MIN_RETRY_MS) continue;
+        }
+        if (noResponders) throw new NoRespondersError(subject);
+        if (isTimeout(error)) throw new RequestTimeoutError(subject, options.timeoutMs);
+        throw error;
+      }
     }
     try {
       return message.json<Envelope<T>>();

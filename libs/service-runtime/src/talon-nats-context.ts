@@ -6,6 +6,7 @@ type ContextArgs = [
   traceparent: string | undefined,
   deadline: number | undefined,
   token: string | undefined,
+  acknowledge: ((instanceId: string) => void) | undefined,
 ];
 
 /** What a handler knows about the message beyond its payload. */
@@ -26,5 +27,9 @@ export class TalonNatsContext extends BaseRpcContext<ContextArgs> {
   /** The caller's API token (`talon-token` header), on the public API only. */
   get token(): string | undefined {
     return this.args[4];
+  }
+  /** Sends the caller an acknowledgement (a reply with only the `talon-ack` header) before the result. */
+  get acknowledge(): ((instanceId: string) => void) | undefined {
+    return this.args[5];
   }
 }

@@ -1,4 +1,9 @@
-import type { Msg, NatsConnection, Subscription } from '@nats-io/transport-node';
+import {
+  headers as natsHeaders,
+  type Msg,
+  type NatsConnection,
+  type Subscription,
+} from '@nats-io/transport-node';
 import { Server, type CustomTransportStrategy } from '@nestjs/microservices';
 import { lastValueFrom } from 'rxjs';
 import { ERROR_CODES, HEADERS, type Envelope } from '@talon/contracts';
@@ -34,13 +39,15 @@ export interface TalonNatsServerOptions {
 
 /**
  * A Nest transport strategy speaking plain JSON on NATS: the request body is the payload itself and
- * the reply is a Talon envelope, so any NATS client can call a service. Shutdown unsubscribes, waits
- * for in-flight handlers (bounded), then drains the connection, so no accepted request is lost.
+ * the reply is a Talon envelope, so any NATS client can call a service. Shutdown drains the
+ * subscriptions, waits for in-flight handlers (bounded), then the connection drains, so no routed
+ * request is lost and a caller never meets silence.
  */
 export class TalonNatsServer extends Server implements CustomTransportStrategy {
   private readonly subscriptions: Subscription[] = [];
   private inFlight = 0;
   private idleWaiters: Array<() => void> = [];
+  private closing?: Promise<void>;
 
   constructor(private readonly options: TalonNatsServerOptions) {
     super();
@@ -129,6 +136,7 @@ export class TalonNatsServer extends Server implements CustomTransportStrategy {
       message.headers?.get(HEADERS.traceparent) || undefined,
       Number(message.headers?.get(HEADERS.deadline)) || undefined,
       message.headers?.get(HEADERS.token) || undefined,
+      message.reply ? (instanceId: string) => this.acknowledge(message, instanceId) : undefined,
     ]);
     try {
       const payload = decodeJsonPayload(message.data, this.options.maxPayloadBytes);
@@ -146,6 +154,12 @@ export class TalonNatsServer extends Server implements CustomTransportStrategy {
       }
       return { ok: false, error: wire };
     }
+  }
+
+  private acknowledge(message: Msg, instanceId: string): void {
+    const headers = natsHeaders();
+    headers.set(HEADERS.ack, instanceId);
+    message.respond(undefined, { headers });
   }
 
   /**
@@ -171,8 +185,18 @@ export class TalonNatsServer extends Server implements CustomTransportStrategy {
     return encodeJson({ ok: false, error: toWireError(error) });
   }
 
-  async close(): Promise<void> {
-    for (const subscription of this.subscriptions.splice(0)) subscription.unsubscribe();
+  /**
+   * Stops taking work without dropping any: each subscription is drained (the server stops routing to
+   * it and every message already routed is still handled), then in-flight handlers finish (bounded by
+   * `drainTimeoutMs`). Called once by the service's stop before the app closes; later calls wait for it.
+   */
+  close(): Promise<void> {
+    return (this.closing ??= this.drainAll());
+  }
+
+  private async drainAll(): Promise<void> {
+    const subscriptions = this.subscriptions.splice(0);
+    await Promise.all(subscriptions.map((subscription) => subscription.drain().catch(() => undefined)));
     if (this.inFlight > 0) {
       this.options.logger.write('info', 'draining in-flight requests', { inFlight: this.inFlight });
       await Promise.race([

@@ -32,7 +32,7 @@ export function toolCallControllerFor(domain: ToolDomain): Type<unknown> {
 
     @MessagePattern(SUBJECTS.toolCall(domain))
     call(@Payload() payload: unknown, @Ctx() context: TalonNatsContext): Promise<ToolCallResult> {
-      return this.host.handleCall(payload, context.deadline);
+      return this.host.handleCall(payload, context.deadline, context.acknowledge);
     }
   }
   return ToolCallController;

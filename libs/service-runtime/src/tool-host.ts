@@ -2,11 +2,16 @@ import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import {
   QUEUE_GROUPS,
   SUBJECTS,
+  ToolCallCancelSchema,
+  ToolCallCheckRequestSchema,
   ToolApprovalRequestSchema,
   ToolCallRequestSchema,
   type Envelope,
   type ToolApprovalAssessment,
   type ToolApprovalRequest,
+  type ToolCallCancel,
+  type ToolCallCheckReply,
+  type ToolCallCheckRequest,
   type ServiceName,
   type ToolAnnouncement,
   type ToolCallRequest,
@@ -34,6 +39,7 @@ import { decodeJsonPayload, encodeJson } from './json-codec.js';
 import { traceHeaders } from './nats-trace-headers.js';
 import type { JsonLogger } from './json-logger.js';
 import { RequestTimeoutError } from './errors/request-timeout-error.js';
+import { CallCancelledError } from './errors/call-cancelled-error.js';
 import { validatePayload } from './payload-validator.js';
 
 /** How a worker serves its tools. */
@@ -52,6 +58,11 @@ export interface ToolHostOptions {
 
 export const DEFAULT_TOOL_CONCURRENCY = 16;
 export const DEFAULT_ANNOUNCE_TTL_MS = 3000;
+/**
+ * How long a call runs before its acknowledgement is sent. The failover probe only matters for calls
+ * that last; a worker killed within this window leaves its calls to the caller's no-ack timeout.
+ */
+export const ACK_DELAY_MS = 20;
 
 /**
  * The worker side of tool dispatch: announces the registry's tools (on start, on change, as a
@@ -65,9 +76,10 @@ export class ToolHost {
   private heartbeat?: NodeJS.Timeout;
   private catalogSubscription?: Subscription;
   private approvalSubscription?: Subscription;
+  private checkSubscription?: Subscription;
   private cancelSubscription?: Subscription;
-  /** Calls running here by call id, so a cancel can stop one. */
-  private readonly running = new Map<string, AbortController>();
+  /** Calls taken and not yet answered (queued or running), by call id: the failover probe reads it. */
+  private readonly held = new Map<string, { controller: AbortController; done: Promise<ToolCallResult> }>();
   private unlisten?: () => void;
 
   constructor(private readonly options: ToolHostOptions) {
@@ -121,19 +133,31 @@ export class ToolHost {
         message.respond(encodeJson(reply));
       },
     });
-    // Every instance hears a cancel; the one running the call stops it (the tool sees its signal abort).
-    this.cancelSubscription = connection.subscribe(SUBJECTS.toolCancel(this.options.domain), {
-      callback: (_error, message) => {
+    // The failover probe: which of these calls do you still hold? Answered until the host stops.
+    this.checkSubscription = connection.subscribe(SUBJECTS.toolCallCheck(this.options.instanceId), {
+      callback: (error, message) => {
+        if (error) return this.subscriptionFailed('failover probe', error);
+        let reply: Envelope<ToolCallCheckReply>;
         try {
-          const { callId } = message.json<{ callId?: unknown }>();
-          if (typeof callId === 'string')
-            this.running.get(callId)?.abort(new Error('cancelled by the caller'));
-        } catch {
-          // A malformed cancel is dropped.
+          reply = { ok: true, data: this.check(decodeJsonPayload(message.data, 1 << 20)) };
+        } catch (error) {
+          reply = { ok: false, error: toWireError(error) };
+        }
+        message.respond(encodeJson(reply));
+      },
+    });
+    this.cancelSubscription = connection.subscribe(SUBJECTS.toolCancel(this.options.domain), {
+      callback: (error, message) => {
+        if (error) return this.subscriptionFailed('cancel', error);
+        try {
+          this.cancel(decodeJsonPayload(message.data, 1 << 16));
+        } catch (error) {
+          this.options.logger.write('warn', 'ignored a malformed cancel', { error: String(error) });
         }
       },
     });
     this.unlisten = this.subscribeToRegistry();
+    this.announceOnReconnect();
     this.announce();
     this.heartbeat = setInterval(() => this.announce(), Math.max(100, Math.floor(this.ttlMs / 3)));
     this.heartbeat.unref();
@@ -142,9 +166,11 @@ export class ToolHost {
   /** Tells the catalogs this instance is leaving; called before draining. */
   stop(): void {
     clearInterval(this.heartbeat);
+    this.heartbeat = undefined;
     this.unlisten?.();
     this.catalogSubscription?.unsubscribe();
-    this.approvalSubscription?.unsubscribe();
+    void this.approvalSubscription?.drain().catch(() => undefined);
+    this.checkSubscription?.unsubscribe();
     this.cancelSubscription?.unsubscribe();
     const withdrawal: ToolWithdrawal = { instanceId: this.options.instanceId };
     this.options.connection.publish(SUBJECTS.toolWithdraw, encodeJson(withdrawal));
@@ -186,8 +212,38 @@ export class ToolHost {
     return { approval, reasons: [] };
   }
 
-  /** Runs one call from the orchestrator. Errors are typed and travel in the envelope. */
-  async handleCall(payload: unknown, deadline?: number): Promise<ToolCallResult> {
+  /** The failover probe's answer: the asked calls this instance still holds. */
+  check(payload: unknown): ToolCallCheckReply {
+    const request = validatePayload<ToolCallCheckRequest>(ToolCallCheckRequestSchema, payload, 'The probe');
+    return {
+      instanceId: this.options.instanceId,
+      held: request.callIds.filter((callId) => this.held.has(callId)),
+    };
+  }
+
+  /** Aborts a held call whose caller gave up; a cancel for an unknown or finished call is ignored. */
+  cancel(payload: unknown): boolean {
+    const request = validatePayload<ToolCallCancel>(ToolCallCancelSchema, payload, 'The cancel');
+    if (request.instanceId && request.instanceId !== this.options.instanceId) return false;
+    const controller = this.held.get(request.callId)?.controller;
+    if (!controller) return false;
+    this.options.logger.write('info', 'cancelling a tool call', {
+      callId: request.callId,
+      reason: request.reason,
+    });
+    controller.abort(new CallCancelledError(request.callId, request.reason ?? 'cancelled'));
+    return true;
+  }
+
+  /**
+   * Runs one call from the orchestrator. Errors are typed and travel in the envelope. `acknowledge`
+   * tells the caller which instance took the call, once it is registered as held.
+   */
+  async handleCall(
+    payload: unknown,
+    deadline?: number,
+    acknowledge?: (instanceId: string) => void,
+  ): Promise<ToolCallResult> {
     const request = validatePayload<ToolCallRequest>(ToolCallRequestSchema, payload, 'The tool call');
     const metrics = talonMetrics();
     const started = performance.now();
@@ -206,9 +262,9 @@ export class ToolHost {
                 ...(request.sessionId ? { [ATTR.sessionId]: request.sessionId } : {}),
               },
             },
-            () => this.execute(request, deadline),
+            () => this.execute(request, deadline, acknowledge),
           )
-        : await this.execute(request, deadline);
+        : await this.execute(request, deadline, acknowledge);
       metrics.toolExecutions.inc({ tool: request.tool, code: 'ok' });
       return result;
     } catch (error) {
@@ -220,26 +276,44 @@ export class ToolHost {
     }
   }
 
-  private async execute(request: ToolCallRequest, deadline: number | undefined): Promise<ToolCallResult> {
-    const cancel = new AbortController();
-    this.running.set(request.callId, cancel);
-    try {
-      return await this.runCall(request, cancel.signal, deadline);
-    } finally {
-      this.running.delete(request.callId);
-    }
-  }
-
-  private async runCall(
+  private async execute(
     request: ToolCallRequest,
-    cancelled: AbortSignal,
-    deadline?: number,
+    deadline: number | undefined,
+    acknowledge?: (instanceId: string) => void,
   ): Promise<ToolCallResult> {
     const remainingMs = deadline ? deadline - Date.now() : request.timeoutMs;
     if (remainingMs <= 0) throw new RequestTimeoutError(this.callSubject, request.timeoutMs);
+    // A plain request/reply caller takes the first reply as the result: acknowledge only when asked.
+    const ack = request.ack ? acknowledge : undefined;
+    const first = this.held.get(request.callId);
+    if (first) {
+      // The same request again (sent once more after a NATS outage): it shares the first one's run.
+      ack?.(this.options.instanceId);
+      return first.done;
+    }
+    const controller = new AbortController();
+    const done = this.run(request, remainingMs, controller);
+    this.held.set(request.callId, { controller, done });
+    // A call that answers within ACK_DELAY_MS needs no acknowledgement: fast calls cost one reply only.
+    const ackTimer = ack ? setTimeout(() => ack(this.options.instanceId), ACK_DELAY_MS) : undefined;
+    try {
+      return await done;
+    } finally {
+      clearTimeout(ackTimer);
+      if (this.held.get(request.callId)?.controller === controller) this.held.delete(request.callId);
+    }
+  }
+
+  private async run(
+    request: ToolCallRequest,
+    remainingMs: number,
+    controller: AbortController,
+  ): Promise<ToolCallResult> {
     // A timer only when the call has to wait for a slot: most calls start at once.
     const waitSignal =
-      this.limiter.running >= this.limiter.limit ? AbortSignal.timeout(remainingMs) : undefined;
+      this.limiter.running >= this.limiter.limit
+        ? AbortSignal.any([AbortSignal.timeout(remainingMs), controller.signal])
+        : controller.signal;
     const started = performance.now();
     try {
       const executed = await this.limiter.run(() => {
@@ -251,7 +325,7 @@ export class ToolHost {
           sessionId: request.sessionId,
           grants: request.grants ?? [],
           timeoutMs: Math.min(request.timeoutMs, remainingMs),
-          signal: cancelled,
+          signal: controller.signal,
         });
       }, waitSignal);
       return {
@@ -260,10 +334,25 @@ export class ToolHost {
         instanceId: this.options.instanceId,
       };
     } catch (error) {
-      if (waitSignal?.aborted && !(error as { code?: string })?.code)
+      if (controller.signal.aborted) throw controller.signal.reason;
+      if (waitSignal.aborted && !(error as { code?: string })?.code)
         throw new RequestTimeoutError(this.callSubject, request.timeoutMs);
       throw error;
     }
+  }
+
+  private subscriptionFailed(what: string, error: unknown): void {
+    this.options.logger.write('error', `the ${what} subscription failed`, { error: String(error) });
+  }
+
+  /** Orchestrators scatter on their own reconnect; announcing on ours fills their catalogs sooner still. */
+  private announceOnReconnect(): void {
+    void (async () => {
+      for await (const status of this.options.connection.status()) {
+        if (this.heartbeat === undefined) return;
+        if (status.type === 'reconnect') this.announce();
+      }
+    })().catch(() => undefined);
   }
 
   private subscribeToRegistry(): () => void {

@@ -24,6 +24,10 @@ export interface NatsTestServer {
   envFor(service: ServiceName): Record<string, string>;
   /** A raw connection as one of Talon's NATS users (default `api`). */
   connect(user?: NatsUser): Promise<NatsConnection>;
+  /** SIGKILL the server (an outage); its port, config and JetStream dir stay for {@link restart}. */
+  kill(): Promise<void>;
+  /** Starts the server again (after {@link kill}, or kills it first) on the same port with the same config. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -70,6 +74,60 @@ export async function startNatsTestServer(options: NatsTestServerOptions = {}): 
   const args = options.withoutAuthorization
     ? ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir]
     : ['-c', configFile];
+  let child = await spawnNatsServer(binary, args);
+  const url = `nats://127.0.0.1:${port}`;
+  const bootstrapToken = generateApiToken().token;
+  const server: NatsTestServer = {
+    url,
+    port,
+    credentials,
+    bootstrapToken,
+    envFor(service): Record<string, string> {
+      if (options.withoutAuthorization) return { NATS_URL: url, TALON_AUTH: 'off' };
+      return {
+        NATS_URL: url,
+        NATS_USER: service,
+        NATS_PASSWORD: credentials[service],
+        ...(service === 'orchestrator' ? { TALON_BOOTSTRAP_TOKEN: bootstrapToken } : {}),
+      };
+    },
+    connect(user = 'api') {
+      if (options.withoutAuthorization) return connect({ servers: url });
+      return connect({
+        servers: url,
+        user,
+        pass: credentials[user],
+        inboxPrefix: NATS_PERMISSIONS[user].inboxPrefix,
+      });
+    },
+    async kill() {
+      await stopNatsServer(child, 'SIGKILL');
+    },
+    async restart() {
+      await stopNatsServer(child, 'SIGKILL');
+      // The port was ours a moment ago; a quick retry covers the kernel releasing it.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          child = await spawnNatsServer(binary, args);
+          return;
+        } catch (error) {
+          if (attempt >= 5) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        }
+      }
+    },
+    async stop() {
+      servers.delete(url);
+      await stopNatsServer(child, 'SIGTERM');
+      await rm(storeDir, { recursive: true, force: true });
+    },
+  };
+  servers.set(url, server);
+  return server;
+}
+
+/** Runs nats-server and resolves once it says it is ready. */
+async function spawnNatsServer(binary: string, args: string[]): Promise<ChildProcess> {
   const child: ChildProcess = spawn(binary, args, {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, PATH: `${process.env.PATH ?? ''}:/usr/sbin:/usr/local/sbin` },
@@ -103,41 +161,13 @@ export async function startNatsTestServer(options: NatsTestServerOptions = {}): 
   child.stdout?.removeAllListeners('data').resume();
   child.stderr?.removeAllListeners('data').resume();
   child.removeAllListeners('exit');
-  const url = `nats://127.0.0.1:${port}`;
-  const bootstrapToken = generateApiToken().token;
-  const server: NatsTestServer = {
-    url,
-    port,
-    credentials,
-    bootstrapToken,
-    envFor(service): Record<string, string> {
-      if (options.withoutAuthorization) return { NATS_URL: url, TALON_AUTH: 'off' };
-      return {
-        NATS_URL: url,
-        NATS_USER: service,
-        NATS_PASSWORD: credentials[service],
-        ...(service === 'orchestrator' ? { TALON_BOOTSTRAP_TOKEN: bootstrapToken } : {}),
-      };
-    },
-    connect(user = 'api') {
-      if (options.withoutAuthorization) return connect({ servers: url });
-      return connect({
-        servers: url,
-        user,
-        pass: credentials[user],
-        inboxPrefix: NATS_PERMISSIONS[user].inboxPrefix,
-      });
-    },
-    async stop() {
-      servers.delete(url);
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await exited;
-      }
-      await rm(storeDir, { recursive: true, force: true });
-    },
-  };
-  servers.set(url, server);
-  return server;
+  return child;
+}
+
+/** Stops a nats-server child with `signal` and waits for it to exit. */
+async function stopNatsServer(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill(signal);
+  await exited;
 }

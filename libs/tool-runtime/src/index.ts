@@ -86,3 +86,13 @@ export {
   type CatalogListener,
 } from './tool-catalog.js';
 export { ConcurrencyLimiter } from './concurrency-limiter.js';
+export {
+  WorkerLossDetector,
+  DEFAULT_ACK_TIMEOUT_MS,
+  DEFAULT_UNRESPONSIVE_AFTER_MS,
+  type LostCall,
+  type WorkerLossReason,
+  type WorkerLossDetectorOptions,
+} from './worker-loss-detector.js';
+export { CatalogWarmUp } from './catalog-warm-up.js';
+export { CatalogWarmingError } from './errors/catalog-warming-error.js';

@@ -17,7 +17,8 @@ const ANSWERS: Record<string, 'approve' | 'deny' | 'approve_always'> = {
 
 /**
  * `talon chat`: an interactive session. Output streams as the model writes, tool calls show as they
- * run, approvals are asked inline (yes / no / always), and slash commands work without a model.
+ * run, approvals are asked inline (yes / no / always), slash commands work without a model, and
+ * Ctrl-C during a turn cancels it (`sessions.cancel`).
  */
 export async function chatCommand(print: (line: string) => void): Promise<number> {
   let api: TalonApiConnection;
@@ -66,6 +67,15 @@ export async function chatCommand(print: (line: string) => void): Promise<number
       if (!line) continue;
       if (line === '/exit' || line === '/quit') break;
       spinner.start('thinking');
+      // Ctrl-C while the turn runs cancels it (and its tool calls); at the prompt it leaves.
+      const cancelTurn = (): void => {
+        spinner.stop();
+        out.write('\x1b[33mcancelling…\x1b[0m\n');
+        void call('sessions.cancel', { id: session.id }).catch((error: unknown) =>
+          out.write(`\x1b[31m${(error as Error).message}\x1b[0m\n`),
+        );
+      };
+      rl.on('SIGINT', cancelTurn);
       try {
         const reply = await call<ChatSendReply>(
           'chat.send',
@@ -80,6 +90,8 @@ export async function chatCommand(print: (line: string) => void): Promise<number
       } catch (error) {
         spinner.stop();
         out.write(`\x1b[31m${(error as Error).message}\x1b[0m\n`);
+      } finally {
+        rl.off('SIGINT', cancelTurn);
       }
     }
   } finally {

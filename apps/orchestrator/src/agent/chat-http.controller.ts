@@ -72,7 +72,14 @@ export class ChatHttpController {
       return;
     }
     const write = openEventStream(response);
-    chatEventStream(this.chat, id, message).subscribe({ next: write, complete: () => response.end() });
+    const stream = chatEventStream(this.chat, id, message).subscribe({
+      next: write,
+      complete: () => response.end(),
+    });
+    // The connection closed before the turn finished: the client gave up, so the turn is cancelled.
+    response.on('close', () => {
+      if (!response.writableFinished) stream.unsubscribe();
+    });
   }
 
   /**

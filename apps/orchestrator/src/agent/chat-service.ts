@@ -6,6 +6,7 @@ import {
   slashCommandHelp,
   type AgentEvent,
   type ApprovalQueue,
+  RunningTurns,
   type SlashCommand,
   type ToolCallOutcome,
   type TurnResult,
@@ -86,8 +87,24 @@ export class ChatService {
   private readonly autonomy = new Map<string, boolean>();
   private messageObserver?: (sessionId: string, message: string) => void;
   private messageIntercept?: MessageIntercept;
+  /** The turns running here, so `sessions.cancel` can stop them. */
+  readonly running = new RunningTurns();
 
   constructor(private readonly deps: ChatServiceDeps) {}
+
+  /** Runs `work` as one of the session's running turns (cancellable), then unregisters it. */
+  private async asRunningTurn<T>(
+    sessionId: string,
+    signal: AbortSignal | undefined,
+    work: (signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
+    const turn = this.running.begin(sessionId, signal);
+    try {
+      return await work(turn.signal);
+    } finally {
+      turn.end();
+    }
+  }
 
   /** Sees every incoming user message (event-triggered routines match it); failures are only logged. */
   observeMessages(observer: (sessionId: string, message: string) => void): void {
@@ -117,11 +134,22 @@ export class ChatService {
     return session.autonomous;
   }
 
-  async send(
+  send(
     sessionId: string,
     message: string,
     sink?: ChatEventSink,
     signal?: AbortSignal,
+  ): Promise<ChatSendReply> {
+    return this.asRunningTurn(sessionId, signal, (turnSignal) =>
+      this.sendInTurn(sessionId, message, sink, turnSignal),
+    );
+  }
+
+  private async sendInTurn(
+    sessionId: string,
+    message: string,
+    sink: ChatEventSink | undefined,
+    signal: AbortSignal,
   ): Promise<ChatSendReply> {
     const session = { autonomous: await this.sessionAutonomy(sessionId) };
     const emit = this.emitter(sessionId, sink);
@@ -255,7 +283,13 @@ export class ChatService {
    * Runs a job's turn in the job's own session: the same loop, session stream and audit as a chat
    * message, with the job's limits and tool allowlist. `autonomous` false lets calls wait for approval.
    */
-  async runJobTurn(input: JobTurnInput): Promise<TurnResult> {
+  runJobTurn(input: JobTurnInput): Promise<TurnResult> {
+    return this.asRunningTurn(input.sessionId, input.signal, (signal) =>
+      this.runJobTurnInTurn({ ...input, signal }),
+    );
+  }
+
+  private async runJobTurnInTurn(input: JobTurnInput): Promise<TurnResult> {
     const emit = this.emitter(input.sessionId, input.onEvent);
     const common = {
       autonomous: input.autonomous,
@@ -344,10 +378,13 @@ export class ChatService {
     // A job's session is resumed by the job runner that takes the job's lease, never here.
     if ((session.metadata as { jobId?: string } | null)?.jobId !== undefined) return undefined;
     try {
-      return await this.deps.runner.resumeTurn(sessionId, {
-        autonomous: session.autonomous,
-        onEvent: this.emitter(sessionId),
-      });
+      return await this.asRunningTurn(sessionId, undefined, (signal) =>
+        this.deps.runner.resumeTurn(sessionId, {
+          autonomous: session.autonomous,
+          signal,
+          onEvent: this.emitter(sessionId),
+        }),
+      );
     } catch (error) {
       // Its owner is alive and renews the lease: it is not ours to continue.
       if (error instanceof SessionBusyError) return undefined;

@@ -6,6 +6,8 @@ export const NATS_REQUESTER = Symbol('NATS_REQUESTER');
 export const DATABASE = Symbol('DATABASE');
 export const TOOL_CATALOG = Symbol('TOOL_CATALOG');
 export const TOOL_DISPATCHER = Symbol('TOOL_DISPATCHER');
+/** The {@link ToolCallRequester}: acknowledged tool calls with failover and cancel. */
+export const TOOL_CALL_REQUESTER = Symbol('TOOL_CALL_REQUESTER');
 export const AUDIT_LOG = Symbol('AUDIT_LOG');
 export const ARTIFACT_STORE = Symbol('ARTIFACT_STORE');
 export const CATALOG_SYNC = Symbol('CATALOG_SYNC');

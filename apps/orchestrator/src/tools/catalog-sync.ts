@@ -8,7 +8,7 @@ import {
   type ToolWithdrawal,
 } from '@talon/contracts';
 import { traceHeaders, validatePayload, type JsonLogger } from '@talon/service-runtime';
-import type { ToolCatalog } from '@talon/tool-runtime';
+import type { CatalogWarmUp, ToolCatalog } from '@talon/tool-runtime';
 
 /** How often expired instances are swept out. */
 const EXPIRE_EVERY_MS = 500;
@@ -20,14 +20,21 @@ const EXPIRE_EVERY_MS = 500;
 export class CatalogSync {
   private readonly subscriptions: Subscription[] = [];
   private sweeper?: NodeJS.Timeout;
+  /** No expiry while disconnected, nor until the warm-up after a reconnect has given workers time to re-announce. */
+  private sweepPausedUntil = 0;
+  private disconnected = false;
+  private stopped = false;
 
   constructor(
     private readonly connection: NatsConnection,
     private readonly catalog: ToolCatalog,
     private readonly logger: JsonLogger,
+    private readonly warmUp?: CatalogWarmUp,
   ) {}
 
   async start(): Promise<void> {
+    this.warmUp?.begin(Date.now());
+    this.watchConnection();
     this.subscriptions.push(
       this.connection.subscribe(SUBJECTS.toolAnnounce, {
         callback: (_error, message) =>
@@ -45,6 +52,7 @@ export class CatalogSync {
       }),
     );
     this.sweeper = setInterval(() => {
+      if (this.disconnected || Date.now() < this.sweepPausedUntil) return;
       const gone = this.catalog.expire();
       if (gone.length)
         this.logger.write('warn', 'tool instances stopped announcing; dropped from the catalog', {
@@ -78,8 +86,33 @@ export class CatalogSync {
   }
 
   stop(): void {
+    this.stopped = true;
     clearInterval(this.sweeper);
     for (const subscription of this.subscriptions.splice(0)) subscription.unsubscribe();
+  }
+
+  /**
+   * An outage says nothing about the workers: no expiry while it lasts, and on reconnect the catalog is
+   * asked for at once (scatter) while the warm-up window keeps missing tools retryable.
+   */
+  private watchConnection(): void {
+    void (async () => {
+      for await (const status of this.connection.status()) {
+        if (this.stopped) return;
+        if (status.type === 'disconnect') this.disconnected = true;
+        else if (status.type === 'reconnect') {
+          this.disconnected = false;
+          this.warmUp?.begin(Date.now());
+          this.sweepPausedUntil = this.warmUp?.endsAt ?? 0;
+          const before = this.catalog.list().length;
+          await this.refresh();
+          this.logger.write('info', 'catalog refreshed after the NATS reconnect', {
+            tools: this.catalog.list().length,
+            before,
+          });
+        }
+      }
+    })().catch(() => undefined);
   }
 
   private decode<T>(payload: unknown, schema: Parameters<typeof validatePayload>[0]): T {

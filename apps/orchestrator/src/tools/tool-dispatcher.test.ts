@@ -1,8 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
 import type { ToolDefinition } from '@talon/contracts';
 import { TalonError } from '@talon/errors';
-import { NOOP_OUTPUT_SAFETY, ToolCatalog } from '@talon/tool-runtime';
-import { NoRespondersError, RequestTimeoutError, type NatsRequester } from '@talon/service-runtime';
+import { CatalogWarmUp, NOOP_OUTPUT_SAFETY, ToolCatalog } from '@talon/tool-runtime';
+import {
+  NoRespondersError,
+  RequestTimeoutError,
+  WorkerLostError,
+  type NatsRequester,
+} from '@talon/service-runtime';
 import { ToolDispatcher } from './tool-dispatcher.js';
 
 function definition(name: string, idempotent: boolean): ToolDefinition {
@@ -87,5 +92,60 @@ describe('ToolDispatcher retries', () => {
       .catch((error) => error);
     expect(TalonError.isInstance(failure) && failure.code).toBe('TOOL_FAILED');
     expect(calls).toHaveLength(1);
+  });
+});
+
+describe('ToolDispatcher failover and warm-up', () => {
+  it('retries an idempotent tool whose worker was lost; a non-idempotent one fails WORKER_LOST', async () => {
+    const lost = () => new WorkerLostError('x', 'c1', 'gone', 'w1');
+    const safe = flakyRequester(1, lost);
+    const reply = await dispatcherWith(safe.requester).call({ tool: 'safe' });
+    expect(reply.attempts).toBe(2);
+    const unsafe = flakyRequester(1, lost);
+    await expect(dispatcherWith(unsafe.requester).call({ tool: 'unsafe' })).rejects.toMatchObject({
+      code: 'WORKER_LOST',
+      retryable: true,
+    });
+    expect(unsafe.calls).toHaveLength(1);
+  });
+
+  it('while the catalog warms up, waits for a missing tool and then answers UNAVAILABLE, never UNKNOWN_TOOL', async () => {
+    const { requester } = flakyRequester(0, () => new Error('unused'));
+    const catalog = new ToolCatalog();
+    const warmUp = new CatalogWarmUp(60_000);
+    warmUp.begin(Date.now());
+    const dispatcher = new ToolDispatcher({ catalog, requester, safety: NOOP_OUTPUT_SAFETY, warmUp });
+    expect(() => dispatcher.check({ tool: 'later' })).toThrow(
+      expect.objectContaining({ code: 'UNAVAILABLE' }),
+    );
+    // Announced while the call waits: it runs.
+    const pending = dispatcher.call({ tool: 'later' });
+    setTimeout(
+      () =>
+        catalog.announce({
+          instanceId: 'w1',
+          service: 'tool-worker',
+          domain: 'orchestrator',
+          ttlMs: 60_000,
+          tools: [definition('later', true)],
+        }),
+      50,
+    );
+    await expect(pending).resolves.toMatchObject({ output: 'done' });
+    await expect(dispatcher.call({ tool: 'never' })).rejects.toMatchObject({
+      code: 'UNAVAILABLE',
+      retryable: true,
+    });
+  });
+
+  it('once warm, an unknown tool is UNKNOWN_TOOL', async () => {
+    const { requester } = flakyRequester(0, () => new Error('unused'));
+    const dispatcher = new ToolDispatcher({
+      catalog: new ToolCatalog(),
+      requester,
+      safety: NOOP_OUTPUT_SAFETY,
+      warmUp: new CatalogWarmUp(1),
+    });
+    await expect(dispatcher.call({ tool: 'nope' })).rejects.toMatchObject({ code: 'UNKNOWN_TOOL' });
   });
 });

@@ -9,9 +9,12 @@ import {
   type ToolsCallReply,
 } from '@talon/contracts';
 import { TalonError } from '@talon/errors';
-import type { NatsRequester } from '@talon/service-runtime';
+import type { NatsRequester, ToolCallRequester } from '@talon/service-runtime';
 import {
+  CatalogWarmingError,
   hashParams,
+  type UnknownToolError,
+  type CatalogWarmUp,
   ToolPipeline,
   type CallRateLimiter,
   type CatalogEntry,
@@ -45,6 +48,14 @@ export interface DispatchRequest {
 export interface ToolDispatcherOptions {
   catalog: ToolCatalog;
   requester: NatsRequester;
+  /**
+   * Sends remote tool calls with acknowledgements and failover probes (a lost worker fails the call
+   * with WORKER_LOST in about a second) and cancels them on the worker when the caller gives up.
+   * Without it calls are plain requests that wait out the timeout (the previous mechanism; benchmarks).
+   */
+  toolCalls?: ToolCallRequester;
+  /** While it is warming, a tool missing from the catalog is waited for, then UNAVAILABLE (retryable). */
+  warmUp?: CatalogWarmUp;
   safety: OutputSafety;
   audit?: AuditLog;
   log?: ToolLogger;
@@ -63,7 +74,15 @@ export interface ToolDispatcherOptions {
 /** How long the orchestrator waits for a tool domain's approval verdict before using the declared one. */
 const APPROVAL_ASSESSMENT_TIMEOUT_MS = 2_000;
 
-const RETRYABLE = new Set<string>([ERROR_CODES.TIMEOUT, ERROR_CODES.NO_RESPONDERS, ERROR_CODES.UNAVAILABLE]);
+const RETRYABLE = new Set<string>([
+  ERROR_CODES.TIMEOUT,
+  ERROR_CODES.NO_RESPONDERS,
+  ERROR_CODES.UNAVAILABLE,
+  ERROR_CODES.WORKER_LOST,
+]);
+
+/** The longest a call waits for a tool to reappear while the catalog warms up. */
+const WARM_UP_WAIT_MS = 1_500;
 
 /**
  * The one entry for running a tool: lookup → validate/coerce → rate limit (here, once) → dispatch to the
@@ -97,7 +116,8 @@ export class ToolDispatcher {
     const started = performance.now();
     try {
       return this.pipeline.checkCall(request);
-    } catch (error) {
+    } catch (caught) {
+      const error = this.warmingInstead(caught);
       const code = TalonError.isInstance(error) ? error.code : ERROR_CODES.INTERNAL;
       void this.record(request, undefined, code, performance.now() - started, {
         stage: 'check',
@@ -151,6 +171,7 @@ export class ToolDispatcher {
     let attempts = 0;
     let instanceId: string | undefined;
     try {
+      await this.awaitWarmTool(request.tool, request.signal);
       prepared = await this.pipeline.prepareCall({
         tool: request.tool,
         params: request.params,
@@ -206,7 +227,8 @@ export class ToolDispatcher {
           });
         }
       }
-    } catch (error) {
+    } catch (caught) {
+      const error = this.warmingInstead(caught);
       const typed = prepared ? this.pipeline.redactError(prepared, error) : error;
       const code = TalonError.isInstance(typed) ? typed.code : ERROR_CODES.INTERNAL;
       await this.record(request, prepared, code, performance.now() - started, {
@@ -231,13 +253,8 @@ export class ToolDispatcher {
         });
     }
     const subject = SUBJECTS.toolCall(entry.definition.domain);
+    const toolCalls = this.options.toolCalls;
     return async (prepared, signal) => {
-      // A cancelled call (its job stopped) is stopped on the worker too, not only abandoned here.
-      const onAbort = (): void =>
-        this.options.requester.publish(SUBJECTS.toolCancel(entry.definition.domain), {
-          callId: prepared.callId,
-        });
-      signal?.addEventListener('abort', onAbort, { once: true });
       const message: ToolCallRequest = {
         callId: prepared.callId,
         tool: prepared.tool,
@@ -246,16 +263,54 @@ export class ToolDispatcher {
         ...(prepared.grants.length ? { grants: [...prepared.grants] } : {}),
         ...(prepared.sessionId ? { sessionId: prepared.sessionId } : {}),
       };
-      const result = await this.options.requester
-        .request<ToolCallResult>(subject, message, {
-          timeoutMs: prepared.timeoutMs + this.marginMs,
-          callId: prepared.callId,
-          headers: false,
-        })
-        .finally(() => signal?.removeEventListener('abort', onAbort));
+      const result = toolCalls
+        ? await toolCalls.call({
+            domain: entry.definition.domain,
+            request: message,
+            timeoutMs: prepared.timeoutMs + this.marginMs,
+            signal,
+            idempotent: prepared.definition.idempotent,
+          })
+        : await this.options.requester.request<ToolCallResult>(subject, message, {
+            timeoutMs: prepared.timeoutMs + this.marginMs,
+            callId: prepared.callId,
+            headers: false,
+          });
       onInstance(result.instanceId);
       return result.output;
     };
+  }
+
+  /** UNKNOWN_TOOL while the catalog is still warming up is UNAVAILABLE: the tool may be on its way. */
+  private warmingInstead(error: unknown): unknown {
+    const warmUp = this.options.warmUp;
+    if (
+      TalonError.isInstance(error) &&
+      error.code === ERROR_CODES.UNKNOWN_TOOL &&
+      warmUp?.isWarming(Date.now())
+    )
+      return new CatalogWarmingError((error as UnknownToolError).toolName);
+    return error;
+  }
+
+  /** During a warm-up, waits (bounded) for a missing tool to be announced instead of failing at once. */
+  private async awaitWarmTool(tool: string, signal?: AbortSignal): Promise<void> {
+    const { warmUp, catalog } = this.options;
+    if (!warmUp || catalog.get(tool) || !warmUp.isWarming(Date.now())) return;
+    const waitMs = Math.min(warmUp.endsAt - Date.now(), WARM_UP_WAIT_MS);
+    await new Promise<void>((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        unlisten();
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, Math.max(0, waitMs));
+      const unlisten = catalog.onChange(() => {
+        if (catalog.get(tool)) done();
+      });
+      signal?.addEventListener('abort', done, { once: true });
+    });
   }
 
   private record(

@@ -1,14 +1,16 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { AUDIT_LOG, CATALOG_SYNC } from '../config/orchestrator.constants.js';
+import type { ToolCallRequester } from '@talon/service-runtime';
+import { AUDIT_LOG, CATALOG_SYNC, TOOL_CALL_REQUESTER } from '../config/orchestrator.constants.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { CatalogSync } from './catalog-sync.js';
 
-/** Starts catalog sync with the app and flushes the audit log when it stops. */
+/** Starts catalog sync with the app; when it stops, ends the failover probes and flushes the audit log. */
 @Injectable()
 export class ToolsLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
   constructor(
     @Inject(CATALOG_SYNC) private readonly sync: CatalogSync,
     @Inject(AUDIT_LOG) private readonly audit: AuditLog,
+    @Inject(TOOL_CALL_REQUESTER) private readonly toolCalls: ToolCallRequester,
   ) {}
 
   onApplicationBootstrap(): Promise<void> {
@@ -17,6 +19,7 @@ export class ToolsLifecycle implements OnApplicationBootstrap, OnApplicationShut
 
   async onApplicationShutdown(): Promise<void> {
     this.sync.stop();
+    this.toolCalls.stop();
     await this.audit.flush();
   }
 }

@@ -2,14 +2,20 @@ import type { Provider } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Database } from '@talon/persistence';
 import { createOutputSafety } from '@talon/safety';
-import { NatsRequester, type JsonLogger } from '@talon/service-runtime';
-import { ToolCatalog, type Tool } from '@talon/tool-runtime';
+import {
+  DEFAULT_ANNOUNCE_TTL_MS,
+  NatsRequester,
+  ToolCallRequester,
+  type JsonLogger,
+} from '@talon/service-runtime';
+import { CatalogWarmUp, ToolCatalog, type Tool } from '@talon/tool-runtime';
 import { AuditLog } from '../audit/audit-log.js';
 import { ArtifactStore } from '../artifacts/artifact-store.js';
 import {
   ARTIFACT_STORE,
   AUDIT_LOG,
   CATALOG_SYNC,
+  TOOL_CALL_REQUESTER,
   TOOL_CATALOG,
   TOOL_DISPATCHER,
 } from '../config/orchestrator.constants.js';
@@ -38,9 +44,13 @@ export function toolProviders(
     logger.write('error', 'audit write failed; retrying', { error: String(error), attempt, rows }),
   );
   const artifacts = new ArtifactStore(database.prisma);
+  const warmUp = new CatalogWarmUp(DEFAULT_ANNOUNCE_TTL_MS);
+  const toolCalls = new ToolCallRequester(connection, { logger });
   const dispatcher = new ToolDispatcher({
     catalog,
     requester: new NatsRequester(connection),
+    toolCalls,
+    warmUp,
     safety: createOutputSafety(),
     audit,
     storeMedia: (media, sessionId) => artifacts.store(media, sessionId),
@@ -58,7 +68,8 @@ export function toolProviders(
   catalog.registerLocal(createToolInfoTool(catalog, describeBuilt) as unknown as Tool);
   return [
     { provide: TOOL_CATALOG, useValue: catalog },
-    { provide: CATALOG_SYNC, useValue: new CatalogSync(connection, catalog, logger) },
+    { provide: CATALOG_SYNC, useValue: new CatalogSync(connection, catalog, logger, warmUp) },
+    { provide: TOOL_CALL_REQUESTER, useValue: toolCalls },
     { provide: AUDIT_LOG, useValue: audit },
     { provide: ARTIFACT_STORE, useValue: artifacts },
     { provide: TOOL_DISPATCHER, useValue: dispatcher },

@@ -73,6 +73,8 @@ export const ERROR_CODES = {
   TURN_LEASE_LOST: 'TURN_LEASE_LOST',
   /** The hand instance is paused (or in error, or inactive): resume it with hands.resume, or run the hand itself. */
   HAND_NOT_ACTIVE: 'HAND_NOT_ACTIVE',
+  /** The worker instance that held the call disappeared before answering; the call may or may not have run. Retry (on another instance) if running it twice is acceptable. */
+  WORKER_LOST: 'WORKER_LOST',
 } as const;
 
 /** One of the stable wire error codes. */
@@ -115,6 +117,7 @@ export const HTTP_STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   INTERRUPTED: 500,
   TURN_LEASE_LOST: 409,
   HAND_NOT_ACTIVE: 409,
+  WORKER_LOST: 503,
 };
 
 /** gRPC status code for each wire code (numbers from grpc's status.proto). */
@@ -154,4 +157,5 @@ export const GRPC_STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   INTERRUPTED: 10,
   TURN_LEASE_LOST: 10,
   HAND_NOT_ACTIVE: 9,
+  WORKER_LOST: 14,
 };

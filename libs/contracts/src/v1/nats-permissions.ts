@@ -28,6 +28,11 @@ export interface NatsUserPermissions {
   /** May answer requests it received (publish to their reply subject once) without a publish grant. */
   allowResponses: boolean;
   /**
+   * Replies allowed per request received (default 1). Workers send two to a tool call: the
+   * acknowledgement naming their instance, then the result.
+   */
+  maxResponses?: number;
+  /**
    * Inbox prefix the user's requests take their replies on. Services get one of their own, so no other
    * user can read their replies; callers share the default `_INBOX`.
    */
@@ -44,6 +49,9 @@ export const TOOL_INVOKE_SUBJECT = 'talon.tools.v1.invoke';
 
 /** MCP credentials a tool-worker may read for the remote servers it runs, e.g. `talon.mcp.v1.credentials.get`. */
 export const MCP_CREDENTIALS_PREFIX = 'talon.mcp.v1.credentials';
+
+/** Every instance's failover probe subject (instance ids are sanitized, so `*` cannot go through `toolCallCheck`). */
+const TOOL_CALL_CHECK_ANY = 'talon.tools.v1.held.*';
 
 /** Subjects every service answers for diagnostics. */
 function serviceBasics(service: ServiceName): string[] {
@@ -75,7 +83,9 @@ const SKILL_SERVICE_SHARED_STATE = unique([
 /** The permission table, derived from the subject names in `subjects.ts`. */
 export const NATS_PERMISSIONS: Readonly<Record<NatsUser, NatsUserPermissions>> = {
   orchestrator: {
-    publish: ['talon.>', ...JETSTREAM],
+    // `_INBOX.>`: the API callers' replies. `allow_responses` lives in one server process's memory, so a
+    // turn that outlives a NATS restart could not answer its caller without it.
+    publish: ['talon.>', ...JETSTREAM, '_INBOX.>'],
     subscribe: ['talon.>', `${serviceInboxPrefix('orchestrator')}.>`, ...JETSTREAM],
     allowResponses: true,
     inboxPrefix: serviceInboxPrefix('orchestrator'),
@@ -91,13 +101,15 @@ export const NATS_PERMISSIONS: Readonly<Record<NatsUser, NatsUserPermissions>> =
     subscribe: [
       SUBJECTS.toolCall('orchestrator'),
       SUBJECTS.toolApproval('orchestrator'),
-      SUBJECTS.toolCancel('orchestrator'),
       SUBJECTS.toolCatalogRequest,
+      TOOL_CALL_CHECK_ANY,
+      SUBJECTS.toolCancel('orchestrator'),
       'talon.mcp.v1.orchestrator.>',
       MCP_AUTHORIZE_SUBJECT,
       ...serviceBasics('tool-worker'),
     ],
     allowResponses: true,
+    maxResponses: 2,
     inboxPrefix: serviceInboxPrefix('tool-worker'),
   },
   'wasm-runner': {
@@ -111,13 +123,15 @@ export const NATS_PERMISSIONS: Readonly<Record<NatsUser, NatsUserPermissions>> =
     subscribe: [
       SUBJECTS.toolCall('container'),
       SUBJECTS.toolApproval('container'),
-      SUBJECTS.toolCancel('container'),
       SUBJECTS.toolCatalogRequest,
+      TOOL_CALL_CHECK_ANY,
+      SUBJECTS.toolCancel('container'),
       'talon.mcp.v1.container.>',
       WASM_DECLARED_SECRETS_SUBJECT,
       ...serviceBasics('wasm-runner'),
     ],
     allowResponses: true,
+    maxResponses: 2,
     inboxPrefix: serviceInboxPrefix('wasm-runner'),
   },
   api: {

@@ -149,3 +149,26 @@ export const SecretsDeleteRequestSchema = Type.Object(
 );
 /** Request of `secrets.delete`. */
 export type SecretsDeleteRequest = Static<typeof SecretsDeleteRequestSchema>;
+
+/** Request of `sessions.cancel`: stop the session's running turn. */
+export const SessionsCancelRequestSchema = Type.Object(
+  { id: Type.String({ format: 'uuid' }) },
+  { additionalProperties: false },
+);
+/** Request of `sessions.cancel`. */
+export type SessionsCancelRequest = Static<typeof SessionsCancelRequestSchema>;
+
+/** Reply of `sessions.cancel`: whether a running turn was found and stopped (false: nothing was running). */
+export const SessionsCancelReplySchema = Type.Object({
+  sessionId: Type.String(),
+  cancelled: Type.Boolean(),
+  /** Instance id of the orchestrator that ran the turn, when one did. */
+  instanceId: Type.Optional(Type.String()),
+});
+/** Reply of `sessions.cancel`. */
+export type SessionsCancelReply = Static<typeof SessionsCancelReplySchema>;
+
+/** Scatter on `talon.turns.v1.cancel`: every orchestrator stops the session's turn if it runs it. */
+export const TurnCancelRequestSchema = Type.Object({ sessionId: SessionIdSchema });
+/** A turn cancel between orchestrators. */
+export type TurnCancelRequest = Static<typeof TurnCancelRequestSchema>;

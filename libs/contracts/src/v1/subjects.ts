@@ -49,9 +49,21 @@ export const SUBJECTS = {
   jobEvents: (jobId: string) => `talon.events.v1.job.${jobId}`,
   /** A nudge to every orchestrator that a job was enqueued or resolved (they claim at once instead of next tick). */
   jobsWake: 'talon.jobs.v1.wake',
-  /** Every worker of a domain: stop the call `{ callId }` if it runs here (a cancelled job's tool call). */
+  /**
+   * Asks one worker instance which of the listed calls it still holds ({@link ToolCallCheckRequest} →
+   * {@link ToolCallCheckReply}); the orchestrator's failover probe. No queue group: one instance, one subject.
+   */
+  toolCallCheck: (instanceId: string) => `talon.tools.v1.held.${instanceSubjectToken(instanceId)}`,
+  /** Every worker of a domain hears a cancel for one call id ({@link ToolCallCancel}); the holder aborts it. */
   toolCancel: (domain: string) => `talon.tools.v1.cancel.${domain}`,
+  /** Scatter to every orchestrator: stop the running turn of a session ({@link TurnCancelRequest}). */
+  turnCancel: 'talon.turns.v1.cancel',
 } as const;
+
+/** An instance id as one subject token: anything but letters, digits, `_` and `-` becomes `_`. */
+export function instanceSubjectToken(instanceId: string): string {
+  return instanceId.replace(/[^A-Za-z0-9_-]/g, '_');
+}
 
 /** Message headers that travel with every request. */
 export const HEADERS = {
@@ -63,4 +75,6 @@ export const HEADERS = {
   deadline: 'talon-deadline',
   /** The caller's API token on `talon.api.v1.>` requests (never logged, never forwarded). */
   token: 'talon-token',
+  /** Set (to the instance id) on a worker's acknowledgement of a tool call, sent before its result. */
+  ack: 'talon-ack',
 } as const;

@@ -90,6 +90,11 @@ export const ToolCallRequestSchema = Type.Object({
   tool: Type.String(),
   params: Type.Record(Type.String(), Type.Unknown()),
   timeoutMs: Type.Integer({ minimum: 1 }),
+  /**
+   * Ask the worker to acknowledge the call (an empty reply with the `talon-ack` header naming its
+   * instance) before the result. Only a caller that reads several replies per request sets it.
+   */
+  ack: Type.Optional(Type.Boolean()),
   /** Credentials granted to this call only (host-side injection; never shown to the model). */
   grants: Type.Optional(
     Type.Array(
@@ -119,6 +124,32 @@ export const ToolCallResultSchema = Type.Object({
 });
 /** A worker's tool result. */
 export type ToolCallResult = Static<typeof ToolCallResultSchema>;
+
+/** Request on `talon.tools.v1.held.<instance>`: which of these calls does the instance still hold? */
+export const ToolCallCheckRequestSchema = Type.Object({
+  callIds: Type.Array(Type.String(), { maxItems: 10_000 }),
+});
+/** A failover probe. */
+export type ToolCallCheckRequest = Static<typeof ToolCallCheckRequestSchema>;
+
+/** Reply of the failover probe: the listed calls the instance is still running or queueing. */
+export const ToolCallCheckReplySchema = Type.Object({
+  instanceId: Type.String(),
+  held: Type.Array(Type.String()),
+});
+/** The probe's answer. */
+export type ToolCallCheckReply = Static<typeof ToolCallCheckReplySchema>;
+
+/** Published on `talon.tools.v1.cancel.<domain>` when the caller of a call gave up; the holder aborts it. */
+export const ToolCallCancelSchema = Type.Object({
+  callId: Type.String({ minLength: 1, maxLength: 200 }),
+  /** Why, for the worker's log: `cancelled`, `deadline` or `worker_lost`. */
+  reason: Type.Optional(Type.String({ maxLength: 64 })),
+  /** Only this instance acts on it (a cancel of a lost worker's copy must not stop the retry elsewhere). */
+  instanceId: Type.Optional(Type.String({ maxLength: 256 })),
+});
+/** A cancel of one call. */
+export type ToolCallCancel = Static<typeof ToolCallCancelSchema>;
 
 /** Published by a worker instance when it leaves, so its tools drop out at once. */
 export const ToolWithdrawalSchema = Type.Object({ instanceId: Type.String() });

@@ -1,0 +1,248 @@
+import { createInbox, type Msg, type NatsConnection, type Subscription } from '@nats-io/transport-node';
+import {
+  HEADERS,
+  SUBJECTS,
+  type Envelope,
+  type ToolCallCancel,
+  type ToolCallCheckReply,
+  type ToolCallRequest,
+  type ToolCallResult,
+} from '@talon/contracts';
+import { fromWireError } from '@talon/errors';
+import { WorkerLossDetector, type LostCall, type WorkerLossDetectorOptions } from '@talon/tool-runtime';
+import { encodeJson } from './json-codec.js';
+import type { JsonLogger } from './json-logger.js';
+import { MalformedPayloadError } from './errors/malformed-payload-error.js';
+import { NoRespondersError } from './errors/no-responders-error.js';
+import { RequestTimeoutError } from './errors/request-timeout-error.js';
+import { WorkerLostError } from './errors/worker-lost-error.js';
+
+/** Options of the requester; times in ms. */
+export interface ToolCallRequesterOptions extends WorkerLossDetectorOptions {
+  /** How often instances holding calls are probed. Default 250. */
+  probeEveryMs?: number;
+  /** How long one probe waits for its answer. Default 1000. */
+  probeTimeoutMs?: number;
+  logger?: JsonLogger;
+}
+
+export const DEFAULT_PROBE_EVERY_MS = 250;
+export const DEFAULT_PROBE_TIMEOUT_MS = 1000;
+
+/** One call as the dispatcher sends it. */
+export interface ToolCallSend {
+  /** The tool's domain: the call goes to `talon.tools.v1.call.<domain>`. */
+  domain: string;
+  request: ToolCallRequest;
+  /** How long to wait for the result. */
+  timeoutMs: number;
+  /** Aborting gives up on the call and tells its worker to stop it. */
+  signal?: AbortSignal;
+  /** An idempotent call nobody acknowledged before a NATS outage is sent again after the reconnect. */
+  idempotent?: boolean;
+}
+
+interface PendingCall {
+  callId: string;
+  tool: string;
+  domain: string;
+  /** Sends (again) the request to its worker subject. */
+  publish?: () => void;
+  resolve(result: ToolCallResult): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * Sends tool calls and watches the worker that takes each one. Every call gets its own reply subject
+ * under one shared wildcard inbox, so the worker's acknowledgement (a header naming its instance)
+ * and its result both arrive. Instances holding calls are probed every `probeEveryMs` on
+ * `talon.tools.v1.held.<instance>`: no subscriber (the process died and NATS dropped its connection),
+ * no answer for `unresponsiveAfterMs`, or an answer that no longer lists the call fails the call with
+ * WORKER_LOST long before the tool's timeout. A caller that gives up (abort, deadline, loss) publishes
+ * a cancel on `talon.tools.v1.cancel.<domain>` so the worker stops the work.
+ */
+export class ToolCallRequester {
+  private readonly detector: WorkerLossDetector;
+  private readonly pending = new Map<string, PendingCall>();
+  private readonly probeEveryMs: number;
+  private readonly probeTimeoutMs: number;
+  private inbox?: string;
+  private subscription?: Subscription;
+  private timer?: NodeJS.Timeout;
+  private sequence = 0;
+  private probing = false;
+
+  constructor(
+    private readonly connection: NatsConnection,
+    private readonly options: ToolCallRequesterOptions = {},
+  ) {
+    this.detector = new WorkerLossDetector(options);
+    this.probeEveryMs = options.probeEveryMs ?? DEFAULT_PROBE_EVERY_MS;
+    this.probeTimeoutMs = options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
+  }
+
+  call(send: ToolCallSend): Promise<ToolCallResult> {
+    const { request, signal } = send;
+    if (signal?.aborted) return Promise.reject(signal.reason as unknown);
+    const inbox = this.open();
+    const token = String(++this.sequence);
+    return new Promise<ToolCallResult>((resolve, reject) => {
+      const subject = SUBJECTS.toolCall(send.domain);
+      const finish = (): void => {
+        clearTimeout(deadline);
+        signal?.removeEventListener('abort', onAbort);
+        this.pending.delete(token);
+        this.detector.settle(token);
+      };
+      const deadline = setTimeout(() => {
+        finish();
+        this.cancel(send.domain, request.callId, 'deadline');
+        reject(new RequestTimeoutError(subject, send.timeoutMs));
+      }, send.timeoutMs);
+      const onAbort = (): void => {
+        finish();
+        this.cancel(send.domain, request.callId, 'cancelled');
+        reject(signal!.reason as unknown);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.pending.set(token, {
+        callId: request.callId,
+        tool: request.tool,
+        domain: send.domain,
+        resolve: (result) => {
+          finish();
+          resolve(result);
+        },
+        reject: (error) => {
+          finish();
+          reject(error);
+        },
+      });
+      const bytes = encodeJson({ ...request, ack: true });
+      const publish = (): void => {
+        try {
+          this.connection.publish(subject, bytes, { reply: `${inbox}.${token}` });
+        } catch (error) {
+          this.pending.get(token)?.reject(error);
+        }
+      };
+      if (send.idempotent) this.pending.get(token)!.publish = publish;
+      this.detector.track(token, request.callId, Date.now());
+      publish();
+    });
+  }
+
+  /** Stops probing; calls still pending end with their own deadlines. */
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    this.subscription?.unsubscribe();
+    this.subscription = undefined;
+    this.inbox = undefined;
+  }
+
+  /** The shared reply inbox, subscribed on first use, with the probe timer and connection watch. */
+  private open(): string {
+    if (this.inbox) return this.inbox;
+    const prefix = (this.connection as { options?: { inboxPrefix?: string } }).options?.inboxPrefix;
+    const inbox = createInbox(prefix);
+    this.subscription = this.connection.subscribe(`${inbox}.*`, {
+      callback: (_error, message) => this.onReply(message),
+    });
+    this.timer = setInterval(() => void this.probeRound(), this.probeEveryMs);
+    this.timer.unref();
+    this.watchConnection();
+    this.inbox = inbox;
+    return inbox;
+  }
+
+  private onReply(message: Msg): void {
+    const token = message.subject.slice(message.subject.lastIndexOf('.') + 1);
+    const call = this.pending.get(token);
+    if (!call) return;
+    const headers = message.headers;
+    if (headers) {
+      if (headers.code === 503) return call.reject(new NoRespondersError(SUBJECTS.toolCall(call.domain)));
+      const ackedBy = headers.get(HEADERS.ack);
+      if (ackedBy) return this.detector.acknowledged(token, ackedBy, Date.now());
+    }
+    let envelope: Envelope<ToolCallResult>;
+    try {
+      envelope = message.json<Envelope<ToolCallResult>>();
+    } catch (error) {
+      return call.reject(new MalformedPayloadError(`tool result: ${(error as Error).message}`));
+    }
+    if (envelope.ok) call.resolve(envelope.data);
+    else call.reject(fromWireError(envelope.error));
+  }
+
+  /** One probe per instance holding calls, and the ack sweep. Rounds never overlap. */
+  private async probeRound(): Promise<void> {
+    if (this.probing) return;
+    this.probing = true;
+    try {
+      this.fail(this.detector.sweep(Date.now()));
+      const targets = this.detector.probeTargets();
+      await Promise.all([...targets].map(([instanceId, callIds]) => this.probe(instanceId, callIds)));
+    } finally {
+      this.probing = false;
+    }
+  }
+
+  private async probe(instanceId: string, callIds: string[]): Promise<void> {
+    try {
+      const reply = await this.connection.request(
+        SUBJECTS.toolCallCheck(instanceId),
+        encodeJson({ callIds }),
+        { timeout: this.probeTimeoutMs },
+      );
+      const envelope = reply.json<Envelope<ToolCallCheckReply>>();
+      const held = envelope.ok ? envelope.data.held : callIds;
+      this.fail(this.detector.probeAnswered(instanceId, callIds, held, Date.now()));
+    } catch (error) {
+      const text = `${(error as Error)?.name ?? ''} ${(error as Error)?.message ?? ''} ${String((error as { cause?: unknown })?.cause ?? '')}`;
+      if (/no ?responders|503/i.test(text)) this.fail(this.detector.probeGone(instanceId));
+      else this.fail(this.detector.probeFailed(instanceId, Date.now()));
+    }
+  }
+
+  private fail(lost: LostCall[]): void {
+    for (const loss of lost) {
+      const call = this.pending.get(loss.token);
+      if (!call) continue;
+      this.options.logger?.write('warn', 'tool call lost with its worker', {
+        tool: call.tool,
+        callId: loss.callId,
+        instanceId: loss.instanceId,
+        reason: loss.reason,
+      });
+      // A hung worker that wakes up must not finish what was handed elsewhere; the cancel names it, so
+      // the retry of the same call id on another instance is not touched.
+      if (loss.instanceId) this.cancel(call.domain, call.callId, 'worker_lost', loss.instanceId);
+      call.reject(new WorkerLostError(call.tool, call.callId, loss.reason, loss.instanceId));
+    }
+  }
+
+  private cancel(domain: string, callId: string, reason: string, instanceId?: string): void {
+    const cancel: ToolCallCancel = { callId, reason, ...(instanceId ? { instanceId } : {}) };
+    try {
+      this.connection.publish(SUBJECTS.toolCancel(domain), encodeJson(cancel));
+    } catch {
+      // A closed connection: the worker's own deadline stops the call.
+    }
+  }
+
+  /** While our own connection is down, silence says nothing about the workers. */
+  private watchConnection(): void {
+    void (async () => {
+      for await (const status of this.connection.status()) {
+        if (status.type === 'disconnect') this.detector.pause();
+        else if (status.type === 'reconnect') {
+          this.detector.resume(Date.now());
+          // A request that died with the old server would wait out its ack timeout: resend the safe ones.
+          for (const token of this.detector.unacknowledged()) this.pending.get(token)?.publish?.();
+        }
+      }
+    })().catch(() => undefined);
+  }
+}
