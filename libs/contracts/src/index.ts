@@ -20,3 +20,4 @@ export * from './v1/schedule.js';
 export * from './v1/hands.js';
 export * from './v1/jobs.js';
 export * from './v1/routines.js';
+export * from './v1/api-methods.js';
