@@ -21,3 +21,4 @@ export * from './v1/hands.js';
 export * from './v1/jobs.js';
 export * from './v1/routines.js';
 export * from './v1/api-methods.js';
+export * from './v1/chat-events.js';
