@@ -1,6 +1,6 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { API_METHODS, type ErrorCode } from '@talon/contracts';
+import { API_METHODS, type ErrorCode, type WireError } from '@talon/contracts';
 import { TalonError } from './talon-error.js';
 import { TalonProtocolError } from './talon-protocol-error.js';
 
@@ -71,6 +71,7 @@ export class ReplyChecker {
         details: error.details,
         retryable: typeof error.retryable === 'boolean' ? error.retryable : isRetryableCode(error.code),
         method,
+        wire: error as WireError,
         ...(callId ? { callId } : {}),
       });
     }

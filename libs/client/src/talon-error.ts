@@ -1,4 +1,4 @@
-import type { ErrorCode } from '@talon/contracts';
+import type { ErrorCode, WireError } from '@talon/contracts';
 
 const MARKER = Symbol.for('talon.client.error');
 
@@ -31,6 +31,8 @@ export interface TalonErrorOptions {
   method?: string;
   /** The call id (`talon-call-id`), to find the call in the server's logs. */
   callId?: string;
+  /** The error exactly as the server sent it, when it came from a reply. */
+  wire?: WireError;
   cause?: unknown;
 }
 
@@ -46,6 +48,8 @@ export class TalonError extends Error {
   readonly retryable: boolean;
   readonly method?: string;
   readonly callId?: string;
+  /** The error exactly as the server sent it (absent for errors the client raised itself). */
+  readonly wire?: WireError;
 
   constructor(code: TalonErrorCode, message: string, options: TalonErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -55,6 +59,7 @@ export class TalonError extends Error {
     this.retryable = options.retryable ?? false;
     if (options.method !== undefined) this.method = options.method;
     if (options.callId !== undefined) this.callId = options.callId;
+    if (options.wire !== undefined) this.wire = options.wire;
   }
 
   static isInstance(value: unknown): value is TalonError {

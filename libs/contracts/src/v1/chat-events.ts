@@ -84,6 +84,20 @@ export const TurnFinishedEventSchema = Type.Object({
   reason: Type.String(),
   iterations: Type.Integer(),
 });
+/** `skills_selected`: the skills active for the turn, with their trust. */
+export const SkillsSelectedEventSchema = Type.Object({
+  type: Type.Literal('skills_selected'),
+  ...turnScoped,
+  skills: Type.Array(Type.Object({ name: Type.String(), trust: Type.String() })),
+});
+/** `command_result`: what a slash command answered (no model involved). */
+export const CommandResultEventSchema = Type.Object({
+  type: Type.Literal('command_result'),
+  sessionId: Type.String(),
+  eventId: Type.Optional(Type.String()),
+  command: Type.String(),
+  result: Type.Unknown(),
+});
 /** `result`: the last event of a `chat.send` stream, the same document as the `chat.send` reply. */
 export const ResultEventSchema = Type.Composite([
   Type.Object({ type: Type.Literal('result') }),
@@ -92,7 +106,7 @@ export const ResultEventSchema = Type.Composite([
 
 /**
  * The events a chat stream carries that clients act on, by `type`. Servers may send other types
- * (`skills_selected`, `usage`, …); a client built against this list skips the types it does not know.
+ * (`usage`, `skill_pre_approvals`, …); a client built against this list skips the types it does not know.
  */
 export const TYPED_CHAT_EVENT_SCHEMAS = {
   turn_started: TurnStartedEventSchema,
@@ -104,6 +118,8 @@ export const TYPED_CHAT_EVENT_SCHEMAS = {
   message: MessageEventSchema,
   error: ErrorEventSchema,
   turn_finished: TurnFinishedEventSchema,
+  skills_selected: SkillsSelectedEventSchema,
+  command_result: CommandResultEventSchema,
   result: ResultEventSchema,
 } as const;
 
