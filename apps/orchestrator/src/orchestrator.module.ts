@@ -19,6 +19,7 @@ import { JobsApi } from './autonomy/jobs-api.js';
 import { RoutinesApi } from './autonomy/routines-api.js';
 import { WebhookController } from './autonomy/webhook.controller.js';
 import { GrpcApiController } from './api/grpc-api.controller.js';
+import { GrpcTypedApiController } from './api/grpc-typed-api.controller.js';
 import { HttpApiController } from './api/http-api.controller.js';
 import { NatsApiController } from './api/nats-api.controller.js';
 import {
@@ -65,6 +66,7 @@ export class OrchestratorModule {
         WebhookController,
         HttpApiController,
         GrpcApiController,
+        GrpcTypedApiController,
       ],
       providers: [
         { provide: ORCHESTRATOR_CONFIG, useValue: config },

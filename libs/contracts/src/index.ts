@@ -22,3 +22,4 @@ export * from './v1/jobs.js';
 export * from './v1/routines.js';
 export * from './v1/api-methods.js';
 export * from './v1/chat-events.js';
+export * from './v1/openapi-document.js';
