@@ -88,7 +88,7 @@ export class GrpcTypedApiController {
   private async run<M extends ApiMethodName, R>(
     method: M,
     metadata: Metadata | undefined,
-    payload: Json,
+    payload: () => Json,
     reply: (data: ApiReplyOf<M>) => R,
   ): Promise<R> {
     try {
@@ -96,7 +96,10 @@ export class GrpcTypedApiController {
       const principal: Principal = await this.authenticator.authenticate(
         bearerToken(typeof header === 'string' ? header : header?.toString()),
       );
-      const data = (await this.router.call(method, payload, { surface: 'grpc', principal })) as ApiReplyOf<M>;
+      const data = (await this.router.call(method, payload(), {
+        surface: 'grpc',
+        principal,
+      })) as ApiReplyOf<M>;
       return reply(data);
     } catch (error) {
       throw grpcErrorOf(error);
@@ -105,10 +108,15 @@ export class GrpcTypedApiController {
 
   @GrpcMethod('Talon', 'ListTools')
   listTools(request: { domain: string; source: string }, metadata: Metadata): Promise<Json> {
-    return this.run('tools.list', metadata, present(request), (data) => ({
-      version: data.version,
-      tools: data.tools.map(toolOf),
-    }));
+    return this.run(
+      'tools.list',
+      metadata,
+      () => present(request),
+      (data) => ({
+        version: data.version,
+        tools: data.tools.map(toolOf),
+      }),
+    );
   }
 
   @GrpcMethod('Talon', 'CallTool')
@@ -126,7 +134,7 @@ export class GrpcTypedApiController {
     return this.run(
       'tools.call',
       metadata,
-      {
+      () => ({
         ...present({
           tool: request.tool,
           sessionId: request.session_id,
@@ -135,7 +143,7 @@ export class GrpcTypedApiController {
           policy: request.policy,
         }),
         ...(request.params_json ? { params: json(request.params_json) } : {}),
-      },
+      }),
       (data: ToolsCallReply) => ({
         call_id: data.callId,
         tool: data.tool,
@@ -152,7 +160,7 @@ export class GrpcTypedApiController {
 
   @GrpcMethod('Talon', 'CreateSession')
   createSession(request: { title: string; autonomous: boolean }, metadata: Metadata): Promise<Json> {
-    return this.run('sessions.create', metadata, present(request), sessionOf);
+    return this.run('sessions.create', metadata, () => present(request), sessionOf);
   }
 
   @GrpcMethod('Talon', 'GetSession')
@@ -160,23 +168,33 @@ export class GrpcTypedApiController {
     return this.run(
       'sessions.get',
       metadata,
-      present({ id: request.id, includeMessages: request.include_messages }),
+      () => present({ id: request.id, includeMessages: request.include_messages }),
       sessionOf,
     );
   }
 
   @GrpcMethod('Talon', 'ListSessions')
   listSessions(request: { limit: number }, metadata: Metadata): Promise<Json> {
-    return this.run('sessions.list', metadata, present(request), (data) => ({
-      sessions: data.sessions.map(sessionOf),
-    }));
+    return this.run(
+      'sessions.list',
+      metadata,
+      () => present(request),
+      (data) => ({
+        sessions: data.sessions.map(sessionOf),
+      }),
+    );
   }
 
   @GrpcMethod('Talon', 'ListApprovals')
   listApprovals(request: { session_id: string }, metadata: Metadata): Promise<Json> {
-    return this.run('approvals.list', metadata, present({ sessionId: request.session_id }), (data) => ({
-      approvals: data.approvals.map((approval) => approvalOf(approval as ApiReplyOf<'approvals.resolve'>)),
-    }));
+    return this.run(
+      'approvals.list',
+      metadata,
+      () => present({ sessionId: request.session_id }),
+      (data) => ({
+        approvals: data.approvals.map((approval) => approvalOf(approval as ApiReplyOf<'approvals.resolve'>)),
+      }),
+    );
   }
 
   @GrpcMethod('Talon', 'ResolveApproval')
@@ -187,7 +205,7 @@ export class GrpcTypedApiController {
     return this.run(
       'approvals.resolve',
       metadata,
-      present({ id: request.id, decision: request.decision, resolvedBy: request.resolved_by }),
+      () => present({ id: request.id, decision: request.decision, resolvedBy: request.resolved_by }),
       approvalOf,
     );
   }
