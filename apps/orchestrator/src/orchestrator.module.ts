@@ -20,6 +20,7 @@ import { RoutinesApi } from './autonomy/routines-api.js';
 import { WebhookController } from './autonomy/webhook.controller.js';
 import { GrpcApiController } from './api/grpc-api.controller.js';
 import { GrpcTypedApiController } from './api/grpc-typed-api.controller.js';
+import { SessionEventReplay } from './agent/session-event-replay.js';
 import { HttpApiController } from './api/http-api.controller.js';
 import { NatsApiController } from './api/nats-api.controller.js';
 import {
@@ -74,6 +75,7 @@ export class OrchestratorModule {
         { provide: LOGGER, useValue: logger },
         { provide: DATABASE, useValue: database },
         DatabaseLifecycle,
+        SessionEventReplay,
         { provide: NATS_REQUESTER, useValue: new NatsRequester(connection) },
         ApiRouter,
         ApiAuthenticator,

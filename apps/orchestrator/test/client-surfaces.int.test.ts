@@ -49,6 +49,7 @@ const SCRIPT = {
   steps: [
     ...roundTrip('nats'),
     ...roundTrip('http'),
+    ...roundTrip('resume'),
     { name: 'aborted', expect: { lastUserMessageContains: 'abort me' }, reply: { text: 'Still answering.' } },
   ],
 };
@@ -264,6 +265,32 @@ describe('@talon/client, the OpenAPI document and the typed gRPC RPCs against a 
       .next()
       .catch((e: unknown) => e);
     expect(refused).toMatchObject({ code: expect.stringMatching(/NOT_FOUND|FORBIDDEN/) });
+  });
+
+  it('resumes a turn after its stream ended mid-turn, from the last event id (replayed, then live)', async () => {
+    const session = await overHttp.sessions.create({});
+    const controller = new AbortController();
+    let requested: Extract<TypedChatEvent, { type: 'approval_requested' }> | undefined;
+    const cut = await (async () => {
+      for await (const event of overHttp.chat.stream(session.id, 'please delete over resume', {
+        signal: controller.signal,
+      })) {
+        if (event.type === 'approval_requested') {
+          requested = event;
+          controller.abort(); // the stream ends here; the turn waits server-side
+        }
+      }
+    })().catch((e: unknown) => e);
+    expect(cut).toBeInstanceOf(TalonAbortedError);
+    expect(requested?.eventId).toEqual(expect.any(String));
+    // Resolved while nobody listens: the events it causes are replayed to the resumed stream.
+    await overNats.approvals.resolve({ id: requested!.approvalId, decision: 'approve' });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const resumed: string[] = [];
+    for await (const event of overHttp.chat.resume(session.id, requested!.eventId)) resumed.push(event.type);
+    expect(resumed[0]).toBe('approval_resolved');
+    expect(resumed).toEqual(expect.arrayContaining(['tool_call_finished', 'turn_finished']));
+    expect(resumed.at(-1)).toBe('turn_finished');
   });
 
   describe('gRPC with a plain @grpc/grpc-js client and only the proto', () => {

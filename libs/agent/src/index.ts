@@ -111,3 +111,4 @@ export { SecretsKeyInvalidError } from './errors/secrets-key-invalid-error.js';
 export { SecretKeyMismatchError } from './errors/secret-key-mismatch-error.js';
 export { SecretCorruptError } from './errors/secret-corrupt-error.js';
 export { explainedReason } from './explained-reason.js';
+export { SessionEventLog, DEFAULT_EVENT_LOG_LIMITS, type LoggedEvent } from './session-event-log.js';

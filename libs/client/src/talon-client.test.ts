@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { API_METHOD_NAMES, API_METHODS } from '@talon/contracts';
-import { createTalonClient, TalonError, TalonProtocolError } from './index.js';
+import { createTalonClient, TalonError, TalonProtocolError, TalonStreamInterruptedError } from './index.js';
 
 type Handler = (request: IncomingMessage, response: ServerResponse, body: string) => void;
 
@@ -114,6 +114,46 @@ describe('createTalonClient', () => {
     controller.abort();
     await expect(pending).rejects.toMatchObject({ code: 'ABORTED' });
     server.closeAllConnections();
+  });
+
+  it('ends a chat stream cut before its turn ended with STREAM_INTERRUPTED and the last event id', async () => {
+    handler = (_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.write(
+        'id: e1\nevent: turn_started\ndata: {"type":"turn_started","sessionId":"s","turnId":"t","resumed":false}\n\n',
+      );
+      response.write('event: usage\ndata: {"type":"usage","sessionId":"s"}\n\n'); // unknown to the client: skipped
+      setTimeout(() => response.destroy(), 50);
+    };
+    const seen: string[] = [];
+    const error = await (async () => {
+      for await (const event of client().chat.stream('s', 'hi')) seen.push(event.type);
+    })().catch((e: unknown) => e);
+    expect(seen).toEqual(['turn_started']);
+    expect(error).toBeInstanceOf(TalonStreamInterruptedError);
+    expect(error).toMatchObject({ code: 'STREAM_INTERRUPTED', lastEventId: 'e1', retryable: true });
+  });
+
+  it('refuses a chat event that does not match the contract, and types a fatal error event', async () => {
+    handler = (_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.end(
+        'event: text_delta\ndata: {"type":"text_delta","sessionId":"s","turnId":"t","text":42}\n\n',
+      );
+    };
+    await expect(client().chat.stream('s', 'hi')[Symbol.asyncIterator]().next()).rejects.toBeInstanceOf(
+      TalonProtocolError,
+    );
+    handler = (_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.end(
+        'event: error\ndata: {"type":"error","sessionId":"s","fatal":true,"error":{"code":"UNAUTHENTICATED","message":"The token expired."}}\n\n',
+      );
+    };
+    await expect(client().chat.stream('s', 'hi')[Symbol.asyncIterator]().next()).rejects.toMatchObject({
+      code: 'UNAUTHENTICATED',
+      retryable: false,
+    });
   });
 
   it('refuses options that make no sense, saying what to fix', () => {

@@ -19,13 +19,17 @@ import type { ChatService } from './chat-service.js';
 import { chatEventStream } from './chat-stream.js';
 import { principalOf } from '../api/http-front-door.js';
 import { SessionAccess } from '../auth/session-access.js';
+import { SessionEventReplay } from './session-event-replay.js';
 
 function openEventStream(response: Response): (event: ChatEvent) => void {
   response
     .status(200)
     .set({ 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
   response.flushHeaders();
-  return (event) => response.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+  return (event) =>
+    response.write(
+      `${typeof event.eventId === 'string' ? `id: ${event.eventId}\n` : ''}event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`,
+    );
 }
 
 /** Chat over HTTP: a message answered as server-sent events, and a live feed of a session's events. */
@@ -36,6 +40,7 @@ export class ChatHttpController {
     @Inject(NATS_CONNECTION) private readonly connection: NatsConnection,
     @Inject(ORCHESTRATOR_CONFIG) private readonly config: OrchestratorConfig,
     private readonly access: SessionAccess,
+    private readonly replay: SessionEventReplay,
   ) {}
 
   /**
@@ -75,7 +80,10 @@ export class ChatHttpController {
     chatEventStream(this.chat, id, message).subscribe({ next: write, complete: () => response.end() });
   }
 
-  /** `GET /v1/sessions/:id/events` → SSE: every event of the session from now on (any surface's turns). */
+  /**
+   * `GET /v1/sessions/:id/events` → SSE: every event of the session from now on (any surface's turns);
+   * with `Last-Event-ID`, the held events after that one first (a stream cut mid-turn resumes here).
+   */
   @Get(':id/events')
   async events(@Param('id') id: string, @Req() request: Request, @Res() response: Response): Promise<void> {
     try {
@@ -89,9 +97,19 @@ export class ChatHttpController {
       return;
     }
     const write = openEventStream(response);
+    const lastEventId = request.header('last-event-id');
+    const replayed = new Set<string>();
     const subscription = this.connection.subscribe(SUBJECTS.sessionEvents(id), {
-      callback: (_error, message) => write(message.json<ChatEvent>()),
+      callback: (_error, message) => {
+        const event = message.json<ChatEvent>();
+        if (typeof event.eventId !== 'string' || !replayed.has(event.eventId)) write(event);
+      },
     });
+    if (lastEventId)
+      for (const event of this.replay.log.after(id, lastEventId)) {
+        replayed.add(String(event.eventId));
+        write(event);
+      }
     request.on('close', () => subscription.unsubscribe());
   }
 }
