@@ -300,7 +300,7 @@ describe('@talon/client, the OpenAPI document and the typed gRPC RPCs against a 
       callback: (error: grpc.ServiceError | null, reply: any) => void,
     ) => void;
     let talon: grpc.Client & Record<string, Unary>;
-    const call = (rpc: string, request: object, token: string | undefined = nats.bootstrapToken) =>
+    const call = (rpc: string, request: object, token: string | null = nats.bootstrapToken) =>
       new Promise<any>((resolve, reject) => {
         const metadata = new grpc.Metadata();
         if (token) metadata.set('authorization', `Bearer ${token}`);
@@ -333,7 +333,7 @@ describe('@talon/client, the OpenAPI document and the typed gRPC RPCs against a 
     });
 
     it('maps Talon codes to gRPC statuses, with the code in the trailers', async () => {
-      const cases: Array<[string, object, string | undefined, number, string]> = [
+      const cases: Array<[string, object, string | null, number, string]> = [
         [
           'GetSession',
           { id: 'not-a-uuid' },
@@ -350,7 +350,7 @@ describe('@talon/client, the OpenAPI document and the typed gRPC RPCs against a 
           grpc.status.INVALID_ARGUMENT,
           'MALFORMED_JSON',
         ],
-        ['ListTools', {}, undefined, grpc.status.UNAUTHENTICATED, 'UNAUTHENTICATED'],
+        ['ListTools', {}, null, grpc.status.UNAUTHENTICATED, 'UNAUTHENTICATED'],
         [
           'ResolveApproval',
           { id: UUID, decision: 'maybe' },
