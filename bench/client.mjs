@@ -17,8 +17,12 @@ const CONCURRENCY = 64;
 const nats = await testing.startNatsTestServer();
 const database = await testing.createTestDatabase();
 const stateDir = await mkdtemp(join(tmpdir(), 'talon-bench-client-'));
-const base = { NATS_URL: nats.url, TALON_STATE_DIR: stateDir, LOG_LEVEL: 'warn' };
-const worker = await testing.startServiceProcess('tool-worker', base, { waitReady: false });
+const base = { NATS_URL: nats.url, TALON_STATE_DIR: stateDir };
+const worker = await testing.startServiceProcess(
+  'tool-worker',
+  { ...base, LOG_LEVEL: 'warn' },
+  { waitReady: false },
+);
 const orchestrator = await testing.startServiceProcess('orchestrator', {
   ...base,
   DATABASE_URL: database.url,
