@@ -1,9 +1,11 @@
 import { createInterface, type Interface } from 'node:readline/promises';
-import type { ChatEvent, ChatSendReply, TypedChatEvent } from '@talon/contracts';
+import { SUBJECTS, type ChatEvent, type ChatSendReply } from '@talon/contracts';
 import { connectTalonApiFromCli, type TalonApiConnection } from '../talon-api-connection.js';
 import { renderChatEvent } from '../chat-renderer.js';
 import { Spinner } from '../spinner.js';
 
+/** A turn may wait on people (approvals) and tools: give it a long deadline. */
+const TURN_TIMEOUT_MS = 15 * 60_000;
 const ANSWERS: Record<string, 'approve' | 'deny' | 'approve_always'> = {
   y: 'approve',
   yes: 'approve',
@@ -25,17 +27,38 @@ export async function chatCommand(print: (line: string) => void): Promise<number
     print((error as Error).message);
     return 1;
   }
+  const connection = api.connection;
   const call = api.call;
   const session = await call<{ id: string }>('sessions.create', { title: 'talon chat' });
   const out = process.stdout;
   const spinner = new Spinner(out);
   const rl = createInterface({ input: process.stdin, output: out, terminal: process.stdin.isTTY });
+  let pendingApprovals = Promise.resolve();
 
   const help = await call<ChatSendReply>('chat.send', { sessionId: session.id, message: '/help' });
   const model = (help.command as { model?: string; help?: string } | undefined) ?? {};
   print(`Talon chat · session ${session.id}`);
   if (model.model && model.model !== 'configured') print(`\x1b[33m${model.model}\x1b[0m`);
   print('Type a message, /help for commands, /exit to leave.');
+
+  const subscription = connection.subscribe(SUBJECTS.sessionEvents(session.id), {
+    callback: (_error, message) => {
+      const event = message.json<ChatEvent>();
+      if (event.type === 'approval_requested') {
+        pendingApprovals = pendingApprovals.then(() =>
+          askApproval(rl, event, spinner, (id, decision) =>
+            call('approvals.resolve', { id, decision, resolvedBy: 'cli' }),
+          ),
+        );
+        return;
+      }
+      const text = renderChatEvent(event);
+      if (text === undefined) return;
+      spinner.stop();
+      out.write(text);
+      if (event.type === 'tool_call_started') spinner.start(`running ${event.tool}`);
+    },
+  });
 
   try {
     for (;;) {
@@ -44,29 +67,16 @@ export async function chatCommand(print: (line: string) => void): Promise<number
       if (line === '/exit' || line === '/quit') break;
       spinner.start('thinking');
       try {
-        // The turn's events as they happen; an approval is asked inline while the stream waits.
-        for await (const event of api.client.chat.stream(session.id, line)) {
-          if (event.type === 'approval_requested') {
-            await askApproval(rl, event, spinner, (id, decision) =>
-              api.client.approvals.resolve({ id, decision, resolvedBy: 'cli' }),
-            );
-            continue;
-          }
-          if (event.type === 'result') {
-            spinner.stop();
-            if (event.reason !== 'command') out.write('\n');
-            if (event.error)
-              out.write(
-                `\x1b[31m${(event.error as { message?: string }).message ?? 'the turn failed'}\x1b[0m\n`,
-              );
-            continue;
-          }
-          const text = renderChatEvent(event as unknown as ChatEvent);
-          if (text === undefined) continue;
-          spinner.stop();
-          out.write(text);
-          if (event.type === 'tool_call_started') spinner.start(`running ${event.tool}`);
-        }
+        const reply = await call<ChatSendReply>(
+          'chat.send',
+          { sessionId: session.id, message: line },
+          TURN_TIMEOUT_MS,
+        );
+        await pendingApprovals;
+        spinner.stop();
+        if (reply.reason !== 'command') out.write('\n');
+        if (reply.error)
+          out.write(`\x1b[31m${(reply.error as { message?: string }).message ?? 'the turn failed'}\x1b[0m\n`);
       } catch (error) {
         spinner.stop();
         out.write(`\x1b[31m${(error as Error).message}\x1b[0m\n`);
@@ -74,17 +84,18 @@ export async function chatCommand(print: (line: string) => void): Promise<number
     }
   } finally {
     spinner.stop();
+    subscription.unsubscribe();
     rl.close();
-    await api.close();
+    await connection.close();
   }
   return 0;
 }
 
 async function askApproval(
   rl: Interface,
-  event: Extract<TypedChatEvent, { type: 'approval_requested' }>,
+  event: ChatEvent,
   spinner: Spinner,
-  resolve: (id: string, decision: 'approve' | 'deny' | 'approve_always') => Promise<unknown>,
+  resolve: (id: string, decision: string) => Promise<unknown>,
 ): Promise<void> {
   spinner.stop();
   const params = JSON.stringify(event.params ?? {});
