@@ -1,7 +1,6 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { operatorTokenPath } from '@talon/auth';
-import { apiSubject } from '@talon/contracts';
-import { NatsRequester } from '@talon/service-runtime';
+import { createTalonClient, type TalonClient } from '@talon/client';
 import { readFileSync } from 'node:fs';
 import { cliStateDir, readBusState } from './cli-state.js';
 
@@ -9,7 +8,8 @@ import { cliStateDir, readBusState } from './cli-state.js';
 export interface TalonApiConnection {
   url: string;
   connection: NatsConnection;
-  requester: NatsRequester;
+  /** `@talon/client` on this connection with the caller's token. */
+  client: TalonClient;
   token: string | undefined;
   call<T>(method: string, payload: unknown, timeoutMs?: number): Promise<T>;
   close(): Promise<void>;
@@ -54,14 +54,15 @@ export async function connectTalonApiFromCli(
     });
   }
   const token = env.TALON_TOKEN || env.TALON_BOOTSTRAP_TOKEN || readToken(operatorTokenPath(stateDir));
-  const requester = new NatsRequester(connection);
+  // A person waits at the prompt: one retry at most, and only of idempotent methods (the client's rule).
+  const client = createTalonClient({ nats: connection, retries: 1, ...(token ? { token } : {}) });
   return {
     url,
     connection,
-    requester,
+    client,
     token,
-    call: <T>(method: string, payload: unknown, timeoutMs = 10_000) =>
-      requester.request<T>(apiSubject(method), payload, { timeoutMs, ...(token ? { token } : {}) }),
+    call: async <T>(method: string, payload: unknown, timeoutMs = 10_000) =>
+      (await client.callUnlisted(method, payload, { timeoutMs })) as T,
     close: () => connection.close(),
   };
 }

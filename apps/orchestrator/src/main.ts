@@ -1,6 +1,8 @@
 import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
-import { ServerCredentials } from '@grpc/grpc-js';
+import { ServerCredentials, type Server } from '@grpc/grpc-js';
+import type { PackageDefinition } from '@grpc/proto-loader';
+import { ReflectionService } from '@grpc/reflection';
 import type { INestApplication } from '@nestjs/common';
 import { Transport } from '@nestjs/microservices';
 import { TALON_PROTO_PACKAGE, TALON_PROTO_PATH } from '@talon/contracts';
@@ -49,6 +51,9 @@ const running = await bootstrapService({
           protoPath: TALON_PROTO_PATH,
           url: `${config.grpc.host}:${config.grpc.port}`,
           loader: { keepCase: true, defaults: true },
+          // Server reflection, so grpcurl-style tools list the services and messages without the proto.
+          onLoadPackageDefinition: (pkg: PackageDefinition, server: Pick<Server, 'addService'>) =>
+            new ReflectionService(pkg).addToServer(server),
           maxReceiveMessageLength: config.maxPayloadBytes * 4,
           ...(config.auth.grpcTls
             ? {

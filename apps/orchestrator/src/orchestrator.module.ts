@@ -13,7 +13,6 @@ import { ApiRouter } from './api/api-router.js';
 import { ApiAuthenticator } from './auth/api-authenticator.js';
 import { OperatorTokenBootstrap } from './auth/operator-token-bootstrap.js';
 import { SessionAccess } from './auth/session-access.js';
-import { SessionEventHub } from './agent/session-event-hub.js';
 import { TokensApi } from './auth/tokens-api.js';
 import { ToolInvokeController } from './tools/tool-invoke.controller.js';
 import { autonomyProviders } from './autonomy/autonomy.providers.js';
@@ -23,6 +22,8 @@ import { ArtifactsApi } from './artifacts/artifacts-api.js';
 import { RoutinesApi } from './autonomy/routines-api.js';
 import { WebhookController } from './autonomy/webhook.controller.js';
 import { GrpcApiController } from './api/grpc-api.controller.js';
+import { GrpcTypedApiController } from './api/grpc-typed-api.controller.js';
+import { SessionEventReplay } from './agent/session-event-replay.js';
 import { HttpApiController } from './api/http-api.controller.js';
 import { MetricsController } from './metrics/metrics.controller.js';
 import { NatsApiController } from './api/nats-api.controller.js';
@@ -73,6 +74,7 @@ export class OrchestratorModule {
         MetricsController,
         HttpApiController,
         GrpcApiController,
+        GrpcTypedApiController,
       ],
       providers: [
         { provide: ORCHESTRATOR_CONFIG, useValue: config },
@@ -80,11 +82,11 @@ export class OrchestratorModule {
         { provide: LOGGER, useValue: logger },
         { provide: DATABASE, useValue: database },
         DatabaseLifecycle,
+        SessionEventReplay,
         { provide: NATS_REQUESTER, useValue: new NatsRequester(connection) },
         ApiRouter,
         ApiAuthenticator,
         SessionAccess,
-        SessionEventHub,
         OperatorTokenBootstrap,
         TokensApi,
         SystemStatusMethod,

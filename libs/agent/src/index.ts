@@ -120,11 +120,7 @@ export { SecretsKeyInvalidError } from './errors/secrets-key-invalid-error.js';
 export { SecretKeyMismatchError } from './errors/secret-key-mismatch-error.js';
 export { SecretCorruptError } from './errors/secret-corrupt-error.js';
 export { explainedReason } from './explained-reason.js';
-// Resuming cut event streams (`Last-Event-ID`).
-export {
-  EventReplayBuffer,
-  DEFAULT_EVENT_REPLAY_CAPACITY,
-  type BufferedEvent,
-} from './event-replay-buffer.js';
 export { RunningTurns, type RunningTurn } from './running-turns.js';
 export { TurnCancelledError } from './errors/turn-cancelled-error.js';
+// Resuming cut event streams (`Last-Event-ID`).
+export { SessionEventLog, DEFAULT_EVENT_LOG_LIMITS, type LoggedEvent } from './session-event-log.js';

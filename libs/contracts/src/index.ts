@@ -24,3 +24,6 @@ export * from './v1/artifacts.js';
 export * from './v1/shared-state.js';
 export * from './v1/audit.js';
 export * from './v1/reminders.js';
+export * from './v1/api-methods.js';
+export * from './v1/chat-events.js';
+export * from './v1/openapi-document.js';

@@ -1,6 +1,6 @@
-import { apiSubject, type ToolDefinition, type ToolsCallReply, type ToolsListReply } from '@talon/contracts';
+import type { TalonClient } from '@talon/client';
+import type { ToolDefinition } from '@talon/contracts';
 import { serveTalonMcpOverStdio, talonMcpToolResult, type TalonMcpServerOptions } from '@talon/mcp';
-import type { NatsRequester } from '@talon/service-runtime';
 import { connectTalonApiFromCli, type TalonApiConnection } from '../talon-api-connection.js';
 
 /** How often the catalog version is checked to send `tools/list_changed`. */
@@ -22,7 +22,7 @@ export async function mcpServeCommand(note: (line: string) => void): Promise<num
     return 1;
   }
   const { connection, url } = api;
-  const options = natsCatalogOptions(api.requester, api.token);
+  const options = natsCatalogOptions(api.client);
   const server = await serveTalonMcpOverStdio(options.server);
   note(`talon mcp serve: serving the catalog of the orchestrator behind ${url} over stdio`);
   await new Promise<void>((resolve) => {
@@ -36,19 +36,12 @@ export async function mcpServeCommand(note: (line: string) => void): Promise<num
 }
 
 /** Catalog and calls over the orchestrator's API, with a poll of the catalog version for change notices. */
-function natsCatalogOptions(
-  requester: NatsRequester,
-  token: string | undefined,
-): { server: TalonMcpServerOptions; stop(): void } {
+function natsCatalogOptions(client: TalonClient): { server: TalonMcpServerOptions; stop(): void } {
   let cached: { version: number; tools: ToolDefinition[] } | undefined;
   let sessionId: Promise<string> | undefined;
   const listeners = new Set<() => void>();
   const list = async () => {
-    const reply = await requester.request<ToolsListReply>(
-      apiSubject('tools.list'),
-      {},
-      { timeoutMs: 5_000, ...(token ? { token } : {}) },
-    );
+    const reply = await client.tools.list({}, { timeoutMs: 5_000 });
     const changed = cached !== undefined && cached.version !== reply.version;
     cached = { version: reply.version, tools: reply.tools.map((tool) => tool.definition) };
     if (changed) for (const listener of listeners) listener();
@@ -70,17 +63,12 @@ function natsCatalogOptions(
           (cached?.tools.find((definition) => definition.name === tool)?.timeoutMs ?? 30_000) +
           CALL_MARGIN_MS;
         // The client is an agent: its calls pass the session policy (APPROVAL_REQUIRED carries the approval id).
-        sessionId ??= requester
-          .request<{ id: string }>(
-            apiSubject('sessions.create'),
-            { title: 'mcp stdio client' },
-            { timeoutMs: 5_000, ...(token ? { token } : {}) },
-          )
+        sessionId ??= client.sessions
+          .create({ title: 'mcp stdio client' }, { timeoutMs: 5_000 })
           .then((session) => session.id);
-        const reply = await requester.request<ToolsCallReply>(
-          apiSubject('tools.call'),
+        const reply = await client.tools.call(
           { tool, params: args, sessionId: await sessionId, policy: 'agent' },
-          { timeoutMs, ...(token ? { token } : {}) },
+          { timeoutMs },
         );
         return talonMcpToolResult(reply);
       },

@@ -1,31 +1,35 @@
 import { Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import type { BufferedEvent } from '@talon/agent';
+import type { NatsConnection } from '@nats-io/transport-node';
 import { ForbiddenError, UnauthenticatedError } from '@talon/auth';
 import {
   ChatSendRequestSchema,
   HTTP_STATUS_BY_CODE,
   SessionIdSchema,
+  SUBJECTS,
   scopeAllows,
   type ChatEvent,
 } from '@talon/contracts';
 import { toWireError } from '@talon/errors';
 import { validatePayload } from '@talon/service-runtime';
 import { readJsonBody } from '../api/http-body-reader.js';
-import { CHAT_SERVICE, ORCHESTRATOR_CONFIG } from '../config/orchestrator.constants.js';
+import { CHAT_SERVICE, NATS_CONNECTION, ORCHESTRATOR_CONFIG } from '../config/orchestrator.constants.js';
 import type { OrchestratorConfig } from '../config/orchestrator-config.js';
 import type { ChatService } from './chat-service.js';
 import { chatEventStream } from './chat-stream.js';
 import { principalOf } from '../api/http-front-door.js';
 import { SessionAccess } from '../auth/session-access.js';
-import { SessionEventHub } from './session-event-hub.js';
+import { SessionEventReplay } from './session-event-replay.js';
 
 function openEventStream(response: Response): (event: ChatEvent) => void {
   response
     .status(200)
     .set({ 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
   response.flushHeaders();
-  return (event) => response.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+  return (event) =>
+    response.write(
+      `${typeof event.eventId === 'string' ? `id: ${event.eventId}\n` : ''}event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`,
+    );
 }
 
 /** Chat over HTTP: a message answered as server-sent events, and a live feed of a session's events. */
@@ -33,9 +37,10 @@ function openEventStream(response: Response): (event: ChatEvent) => void {
 export class ChatHttpController {
   constructor(
     @Inject(CHAT_SERVICE) private readonly chat: ChatService,
+    @Inject(NATS_CONNECTION) private readonly connection: NatsConnection,
     @Inject(ORCHESTRATOR_CONFIG) private readonly config: OrchestratorConfig,
     private readonly access: SessionAccess,
-    private readonly hub: SessionEventHub,
+    private readonly replay: SessionEventReplay,
   ) {}
 
   /**
@@ -72,19 +77,12 @@ export class ChatHttpController {
       return;
     }
     const write = openEventStream(response);
-    const stream = chatEventStream(this.chat, id, message).subscribe({
-      next: write,
-      complete: () => response.end(),
-    });
-    // The connection closed before the turn finished: the client gave up, so the turn is cancelled.
-    response.on('close', () => {
-      if (!response.writableFinished) stream.unsubscribe();
-    });
+    chatEventStream(this.chat, id, message).subscribe({ next: write, complete: () => response.end() });
   }
 
   /**
-   * `GET /v1/sessions/:id/events` → SSE: every event of the session from now on (any surface's turns), each
-   * with an id; `Last-Event-ID` resumes a cut stream with the events it missed, or sends `stream_reset`.
+   * `GET /v1/sessions/:id/events` → SSE: every event of the session from now on (any surface's turns);
+   * with `Last-Event-ID`, the held events after that one first (a stream cut mid-turn resumes here).
    */
   @Get(':id/events')
   async events(@Param('id') id: string, @Req() request: Request, @Res() response: Response): Promise<void> {
@@ -98,16 +96,25 @@ export class ChatHttpController {
         .send(JSON.stringify({ ok: false, error: wire }));
       return;
     }
-    openEventStream(response);
-    const write = ({ id: eventId, event }: BufferedEvent<ChatEvent>) =>
-      response.write(`id: ${eventId}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
-    const lastEventId = request.headers['last-event-id'];
-    const follow = this.hub.follow(id, typeof lastEventId === 'string' ? lastEventId : undefined, write);
-    if (follow.reset)
+    const write = openEventStream(response);
+    const lastEventId = request.header('last-event-id');
+    const replayed = new Set<string>();
+    const subscription = this.connection.subscribe(SUBJECTS.sessionEvents(id), {
+      callback: (_error, message) => {
+        const event = message.json<ChatEvent>();
+        if (typeof event.eventId !== 'string' || !replayed.has(event.eventId)) write(event);
+      },
+    });
+    if (lastEventId && !this.replay.log.knows(id, lastEventId))
+      // Too old, or from before a restart: the client reloads the session instead of missing events.
       response.write(
-        `event: stream_reset\ndata: ${JSON.stringify({ type: 'stream_reset', sessionId: id, reason: 'The events after Last-Event-ID are no longer here: reload the session (sessions.get).' })}\n\n`,
+        `event: stream_reset\ndata: ${JSON.stringify({ type: 'stream_reset', sessionId: id, reason: 'The events after Last-Event-ID are no longer held: reload the session (sessions.get).' })}\n\n`,
       );
-    for (const missed of follow.missed) write(missed);
-    request.on('close', () => follow.close());
+    else if (lastEventId)
+      for (const event of this.replay.log.after(id, lastEventId)) {
+        replayed.add(String(event.eventId));
+        write(event);
+      }
+    request.on('close', () => subscription.unsubscribe());
   }
 }

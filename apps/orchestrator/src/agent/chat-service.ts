@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { NatsConnection } from '@nats-io/transport-node';
 import {
   isSlashCommand,
@@ -32,6 +33,9 @@ import type { AuditLog } from '../audit/audit-log.js';
 import type { McpControlClient } from '../mcp/mcp-control-client.js';
 import type { SkillServiceClient } from '../skills/skill-service-client.js';
 import { CONFIGURE_MODEL_HINT } from './unconfigured-provider.js';
+
+const EVENT_ID_PREFIX = `${Date.now().toString(36)}${randomBytes(4).toString('hex')}`;
+let eventCounter = 0;
 
 /** A job's turn, as the job runner asks for it. */
 export interface JobTurnInput {
@@ -497,7 +501,8 @@ export class ChatService {
   private emitter(sessionId: string, sink?: ChatEventSink): (event: AgentEvent | ChatEvent) => void {
     const subject = SUBJECTS.sessionEvents(sessionId);
     return (event) => {
-      const wire = { ...event, sessionId } as ChatEvent;
+      // The id a cut stream resumes after (SSE `id` / `Last-Event-ID`): unique across replicas.
+      const wire = { ...event, sessionId, eventId: `${EVENT_ID_PREFIX}.${++eventCounter}` } as ChatEvent;
       this.deps.connection.publish(subject, encodeJson(wire));
       this.auditEvent(wire);
       try {

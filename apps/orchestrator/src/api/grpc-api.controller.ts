@@ -5,14 +5,7 @@ import { GrpcMethod } from '@nestjs/microservices';
 import type { Observable } from 'rxjs';
 import { catchError, from, map, of, switchMap } from 'rxjs';
 import { ForbiddenError, type Principal } from '@talon/auth';
-import {
-  GRPC_STATUS_BY_CODE,
-  HEADERS,
-  SessionIdSchema,
-  scopeAllows,
-  type ChatEvent,
-  type SystemStatus,
-} from '@talon/contracts';
+import { HEADERS, SessionIdSchema, scopeAllows, type ChatEvent, type SystemStatus } from '@talon/contracts';
 import { validatePayload } from '@talon/service-runtime';
 import { ApiAuthenticator, bearerToken } from '../auth/api-authenticator.js';
 import { SessionAccess } from '../auth/session-access.js';
@@ -24,6 +17,7 @@ import { chatEventStream } from '../agent/chat-stream.js';
 import type { OrchestratorConfig } from '../config/orchestrator-config.js';
 import { recordCarrier, type HeaderCarrier } from '@talon/telemetry';
 import { ApiRouter } from './api-router.js';
+import { grpcErrorOf } from './grpc-status.js';
 
 /** The trace context headers of a gRPC call's metadata. */
 function metadataCarrier(metadata: Metadata | undefined): HeaderCarrier {
@@ -50,16 +44,6 @@ function parsePayload(json: string, maxBytes: number): unknown {
   const bytes = Buffer.byteLength(json ?? '');
   if (bytes > maxBytes) throw new PayloadTooLargeError(bytes, maxBytes);
   return parseJsonText(json ?? '');
-}
-
-/**
- * A typed RPC's failure as a gRPC status (grpc-js reads `code` and `details` off the error the handler
- * throws), with the Talon code at the start of the details (`CODE: message`).
- */
-function grpcErrorOf(error: unknown): Error & { code: number; details: string } {
-  const wire = toWireError(error);
-  const details = `${wire.code}: ${wire.message}`;
-  return Object.assign(new Error(details), { code: GRPC_STATUS_BY_CODE[wire.code] ?? 13, details });
 }
 
 /** The gRPC surface (proto in libs/contracts/proto). Errors travel in-band in the envelope, like NATS. */

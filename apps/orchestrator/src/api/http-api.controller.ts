@@ -14,7 +14,7 @@ import {
 import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { from, interval, startWith, switchMap, type Observable } from 'rxjs';
-import { HEADERS, HTTP_STATUS_BY_CODE, type Envelope } from '@talon/contracts';
+import { buildOpenApiDocument, HEADERS, HTTP_STATUS_BY_CODE, type Envelope } from '@talon/contracts';
 import { toWireError } from '@talon/errors';
 import { UnknownMethodError, type JsonLogger } from '@talon/service-runtime';
 import { recordCarrier } from '@talon/telemetry';
@@ -30,6 +30,8 @@ import { principalOf } from './http-front-door.js';
  */
 @Controller()
 export class HttpApiController {
+  private openApiText: string | undefined;
+
   constructor(
     private readonly router: ApiRouter,
     @Inject(ORCHESTRATOR_CONFIG) private readonly config: OrchestratorConfig,
@@ -71,6 +73,20 @@ export class HttpApiController {
   @Get('v1/methods')
   async methods(@Res() response: Response): Promise<void> {
     await this.reply(response, async () => this.router.list());
+  }
+
+  /**
+   * The OpenAPI 3.1 document, built from the contract's schemas (the same as docs/openapi.json). Public
+   * behind the Host and Origin checks: it holds no state and code generators fetch it without a token.
+   */
+  @Get('v1/openapi.json')
+  openApi(@Res() response: Response): void {
+    this.openApiText ??= JSON.stringify(buildOpenApiDocument());
+    response
+      .status(200)
+      .type('application/json')
+      .setHeader('cache-control', 'no-cache')
+      .send(this.openApiText);
   }
 
   /** Server-sent events: `system.status` every `intervalMs` (default 2000). */

@@ -19,10 +19,14 @@ const TOKEN_QUERY_NAMES = new Set([
 ]);
 
 /**
- * Routes reached without a token: the OAuth redirect target (checked by its `state`) and routine webhooks
- * (checked by their HMAC-SHA256 signature and timestamp). The Host, Origin and media-type rules still apply.
+ * Routes reached without a token: the OAuth redirect target (checked by its `state`), routine webhooks
+ * (checked by their HMAC-SHA256 signature and timestamp) and the OpenAPI document (the same as the
+ * repository's docs/openapi.json: no state, and client generators fetch it without credentials). The Host,
+ * Origin and media-type rules still apply.
  */
 const PUBLIC_ROUTES = [/^\/mcp\/oauth\/callback\/[^/]+$/, /^\/v1\/hooks\/[^/]+$/];
+/** The OpenAPI document's route, public for GET only. */
+const OPENAPI_ROUTE = '/v1/openapi.json';
 
 const principals = new WeakMap<IncomingMessage, Principal>();
 
@@ -125,6 +129,7 @@ export function httpFrontDoor(config: FrontDoorConfig, authenticator: ApiAuthent
     // The console's page and bundle hold no data: the login happens in the page, with a bearer token.
     if ((method === 'GET' || method === 'HEAD') && CONSOLE_ROUTES.some((route) => route.test(url.pathname)))
       return next();
+    if (method === 'GET' && url.pathname === OPENAPI_ROUTE) return next();
     authenticator.authenticate(bearerToken(request.headers.authorization)).then(
       (principal) => {
         principals.set(request, principal);
