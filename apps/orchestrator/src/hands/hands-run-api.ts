@@ -3,6 +3,7 @@ import {
   HandInstanceRequestSchema,
   HandRunIdRequestSchema,
   HandsActivateRequestSchema,
+  HandsInstancesRequestSchema,
   HandsApproveRequestSchema,
   HandsCancelRequestSchema,
   HandsExecuteRequestSchema,
@@ -15,7 +16,6 @@ import {
   type HandsExecuteRequest,
   type HandsRunsListRequest,
 } from '@talon/contracts';
-import { Type } from '@sinclair/typebox';
 import { ApiRouter } from '../api/api-router.js';
 import type { ApiCallContext } from '../api/api-method.js';
 import { callerOf } from '../autonomy/jobs-api.js';
@@ -106,10 +106,7 @@ export class HandsRunApi implements OnModuleInit {
       scope: 'read',
       description:
         'Activated instances with their state and dashboard metrics (read from the memory keys their hand writes).',
-      request: Type.Object(
-        { id: Type.Optional(Type.String({ maxLength: 64 })) },
-        { additionalProperties: false },
-      ),
+      request: HandsInstancesRequestSchema,
       handle: async (request: { id?: string }) => ({ instances: await this.instances.list(request.id) }),
     });
     r.register({

@@ -1,12 +1,28 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { EmptyRequestSchema } from './api.js';
 import type { ApiScope } from './auth.js';
+import { ArtifactSchema, ArtifactsGetRequestSchema } from './artifacts.js';
+import { AuditListReplySchema, AuditListRequestSchema } from './audit.js';
 import {
+  HandInstanceRequestSchema,
+  HandInstancesReplySchema,
+  HandRunIdRequestSchema,
+  HandsActivateRequestSchema,
+  HandsApproveRequestSchema,
+  HandsCancelRequestSchema,
+  HandsExecuteRequestSchema,
   HandsGetRequestSchema,
+  HandsInstancesRequestSchema,
   HandsListReplySchema,
   HandsListRequestSchema,
+  HandsRunsListRequestSchema,
   HandSummarySchema,
 } from './hands.js';
+import {
+  RemindersCancelRequestSchema,
+  RemindersListReplySchema,
+  RemindersListRequestSchema,
+} from './reminders.js';
 import {
   JobIdRequestSchema,
   JobSchema,
@@ -53,6 +69,8 @@ import {
   SecretsSetRequestSchema,
   SessionDetailSchema,
   SessionSchema,
+  SessionsCancelReplySchema,
+  SessionsCancelRequestSchema,
   SessionsCreateRequestSchema,
   SessionsGetRequestSchema,
   SessionsListRequestSchema,
@@ -559,6 +577,118 @@ export const API_METHODS = {
     summary: 'Emits a system event; routines listening for it fire.',
     request: EventsEmitRequestSchema,
     reply: EventsEmitReplySchema,
+  }),
+  'artifacts.get': method({
+    scope: 'read',
+    idempotent: true,
+    summary: 'The bytes (base64) of an image, audio or binary resource a tool result names by sha256.',
+    request: ArtifactsGetRequestSchema,
+    reply: ArtifactSchema,
+  }),
+  'audit.list': method({
+    scope: 'operator',
+    idempotent: true,
+    summary: 'The audit log, paged and filtered.',
+    request: AuditListRequestSchema,
+    reply: AuditListReplySchema,
+  }),
+  'sessions.cancel': method({
+    scope: 'agent',
+    idempotent: true,
+    summary: "Stops a session's running turn and its tool calls.",
+    request: SessionsCancelRequestSchema,
+    reply: SessionsCancelReplySchema,
+  }),
+  'hands.execute': method({
+    scope: 'agent',
+    idempotent: false,
+    summary: 'Runs a hand (or an instance) as a job; a hand that requires approval waits for it.',
+    request: HandsExecuteRequestSchema,
+    reply: AnyObject,
+  }),
+  'hands.approve': method({
+    scope: 'operator',
+    idempotent: true,
+    summary: 'Approves or denies a hand run awaiting approval.',
+    request: HandsApproveRequestSchema,
+    reply: AnyObject,
+  }),
+  'hands.cancel': method({
+    scope: 'agent',
+    idempotent: true,
+    summary: 'Cancels every unfinished run of a hand or an instance.',
+    request: HandsCancelRequestSchema,
+    reply: AnyObject,
+  }),
+  'hands.activate': method({
+    scope: 'agent',
+    idempotent: false,
+    summary: 'Activates a hand as a named instance with checked settings.',
+    request: HandsActivateRequestSchema,
+    reply: AnyObject,
+  }),
+  'hands.pause': method({
+    scope: 'agent',
+    idempotent: true,
+    summary: 'Pauses a hand instance.',
+    request: HandInstanceRequestSchema,
+    reply: AnyObject,
+  }),
+  'hands.resume': method({
+    scope: 'agent',
+    idempotent: true,
+    summary: 'Resumes a paused hand instance.',
+    request: HandInstanceRequestSchema,
+    reply: AnyObject,
+  }),
+  'hands.delete': method({
+    scope: 'agent',
+    idempotent: true,
+    summary: 'Makes a hand instance inactive (its runs are kept).',
+    request: HandInstanceRequestSchema,
+    reply: AnyObject,
+  }),
+  'hands.instances': method({
+    scope: 'read',
+    idempotent: true,
+    summary: 'Hand instances with their state, settings and metrics.',
+    request: HandsInstancesRequestSchema,
+    reply: HandInstancesReplySchema,
+  }),
+  'hands.runs.list': method({
+    scope: 'read',
+    idempotent: true,
+    summary: 'Hand runs, newest first, by hand, instance or state.',
+    request: HandsRunsListRequestSchema,
+    reply: AnyObject,
+  }),
+  'hands.runs.get': method({
+    scope: 'read',
+    idempotent: true,
+    summary: 'One hand run.',
+    request: HandRunIdRequestSchema,
+    reply: AnyObject,
+  }),
+  'hands.runs.cancel': method({
+    scope: 'agent',
+    idempotent: true,
+    summary: 'Cancels one hand run.',
+    request: HandRunIdRequestSchema,
+    reply: AnyObject,
+  }),
+  'reminders.list': method({
+    scope: 'read',
+    idempotent: true,
+    summary: 'Reminders set in chat and the ones delivered.',
+    request: RemindersListRequestSchema,
+    reply: RemindersListReplySchema,
+  }),
+  'reminders.cancel': method({
+    scope: 'agent',
+    idempotent: true,
+    summary: 'Cancels a reminder.',
+    request: RemindersCancelRequestSchema,
+    reply: AnyObject,
   }),
 } as const;
 

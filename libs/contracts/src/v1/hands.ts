@@ -358,3 +358,11 @@ export const HandInstancesReplySchema = Type.Object({
 });
 /** Reply of `hands.instances`. */
 export type HandInstancesReply = Static<typeof HandInstancesReplySchema>;
+
+/** Request of `hands.instances`: every instance, or those of one hand. */
+export const HandsInstancesRequestSchema = Type.Object(
+  { id: Type.Optional(Type.String({ maxLength: 64 })) },
+  { additionalProperties: false },
+);
+/** Request of `hands.instances`. */
+export type HandsInstancesRequest = Static<typeof HandsInstancesRequestSchema>;
