@@ -5,11 +5,13 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import pty from '@lydell/node-pty';
 import {
+  connectTalonApi,
   createTestDatabase,
   findFreePort,
   REPO_ROOT,
   startNatsTestServer,
   startServiceProcess,
+  waitUntil,
   type NatsTestServer,
   type ServiceProcess,
   type TestDatabase,
@@ -66,6 +68,7 @@ describe('talon chat in a real pseudo-terminal', () => {
     services.push(
       ...(await Promise.all([
         startServiceProcess('wasm-runner', base),
+        startServiceProcess('tool-worker', { NATS_URL: nats.url }),
         startServiceProcess('skill-service', { ...base, SKILLS_WORKSPACE_DIR: join(stateDir, 'skills') }),
         startServiceProcess('orchestrator', {
           ...base,
@@ -78,6 +81,19 @@ describe('talon chat in a real pseudo-terminal', () => {
         }),
       ])),
     );
+    // The turns below need echo (tool-worker) and write_file (wasm-runner) in the catalog.
+    const api = await connectTalonApi(nats.url);
+    await waitUntil(
+      async () => {
+        const names = (
+          await api.ok<{ tools: Array<{ definition: { name: string } }> }>('tools.list', {})
+        ).tools.map((tool) => tool.definition.name);
+        return names.includes('echo') && names.includes('write_file');
+      },
+      45_000,
+      'echo and write_file in the catalog',
+    );
+    await api.close();
   }, 120_000);
 
   afterAll(async () => {
@@ -117,7 +133,8 @@ describe('talon chat in a real pseudo-terminal', () => {
     const { terminal, waitFor, exited } = openTerminal();
     await waitFor('you ›');
     terminal.write('/call echo {"message":"typed in a tty"}\r');
-    await waitFor('typed in a tty');
+    // The call's own line (the typed text alone is echoed by the terminal at once).
+    await waitFor('✓ echo');
     terminal.write('please write the note\r');
     await waitFor('Writing the note now.');
     await waitFor(/allow write_file .*note\.md/);

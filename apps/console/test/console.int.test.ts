@@ -221,7 +221,7 @@ describe('the web console in headless Chromium against a real stack', () => {
     );
     await first.close();
     const lastId = first.messages.at(-1)!.id!;
-    expect(lastId).toMatch(/-\d+$/);
+    expect(lastId).toMatch(/\.\d+$/);
     // While no stream is open, a second turn runs.
     stack.llm.enqueue(
       { toolCalls: [{ name: 'echo', arguments: { message: 'missed' } }] },

@@ -1,4 +1,19 @@
-import { createInbox, type Msg, type NatsConnection, type Subscription } from '@nats-io/transport-node';
+import {
+  createInbox,
+  headers as natsHeaders,
+  type Msg,
+  type MsgHdrs,
+  type NatsConnection,
+  type Subscription,
+} from '@nats-io/transport-node';
+import {
+  ATTR,
+  hasActiveTrace,
+  injectTraceHeaders,
+  inSpan,
+  isTracingEnabled,
+  SpanKind,
+} from '@talon/telemetry';
 import {
   HEADERS,
   SUBJECTS,
@@ -82,6 +97,30 @@ export class ToolCallRequester {
   }
 
   call(send: ToolCallSend): Promise<ToolCallResult> {
+    // No headers unless a trace is active: untraced tool calls stay header-free on the wire.
+    if (!isTracingEnabled() || !hasActiveTrace()) return this.send(send);
+    const subject = SUBJECTS.toolCall(send.domain);
+    return inSpan(
+      `send ${subject}`,
+      {
+        kind: SpanKind.CLIENT,
+        attributes: {
+          [ATTR.messagingSystem]: 'nats',
+          [ATTR.messagingOperation]: 'send',
+          [ATTR.messagingOperationType]: 'send',
+          [ATTR.messagingDestination]: subject,
+          [ATTR.callId]: send.request.callId,
+        },
+      },
+      () => {
+        const headers = natsHeaders();
+        injectTraceHeaders(headers);
+        return this.send(send, headers);
+      },
+    );
+  }
+
+  private send(send: ToolCallSend, headers?: MsgHdrs): Promise<ToolCallResult> {
     const { request, signal } = send;
     if (signal?.aborted) return Promise.reject(signal.reason as unknown);
     const inbox = this.open();
@@ -121,7 +160,10 @@ export class ToolCallRequester {
       const bytes = encodeJson({ ...request, ack: true });
       const publish = (): void => {
         try {
-          this.connection.publish(subject, bytes, { reply: `${inbox}.${token}` });
+          this.connection.publish(subject, bytes, {
+            reply: `${inbox}.${token}`,
+            ...(headers ? { headers } : {}),
+          });
         } catch (error) {
           this.pending.get(token)?.reject(error);
         }

@@ -97,7 +97,7 @@ export async function handsCommand(args: readonly string[], print: (line: string
     runs: 0,
   };
   const needed = needs[action];
-  if (needed === undefined || words.length - 1 < needed) {
+  if (needed === undefined || Math.max(0, words.length - 1) < needed) {
     print(USAGE);
     return 2;
   }
