@@ -146,8 +146,9 @@ export function talonMcpToolResult(reply: ToolsCallReply): TalonMcpToolResult {
 }
 
 /** A typed error as an MCP tool error result. APPROVAL_REQUIRED carries the approval id in text and `_meta`. */
-export function toMcpErrorResult(error: unknown): CallToolResult {
-  if (!TalonError.isInstance(error)) {
+export function toMcpErrorResult(caught: unknown): CallToolResult {
+  const error = typedError(caught);
+  if (!error) {
     return {
       isError: true,
       content: [{ type: 'text', text: 'INTERNAL: internal error in Talon; see the service log.' }],
@@ -207,4 +208,16 @@ export function createTalonMcpServer(
     }
   });
   return server;
+}
+
+/**
+ * The error's code, message and details when it is a Talon error: a server-side TalonError, or one from
+ * `@talon/client` (`talon mcp serve` calls through it), which carries a wire code of its own class.
+ */
+function typedError(error: unknown): { code: string; message: string; details?: unknown } | undefined {
+  if (TalonError.isInstance(error)) return error;
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { code, message, details } = error as { code?: unknown; message?: unknown; details?: unknown };
+  if (typeof code !== 'string' || !(code in ERROR_CODES) || typeof message !== 'string') return undefined;
+  return { code, message, details };
 }

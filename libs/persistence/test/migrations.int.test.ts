@@ -32,6 +32,8 @@ const TABLES = [
   'secret',
   'session',
   'session_grant',
+  'tool_call_claim',
+  'turn_lease',
 ];
 
 interface MigrationRecord {

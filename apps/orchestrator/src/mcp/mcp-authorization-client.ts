@@ -16,7 +16,10 @@ import type { McpControlClient } from './mcp-control-client.js';
 export interface McpAuthorizationClientOptions {
   /** How long to wait for tool-workers (one of them exchanges the code for tokens). Default 30000 ms. */
   timeoutMs?: number;
-  /** After the first reply, how long to wait for more. Default 150 ms. */
+  /**
+   * After a reply, how long to wait for more. Default 2000 ms: each replica has its own pending URL, so the
+   * others answer "state does not match" at once while the right one is still exchanging the code.
+   */
   stallMs?: number;
 }
 
@@ -35,7 +38,7 @@ export class McpAuthorizationClient {
     options: McpAuthorizationClientOptions = {},
   ) {
     this.timeoutMs = options.timeoutMs ?? 30_000;
-    this.stallMs = options.stallMs ?? 150;
+    this.stallMs = options.stallMs ?? 2_000;
   }
 
   async authorize(request: McpAuthorizeRequest): Promise<McpServerView> {
@@ -46,7 +49,12 @@ export class McpAuthorizationClient {
         stall: this.stallMs,
         maxWait: this.timeoutMs,
       });
-      for await (const message of messages) replies.push(message.json<Envelope<McpInstanceReply>>());
+      for await (const message of messages) {
+        const reply = message.json<Envelope<McpInstanceReply>>();
+        replies.push(reply);
+        // The replica that held this state exchanged the code: no need to hear the others out.
+        if (reply.ok) break;
+      }
     } catch {
       // No tool-worker answered: reported below as nothing pending.
     }
