@@ -120,12 +120,24 @@ describe('talon chat in a real pseudo-terminal', () => {
             resolve();
           } else if (Date.now() - started > timeoutMs) {
             clearInterval(check);
+            terminal.kill('SIGKILL');
             reject(new Error(`"${needle}" not seen on the terminal:\n${text}`));
           }
         }, 20);
       });
     terminal.onData((data) => (screen += data));
-    const exited = new Promise<number>((resolve) => terminal.onExit(({ exitCode }) => resolve(exitCode)));
+    const exit = new Promise<number>((resolve) => terminal.onExit(({ exitCode }) => resolve(exitCode)));
+    // Rejects with the screen when the CLI has not exited in time (so a hang says where it stopped).
+    const exited = (timeoutMs = 30_000) =>
+      Promise.race([
+        exit,
+        new Promise<never>((_, reject) =>
+          setTimeout(() => {
+            terminal.kill('SIGKILL');
+            reject(new Error(`talon chat did not exit in ${timeoutMs} ms:\n${plain(screen)}`));
+          }, timeoutMs).unref(),
+        ),
+      ]);
     return { terminal, waitFor, exited };
   }
 
@@ -144,7 +156,7 @@ describe('talon chat in a real pseudo-terminal', () => {
     await waitFor('The note is saved.');
     expect(await readFile(join(stateDir, 'workspace', 'note.md'), 'utf8')).toBe('from the pty');
     terminal.write('/exit\r');
-    expect(await exited).toBe(0);
+    expect(await exited()).toBe(0);
   });
 
   it('talon secret sets a value from stdin, lists names only, and deletes', () => {
@@ -181,11 +193,11 @@ describe('talon chat in a real pseudo-terminal', () => {
     const { terminal, waitFor, exited } = openTerminal();
     await waitFor('No model is configured. Set TALON_LLM_PROVIDER');
     await waitFor('you ›');
-    terminal.write('/tools\r');
+    // Typed ahead: the second line arrives while /tools still runs and waits its turn.
+    terminal.write('/tools\rhello there\r');
     await waitFor('"name": "read_file"');
-    terminal.write('hello there\r');
     await waitFor(/error: No model is configured/);
     terminal.write('/exit\r');
-    expect(await exited).toBe(0);
+    expect(await exited()).toBe(0);
   }, 120_000);
 });

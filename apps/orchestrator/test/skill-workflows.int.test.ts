@@ -10,6 +10,7 @@ import type {
   Job,
   Routine,
   RoutineFire,
+  HandRun,
   SelectResult,
   ToolsListReply,
 } from '@talon/contracts';
@@ -166,6 +167,14 @@ const SCRIPT = {
       expect: { systemContains: 'Review https://git.example/pr/11. Focus: docs, naming.' },
       reply: { text: 'Reviewed from the hook.' },
     },
+    {
+      name: "a hand's settings fill the parameters of the skill it names",
+      expect: {
+        systemContains: 'Review https://git.example/pr/12. Focus: api, docs.',
+        toolsInclude: ['read_file'],
+      },
+      reply: { text: 'Reviewed by the hand.' },
+    },
   ],
 };
 
@@ -193,6 +202,27 @@ describe('workflow skills through the orchestrator (scripted model)', () => {
       await mkdir(join(stateDir, dir, name), { recursive: true });
       await writeFile(join(stateDir, dir, name, 'SKILL.md'), text);
     }
+    // A hand (flat dialect) that names pr-review: its settings share the skill's parameter names.
+    await mkdir(join(stateDir, 'hands'));
+    await writeFile(
+      join(stateDir, 'hands', 'reviewer.HAND.toml'),
+      [
+        'id = "reviewer"',
+        'description = "Reviews the pull request its settings name."',
+        'tools = ["read_file", "write_file"]',
+        'skills = ["pr-review", "absent-skill"]',
+        '[[settings]]',
+        'key = "pr_url"',
+        'setting_type = "text"',
+        'default = "https://git.example/pr/1"',
+        '[[settings]]',
+        'key = "focus_areas"',
+        'setting_type = "text"',
+        'default = "correctness"',
+        '[agent]',
+        'system_prompt = "Review pull requests."',
+      ].join('\n'),
+    );
     const script = join(stateDir, 'script.json');
     await writeFile(script, JSON.stringify(SCRIPT));
     const base = { NATS_URL: nats.url, TALON_STATE_DIR: stateDir };
@@ -219,6 +249,7 @@ describe('workflow skills through the orchestrator (scripted model)', () => {
         TALON_LLM_SCRIPT: script,
         TALON_SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'),
         TALON_SKILL_ROUTINES_SYNC_MS: '500',
+        TALON_HANDS_DIR: join(stateDir, 'hands'),
         TALON_SCHEDULER_TICK_MS: '250',
       }),
     );
@@ -500,5 +531,31 @@ describe('workflow skills through the orchestrator (scripted model)', () => {
       kind: 'skill',
       result: { content: 'Reviewed from the hook.' },
     });
+  });
+
+  it("a hand's settings fill the typed parameters of the skill it names", async () => {
+    const waitForRun = async (runId: string): Promise<HandRun> => {
+      let run: HandRun | undefined;
+      await waitUntil(
+        async () => {
+          run = await api.ok<HandRun>('hands.runs.get', { runId });
+          return ['completed', 'failed', 'cancelled'].includes(run.state);
+        },
+        30_000,
+        'the hand run finished',
+        200,
+      );
+      return run!;
+    };
+    // Text settings coerce to the declared types: "api, docs" is the array the join filter renders.
+    const run = await waitForRun(
+      (
+        await api.ok<HandRun>('hands.execute', {
+          id: 'reviewer',
+          settings: { pr_url: 'https://git.example/pr/12', focus_areas: 'api, docs' },
+        })
+      ).id,
+    );
+    expect(run).toMatchObject({ state: 'completed', result: { content: 'Reviewed by the hand.' } });
   });
 });

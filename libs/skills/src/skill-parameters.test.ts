@@ -53,6 +53,18 @@ describe('fillSkillParameters', () => {
     );
   });
 
+  it("coerces a hand's settings like command text and ignores settings no parameter declares", () => {
+    const filled = fillSkillParameters(skill, {
+      source: 'hand',
+      values: { squad: 'search', days: '5', areas: 'api, docs', verbose: true, style: 'bullets' },
+    });
+    expect(filled.values).toMatchObject({ squad: 'search', days: 5, areas: ['api', 'docs'], verbose: true });
+    expect(filled.ignored).toEqual(['style']);
+    expect(() => fillSkillParameters(skill, { source: 'hand', values: { squad: 'billing' } })).toThrow(
+      /squad must be one of/,
+    );
+  });
+
   it('returns missing required parameters instead of failing', () => {
     expect(fillSkillParameters(skill, { source: 'command', values: {} }).missing.map((p) => p.name)).toEqual([
       'squad',

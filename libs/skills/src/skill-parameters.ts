@@ -8,7 +8,7 @@ export const SKILL_PARAMETER_SOURCES = {
   command: 'command',
   /** A trigger's payload (webhook body, schedule settings): undeclared keys are ignored. */
   trigger: 'trigger',
-  /** A hand's settings: undeclared keys are ignored. */
+  /** A hand's settings (text and toggles): coerced like command text; undeclared keys are ignored. */
   hand: 'hand',
   /** The model's `execute_skill` arguments. */
   executeSkill: 'execute_skill',
@@ -48,7 +48,7 @@ const compiled = new WeakMap<readonly SkillParameter[], { strict: ValidateFuncti
 
 /**
  * Fills a skill's declared parameters from one source: undeclared keys are refused (command, execute_skill,
- * api) or dropped (trigger, hand), command text is coerced to the declared types (`days=3` → 3,
+ * api) or dropped (trigger, hand), command text and hand settings are coerced to the declared types (`days=3` → 3,
  * `areas=a,b` → ["a","b"], JSON for arrays and objects), defaults are applied, and everything is checked
  * with ajv against the declared type and `enum`. Throws {@link SkillParameterError} for a bad value;
  * required parameters still missing are returned in `missing`, so a chat can ask for them.
@@ -76,7 +76,7 @@ export function fillSkillParameters(
     }
     if (raw === undefined) continue;
     Object.defineProperty(values, key, {
-      value: input.source === 'command' ? fromCommandText(skill.name, parameter, raw) : raw,
+      value: textual(input.source) ? fromCommandText(skill.name, parameter, raw) : raw,
       enumerable: true,
       writable: true,
     });
@@ -92,9 +92,14 @@ export function fillSkillParameters(
     else if (parameter.required) missing.push(parameter);
   }
   const validators = validatorsFor(skill.parameters);
-  const validate = input.source === 'command' ? validators.coercing : validators.strict;
+  const validate = textual(input.source) ? validators.coercing : validators.strict;
   if (!validate(values)) throw toParameterError(skill, validate.errors ?? []);
   return { values, missing, ignored };
+}
+
+/** Sources whose values are text a person typed (a command, a hand's settings), so they are coerced. */
+function textual(source: SkillParameterSource): boolean {
+  return source === 'command' || source === 'hand';
 }
 
 function validatorsFor(parameters: readonly SkillParameter[]): {

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { natsTestServerFor } from './nats-test-server.js';
@@ -46,6 +47,16 @@ export async function startServiceProcess(
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: Array<Record<string, unknown>> = [];
+  // TALON_TEST_LOG_DIR keeps every service's output in a file of its own, to read after a failed run.
+  const logFile = process.env.TALON_TEST_LOG_DIR
+    ? join(process.env.TALON_TEST_LOG_DIR, `${name}-${env.TALON_INSTANCE_ID ?? 'service'}-${child.pid}.log`)
+    : undefined;
+  if (logFile) {
+    mkdirSync(dirname(logFile), { recursive: true });
+    const sink = createWriteStream(logFile);
+    child.stdout!.pipe(sink);
+    child.stderr!.pipe(sink);
+  }
   const listeners = new Set<() => void>();
   let stderr = '';
   let buffer = '';
@@ -67,6 +78,14 @@ export async function startServiceProcess(
     stderr += chunk.toString();
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // A service that dies on its own is a finding: say so in the test output with its last words.
+  let stopping = false;
+  child.once('exit', (code, signal) => {
+    if (stopping) return;
+    process.stderr.write(
+      `[service-process] ${name} (pid ${child.pid}) exited on its own: code ${code}, signal ${signal}\nlast log lines: ${JSON.stringify(logs.slice(-5))}\nstderr: ${stderr.slice(-2000)}\n`,
+    );
+  });
 
   const waitForLog = (predicate: (line: Record<string, unknown>) => boolean, timeoutMs = 45_000) =>
     new Promise<Record<string, unknown>>((resolve, reject) => {
@@ -110,11 +129,13 @@ export async function startServiceProcess(
     waitForLog,
     async stop(signal = 'SIGTERM') {
       if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      stopping = true;
       child.kill(signal);
       return exited;
     },
     async kill() {
       if (child.exitCode !== null || child.signalCode !== null) return;
+      stopping = true;
       child.kill('SIGKILL');
       await exited;
     },

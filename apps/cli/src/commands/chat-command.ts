@@ -1,7 +1,8 @@
-import { createInterface, type Interface } from 'node:readline/promises';
+import { createInterface } from 'node:readline';
 import { SUBJECTS, type ChatEvent, type ChatSendReply } from '@talon/contracts';
 import { connectTalonApiFromCli, type TalonApiConnection } from '../talon-api-connection.js';
 import { renderChatEvent } from '../chat-renderer.js';
+import { LineReader } from '../line-reader.js';
 import { Spinner } from '../spinner.js';
 
 /** A turn may wait on people (approvals) and tools: give it a long deadline. */
@@ -34,6 +35,7 @@ export async function chatCommand(print: (line: string) => void): Promise<number
   const out = process.stdout;
   const spinner = new Spinner(out);
   const rl = createInterface({ input: process.stdin, output: out, terminal: process.stdin.isTTY });
+  const lines = new LineReader(rl);
   let pendingApprovals = Promise.resolve();
 
   const help = await call<ChatSendReply>('chat.send', { sessionId: session.id, message: '/help' });
@@ -47,7 +49,7 @@ export async function chatCommand(print: (line: string) => void): Promise<number
       const event = message.json<ChatEvent>();
       if (event.type === 'approval_requested') {
         pendingApprovals = pendingApprovals.then(() =>
-          askApproval(rl, event, spinner, (id, decision) =>
+          askApproval(lines, event, spinner, (id, decision) =>
             call('approvals.resolve', { id, decision, resolvedBy: 'cli' }),
           ),
         );
@@ -63,7 +65,7 @@ export async function chatCommand(print: (line: string) => void): Promise<number
 
   try {
     for (;;) {
-      const line = (await rl.question('\x1b[1myou ›\x1b[0m ').catch(() => '/exit')).trim();
+      const line = ((await lines.next('\x1b[1myou ›\x1b[0m ')) ?? '/exit').trim();
       if (!line) continue;
       if (line === '/exit' || line === '/quit') break;
       spinner.start('thinking');
@@ -104,7 +106,7 @@ export async function chatCommand(print: (line: string) => void): Promise<number
 }
 
 async function askApproval(
-  rl: Interface,
+  lines: LineReader,
   event: ChatEvent,
   spinner: Spinner,
   resolve: (id: string, decision: string) => Promise<unknown>,
@@ -113,9 +115,9 @@ async function askApproval(
   const params = JSON.stringify(event.params ?? {});
   for (;;) {
     const answer = (
-      await rl.question(
+      (await lines.next(
         `\x1b[33m? allow ${event.tool} ${params.length > 200 ? params.slice(0, 199) + '…' : params}\x1b[0m\n  ${event.reason ?? ''}\n  [y]es / [n]o / [a]lways for this session: `,
-      )
+      )) ?? 'no'
     )
       .trim()
       .toLowerCase();

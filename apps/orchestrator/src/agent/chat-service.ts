@@ -328,7 +328,7 @@ export class ChatService {
   async jobSkillParameters(
     skillName: string,
     values: Readonly<Record<string, unknown>>,
-    source: 'trigger' | 'api',
+    source: 'trigger' | 'api' | 'hand',
   ): Promise<Record<string, unknown>> {
     const skill = (await this.deps.skills.list({})).skills.find((entry) => entry.name === skillName);
     if (!skill)
@@ -340,7 +340,9 @@ export class ChatService {
       throw new SkillParameterError(
         skill.name,
         filled.missing.map((parameter) => parameter.name).join(', '),
-        `is required and has no default; give it in the job's action.params or the trigger's payload`,
+        source === 'hand'
+          ? `is required and has no default; add a setting with that key to the hand`
+          : `is required and has no default; give it in the job's action.params or the trigger's payload`,
       );
     return filled.values;
   }

@@ -1,4 +1,4 @@
-import type { Hand, HandSettingValues, JobAction } from '@talon/contracts';
+import { ERROR_CODES, type Hand, type HandSettingValues, type JobAction } from '@talon/contracts';
 import { renderHandSystemPrompt, resolveHandSettings } from '@talon/hands';
 import type { PrismaClient } from '@talon/persistence';
 import type { ChatService } from '../agent/chat-service.js';
@@ -40,14 +40,44 @@ export function createHandJobHandler(
         message: (error as Error).message,
       };
     }
+    let skillParameters: Record<string, Record<string, unknown>>;
+    try {
+      skillParameters = await parametersOfSkills(chat, hand, settings);
+    } catch (error) {
+      const failure = error as { code?: string; message?: string };
+      return { kind: 'failed', code: failure.code ?? 'INTERNAL', message: failure.message ?? String(error) };
+    }
     const outcome = await turnOutcome(chat, context, params.input?.trim() || DEFAULT_RUN_MESSAGE, {
       mentionSkills: hand.skills,
       instructions: instructionsOf(hand, settings),
+      skillParameters,
     });
     if (outcome.kind === 'completed')
       return { kind: 'completed', result: { hand: hand.id, ...(outcome.result as object) } };
     return outcome;
   };
+}
+
+/**
+ * The hand's settings as the parameters of each skill it names (a setting whose key a skill declares fills
+ * that parameter, others are ignored), checked against each declaration before the model is called. A
+ * named skill that is not installed renders nothing and is skipped: the hand still runs on its prompt.
+ */
+async function parametersOfSkills(
+  chat: ChatService,
+  hand: Hand,
+  settings: HandSettingValues,
+): Promise<Record<string, Record<string, unknown>>> {
+  const filled: Record<string, Record<string, unknown>> = {};
+  for (const skill of hand.skills) {
+    try {
+      filled[skill] = await chat.jobSkillParameters(skill, settings, 'hand');
+    } catch (error) {
+      if ((error as { code?: string }).code === ERROR_CODES.NOT_FOUND) continue;
+      throw error;
+    }
+  }
+  return filled;
 }
 
 /** The hand's prompt with its settings, then its workflow steps in order (ZCLAW `[[hand.workflow]]`). */

@@ -1,0 +1,39 @@
+import { describe, expect, it } from '@jest/globals';
+import { createInterface } from 'node:readline';
+import { PassThrough } from 'node:stream';
+import { LineReader } from './line-reader.js';
+
+function reader() {
+  const input = new PassThrough();
+  const output = new PassThrough();
+  const rl = createInterface({ input, output, terminal: false });
+  return { input, output, rl, lines: new LineReader(rl) };
+}
+
+describe('LineReader', () => {
+  it('keeps lines typed while no prompt was shown, in order', async () => {
+    const { input, lines } = reader();
+    input.write('first\nsecond\n');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await lines.next('> ')).toBe('first');
+    expect(await lines.next('> ')).toBe('second');
+  });
+
+  it('waits for the next line and shows the prompt', async () => {
+    const { input, output, lines } = reader();
+    let shown = '';
+    output.on('data', (chunk: Buffer) => (shown += chunk.toString()));
+    const next = lines.next('you › ');
+    input.write('hello\n');
+    expect(await next).toBe('hello');
+    expect(shown).toContain('you › ');
+  });
+
+  it('answers undefined once input ends, also to a pending wait', async () => {
+    const { input, lines } = reader();
+    const pending = lines.next('> ');
+    input.end();
+    expect(await pending).toBeUndefined();
+    expect(await lines.next('> ')).toBeUndefined();
+  });
+});
