@@ -41,6 +41,8 @@ export async function startServiceProcess(
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '/tmp',
       LOG_LEVEL: 'info',
+      // Node flags for every service of a test run (e.g. --report-on-signal while chasing a hang).
+      ...(process.env.TALON_TEST_NODE_OPTIONS ? { NODE_OPTIONS: process.env.TALON_TEST_NODE_OPTIONS } : {}),
       ...credentials,
       ...env,
     },
