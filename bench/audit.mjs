@@ -21,21 +21,30 @@ const worker = await testing.startServiceProcess(
   { waitReady: false },
 );
 await worker.waitForLog(() => true).catch(() => undefined);
-const plain = await createInProcessDispatcher(nats.url);
-const audited = await createInProcessDispatcher(nats.url, { audit: new AuditLog(opened.prisma) });
+const plain = await createInProcessDispatcher(nats);
+const audited = await createInProcessDispatcher(nats, { audit: new AuditLog(opened.prisma) });
 await plain.waitForInstances('echo', 1);
 await audited.waitForInstances('echo', 1);
 
 const call = (talon) => () => talon.dispatcher.call({ tool: 'echo', params: { message: 'hello' } });
+/**
+ * Calls per second at `CONCURRENCY`, and this process's CPU microseconds per call: the dispatcher and the
+ * audit writer (Prisma, hashing, the batch insert) run here, the worker and PostgreSQL elsewhere.
+ */
 async function throughput(fn, total) {
   let next = 0;
+  const cpu = process.cpuUsage();
   const started = performance.now();
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
       while (next++ < total) await fn();
     }),
   );
-  return Math.round(total / ((performance.now() - started) / 1000));
+  const used = process.cpuUsage(cpu);
+  return {
+    perSecond: Math.round(total / ((performance.now() - started) / 1000)),
+    cpuUsPerCall: Math.round(((used.user + used.system) / total) * 10) / 10,
+  };
 }
 
 const plainSamples = [];
@@ -53,9 +62,15 @@ printTable([
   {
     path: 'dispatcher, audit committed before reply',
     ...auditedStats,
-    [`calls/s @${CONCURRENCY}`]: auditedRate,
+    [`calls/s @${CONCURRENCY}`]: auditedRate.perSecond,
+    'cpu µs/call': auditedRate.cpuUsPerCall,
   },
-  { path: 'dispatcher, no audit (baseline)', ...plainStats, [`calls/s @${CONCURRENCY}`]: plainRate },
+  {
+    path: 'dispatcher, no audit (baseline)',
+    ...plainStats,
+    [`calls/s @${CONCURRENCY}`]: plainRate.perSecond,
+    'cpu µs/call': plainRate.cpuUsPerCall,
+  },
 ]);
 await plain.close();
 await audited.close();
@@ -63,13 +78,21 @@ await worker.kill();
 await nats.stop();
 await opened.close();
 await database.drop();
+const ratio = (a, b) => Math.round((a / b) * 100) / 100;
 console.log(
   JSON.stringify({
     benchmark: 'audit',
-    audited: { ...auditedStats, callsPerSecond: auditedRate },
-    baseline: { ...plainStats, callsPerSecond: plainRate },
+    audited: {
+      ...auditedStats,
+      callsPerSecond: auditedRate.perSecond,
+      cpuUsPerCall: auditedRate.cpuUsPerCall,
+    },
+    baseline: { ...plainStats, callsPerSecond: plainRate.perSecond, cpuUsPerCall: plainRate.cpuUsPerCall },
     addedP50Ms: Math.round((auditedStats.p50 - plainStats.p50) * 1000) / 1000,
-    throughputRatio: Math.round((auditedRate / plainRate) * 100) / 100,
+    ratioP50: ratio(auditedStats.p50, plainStats.p50),
+    throughputRatio: ratio(auditedRate.perSecond, plainRate.perSecond),
+    addedCpuUsPerCall: Math.round((auditedRate.cpuUsPerCall - plainRate.cpuUsPerCall) * 10) / 10,
+    ratioCpuPerCall: ratio(auditedRate.cpuUsPerCall, plainRate.cpuUsPerCall),
     auditRows: rows,
   }),
 );

@@ -42,7 +42,14 @@ describe('renderNatsServerConfig', () => {
           expect(subject).toMatch(/\.(KV|OBJ)_talon_[a-z_]+(\.>)?$/);
       }
     }
-    expect(NATS_PERMISSIONS['tool-worker'].publish.some((subject) => subject.startsWith('$'))).toBe(false);
+    // The tool-worker's only JetStream access: the object store of results too large for a reply.
+    expect(
+      NATS_PERMISSIONS['tool-worker'].publish.filter(
+        (subject) => subject.startsWith('$') && subject !== '$JS.API.INFO',
+      ),
+    ).toEqual(expect.arrayContaining([expect.stringContaining('talon_tool_results')]));
+    for (const subject of NATS_PERMISSIONS['tool-worker'].publish.filter((name) => name.startsWith('$')))
+      expect(subject === '$JS.API.INFO' || subject.includes('talon_tool_results')).toBe(true);
     expect(NATS_PERMISSIONS['skill-service'].publish.some((subject) => subject.includes('wasm'))).toBe(false);
     expect(NATS_PERMISSIONS['wasm-runner'].publish.some((subject) => subject.includes('skills'))).toBe(false);
   });

@@ -43,3 +43,11 @@ export {
 } from './tool-call-requester.js';
 export { WorkerLostError } from './errors/worker-lost-error.js';
 export { CallCancelledError } from './errors/call-cancelled-error.js';
+export { RequestTooLargeError } from './errors/request-too-large-error.js';
+export { ToolResultUnavailableError } from './errors/tool-result-unavailable-error.js';
+export {
+  ToolResultStore,
+  DEFAULT_TOOL_RESULT_TTL_MS,
+  DEFAULT_TOOL_RESULT_BUCKET_BYTES,
+  type ToolResultStoreOptions,
+} from './tool-result-store.js';

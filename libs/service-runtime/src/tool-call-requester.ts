@@ -30,7 +30,10 @@ import type { JsonLogger } from './json-logger.js';
 import { MalformedPayloadError } from './errors/malformed-payload-error.js';
 import { NoRespondersError } from './errors/no-responders-error.js';
 import { RequestTimeoutError } from './errors/request-timeout-error.js';
+import { RequestTooLargeError } from './errors/request-too-large-error.js';
+import { ToolResultUnavailableError } from './errors/tool-result-unavailable-error.js';
 import { WorkerLostError } from './errors/worker-lost-error.js';
+import { ToolResultStore } from './tool-result-store.js';
 
 /** Options of the requester; times in ms. */
 export interface ToolCallRequesterOptions extends WorkerLossDetectorOptions {
@@ -81,6 +84,7 @@ export class ToolCallRequester {
   private readonly pending = new Map<string, PendingCall>();
   private readonly probeEveryMs: number;
   private readonly probeTimeoutMs: number;
+  private readonly results: ToolResultStore;
   private inbox?: string;
   private subscription?: Subscription;
   private timer?: NodeJS.Timeout;
@@ -94,6 +98,7 @@ export class ToolCallRequester {
     this.detector = new WorkerLossDetector(options);
     this.probeEveryMs = options.probeEveryMs ?? DEFAULT_PROBE_EVERY_MS;
     this.probeTimeoutMs = options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
+    this.results = new ToolResultStore(connection);
   }
 
   call(send: ToolCallSend): Promise<ToolCallResult> {
@@ -123,10 +128,15 @@ export class ToolCallRequester {
   private send(send: ToolCallSend, headers?: MsgHdrs): Promise<ToolCallResult> {
     const { request, signal } = send;
     if (signal?.aborted) return Promise.reject(signal.reason as unknown);
+    const subject = SUBJECTS.toolCall(send.domain);
+    const bytes = encodeJson({ ...request, ack: true });
+    // The server would refuse it (and nats.js throw an untyped error): say so before anything is sent.
+    const maxPayload = this.connection.info?.max_payload;
+    if (maxPayload !== undefined && bytes.byteLength > maxPayload)
+      return Promise.reject(new RequestTooLargeError(subject, bytes.byteLength, maxPayload));
     const inbox = this.open();
     const token = String(++this.sequence);
     return new Promise<ToolCallResult>((resolve, reject) => {
-      const subject = SUBJECTS.toolCall(send.domain);
       const finish = (): void => {
         clearTimeout(deadline);
         signal?.removeEventListener('abort', onAbort);
@@ -157,7 +167,6 @@ export class ToolCallRequester {
           reject(error);
         },
       });
-      const bytes = encodeJson({ ...request, ack: true });
       const publish = (): void => {
         try {
           this.connection.publish(subject, bytes, {
@@ -214,8 +223,27 @@ export class ToolCallRequester {
     } catch (error) {
       return call.reject(new MalformedPayloadError(`tool result: ${(error as Error).message}`));
     }
-    if (envelope.ok) call.resolve(envelope.data);
-    else call.reject(fromWireError(envelope.error));
+    if (!envelope.ok) return call.reject(fromWireError(envelope.error));
+    if (envelope.data.outputRef) return this.resolveStored(token, call, envelope.data);
+    call.resolve(envelope.data);
+  }
+
+  /**
+   * A result the worker left in the object store (too large for its reply): read it back, so callers see
+   * the output as if it had come inline. The worker no longer holds the call, so the probe stops here.
+   */
+  private resolveStored(token: string, call: PendingCall, result: ToolCallResult): void {
+    const reference = result.outputRef!;
+    this.detector.settle(token);
+    const { outputRef: _stored, ...rest } = result;
+    void this.results
+      .take(reference)
+      .then((json) => JSON.parse(new TextDecoder().decode(json)) as unknown)
+      .then(
+        (output) => call.resolve({ ...rest, output }),
+        (error: unknown) =>
+          call.reject(new ToolResultUnavailableError(call.tool, reference, { cause: error })),
+      );
   }
 
   /** One probe per instance holding calls, and the ack sweep. Rounds never overlap. */

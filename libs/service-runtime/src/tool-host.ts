@@ -41,6 +41,7 @@ import type { JsonLogger } from './json-logger.js';
 import { RequestTimeoutError } from './errors/request-timeout-error.js';
 import { CallCancelledError } from './errors/call-cancelled-error.js';
 import { validatePayload } from './payload-validator.js';
+import { ToolResultStore } from './tool-result-store.js';
 
 /** How a worker serves its tools. */
 export interface ToolHostOptions {
@@ -63,6 +64,8 @@ export const DEFAULT_ANNOUNCE_TTL_MS = 3000;
  * that last; a worker killed within this window leaves its calls to the caller's no-ack timeout.
  */
 export const ACK_DELAY_MS = 20;
+/** Room left in a reply for the envelope and the result's other fields when its output is measured. */
+const REPLY_HEADROOM_BYTES = 4 * 1024;
 
 /**
  * The worker side of tool dispatch: announces the registry's tools (on start, on change, as a
@@ -81,8 +84,10 @@ export class ToolHost {
   /** Calls taken and not yet answered (queued or running), by call id: the failover probe reads it. */
   private readonly held = new Map<string, { controller: AbortController; done: Promise<ToolCallResult> }>();
   private unlisten?: () => void;
+  private readonly results: ToolResultStore;
 
   constructor(private readonly options: ToolHostOptions) {
+    this.results = new ToolResultStore(options.connection);
     this.pipeline = new ToolPipeline(options.registry, {
       rateLimiter: null,
       log: (level, message, fields) => options.logger.write(level, message, fields),
@@ -328,16 +333,42 @@ export class ToolHost {
           signal: controller.signal,
         });
       }, waitSignal);
-      return {
+      return await this.fitReply({
         output: executed.output,
         durationMs: performance.now() - started,
         instanceId: this.options.instanceId,
-      };
+      });
     } catch (error) {
       if (controller.signal.aborted) throw controller.signal.reason;
       if (waitSignal.aborted && !(error as { code?: string })?.code)
         throw new RequestTimeoutError(this.callSubject, request.timeoutMs);
       throw error;
+    }
+  }
+
+  /**
+   * A result whose output would not fit in one NATS message (the server's `max_payload`, read from the
+   * connection) travels as a reference to the object store instead; the requester resolves it. When the
+   * store cannot take it, the result goes as it is and the transport answers PAYLOAD_TOO_LARGE.
+   */
+  private async fitReply(result: ToolCallResult): Promise<ToolCallResult> {
+    const maxPayload = this.options.connection.info?.max_payload;
+    if (maxPayload === undefined) return result;
+    let json: Uint8Array;
+    try {
+      json = encodeJson(result.output ?? null);
+    } catch {
+      return result;
+    }
+    if (json.byteLength + REPLY_HEADROOM_BYTES <= maxPayload) return result;
+    try {
+      return { ...result, output: null, outputRef: await this.results.put(json) };
+    } catch (error) {
+      this.options.logger.write('warn', 'a large tool result could not be stored', {
+        bytes: json.byteLength,
+        error: String(error),
+      });
+      return result;
     }
   }
 

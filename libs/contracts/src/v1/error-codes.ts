@@ -75,6 +75,8 @@ export const ERROR_CODES = {
   HAND_NOT_ACTIVE: 'HAND_NOT_ACTIVE',
   /** The worker instance that held the call disappeared before answering; the call may or may not have run. Retry (on another instance) if running it twice is acceptable. */
   WORKER_LOST: 'WORKER_LOST',
+  /** The tool ran, but its result (too large for one NATS message, left in the `talon_tool_results` object store) could not be read: JetStream is down or the object expired. The call has taken effect; check before calling it again. */
+  TOOL_RESULT_UNAVAILABLE: 'TOOL_RESULT_UNAVAILABLE',
 } as const;
 
 /** One of the stable wire error codes. */
@@ -118,6 +120,7 @@ export const HTTP_STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   TURN_LEASE_LOST: 409,
   HAND_NOT_ACTIVE: 409,
   WORKER_LOST: 503,
+  TOOL_RESULT_UNAVAILABLE: 502,
 };
 
 /** gRPC status code for each wire code (numbers from grpc's status.proto). */
@@ -158,4 +161,5 @@ export const GRPC_STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   TURN_LEASE_LOST: 10,
   HAND_NOT_ACTIVE: 9,
   WORKER_LOST: 14,
+  TOOL_RESULT_UNAVAILABLE: 14,
 };

@@ -7,6 +7,7 @@ import {
   objectStoreWriteSubjects,
 } from './shared-state.js';
 import { toolBuildEventsSubject } from './tool-build.js';
+import { TOOL_RESULT_BUCKET } from './tools.js';
 import { WASM_DECLARED_SECRETS_SUBJECT } from './wasm-tools.js';
 import { API_PREFIX, SUBJECTS, type ServiceName } from './subjects.js';
 
@@ -74,6 +75,12 @@ const WASM_RUNNER_SHARED_STATE = unique([
   ...objectStoreWriteSubjects(SHARED_STATE_BUCKETS.wasmArtifacts),
 ]);
 
+/** Workers leave results too large for one reply in the tool-result object store (the orchestrator reads them). */
+const TOOL_RESULT_WRITER = unique([
+  ...objectStoreReadSubjects(TOOL_RESULT_BUCKET),
+  ...objectStoreWriteSubjects(TOOL_RESULT_BUCKET),
+]);
+
 /** The skill-services install skills, so they read and write the skill records. */
 const SKILL_SERVICE_SHARED_STATE = unique([
   ...kvReadSubjects(SHARED_STATE_BUCKETS.skills),
@@ -97,7 +104,12 @@ export const NATS_PERMISSIONS: Readonly<Record<NatsUser, NatsUserPermissions>> =
     inboxPrefix: serviceInboxPrefix('skill-service'),
   },
   'tool-worker': {
-    publish: [SUBJECTS.toolAnnounce, SUBJECTS.toolWithdraw, `${MCP_CREDENTIALS_PREFIX}.>`],
+    publish: [
+      SUBJECTS.toolAnnounce,
+      SUBJECTS.toolWithdraw,
+      `${MCP_CREDENTIALS_PREFIX}.>`,
+      ...TOOL_RESULT_WRITER,
+    ],
     subscribe: [
       SUBJECTS.toolCall('orchestrator'),
       SUBJECTS.toolApproval('orchestrator'),
@@ -119,6 +131,7 @@ export const NATS_PERMISSIONS: Readonly<Record<NatsUser, NatsUserPermissions>> =
       TOOL_INVOKE_SUBJECT,
       toolBuildEventsSubject('>'),
       ...WASM_RUNNER_SHARED_STATE,
+      ...TOOL_RESULT_WRITER,
     ],
     subscribe: [
       SUBJECTS.toolCall('container'),

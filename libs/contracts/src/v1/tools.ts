@@ -114,9 +114,29 @@ export const ToolCallRequestSchema = Type.Object({
 /** A tool call as sent to a worker. */
 export type ToolCallRequest = Static<typeof ToolCallRequestSchema>;
 
+/**
+ * The JetStream object store where a worker leaves a tool result too large for one NATS message (the
+ * server's `max_payload`); the caller reads the object and deletes it, and the bucket's TTL removes what
+ * a caller that died never read.
+ */
+export const TOOL_RESULT_BUCKET = 'talon_tool_results';
+
+/** Where a tool result that did not fit in the reply waits: an object of {@link TOOL_RESULT_BUCKET}. */
+export const ToolResultReferenceSchema = Type.Object({
+  bucket: Type.String(),
+  name: Type.String(),
+  /** Size of the JSON-encoded output. */
+  bytes: Type.Integer({ minimum: 0 }),
+});
+/** A reference to a stored tool result. */
+export type ToolResultReference = Static<typeof ToolResultReferenceSchema>;
+
 /** The result of one tool call as returned by a worker (before the orchestrator wraps it for the model). */
 export const ToolCallResultSchema = Type.Object({
+  /** The tool's output; `null` when {@link ToolCallResult.outputRef} holds it instead. */
   output: Type.Unknown(),
+  /** Set when the output was too large for the reply: the JSON-encoded output is in the object store. */
+  outputRef: Type.Optional(ToolResultReferenceSchema),
   /** Worker-side warnings (e.g. a truncated body). */
   warnings: Type.Optional(Type.Array(Type.String())),
   durationMs: Type.Number(),
