@@ -27,3 +27,4 @@ export * from './v1/reminders.js';
 export * from './v1/api-methods.js';
 export * from './v1/chat-events.js';
 export * from './v1/openapi-document.js';
+export * from './v1/uuid.js';

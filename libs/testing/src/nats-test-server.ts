@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, mkdirSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -161,6 +162,13 @@ async function spawnNatsServer(binary: string, args: string[]): Promise<ChildPro
   child.stdout?.removeAllListeners('data').resume();
   child.stderr?.removeAllListeners('data').resume();
   child.removeAllListeners('exit');
+  // TALON_TEST_LOG_DIR keeps the server's log (slow consumers, disconnects) beside the services' logs.
+  if (process.env.TALON_TEST_LOG_DIR) {
+    mkdirSync(process.env.TALON_TEST_LOG_DIR, { recursive: true });
+    const sink = createWriteStream(join(process.env.TALON_TEST_LOG_DIR, `nats-server-${child.pid}.log`));
+    child.stdout?.pipe(sink);
+    child.stderr?.pipe(sink);
+  }
   return child;
 }
 

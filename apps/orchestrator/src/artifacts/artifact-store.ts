@@ -1,8 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { Artifact, ToolMedia } from '@talon/contracts';
+import { isUuid, type Artifact, type ToolMedia } from '@talon/contracts';
 import type { PrismaClient } from '@talon/persistence';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Tool-result media by content, in PostgreSQL (so every orchestrator reads what any of them stored): the
@@ -14,7 +12,7 @@ export class ArtifactStore {
 
   /** Stores each item (its sha256 checked against its bytes; a mismatch is not stored) for a session. */
   async store(media: readonly ToolMedia[], sessionId: string | undefined): Promise<void> {
-    const session = sessionId && UUID.test(sessionId) ? sessionId : undefined;
+    const session = sessionId && isUuid(sessionId) ? sessionId : undefined;
     for (const item of media) {
       const bytes = Buffer.from(item.data, 'base64');
       const sha256 = createHash('sha256').update(bytes).digest('hex');

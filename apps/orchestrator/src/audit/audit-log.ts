@@ -5,7 +5,7 @@ import {
   type AuditRecord,
   type AuditVerification,
 } from '@talon/audit';
-import type { AuditListReply, AuditListRequest } from '@talon/contracts';
+import { isUuid, type AuditListReply, type AuditListRequest } from '@talon/contracts';
 import type { PrismaClient } from '@talon/persistence';
 
 /** One advisory-lock key for the whole chain, so orchestrators append one at a time. */
@@ -24,7 +24,6 @@ const SPLIT_AFTER_ATTEMPTS = 3;
 /** A single row that failed this often is written with its details replaced by the error (never dropped). */
 const DEGRADE_AFTER_ATTEMPTS = 6;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const INT32_MAX = 2_147_483_647;
 
 /** The fields a caller provides; time and chain links are added here. */
@@ -239,7 +238,7 @@ function normalize(record: AuditRecord): AuditRecord {
     data = { unserializable: String((error as Error)?.message ?? error).slice(0, 200) };
   }
   let sessionId = record.sessionId;
-  if (sessionId !== null && !UUID.test(sessionId)) {
+  if (sessionId !== null && !isUuid(sessionId)) {
     data = { ...data, sessionId: String(sessionId).slice(0, 128) };
     sessionId = null;
   }

@@ -1,14 +1,12 @@
 import { Controller, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { WEBHOOK_SIGNATURE_HEADER } from '@talon/contracts';
+import { WEBHOOK_SIGNATURE_HEADER, isUuid } from '@talon/contracts';
 import { TalonError, toWireError } from '@talon/errors';
 import { readRawBody } from '../api/http-body-reader.js';
 import { ORCHESTRATOR_CONFIG } from '../config/orchestrator.constants.js';
 import type { OrchestratorConfig } from '../config/orchestrator-config.js';
 import { ROUTINE_SERVICE } from './autonomy.constants.js';
 import type { RoutineService } from './routine-service.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * `POST /v1/hooks/<routine-id>`: a webhook trigger. Authenticated by the routine's own secret (an
@@ -25,7 +23,7 @@ export class WebhookController {
   @Post(':id')
   async receive(@Param('id') id: string, @Req() request: Request, @Res() response: Response): Promise<void> {
     try {
-      if (!UUID.test(id)) throw new TalonError('UNAUTHENTICATED', 'Webhook refused: unknown hook.');
+      if (!isUuid(id)) throw new TalonError('UNAUTHENTICATED', 'Webhook refused: unknown hook.');
       const body = await readRawBody(request, this.config.maxPayloadBytes);
       const fire = await this.routines.webhook(id, request.header(WEBHOOK_SIGNATURE_HEADER), body);
       response
