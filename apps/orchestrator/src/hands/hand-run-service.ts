@@ -225,7 +225,8 @@ export class HandRunService {
   ): Promise<HandSettingValues> {
     const existing = await this.prisma.handRun.findUnique({ where: { id: jobId } });
     if (existing) {
-      if (existing.state === 'awaiting_approval') await this.awaitDecision(jobId, signal);
+      // Waiting, or decided while a previous attempt waited (its orchestrator died): the decision holds.
+      if (existing.state !== 'queued') await this.awaitDecision(jobId, signal);
       return existing.settings as HandSettingValues;
     }
     const job = await this.prisma.job.findUnique({ where: { id: jobId }, select: { routineId: true } });
