@@ -8,7 +8,12 @@ import {
 import { renderHandSystemPrompt, resolveHandSettings } from '@talon/hands';
 import type { PrismaClient } from '@talon/persistence';
 import type { ChatService } from '../agent/chat-service.js';
-import { turnOutcome, type JobActionHandler, type JobOutcome } from '../autonomy/job-action-handlers.js';
+import {
+  turnOutcome,
+  withInput,
+  type JobActionHandler,
+  type JobOutcome,
+} from '../autonomy/job-action-handlers.js';
 import type { HandCatalog } from './hand-catalog.js';
 import type { HandMcpServers } from './hand-mcp-servers.js';
 import type { HandJobParams, HandRunService } from './hand-run-service.js';
@@ -74,7 +79,9 @@ export function createHandJobHandler(
       return failed(error);
     }
     const run = { ...context, policy: { ...context.policy, tools: allowlist } };
-    const outcome = await turnOutcome(chat, run, params.input?.trim() || DEFAULT_RUN_MESSAGE, {
+    // A routine's trigger input (webhook body, matched chat message, event payload) goes along as data.
+    const message = withInput(params.input?.trim() || DEFAULT_RUN_MESSAGE, context.input);
+    const outcome = await turnOutcome(chat, run, message, {
       mentionSkills: hand.skills,
       instructions: instructionsOf(hand, settings),
       skillParameters,
