@@ -52,3 +52,5 @@ export {
   skillRoutines,
   type SkillRoutine,
 } from './skill-routines.js';
+export { derivedRoutineId, diffOwnedRoutines, type OwnedRoutine } from './owned-routines.js';
+export { handOwner, handRoutines } from './hand-routines.js';

@@ -1,26 +1,17 @@
-import { createHash } from 'node:crypto';
-import type { RoutinesCreateRequest, SkillTriggerTable } from '@talon/contracts';
+import type { SkillTriggerTable } from '@talon/contracts';
+import { derivedRoutineId, diffOwnedRoutines, type OwnedRoutine } from './owned-routines.js';
 
 /** The owner of routines made from a skill's triggers. */
 export function skillOwner(skill: string): string {
   return `skill:${skill}`;
 }
 
-/** A routine a skill's trigger asks for, with the deterministic id every orchestrator derives alike. */
-export interface SkillRoutine {
-  readonly id: string;
-  readonly owner: string;
-  readonly request: RoutinesCreateRequest;
-}
+/** A routine a skill's trigger asks for. */
+export type SkillRoutine = OwnedRoutine;
 
-/**
- * A stable UUID (version 8, RFC 9562 "custom") from the trigger's identity, so orchestrators that sync
- * the same trigger table at once create one routine: the second insert conflicts on the id.
- */
+/** The deterministic id of a skill trigger's routine (the namespace keeps ids made before hands stable). */
 export function skillRoutineId(identity: string): string {
-  const hex = createHash('sha256').update(`talon.skill-routine\n${identity}`).digest('hex');
-  const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+  return derivedRoutineId('talon.skill-routine', identity);
 }
 
 /**
@@ -70,12 +61,5 @@ export function diffSkillRoutines(
   wanted: readonly SkillRoutine[],
   existing: ReadonlyArray<{ id: string; owner: string }>,
 ): { create: SkillRoutine[]; remove: string[] } {
-  const have = new Set(existing.map((routine) => routine.id));
-  const want = new Set(wanted.map((routine) => routine.id));
-  return {
-    create: wanted.filter((routine) => !have.has(routine.id)),
-    remove: existing
-      .filter((routine) => routine.owner.startsWith('skill:') && !want.has(routine.id))
-      .map((r) => r.id),
-  };
+  return diffOwnedRoutines(wanted, existing, skillOwner(''));
 }

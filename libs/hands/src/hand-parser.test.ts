@@ -152,6 +152,44 @@ tool = "memory_write"
     });
   });
 
+  it("reads OpenFang's schedule (cron, interval, once, manual) and webhook, and a ZCLAW interval", () => {
+    const triggers = (text: string) => parsed(parseHandText(text, { path: '/h/x.HAND.toml' })).triggers;
+    expect(
+      triggers(`${OPENFANG_MINIMAL}schedule = { cron = "0 6 * * *", timezone = "Asia/Shanghai" }\n`),
+    ).toEqual({
+      manual: true,
+      schedule: { cron: '0 6 * * *', timezone: 'Asia/Shanghai' },
+      webhook: false,
+      events: [],
+    });
+    expect(triggers(`${OPENFANG_MINIMAL}schedule = { interval = 3600 }\nwebhook = true\n`)).toMatchObject({
+      intervalSeconds: 3600,
+      webhook: true,
+    });
+    expect(triggers(`${OPENFANG_MINIMAL}schedule = "once"\n`)).toMatchObject({ once: true });
+    expect(triggers(`${OPENFANG_MINIMAL}schedule = "manual"\n`)).toEqual({
+      manual: true,
+      webhook: false,
+      events: [],
+    });
+    expect(triggers(`${ZCLAW_MINIMAL}[hand.triggers]\ninterval = 60\n`)).toMatchObject({
+      intervalSeconds: 60,
+    });
+    expect(triggers(`${ZCLAW_MINIMAL}[hand.triggers]\nschedule = { interval = 30 }\n`).intervalSeconds).toBe(
+      30,
+    );
+    expect(rejection(`${OPENFANG_MINIMAL}schedule = { interval = 0 }\n`)).toMatchObject({
+      reason: 'invalid_trigger',
+      message: expect.stringContaining('"schedule.interval"'),
+    });
+    expect(rejection(`${OPENFANG_MINIMAL}schedule = { cron = "* * * * *", interval = 5 }\n`)).toMatchObject({
+      reason: 'invalid_trigger',
+    });
+    expect(rejection(`${OPENFANG_MINIMAL}schedule = "every tuesday"\n`)).toMatchObject({
+      reason: 'invalid_trigger',
+    });
+  });
+
   it('tolerates unknown fields with a warning each, in both dialects', () => {
     const openfang = parsed(
       parseHandText(`${OPENFANG_MINIMAL}colour = "red"\n[agent]\nsystem_prompt = "p"\nmood = "calm"\n`, {

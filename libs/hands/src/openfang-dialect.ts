@@ -1,5 +1,6 @@
 import type { Hand } from '@talon/contracts';
 import { readAgent, readMetrics, readRequirements, readSettings } from './hand-sections.js';
+import { readScheduleValue } from './hand-schedule.js';
 import type { TomlTable } from './toml-table.js';
 
 /** A hand as read from a file, before the checks that need the file name and the tool catalog. */
@@ -7,7 +8,8 @@ export type HandDraft = Omit<Hand, 'path' | 'warnings'>;
 
 /**
  * OpenFang's flat dialect: top-level `id`, `name`, `description`, `category`, `icon`, `tools`, `skills`,
- * `mcp_servers`; `[[requires]]`, `[[settings]]`, `[agent]`, `[[dashboard.metrics]]`.
+ * `mcp_servers`; `[[requires]]`, `[[settings]]`, `[agent]`, `[[dashboard.metrics]]`; `schedule` as OpenFang's
+ * `HandSchedule` (`{ cron = "…" }`, `{ interval = <seconds> }`, `"once"`, `"manual"`) and Talon's `webhook`.
  */
 export function readOpenFangHand(root: TomlTable): HandDraft {
   const id = root.string('id', true)!;
@@ -39,7 +41,12 @@ export function readOpenFangHand(root: TomlTable): HandDraft {
     requires: readRequirements(root.tables('requires')),
     settings: readSettings(root.tables('settings')),
     agent: readAgent(root.table('agent'), description),
-    triggers: { manual: true, webhook: false, events: [] },
+    triggers: {
+      manual: true,
+      ...readScheduleValue(root.raw('schedule')?.[1] ?? false, 'schedule'),
+      webhook: root.boolean('webhook') ?? false,
+      events: [],
+    },
     workflow: [],
     metrics,
   };

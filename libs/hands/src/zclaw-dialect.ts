@@ -2,7 +2,8 @@ import { TOOL_EFFECTS, type HandTriggers, type HandWorkflowStep, type ToolEffect
 import { guardPattern } from '@talon/skills';
 import { readAgent, readMetrics, readRequirements, readSettings } from './hand-sections.js';
 import type { HandDraft } from './openfang-dialect.js';
-import { HandFieldProblem, isTable, type TomlTable } from './toml-table.js';
+import { readScheduleValue, type HandSchedule } from './hand-schedule.js';
+import { HandFieldProblem, type TomlTable } from './toml-table.js';
 
 /**
  * ZCLAW's dialect: a `[hand]` table (`name`, `version`, `type`, `description`, `requires_approval` /
@@ -86,39 +87,29 @@ function readTriggers(table: TomlTable | undefined): HandTriggers {
     return { type, ...(pattern !== undefined ? { pattern } : {}), priority };
   });
   table.finish();
-  return { manual, ...(schedule ? { schedule } : {}), webhook, events };
+  return { manual, ...schedule, webhook, events };
 }
 
 /**
  * `schedule = "0 9 * * *"`, `schedule = { cron = "…", timezone = "…" }`, `schedule = true` with
- * `cron = "…"` (and `timezone`) beside it, or `schedule = false`.
+ * `cron = "…"` (and `timezone`) beside it, `schedule = false`, or `interval = <seconds>` beside it.
  */
-function readSchedule(table: TomlTable): HandTriggers['schedule'] {
+function readSchedule(table: TomlTable): HandSchedule {
   const found = table.raw('schedule');
   const cron = table.string('cron');
   const timezone = table.string('timezone');
-  if (!found) return cron ? { cron, ...(timezone ? { timezone } : {}) } : undefined;
-  const value = found[1];
-  if (value === false) return undefined;
-  if (value === true) {
+  const interval = table.integer(['interval', 'interval_secs', 'interval_seconds'], 1);
+  const beside: HandSchedule = interval !== undefined ? { intervalSeconds: interval } : {};
+  if (!found) return cron ? { ...beside, schedule: { cron, ...(timezone ? { timezone } : {}) } } : beside;
+  if (found[1] === true) {
     if (!cron)
       throw new HandFieldProblem(
         'invalid_trigger',
         `"${table.path}.schedule = true" needs cron = "<expression>" beside it`,
       );
-    return { cron, ...(timezone ? { timezone } : {}) };
+    return { ...beside, schedule: { cron, ...(timezone ? { timezone } : {}) } };
   }
-  if (typeof value === 'string') return { cron: value.trim(), ...(timezone ? { timezone } : {}) };
-  if (isTable(value) && typeof value['cron'] === 'string') {
-    const zone = value['timezone'];
-    if (zone !== undefined && typeof zone !== 'string')
-      throw new HandFieldProblem('invalid_trigger', `"${table.path}.schedule.timezone" must be a string`);
-    return { cron: value['cron'].trim(), ...(zone ? { timezone: zone } : {}) };
-  }
-  throw new HandFieldProblem(
-    'invalid_trigger',
-    `"${table.path}.schedule" must be a cron string, { cron, timezone } or true with cron beside it`,
-  );
+  return { ...beside, ...readScheduleValue(found[1], `${table.path}.schedule`, timezone) };
 }
 
 function readRateLimit(table: TomlTable | undefined) {

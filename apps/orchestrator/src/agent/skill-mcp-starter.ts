@@ -1,14 +1,7 @@
 import type { ToolSource } from '@talon/agent';
 import type { SelectResult } from '@talon/contracts';
 import { mcpServersToStart, type InstallableTools, type SkillMcpAutostart } from '@talon/skills';
-
-/** What the starter needs of MCP control: start one server by name (idempotent for a running one). */
-export interface McpServerControl {
-  start(server: string): Promise<unknown>;
-}
-
-/** How often the catalog is looked at while a started server's tools are announced. */
-const POLL_MS = 50;
+import { startMcpServerAndWait, type McpServerControl } from '../mcp/mcp-server-start.js';
 
 /**
  * Starts the MCP servers that the active Trusted skills of a selection need (per
@@ -33,8 +26,13 @@ export class SkillMcpStarter {
       starts.map(async (start) => {
         let note: string;
         try {
-          await withDeadline(this.control.start(start.server), deadline);
-          const ready = await this.waitForTools(start.tools, deadline, signal);
+          const ready = await startMcpServerAndWait(
+            this.control,
+            start.server,
+            () => this.hasTools(start.tools),
+            deadline,
+            signal,
+          );
           note = ready
             ? `started the MCP server "${start.server}" for ${start.tools.join(', ')}`
             : `started the MCP server "${start.server}", but ${start.tools.join(', ')} did not appear within ${this.options.waitMs} ms`;
@@ -47,31 +45,12 @@ export class SkillMcpStarter {
     return notes;
   }
 
-  private async waitForTools(
-    tools: readonly string[],
-    deadline: number,
-    signal?: AbortSignal,
-  ): Promise<boolean> {
-    for (;;) {
-      const names = this.catalogNames();
-      if (tools.every((tool) => names.has(tool) || names.has(tool.replace('.', '_')))) return true;
-      if (Date.now() >= deadline || signal?.aborted) return false;
-      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-    }
+  private hasTools(tools: readonly string[]): boolean {
+    const names = this.catalogNames();
+    return tools.every((tool) => names.has(tool) || names.has(tool.replace('.', '_')));
   }
 
   private catalogNames(): ReadonlySet<string> {
     return new Set(this.tools.list().map((tool) => tool.name));
   }
-}
-
-function withDeadline<T>(work: Promise<T>, deadline: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error('it did not start in time')),
-      Math.max(0, deadline - Date.now()),
-    );
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }

@@ -8,3 +8,4 @@ export const ROUTINE_SERVICE = Symbol('ROUTINE_SERVICE');
 export const SCHEDULER = Symbol('SCHEDULER');
 export const AUTONOMY_TOOLS = Symbol('AUTONOMY_TOOLS');
 export const SKILL_ROUTINE_SYNC = Symbol('SKILL_ROUTINE_SYNC');
+export const HAND_ROUTINE_SYNC = Symbol('HAND_ROUTINE_SYNC');

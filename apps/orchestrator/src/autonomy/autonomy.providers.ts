@@ -21,8 +21,11 @@ import {
   SCHEDULER,
   AUTONOMY_TOOLS,
   SKILL_ROUTINE_SYNC,
+  HAND_ROUTINE_SYNC,
 } from './autonomy.constants.js';
-import { SkillRoutineSync } from './skill-routine-sync.js';
+import { handRoutineSource } from '../hands/hand-routine-source.js';
+import { OwnedRoutineSync } from './owned-routine-sync.js';
+import { skillRoutineSource } from './skill-routine-source.js';
 import { createAutonomyTools } from './autonomy-tools.js';
 import { JobActionHandlers } from './job-action-handlers.js';
 import { JobActionValidator } from './job-action-validator.js';
@@ -106,7 +109,25 @@ export function autonomyProviders(
       provide: SKILL_ROUTINE_SYNC,
       inject: [SKILL_SERVICE_CLIENT, ROUTINE_SERVICE],
       useFactory: (skills: SkillServiceClient, routines: RoutineService) =>
-        new SkillRoutineSync(database.prisma, skills, routines, logger, config.autonomy.skillRoutinesSyncMs),
+        new OwnedRoutineSync(
+          database.prisma,
+          skillRoutineSource(skills),
+          routines,
+          logger,
+          config.autonomy.skillRoutinesSyncMs,
+        ),
+    },
+    {
+      provide: HAND_ROUTINE_SYNC,
+      inject: [HAND_CATALOG, ROUTINE_SERVICE],
+      useFactory: (hands: HandCatalog, routines: RoutineService) =>
+        new OwnedRoutineSync(
+          database.prisma,
+          handRoutineSource(hands),
+          routines,
+          logger,
+          config.autonomy.handRoutinesSyncMs,
+        ),
     },
     {
       provide: AUTONOMY_TOOLS,

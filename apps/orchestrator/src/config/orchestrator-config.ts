@@ -80,6 +80,8 @@ export interface OrchestratorConfig extends ServiceConfig {
     jobConcurrency: number;
     /** How often skill triggers are synced into routines. Default 5000 ms (env `TALON_SKILL_ROUTINES_SYNC_MS`). */
     skillRoutinesSyncMs: number;
+    /** How often hand triggers are synced into routines. Default 5000 ms (env `TALON_HAND_ROUTINES_SYNC_MS`). */
+    handRoutinesSyncMs: number;
   };
 }
 
@@ -218,6 +220,7 @@ export function parseOrchestratorConfig(env: NodeJS.ProcessEnv = process.env): O
       jobLeaseMs: readLeaseMs(env, 'TALON_JOB_LEASE_MS', 15_000),
       jobConcurrency: readPositiveInt(env, 'TALON_JOB_CONCURRENCY', 8),
       skillRoutinesSyncMs: readPositiveInt(env, 'TALON_SKILL_ROUTINES_SYNC_MS', 5_000),
+      handRoutinesSyncMs: readPositiveInt(env, 'TALON_HAND_ROUTINES_SYNC_MS', 5_000),
     },
   };
 }

@@ -13,7 +13,6 @@ import {
 import { TalonError } from '@talon/errors';
 import { resolveHandSettings } from '@talon/hands';
 import type { HandRun as HandRunRow, Job as JobRow, Prisma, PrismaClient } from '@talon/persistence';
-import type { ToolCatalog } from '@talon/tool-runtime';
 import type { JobService } from '../autonomy/job-service.js';
 import type { HandCatalog } from './hand-catalog.js';
 import type { HandInstanceService } from './hand-instance-service.js';
@@ -36,13 +35,13 @@ export interface HandRunServiceOptions {
  * Hand runs: each is a job with the hand's prompt, settings, tools (its allowlist, enforced at dispatch)
  * and limits. A hand that requires approval gets a run `awaiting_approval` and no job until a person
  * approves it (approving twice is a no-op; past the deadline it is denied). Runs are listed, read and
- * cancelled through the job they became.
+ * cancelled through the job they became. A hand job made elsewhere (a routine's fire, `jobs.create`) gets
+ * its run when it starts ({@link HandRunService.begin}), with the same checks.
  */
 export class HandRunService {
   constructor(
     private readonly prisma: PrismaClient,
     private readonly catalog: HandCatalog,
-    private readonly tools: ToolCatalog,
     private readonly instances: HandInstanceService,
     private readonly jobs: JobService,
     private readonly options: HandRunServiceOptions,
@@ -64,18 +63,7 @@ export class HandRunService {
     if (handId === undefined)
       throw new TalonError(ERROR_CODES.SCHEMA_VIOLATION, 'Name the hand (id) or an activated instance.');
     const hand = await this.catalog.require(handId);
-    if (hand.system)
-      throw new TalonError(
-        ERROR_CODES.POLICY_DENIED,
-        `"${hand.id}" is a system hand and runs on its own; set a reminder in chat or with routines.create.`,
-        { details: { id: hand.id } },
-      );
-    if (!hand.gating.eligible)
-      throw new TalonError(
-        ERROR_CODES.SKILL_GATED_OUT,
-        `Hand "${hand.id}" cannot run here: ${hand.gating.reasons.join('; ')}.`,
-        { details: { id: hand.id, reasons: hand.gating.reasons } },
-      );
+    requireRunnable(hand);
     const settings = resolveHandSettings(hand, { ...base, ...request.settings });
     await this.checkRateLimit(hand);
     const id = randomUUID();
@@ -146,11 +134,13 @@ export class HandRunService {
         });
         return false;
       }
-      const hand = await this.catalog.require(row.handId);
       await tx.handRun.update({
         where: { id: runId },
         data: { state: 'queued', decidedBy: by, decidedAt: now },
       });
+      // A routine's run waits in its own job (see begin): queued, it goes on.
+      if (await tx.job.findUnique({ where: { id: runId }, select: { id: true } })) return false;
+      const hand = await this.catalog.require(row.handId);
       await this.jobs.enqueue(
         runId,
         this.jobRequest(hand, runId, row.instance, row.settings as HandSettingValues, row.input ?? undefined),
@@ -200,12 +190,14 @@ export class HandRunService {
   async cancel(runId: string, by: string): Promise<HandRun> {
     const row = await this.prisma.handRun.findUnique({ where: { id: runId } });
     if (!row) throw runNotFound(runId);
-    if (row.state === 'awaiting_approval')
+    if (row.state === 'awaiting_approval') {
       await this.prisma.handRun.updateMany({
         where: { id: runId, state: 'awaiting_approval' },
         data: { state: 'cancelled', decidedBy: by, decidedAt: new Date() },
       });
-    else if (row.state === 'queued') await this.jobs.cancel(runId, by);
+      if (await this.prisma.job.findUnique({ where: { id: runId }, select: { id: true } }))
+        await this.jobs.cancel(runId, by);
+    } else if (row.state === 'queued') await this.jobs.cancel(runId, by);
     return this.get(runId);
   }
 
@@ -218,6 +210,83 @@ export class HandRunService {
     return Promise.all(open.map((run) => this.cancel(run.id, by)));
   }
 
+  /**
+   * The run of a hand job as it starts; returns the settings it runs with. A run made by hands.execute has
+   * its row already. Any other hand job (a routine's fire, `jobs.create`) gets its row now, with the checks
+   * of hands.execute: the instance active, its settings under the action's, the options, gating, rate limit
+   * and max_concurrent — a refusal fails the job, and the run shows it. A hand that requires approval waits
+   * here, `awaiting_approval`, until a person decides (hands.approve) or the deadline denies it.
+   */
+  async begin(
+    jobId: string,
+    hand: HandSummary,
+    params: Partial<HandJobParams>,
+    signal: AbortSignal,
+  ): Promise<HandSettingValues> {
+    const existing = await this.prisma.handRun.findUnique({ where: { id: jobId } });
+    if (existing) {
+      // Waiting, or decided while a previous attempt waited (its orchestrator died): the decision holds.
+      if (existing.state !== 'queued') await this.awaitDecision(jobId, signal);
+      return existing.settings as HandSettingValues;
+    }
+    const job = await this.prisma.job.findUnique({ where: { id: jobId }, select: { routineId: true } });
+    let settings: HandSettingValues = params.settings ?? {};
+    let refusal: unknown;
+    try {
+      let base: HandSettingValues = {};
+      if (params.instance) {
+        const instance = await this.instances.requireActive(params.instance);
+        if (instance.handId !== hand.id)
+          throw new TalonError(
+            ERROR_CODES.SCHEMA_VIOLATION,
+            `Instance "${params.instance}" runs hand "${instance.handId}", not "${hand.id}"; fix the action.`,
+          );
+        base = instance.settings as HandSettingValues;
+      }
+      requireRunnable(hand);
+      settings = resolveHandSettings(hand, { ...base, ...settings });
+      await this.checkRateLimit(hand);
+    } catch (error) {
+      refusal = error;
+    }
+    const waits = refusal === undefined && hand.requiresApproval;
+    await this.prisma.handRun.create({
+      data: {
+        id: jobId,
+        handId: hand.id,
+        instance: params.instance ?? null,
+        settings: settings as Prisma.InputJsonValue,
+        input: params.input ?? null,
+        requestedBy: job?.routineId ? `routine:${job.routineId}` : 'jobs.create',
+        // A refused run is queued: its job's failure is the run's state.
+        state: waits ? 'awaiting_approval' : 'queued',
+        ...(waits ? { approvalDeadline: new Date(Date.now() + this.options.approvalTimeoutMs) } : {}),
+      },
+    });
+    if (refusal !== undefined) throw refusal;
+    if (waits) await this.awaitDecision(jobId, signal);
+    return settings;
+  }
+
+  /** Waits, polling, until a waiting run is approved; a denial, the deadline or a cancel throw. */
+  private async awaitDecision(runId: string, signal: AbortSignal): Promise<void> {
+    for (;;) {
+      await this.expireApprovals();
+      const row = await this.prisma.handRun.findUnique({ where: { id: runId } });
+      if (!row || row.state === 'queued') return;
+      if (row.state !== 'awaiting_approval')
+        throw new TalonError(
+          row.decidedBy === 'timeout' ? ERROR_CODES.TIMEOUT : ERROR_CODES.POLICY_DENIED,
+          row.decidedBy === 'timeout'
+            ? `Run ${runId} waited past its approval deadline and was denied.`
+            : `Run ${runId} was ${row.state} by ${row.decidedBy ?? 'someone'} before it ran.`,
+          { details: { runId, state: row.state } },
+        );
+      if (signal.aborted) return;
+      await new Promise((resolve) => setTimeout(resolve, DECISION_POLL_MS));
+    }
+  }
+
   /** Denies the runs whose approval deadline passed (called on reads and by the lifecycle's sweep). */
   async expireApprovals(): Promise<number> {
     const expired = await this.prisma.handRun.updateMany({
@@ -227,7 +296,10 @@ export class HandRunService {
     return expired.count;
   }
 
-  /** The job of a run: the hand's tools (and its MCP servers' tools) as the allowlist, its limits. */
+  /**
+   * The job of a run: the hand and its params, its limits. Its allowlist is made as the run starts (the
+   * hand's tools plus those of its MCP servers, started then), so the job's policy names no tools.
+   */
   private jobRequest(
     hand: HandSummary,
     runId: string,
@@ -241,16 +313,10 @@ export class HandRunService {
       ...(input === undefined ? {} : { input }),
       ...(instance ? { instance } : {}),
     };
-    const servers = hand.mcpServers.map((server) => `${server}.`);
-    const mcpTools = this.tools
-      .list()
-      .filter((entry) => servers.some((prefix) => (entry.definition.displayName ?? '').startsWith(prefix)))
-      .map((entry) => entry.definition.name);
     const maxIterations =
       hand.agent.maxIterations === undefined ? undefined : Math.min(hand.agent.maxIterations, 100);
     return {
       action: { kind: 'hand', hand: hand.id, params: params as unknown as Record<string, unknown> },
-      policy: { tools: [...new Set([...hand.tools, ...mcpTools])].slice(0, 200) },
       limits: {
         ...(maxIterations === undefined ? {} : { maxIterations }),
         ...(hand.timeoutMs === undefined ? {} : { maxWallTimeMs: Math.min(hand.timeoutMs, 86_400_000) }),
@@ -262,9 +328,11 @@ export class HandRunService {
   private async checkRateLimit(hand: HandSummary): Promise<void> {
     if (hand.rateLimit) {
       const since = new Date(Date.now() - hand.rateLimit.windowSeconds * 1000);
-      const count = await this.prisma.handRun.count({
-        where: { handId: hand.id, createdAt: { gte: since } },
-      });
+      // Runs the rate limit itself refused (a routine's, which keep their row) do not count.
+      const [{ count }] = (await this.prisma.$queryRaw<Array<{ count: number }>>`
+        SELECT count(*)::int AS count FROM hand_run r LEFT JOIN job j ON j.id = r.id
+        WHERE r.hand_id = ${hand.id} AND r.created_at >= ${since}
+          AND j.error_code IS DISTINCT FROM ${ERROR_CODES.RATE_LIMITED}`) as [{ count: number }];
       if (count >= hand.rateLimit.maxRuns)
         throw new TalonError(
           ERROR_CODES.RATE_LIMITED,
@@ -289,6 +357,25 @@ export class HandRunService {
 }
 
 const FINISHED = new Set<HandRunState>(['denied', 'completed', 'failed', 'cancelled']);
+
+/** How often a routine's run that waits for approval looks at its row. */
+const DECISION_POLL_MS = 500;
+
+/** System hands run on their own; a gated-out hand cannot run here. */
+function requireRunnable(hand: HandSummary): void {
+  if (hand.system)
+    throw new TalonError(
+      ERROR_CODES.POLICY_DENIED,
+      `"${hand.id}" is a system hand and runs on its own; set a reminder in chat or with routines.create.`,
+      { details: { id: hand.id } },
+    );
+  if (!hand.gating.eligible)
+    throw new TalonError(
+      ERROR_CODES.SKILL_GATED_OUT,
+      `Hand "${hand.id}" cannot run here: ${hand.gating.reasons.join('; ')}.`,
+      { details: { id: hand.id, reasons: hand.gating.reasons } },
+    );
+}
 
 function toRunView(row: HandRunRow, job: JobRow | null): HandRun {
   const state: HandRunState =

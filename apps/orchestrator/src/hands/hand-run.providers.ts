@@ -7,9 +7,12 @@ import type { JobActionHandlers } from '../autonomy/job-action-handlers.js';
 import type { JobService } from '../autonomy/job-service.js';
 import { CHAT_SERVICE, HAND_CATALOG, TOOL_CATALOG } from '../config/orchestrator.constants.js';
 import type { OrchestratorConfig } from '../config/orchestrator-config.js';
+import type { McpControlClient } from '../mcp/mcp-control-client.js';
+import { MCP_CONTROL_CLIENT } from '../mcp/mcp.constants.js';
 import type { HandCatalog } from './hand-catalog.js';
 import { HandInstanceService } from './hand-instance-service.js';
 import { createHandJobHandler } from './hand-job-handler.js';
+import { HandMcpServers } from './hand-mcp-servers.js';
 import { HandRunService } from './hand-run-service.js';
 import { createHandTools } from './hand-tools.js';
 import { HAND_INSTANCE_SERVICE, HAND_RUN_SERVICE, HAND_TOOLS } from './hands.constants.js';
@@ -33,6 +36,7 @@ export function handRunProviders(config: OrchestratorConfig, database: Database)
         JOB_SERVICE,
         JOB_ACTION_HANDLERS,
         CHAT_SERVICE,
+        MCP_CONTROL_CLIENT,
       ],
       useFactory: (
         catalog: HandCatalog,
@@ -41,11 +45,15 @@ export function handRunProviders(config: OrchestratorConfig, database: Database)
         jobs: JobService,
         handlers: JobActionHandlers,
         chat: ChatService,
+        mcp: McpControlClient,
       ) => {
-        handlers.register('hand', createHandJobHandler(chat, catalog, database.prisma));
-        return new HandRunService(database.prisma, catalog, tools, instances, jobs, {
+        const runs = new HandRunService(database.prisma, catalog, instances, jobs, {
           approvalTimeoutMs: config.approvalTimeoutMs,
         });
+        // A hand's MCP servers wait as long as a skill's (TALON_SKILL_MCP_START_WAIT_MS).
+        const servers = new HandMcpServers(mcp, tools, config.skillMcpAutostart.waitMs);
+        handlers.register('hand', createHandJobHandler(chat, catalog, database.prisma, runs, servers));
+        return runs;
       },
     },
     {

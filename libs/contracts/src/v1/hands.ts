@@ -73,6 +73,10 @@ export const HandTriggersSchema = Type.Object({
   manual: Type.Boolean(),
   /** A cron (5 or 6 fields) with an optional IANA timezone; checked with croner when the hand loads. */
   schedule: Type.Optional(Type.Object({ cron: Type.String(), timezone: Type.Optional(Type.String()) })),
+  /** Every this many seconds (OpenFang `schedule = { interval = 3600 }`, ZCLAW `interval = 3600`). */
+  intervalSeconds: Type.Optional(Type.Integer({ minimum: 1 })),
+  /** Once, as soon as the hand's file appears (OpenFang `schedule = "once"`). */
+  once: Type.Optional(Type.Boolean()),
   webhook: Type.Boolean(),
   events: Type.Array(HandEventTriggerSchema),
 });
