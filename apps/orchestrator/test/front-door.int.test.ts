@@ -3,6 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createTalonClient } from '@talon/client';
 import type { ApiScope, Envelope, Session, TokensCreateReply } from '@talon/contracts';
 import {
   createTestDatabase,
@@ -283,6 +284,56 @@ describe('the front door: tokens and scopes on every surface', () => {
       ok: false,
       error: { code: 'UNAUTHENTICATED', message: expect.stringContaining('expired') },
     });
+  });
+
+  it('ends an open event stream with a typed error when its token expires or is revoked', async () => {
+    /** Opens the session's live stream and resolves with all it received once the server ends it. */
+    const streamUntilEnd = async (token: string, sessionId: string) => {
+      const response = await fetch(`${primary.httpUrl}/v1/sessions/${sessionId}/events`, {
+        headers: { authorization: `Bearer ${token}` },
+        signal: AbortSignal.timeout(15_000),
+      });
+      expect(response.status).toBe(200);
+      const opened = Date.now();
+      const text = await response.text();
+      return { text, openMs: Date.now() - opened };
+    };
+    const expiring = await createToken('agent', { expiresInSeconds: 2 });
+    const session = await primary.nats<Session>('sessions.create', { title: 'expiring' }, expiring.token);
+    if (!session.ok) throw new Error(session.error.message);
+    const expired = await streamUntilEnd(expiring.token, session.data.id);
+    expect(expired.text).toContain('event: error');
+    const event = JSON.parse(expired.text.split('data: ').pop()!.trim()) as Record<string, unknown>;
+    expect(event).toMatchObject({
+      type: 'error',
+      fatal: true,
+      error: { code: 'UNAUTHENTICATED', message: expect.stringMatching(/expired.*open it again/s) },
+    });
+    expect(expired.openMs).toBeLessThan(6_000);
+
+    const revocable = await createToken('agent');
+    const own = await primary.nats<Session>('sessions.create', { title: 'revoked' }, revocable.token);
+    if (!own.ok) throw new Error(own.error.message);
+    const ended = streamUntilEnd(revocable.token, own.data.id);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await primary.nats('tokens.revoke', { id: revocable.id }, tokens.operator);
+    const revoked = await ended;
+    expect(revoked.text).toMatch(/"code":"UNAUTHENTICATED".*revoked/s);
+
+    // The TypeScript client's stream ends with the typed error too.
+    const shortLived = await createToken('agent', { expiresInSeconds: 2 });
+    const client = createTalonClient({ http: primary.httpUrl, token: shortLived.token });
+    const followed = await client.sessions.create({ title: 'client' });
+    const thrown = await (async () => {
+      try {
+        for await (const _event of client.chat.resume(followed.id, undefined)) void _event;
+      } catch (error) {
+        return error;
+      }
+      return undefined;
+    })();
+    expect(thrown).toMatchObject({ code: 'UNAUTHENTICATED' });
+    await client.close();
   });
 
   it('takes tokens from headers only, JSON bodies only, and allowed Hosts and Origins only', async () => {

@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { ForbiddenError, UnauthenticatedError } from '@talon/auth';
+import { ForbiddenError, UnauthenticatedError, watchStreamAuthorization } from '@talon/auth';
 import {
   ChatSendRequestSchema,
   HTTP_STATUS_BY_CODE,
@@ -20,6 +20,10 @@ import { chatEventStream } from './chat-stream.js';
 import { principalOf } from '../api/http-front-door.js';
 import { SessionAccess } from '../auth/session-access.js';
 import { SessionEventReplay } from './session-event-replay.js';
+import { ApiAuthenticator, bearerToken } from '../auth/api-authenticator.js';
+
+/** How often an open stream's token is verified again (revocation takes effect within about a second). */
+const STREAM_RECHECK_MS = 1000;
 
 function openEventStream(response: Response): (event: ChatEvent) => void {
   response
@@ -41,7 +45,34 @@ export class ChatHttpController {
     @Inject(ORCHESTRATOR_CONFIG) private readonly config: OrchestratorConfig,
     private readonly access: SessionAccess,
     private readonly replay: SessionEventReplay,
+    private readonly authenticator: ApiAuthenticator,
   ) {}
+
+  /**
+   * Ends the stream with a fatal `error` event when its token expires or is revoked while it is open;
+   * returns the function that stops watching (call it when the stream ends).
+   */
+  private bindToToken(request: Request, response: Response, sessionId: string, end: () => void): () => void {
+    const token = bearerToken(request.headers.authorization);
+    return watchStreamAuthorization({
+      check: () => this.authenticator.authenticate(token),
+      everyMs: STREAM_RECHECK_MS,
+      onRefused: (error) => {
+        const event = {
+          type: 'error',
+          sessionId,
+          error: {
+            code: error.code,
+            message: `${error.message} The stream is closed; open it again with a valid token.`,
+          },
+          fatal: true,
+        };
+        response.write(`event: error\ndata: ${JSON.stringify(event)}\n\n`);
+        end();
+        response.end();
+      },
+    });
+  }
 
   /**
    * The id must be a session id (a UUID: never a subject wildcard such as `*` or `>`), the caller needs the
@@ -77,7 +108,15 @@ export class ChatHttpController {
       return;
     }
     const write = openEventStream(response);
-    chatEventStream(this.chat, id, message).subscribe({ next: write, complete: () => response.end() });
+    const subscription = chatEventStream(this.chat, id, message).subscribe({
+      next: write,
+      complete: () => {
+        unbind();
+        response.end();
+      },
+    });
+    const unbind = this.bindToToken(request, response, id, () => subscription.unsubscribe());
+    request.on('close', unbind);
   }
 
   /**
@@ -115,6 +154,10 @@ export class ChatHttpController {
         replayed.add(String(event.eventId));
         write(event);
       }
-    request.on('close', () => subscription.unsubscribe());
+    const unbind = this.bindToToken(request, response, id, () => subscription.unsubscribe());
+    request.on('close', () => {
+      unbind();
+      subscription.unsubscribe();
+    });
   }
 }
