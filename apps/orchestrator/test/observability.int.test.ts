@@ -447,7 +447,10 @@ describe('one trace per turn across every service, metrics on every service', ()
     const grpcRoot = traceOf(grpcTrace).find((span) => span.name === 'talon.api/sessions.list')!;
     expect(grpcRoot).toMatchObject({ parentSpanId: grpcParent, attributes: { 'talon.api.surface': 'grpc' } });
     const typedRoot = traceOf(typedTrace).find((span) => span.name === 'talon.api/sessions.list')!;
-    expect(typedRoot).toMatchObject({ parentSpanId: typedParent, attributes: { 'talon.api.surface': 'grpc' } });
+    expect(typedRoot).toMatchObject({
+      parentSpanId: typedParent,
+      attributes: { 'talon.api.surface': 'grpc' },
+    });
     // A streamed turn is one trace: the caller's span → the chat span → the agent's turn → the model call.
     for (const [trace, caller, surface] of [
       [chatTrace, chatParent, 'grpc'],
@@ -466,11 +469,7 @@ describe('one trace per turn across every service, metrics on every service', ()
       span.attributes['talon.api.surface'] === 'http' &&
       span.traceId !== traceId &&
       span.traceId !== sseTrace;
-    await waitUntil(
-      () => receiver.spans.some(isFresh),
-      20_000,
-      'a new trace for the malformed traceparent',
-    );
+    await waitUntil(() => receiver.spans.some(isFresh), 20_000, 'a new trace for the malformed traceparent');
     const fresh = receiver.spans.filter(isFresh);
     expect(fresh).toHaveLength(1);
     expect(fresh.every((span) => span.parentSpanId === undefined)).toBe(true);
@@ -612,7 +611,9 @@ describe('one trace per turn across every service, metrics on every service', ()
       'no job running',
       100,
     );
-    expect(value(after, 'talon_routine_fires_total', { source: 'schedule', outcome: 'enqueued' })).toBeGreaterThan(0);
+    expect(
+      value(after, 'talon_routine_fires_total', { source: 'schedule', outcome: 'enqueued' }),
+    ).toBeGreaterThan(0);
     expect(value(after, 'talon_routine_fires_total', { source: 'manual', outcome: 'enqueued' })).toBe(1);
     expect(value(after, 'talon_routine_fires_total', { source: 'manual', outcome: 'skipped' })).toBe(1);
     // The lag of every started job: a scheduled slot is taken within a few ticks.

@@ -17,12 +17,7 @@ describe('remote MCP requests carry the trace context of the call', () => {
   beforeAll(async () => {
     const port = await freeLoopbackPort();
     [server, receiver] = await Promise.all([
-      startChildServer(
-        join(FIXTURES, 'trace-recording-server.mjs'),
-        [String(port)],
-        {},
-        'listening on port',
-      ),
+      startChildServer(join(FIXTURES, 'trace-recording-server.mjs'), [String(port)], {}, 'listening on port'),
       startOtlpReceiver(),
     ]);
     manager = new McpManager({
@@ -32,7 +27,10 @@ describe('remote MCP requests carry the trace context of the call', () => {
           name: 'http',
           transport: { type: 'streamable-http', url: `http://127.0.0.1:${port}/mcp` },
         }),
-        parseMcpServerConfig({ name: 'legacy', transport: { type: 'sse', url: `http://127.0.0.1:${port}/sse` } }),
+        parseMcpServerConfig({
+          name: 'legacy',
+          transport: { type: 'sse', url: `http://127.0.0.1:${port}/sse` },
+        }),
       ],
     });
   }, 30_000);
