@@ -11,21 +11,19 @@ import { TALON_PROTO_PATH, type ChatSendReply, type Envelope } from '@talon/cont
 import {
   createTestDatabase,
   findFreePort,
+  renderTrace,
   REPO_ROOT,
   startNatsTestServer,
+  startOtlpReceiver,
   startServiceProcess,
   waitUntil,
   type NatsTestServer,
+  type OtlpReceiver,
+  type ReceivedSpan,
   type ServiceProcess,
   type TestDatabase,
 } from '@talon/testing';
 import { startOpenAiCompatibleServer, type LlmTestServer } from '../../../libs/llm/test/support/index.js';
-import {
-  renderTrace,
-  startOtlpReceiver,
-  type OtlpReceiver,
-  type ReceivedSpan,
-} from './support/otlp-receiver.js';
 
 const EVERYTHING = join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const PLANTED_SECRET = 'planted-secret-7f3a9c1e5b';
@@ -52,6 +50,25 @@ function seriesValue(families: MetricFamily[], name: string, labels: Record<stri
     Object.entries(labels).every(([key, value]) => metric.labels?.[key] === value),
   );
   return series ? Number(series.value) : 0;
+}
+
+/**
+ * The `_count` and `_sum` of one histogram series, read from the text itself: the parser drops the labels
+ * of histogram series whose `le` is not their last label, as prom-client writes them.
+ */
+function histogramSeries(text: string, name: string, labels: Record<string, string>) {
+  const read = (suffix: string): number => {
+    for (const line of text.split('\n')) {
+      const match = new RegExp(`^${name}_${suffix}\\{(.*)\\} (\\S+)$`).exec(line);
+      if (!match) continue;
+      const found = Object.fromEntries(
+        [...match[1]!.matchAll(/(\w+)="([^"]*)"/g)].map((label) => [label[1], label[2]]),
+      );
+      if (Object.entries(labels).every(([key, value]) => found[key] === value)) return Number(match[2]);
+    }
+    return 0;
+  };
+  return { count: read('count'), sum: read('sum') };
 }
 
 async function startEverything(port: number): Promise<ChildProcess> {
@@ -335,29 +352,71 @@ describe('one trace per turn across every service, metrics on every service', ()
       body: JSON.stringify({ sessionId, message: 'hello over http' }),
     });
     expect(http.status).toBe(200);
-    const grpcTrace = randomHex(16);
-    const grpcParent = randomHex(8);
+    // gRPC: the generic Call, a typed RPC and the Chat stream each continue the caller's trace.
     const definition = protoLoader.loadSync(TALON_PROTO_PATH, { keepCase: true });
     const Talon = (
       grpc.loadPackageDefinition(definition) as unknown as {
         talon: { v1: { Talon: grpc.ServiceClientConstructor } };
       }
     ).talon.v1.Talon;
-    const grpcClient = new Talon(`127.0.0.1:${grpcPort}`, grpc.credentials.createInsecure());
-    const metadata = new grpc.Metadata();
-    metadata.set('authorization', `Bearer ${nats.bootstrapToken}`);
-    metadata.set('traceparent', `00-${grpcTrace}-${grpcParent}-01`);
+    const grpcClient = new Talon(`127.0.0.1:${grpcPort}`, grpc.credentials.createInsecure()) as unknown as {
+      Call(r: unknown, m: grpc.Metadata, cb: (e: Error | null, v: { ok: boolean }) => void): void;
+      ListSessions(r: unknown, m: grpc.Metadata, cb: (e: Error | null, v: unknown) => void): void;
+      Chat(r: unknown, m: grpc.Metadata): NodeJS.ReadableStream;
+      close(): void;
+    };
+    const traced = (traceparent: string) => {
+      const metadata = new grpc.Metadata();
+      metadata.set('authorization', `Bearer ${nats.bootstrapToken}`);
+      metadata.set('traceparent', traceparent);
+      return metadata;
+    };
+    const grpcTrace = randomHex(16);
+    const grpcParent = randomHex(8);
     const grpcReply = await new Promise<{ ok: boolean }>((resolve, reject) =>
-      (
-        grpcClient as unknown as {
-          Call(r: unknown, m: grpc.Metadata, cb: (e: Error | null, v: { ok: boolean }) => void): void;
-        }
-      ).Call({ method: 'sessions.list', payload_json: '{}' }, metadata, (error, value) =>
+      grpcClient.Call(
+        { method: 'sessions.list', payload_json: '{}' },
+        traced(`00-${grpcTrace}-${grpcParent}-01`),
+        (error, value) => (error ? reject(error) : resolve(value)),
+      ),
+    );
+    expect(grpcReply.ok).toBe(true);
+    const typedTrace = randomHex(16);
+    const typedParent = randomHex(8);
+    await new Promise((resolve, reject) =>
+      grpcClient.ListSessions({ limit: 5 }, traced(`00-${typedTrace}-${typedParent}-01`), (error, value) =>
         error ? reject(error) : resolve(value),
       ),
     );
+    const chatTrace = randomHex(16);
+    const chatParent = randomHex(8);
+    llm.enqueue({ text: 'over grpc' });
+    const events: Array<{ type: string }> = [];
+    await new Promise<void>((resolve, reject) => {
+      const stream = grpcClient.Chat(
+        { session_id: sessionId, message: 'hello over grpc' },
+        traced(`00-${chatTrace}-${chatParent}-01`),
+      );
+      stream.on('data', (event: { type: string }) => events.push(event));
+      stream.on('end', () => resolve());
+      stream.on('error', reject);
+    });
     grpcClient.close();
-    expect(grpcReply.ok).toBe(true);
+    expect(events.at(-1)?.type).toBe('result');
+    // SSE: the message endpoint continues the caller's trace like /v1/rpc does.
+    const sseTrace = randomHex(16);
+    const sseParent = randomHex(8);
+    llm.enqueue({ text: 'over sse' });
+    const sse = await fetch(`http://127.0.0.1:${httpPort}/v1/sessions/${sessionId}/messages`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${nats.bootstrapToken}`,
+        'content-type': 'application/json',
+        traceparent: `00-${sseTrace}-${sseParent}-01`,
+      },
+      body: JSON.stringify({ message: 'hello over sse' }),
+    });
+    expect(await sse.text()).toContain('event: result');
     llm.enqueue({ text: 'still answered' });
     const malformed = await fetch(`http://127.0.0.1:${httpPort}/v1/rpc/chat.send`, {
       method: 'POST',
@@ -370,43 +429,59 @@ describe('one trace per turn across every service, metrics on every service', ()
       body: JSON.stringify({ sessionId, message: 'hello again' }),
     });
     expect(malformed.status).toBe(200);
+    const turnOf = (trace: string) =>
+      traceOf(trace).some((span) => span.name === 'invoke_agent talon') &&
+      traceOf(trace).some((span) => span.name === 'talon.api/chat.send');
     await waitUntil(
       () =>
-        traceOf(traceId).some((span) => span.name === 'invoke_agent talon') &&
-        traceOf(grpcTrace).some((span) => span.name === 'talon.api/sessions.list'),
+        turnOf(traceId) &&
+        turnOf(chatTrace) &&
+        turnOf(sseTrace) &&
+        traceOf(grpcTrace).some((span) => span.name === 'talon.api/sessions.list') &&
+        traceOf(typedTrace).some((span) => span.name === 'talon.api/sessions.list'),
       20_000,
-      'the HTTP and gRPC traces',
+      'the HTTP, SSE and gRPC traces',
     );
     const httpRoot = traceOf(traceId).find((span) => span.name === 'talon.api/chat.send')!;
     expect(httpRoot).toMatchObject({ parentSpanId: parent, attributes: { 'talon.api.surface': 'http' } });
     const grpcRoot = traceOf(grpcTrace).find((span) => span.name === 'talon.api/sessions.list')!;
     expect(grpcRoot).toMatchObject({ parentSpanId: grpcParent, attributes: { 'talon.api.surface': 'grpc' } });
-    const fresh = receiver.spans.filter(
-      (span) =>
-        span.name === 'talon.api/chat.send' &&
-        span.attributes['talon.api.surface'] === 'http' &&
-        span.traceId !== traceId,
-    );
-    await waitUntil(
-      () =>
-        receiver.spans.some(
-          (span) =>
-            span.name === 'talon.api/chat.send' &&
-            span.attributes['talon.api.surface'] === 'http' &&
-            span.traceId !== traceId,
-        ),
-      20_000,
-      'a new trace for the malformed traceparent',
-    );
+    const typedRoot = traceOf(typedTrace).find((span) => span.name === 'talon.api/sessions.list')!;
+    expect(typedRoot).toMatchObject({
+      parentSpanId: typedParent,
+      attributes: { 'talon.api.surface': 'grpc' },
+    });
+    // A streamed turn is one trace: the caller's span → the chat span → the agent's turn → the model call.
+    for (const [trace, caller, surface] of [
+      [chatTrace, chatParent, 'grpc'],
+      [sseTrace, sseParent, 'http'],
+    ] as const) {
+      const spans = traceOf(trace);
+      const root = spans.find((span) => span.name === 'talon.api/chat.send')!;
+      expect(root).toMatchObject({ parentSpanId: caller, attributes: { 'talon.api.surface': surface } });
+      const turn = spans.find((span) => span.name === 'invoke_agent talon')!;
+      expect(turn.parentSpanId).toBe(root.spanId);
+      expect(spans.some((span) => span.name === 'chat test-model')).toBe(true);
+    }
+    // The malformed call's span: HTTP, in a trace of its own (not one a test sent a traceparent for).
+    const isFresh = (span: ReceivedSpan) =>
+      span.name === 'talon.api/chat.send' &&
+      span.attributes['talon.api.surface'] === 'http' &&
+      span.traceId !== traceId &&
+      span.traceId !== sseTrace;
+    await waitUntil(() => receiver.spans.some(isFresh), 20_000, 'a new trace for the malformed traceparent');
+    const fresh = receiver.spans.filter(isFresh);
+    expect(fresh).toHaveLength(1);
     expect(fresh.every((span) => span.parentSpanId === undefined)).toBe(true);
   });
 
+  const scrape = async (url: string, token?: string): Promise<MetricFamily[]> => {
+    const response = await fetch(url, token ? { headers: { authorization: `Bearer ${token}` } } : {});
+    expect(response.status).toBe(200);
+    return parsePrometheusTextFormat(await response.text()) as MetricFamily[];
+  };
+
   it('serves /metrics on every service, and the counters move with calls and failures', async () => {
-    const scrape = async (url: string, token?: string): Promise<MetricFamily[]> => {
-      const response = await fetch(url, token ? { headers: { authorization: `Bearer ${token}` } } : {});
-      expect(response.status).toBe(200);
-      return parsePrometheusTextFormat(await response.text()) as MetricFamily[];
-    };
     const orchestratorUrl = `http://127.0.0.1:${httpPort}/metrics`;
     const workerUrl = `http://127.0.0.1:${workerMetricsPort}/metrics`;
     // The API port's /metrics is behind the front door.
@@ -463,5 +538,90 @@ describe('one trace per turn across every service, metrics on every service', ()
     ).toBeGreaterThan(0);
     expect(seriesValue(runner, 'talon_wasm_instances', {})).toBeGreaterThan(0);
     expect(seriesValue(workerAfter, 'talon_mcp_servers', { state: 'running' })).toBe(1);
+  });
+
+  it('counts routine fires by source and outcome, their lag, running jobs and final job states', async () => {
+    const metricsText = async (): Promise<string> => {
+      const response = await fetch(`http://127.0.0.1:${httpPort}/metrics`, {
+        headers: { authorization: `Bearer ${nats.bootstrapToken}` },
+      });
+      expect(response.status).toBe(200);
+      return response.text();
+    };
+    const scrapeOrchestrator = async () => parsePrometheusTextFormat(await metricsText()) as MetricFamily[];
+    const beforeText = await metricsText();
+    const before = parsePrometheusTextFormat(beforeText) as MetricFamily[];
+    const value = (families: MetricFamily[], name: string, labels: Record<string, string>) =>
+      seriesValue(families, name, labels) - seriesValue(before, name, labels);
+    const lag = (text: string, source: string) => {
+      const [now, then] = [text, beforeText].map((body) =>
+        histogramSeries(body, 'talon_routine_fire_lag_seconds', { source }),
+      );
+      return { count: now!.count - then!.count, sum: now!.sum - then!.sum };
+    };
+    // A scheduled routine (fired by the scheduler) and a manual one fired twice, the second skipped by its
+    // max-concurrent guardrail while the first job still runs.
+    const { routine: ticking } = await api<{ routine: { id: string } }>('routines.create', {
+      name: 'ticking',
+      trigger: { kind: 'interval', everyMs: 1000 },
+      action: { kind: 'reminder', text: 'tick' },
+    });
+    const { routine: manual } = await api<{ routine: { id: string } }>('routines.create', {
+      name: 'by-hand',
+      trigger: { kind: 'manual' },
+      action: { kind: 'prompt', prompt: 'Take your time.' },
+      guardrails: { maxConcurrent: 1 },
+    });
+    // The prompt job streams slowly, so it is seen running.
+    llm.enqueue({ text: ['slow', ' and', ' steady', ' answer'], frameDelayMs: 400 });
+    const fired = await api<{ jobId: string; outcome: string }>('routines.fire', { id: manual.id });
+    expect(fired.outcome).toBe('enqueued');
+    await waitUntil(
+      async () => seriesValue(await scrapeOrchestrator(), 'talon_jobs_running', {}) >= 1,
+      10_000,
+      'the prompt job running in talon_jobs_running',
+      100,
+    );
+    expect(await api<{ outcome: string }>('routines.fire', { id: manual.id })).toMatchObject({
+      outcome: 'skipped',
+    });
+    await waitUntil(
+      async () => (await api<{ state: string }>('jobs.get', { id: fired.jobId })).state === 'completed',
+      20_000,
+      'the prompt job completed',
+      100,
+    );
+    await waitUntil(
+      async () =>
+        (await api<{ fires: Array<{ outcome: string }> }>('routines.history', { id: ticking.id })).fires.some(
+          (fire) => fire.outcome === 'completed',
+        ),
+      20_000,
+      'a scheduled fire completed',
+      100,
+    );
+    await api('routines.pause', { id: ticking.id });
+    let after: MetricFamily[] = [];
+    await waitUntil(
+      async () => {
+        after = await scrapeOrchestrator();
+        return seriesValue(after, 'talon_jobs_running', {}) === 0;
+      },
+      10_000,
+      'no job running',
+      100,
+    );
+    expect(
+      value(after, 'talon_routine_fires_total', { source: 'schedule', outcome: 'enqueued' }),
+    ).toBeGreaterThan(0);
+    expect(value(after, 'talon_routine_fires_total', { source: 'manual', outcome: 'enqueued' })).toBe(1);
+    expect(value(after, 'talon_routine_fires_total', { source: 'manual', outcome: 'skipped' })).toBe(1);
+    // The lag of every started job: a scheduled slot is taken within a few ticks.
+    const afterText = await metricsText();
+    expect(lag(afterText, 'manual').count).toBe(1);
+    const scheduled = lag(afterText, 'schedule');
+    expect(scheduled.count).toBeGreaterThan(0);
+    expect(scheduled.sum / scheduled.count).toBeLessThan(5);
+    expect(value(after, 'talon_jobs_finished_total', { state: 'completed' })).toBeGreaterThanOrEqual(2);
   });
 });

@@ -6,6 +6,7 @@ import { discoverMcpOAuthServer } from './mcp-oauth-discovery.js';
 import type { McpSecretsStore } from './mcp-secrets-store.js';
 import type { McpServerDefinition } from './mcp-server-config.js';
 import type { McpTransportHandle } from './mcp-transport.js';
+import { withTraceContext } from './mcp-trace-context-fetch.js';
 import { createSseTransport } from './mcp-transport-sse.js';
 import { createStdioTransport } from './mcp-transport-stdio.js';
 import { createStreamableHttpTransport } from './mcp-transport-streamable-http.js';
@@ -82,7 +83,7 @@ export async function createMcpTransport(
   const provider = authProvider;
   const remote = {
     headers,
-    fetch,
+    fetch: withTraceContext(fetch),
     ...(provider ? { authProvider: provider, authorizationUrl: () => pendingUrlOf(provider) } : {}),
   };
   return transport.type === 'sse'

@@ -5,6 +5,9 @@ const LATENCY_BUCKETS = [
   0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60,
 ];
 
+/** Lag buckets in seconds: a tick late (250 ms) to a slot caught up an hour after it was due. */
+const LAG_BUCKETS = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600];
+
 /** Values of a labelled gauge read at scrape time, e.g. `{ builtin: 12, wasm: 3 }`. */
 export type GaugeReading = () => Readonly<Record<string, number>> | Promise<Readonly<Record<string, number>>>;
 
@@ -182,6 +185,26 @@ export function createTalonMetrics(service: string) {
       registers,
     }),
     mcpServers: readGauge(registry, 'talon_mcp_servers', 'MCP servers by connection state.', 'state'),
+    routineFires: new Counter({
+      name: 'talon_routine_fires_total',
+      help: 'Routine fires claimed by this orchestrator, by source (schedule, catch_up, manual, webhook, event, system_event) and outcome (enqueued or skipped).',
+      labelNames: ['source', 'outcome'],
+      registers,
+    }),
+    routineFireLag: new Histogram({
+      name: 'talon_routine_fire_lag_seconds',
+      help: "Time from a fire's slot (its scheduled instant, or when an event fired it) to its job's first start, by fire source.",
+      labelNames: ['source'],
+      buckets: LAG_BUCKETS,
+      registers,
+    }),
+    jobsFinished: new Counter({
+      name: 'talon_jobs_finished_total',
+      help: 'Jobs this orchestrator brought to a final state, by state (completed, failed, cancelled).',
+      labelNames: ['state'],
+      registers,
+    }),
+    jobsRunning: readValue(registry, 'talon_jobs_running', 'Jobs this orchestrator runs now.'),
   };
 }
 

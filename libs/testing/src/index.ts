@@ -18,3 +18,4 @@ export {
 export { waitUntil } from './wait-until.js';
 export { startHostCanary, type HostCanary } from './host-canary.js';
 export { hostProcessesWith, waitUntilGone } from './host-processes.js';
+export { startOtlpReceiver, renderTrace, type OtlpReceiver, type ReceivedSpan } from './otlp-receiver.js';

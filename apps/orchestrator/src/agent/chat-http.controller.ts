@@ -12,6 +12,7 @@ import {
 } from '@talon/contracts';
 import { toWireError } from '@talon/errors';
 import { validatePayload } from '@talon/service-runtime';
+import { recordCarrier } from '@talon/telemetry';
 import { readJsonBody } from '../api/http-body-reader.js';
 import { CHAT_SERVICE, NATS_CONNECTION, ORCHESTRATOR_CONFIG } from '../config/orchestrator.constants.js';
 import type { OrchestratorConfig } from '../config/orchestrator-config.js';
@@ -108,7 +109,10 @@ export class ChatHttpController {
       return;
     }
     const write = openEventStream(response);
-    const subscription = chatEventStream(this.chat, id, message).subscribe({
+    const subscription = chatEventStream(this.chat, id, message, {
+      surface: 'http',
+      traceCarrier: recordCarrier(request.headers),
+    }).subscribe({
       next: write,
       complete: () => {
         unbind();

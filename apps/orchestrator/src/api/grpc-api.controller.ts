@@ -15,19 +15,9 @@ import { CHAT_SERVICE, LOGGER, ORCHESTRATOR_CONFIG } from '../config/orchestrato
 import type { ChatService } from '../agent/chat-service.js';
 import { chatEventStream } from '../agent/chat-stream.js';
 import type { OrchestratorConfig } from '../config/orchestrator-config.js';
-import { recordCarrier, type HeaderCarrier } from '@talon/telemetry';
 import { ApiRouter } from './api-router.js';
 import { grpcErrorOf } from './grpc-status.js';
-
-/** The trace context headers of a gRPC call's metadata. */
-function metadataCarrier(metadata: Metadata | undefined): HeaderCarrier {
-  const headers: Record<string, string> = {};
-  for (const name of ['traceparent', 'tracestate']) {
-    const value = metadata?.get(name)[0];
-    if (value !== undefined) headers[name] = value.toString();
-  }
-  return recordCarrier(headers);
-}
+import { grpcTraceCarrier } from './grpc-trace-metadata.js';
 
 interface CallRequest {
   method: string;
@@ -79,7 +69,12 @@ export class GrpcApiController {
       await this.access.assertCanUse(principal, request.session_id);
     });
     return from(admitted).pipe(
-      switchMap(() => chatEventStream(this.chat, request.session_id, request.message)),
+      switchMap(() =>
+        chatEventStream(this.chat, request.session_id, request.message, {
+          surface: 'grpc',
+          traceCarrier: grpcTraceCarrier(metadata),
+        }),
+      ),
       catchError((error: unknown) =>
         of({ type: 'error', error: toWireError(error) } as unknown as ChatEvent),
       ),
@@ -97,7 +92,7 @@ export class GrpcApiController {
       const data = await this.router.call(
         request.method,
         parsePayload(request.payload_json, this.config.maxPayloadBytes),
-        { surface: 'grpc', callId, principal, traceCarrier: metadataCarrier(metadata) },
+        { surface: 'grpc', callId, principal, traceCarrier: grpcTraceCarrier(metadata) },
       );
       return { ok: true, data_json: JSON.stringify(data ?? null) };
     } catch (error) {
@@ -130,6 +125,7 @@ export class GrpcApiController {
       status = (await this.router.call('system.status', payload, {
         surface: 'grpc',
         principal,
+        traceCarrier: grpcTraceCarrier(metadata),
       })) as SystemStatus;
     } catch (error) {
       throw grpcErrorOf(error);

@@ -14,6 +14,7 @@ import { parseJsonText } from '@talon/service-runtime';
 import { ApiAuthenticator, bearerToken } from '../auth/api-authenticator.js';
 import { ApiRouter } from './api-router.js';
 import { grpcErrorOf } from './grpc-status.js';
+import { grpcTraceCarrier } from './grpc-trace-metadata.js';
 
 type Json = Record<string, unknown>;
 
@@ -99,6 +100,7 @@ export class GrpcTypedApiController {
       const data = (await this.router.call(method, payload(), {
         surface: 'grpc',
         principal,
+        traceCarrier: grpcTraceCarrier(metadata),
       })) as ApiReplyOf<M>;
       return reply(data);
     } catch (error) {

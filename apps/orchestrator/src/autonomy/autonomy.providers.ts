@@ -4,6 +4,7 @@ import { SUBJECTS } from '@talon/contracts';
 import type { Database } from '@talon/persistence';
 import { encodeJson, type JsonLogger } from '@talon/service-runtime';
 import type { ToolCatalog } from '@talon/tool-runtime';
+import { talonMetrics } from '@talon/telemetry';
 import type { ChatService } from '../agent/chat-service.js';
 import type { SecretCipher } from '@talon/agent';
 import { CHAT_SERVICE, HAND_CATALOG, SECRET_CIPHER, TOOL_CATALOG } from '../config/orchestrator.constants.js';
@@ -59,13 +60,16 @@ export function autonomyProviders(
     {
       provide: JOB_RUNNER,
       inject: [JOB_ACTION_HANDLERS],
-      useFactory: (handlers: JobActionHandlers) =>
-        new JobRunner(database.prisma, jobs, events, handlers, logger, {
+      useFactory: (handlers: JobActionHandlers) => {
+        const runner = new JobRunner(database.prisma, jobs, events, handlers, logger, {
           owner,
           leaseMs: config.autonomy.jobLeaseMs,
           concurrency: config.autonomy.jobConcurrency,
           pollMs: config.autonomy.schedulerTickMs,
-        }),
+        });
+        talonMetrics().jobsRunning.observe(() => runner.running);
+        return runner;
+      },
     },
     {
       provide: SCHEDULER,

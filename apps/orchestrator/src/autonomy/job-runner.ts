@@ -3,6 +3,7 @@ import { afterJobOutcome, afterLostLease, resolveJobLimits } from '@talon/autono
 import type { ChatEvent, Guardrails, JobAction, JobLimits, JobPolicy, JobState } from '@talon/contracts';
 import { isUniqueViolation, type Job as JobRow, type PrismaClient } from '@talon/persistence';
 import type { JsonLogger } from '@talon/service-runtime';
+import { countFinishedJob, observeFireLag } from './autonomy-metrics.js';
 import type { JobActionHandlers, JobOutcome } from './job-action-handlers.js';
 import type { JobEventLog } from './job-event-log.js';
 import type { JobStore } from './job-store.js';
@@ -139,9 +140,10 @@ export class JobRunner {
       do {
         this.claimAgain = false;
         const free = this.concurrency - this.active.size;
-        const rows = await this.jobs.claim(this.options.owner, free, this.leaseMs);
-        this.claimed += rows.length;
-        for (const row of rows) this.launch(row, false);
+        const claimed = await this.jobs.claim(this.options.owner, free, this.leaseMs);
+        this.claimed += claimed.length;
+        observeFireLag(claimed);
+        for (const { job } of claimed) this.launch(job, false);
       } while (this.claimAgain && !this.stopped);
     } catch (error) {
       this.logger.write('warn', 'claiming jobs failed', { error: String(error) });
@@ -199,6 +201,7 @@ export class JobRunner {
         takenOverBy: this.options.owner,
       });
     for (const entry of finished) {
+      countFinishedJob(entry.state);
       void this.events.record(entry.id, 'job.finished', {
         state: entry.state,
         error: { code: entry.code, message: entry.message },
@@ -385,6 +388,7 @@ export class JobRunner {
       ...(error ? { error } : {}),
     });
     if (finished === undefined) return;
+    countFinishedJob(state);
     this.events.publishStored(finished.event);
     const routineId = finished.routineId;
     if (routineId !== null && state === 'failed')

@@ -8,6 +8,7 @@ import {
   type JobsCreateRequest,
 } from '@talon/contracts';
 import { TalonError } from '@talon/errors';
+import { countFinishedJob } from './autonomy-metrics.js';
 import type { JobActionValidator } from './job-action-validator.js';
 import type { JobEventLog } from './job-event-log.js';
 import type { JobStore } from './job-store.js';
@@ -76,12 +77,13 @@ export class JobService {
     if (!before) throw notFound(id);
     if (isFinalJobState(before.status as JobState)) return toJobView(before);
     const after = await this.jobs.requestCancel(id);
-    if (after?.status === 'cancelled' && before.status === 'pending')
+    if (after?.status === 'cancelled' && before.status === 'pending') {
+      countFinishedJob('cancelled');
       await this.events.record(id, 'job.finished', {
         state: 'cancelled',
         error: { code: 'CANCELLED', message: `cancelled by ${by} before it started` },
       });
-    else this.notify({ cancel: id, by });
+    } else this.notify({ cancel: id, by });
     return toJobView(after ?? before);
   }
 

@@ -22,6 +22,19 @@ export interface ExpiredJob {
   readonly leaseOwner: string | null;
 }
 
+/** A job taken by {@link JobStore.claim}. */
+export interface ClaimedJob {
+  readonly job: JobRow;
+  /** For a routine's job on its first attempt: its fire's source and the seconds from slot to start. */
+  readonly fireLag?: { readonly source: string; readonly seconds: number };
+}
+
+/** The fire of a claimed job, joined in by the claim. */
+interface FireLagColumns {
+  fire_source: string | null;
+  fire_lag_seconds: number | null;
+}
+
 type Db = PrismaClient | Prisma.TransactionClient;
 
 /** A `job` row as raw SQL returns it (column names). */
@@ -112,19 +125,30 @@ export class JobStore {
     return rows.map((row) => row.id);
   }
 
-  /** Takes up to `limit` pending jobs for `owner`, oldest first, with a lease of `leaseMs`. */
-  async claim(owner: string, limit: number, leaseMs: number): Promise<JobRow[]> {
+  /**
+   * Takes up to `limit` pending jobs for `owner`, oldest first, with a lease of `leaseMs`. A routine's job
+   * on its first attempt comes with the lag from its fire's slot to now (both on the database clock).
+   */
+  async claim(owner: string, limit: number, leaseMs: number): Promise<ClaimedJob[]> {
     if (limit <= 0) return [];
-    // One round trip: the claimed rows come back from the UPDATE itself.
-    const rows = await this.prisma.$queryRaw<ClaimedRow[]>`
+    // One round trip: the claimed rows come back from the UPDATE itself, each with its fire's slot.
+    const rows = await this.prisma.$queryRaw<Array<ClaimedRow & FireLagColumns>>`
       UPDATE job SET status = 'running', lease_owner = ${owner},
         lease_expires_at = now() + make_interval(secs => ${leaseMs / 1000}::float8),
         attempt = attempt + 1, started_at = now(), updated_at = now()
       WHERE id IN (
         SELECT id FROM job WHERE status = 'pending' AND run_after <= now()
         ORDER BY run_after LIMIT ${limit} FOR UPDATE SKIP LOCKED)
-      RETURNING *`;
-    return rows.map(fromClaimedRow);
+      RETURNING *,
+        (SELECT fire.source FROM routine_fire AS fire WHERE fire.id = job.fire_id) AS fire_source,
+        (SELECT EXTRACT(EPOCH FROM (now() - fire.slot_at))::float8 FROM routine_fire AS fire
+          WHERE fire.id = job.fire_id) AS fire_lag_seconds`;
+    return rows.map((row) => ({
+      job: fromClaimedRow(row),
+      ...(row.fire_source !== null && row.fire_lag_seconds !== null && row.attempt === 1
+        ? { fireLag: { source: row.fire_source, seconds: Math.max(0, row.fire_lag_seconds) } }
+        : {}),
+    }));
   }
 
   /**

@@ -20,6 +20,7 @@ import {
 import { TalonError } from '@talon/errors';
 import type { SecretCipher } from '@talon/agent';
 import type { Prisma, PrismaClient, Routine as RoutineRow } from '@talon/persistence';
+import { countFires } from './autonomy-metrics.js';
 import { commitFires, type FireClaim } from './fire-committer.js';
 import type { JobStore } from './job-store.js';
 import type { JobActionValidator } from './job-action-validator.js';
@@ -305,6 +306,7 @@ export class RoutineService {
         throw new TalonError(ERROR_CODES.NAME_CONFLICT, 'This fire was already claimed.');
       return claimed;
     });
+    countFires(fires);
     if (fires.some((fire) => fire.outcome === 'enqueued')) this.onEnqueued();
     return fires;
   }

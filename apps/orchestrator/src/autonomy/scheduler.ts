@@ -2,6 +2,7 @@ import { isScheduled, planFires, type ScheduledTrigger } from '@talon/autonomy';
 import type { Guardrails, Trigger } from '@talon/contracts';
 import type { PrismaClient } from '@talon/persistence';
 import type { JsonLogger } from '@talon/service-runtime';
+import { countFires } from './autonomy-metrics.js';
 import { commitFires, type RoutineFires } from './fire-committer.js';
 import type { JobStore } from './job-store.js';
 
@@ -87,14 +88,14 @@ export class Scheduler {
   }
 
   private async tickBatch(): Promise<{ count: number; more: boolean }> {
-    return this.prisma.$transaction(
+    const committed = await this.prisma.$transaction(
       async (tx) => {
         const [{ now }] = (await tx.$queryRaw<Array<{ now: Date }>>`SELECT now() AS now`) as [{ now: Date }];
         const due = await tx.$queryRaw<Array<{ id: string }>>`
           SELECT id FROM routine
           WHERE next_fire_at <= ${now} AND NOT paused AND disabled_reason IS NULL
           ORDER BY next_fire_at LIMIT ${this.batchSize} FOR UPDATE SKIP LOCKED`;
-        if (due.length === 0) return { count: 0, more: false };
+        if (due.length === 0) return { fires: [], more: false };
         const routines = await tx.routine.findMany({ where: { id: { in: due.map((row) => row.id) } } });
         const batch: RoutineFires[] = [];
         for (const routine of routines) {
@@ -129,13 +130,15 @@ export class Scheduler {
           });
         }
         const fires = await commitFires(tx, this.jobs, this.options.owner, now, batch);
-        this.stats.fires += fires.length;
-        return {
-          count: fires.filter((fire) => fire.outcome === 'enqueued').length,
-          more: due.length === this.batchSize,
-        };
+        return { fires, more: due.length === this.batchSize };
       },
       { timeout: 30_000, maxWait: 10_000 },
     );
+    this.stats.fires += committed.fires.length;
+    countFires(committed.fires);
+    return {
+      count: committed.fires.filter((fire) => fire.outcome === 'enqueued').length,
+      more: committed.more,
+    };
   }
 }
