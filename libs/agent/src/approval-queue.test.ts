@@ -63,6 +63,21 @@ describe('ApprovalQueue', () => {
     );
   });
 
+  it('expires even when its timer fires before the clock reaches the deadline', async () => {
+    let behindMs = 0;
+    const { queue } = setup({ timeoutMs: 40, now: () => Date.now() - behindMs });
+    const record = await queue.request(ask('s1'));
+    const settled = queue.waitFor(record.id);
+    // The wall clock steps back after the timer is armed: when it fires, the deadline is still ahead.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    behindMs = 30;
+    const outcome = await Promise.race([
+      settled,
+      new Promise<'still waiting'>((resolve) => setTimeout(() => resolve('still waiting'), 1_000)),
+    ]);
+    expect(outcome).toMatchObject({ status: 'expired' });
+  });
+
   it('approve_always adds an allow grant for that tool in that session only', async () => {
     const { queue, grants } = setup();
     const policy = new PolicyEngine();

@@ -35,7 +35,7 @@ export interface ApprovalRequest {
   timeoutMs?: number;
 }
 
-/** Node's timer limit; a longer deadline is left to `expireDue` (run periodically by the integrator). */
+/** Node's timer limit; a longer deadline is waited for in several timers. */
 const MAX_TIMER_MS = 2_147_483_647;
 
 interface Waiter {
@@ -126,6 +126,7 @@ export class ApprovalQueue {
     const { signal } = options;
     signal?.throwIfAborted();
     return new Promise<ApprovalRecord>((resolve, reject) => {
+      let expiry: NodeJS.Timeout | undefined;
       const finish = () => {
         clearTimeout(expiry);
         signal?.removeEventListener('abort', onAbort);
@@ -143,12 +144,18 @@ export class ApprovalQueue {
       };
       signal?.addEventListener('abort', onAbort, { once: true });
       this.addWaiter(id, waiter);
-      const expiry = setTimeout(
-        () => {
-          if (this.now() >= record.expiresAt) void this.expire(id).catch(reject);
-        },
-        Math.min(MAX_TIMER_MS, Math.max(0, record.expiresAt - this.now())),
-      );
+      // A timer may fire a little before the wall clock reaches the deadline (and a long one is capped at
+      // Node's limit): arm it again until the deadline has passed, so a wait never outlives its expiry.
+      const arm = () => {
+        expiry = setTimeout(
+          () => {
+            if (this.now() >= record.expiresAt) void this.expire(id).catch(reject);
+            else arm();
+          },
+          Math.min(MAX_TIMER_MS, Math.max(1, record.expiresAt - this.now())),
+        );
+      };
+      arm();
     });
   }
 
