@@ -10,7 +10,11 @@ describe('ChatRenderer', () => {
   it('shows a caught schedule’s confirmation and a delivered reminder', () => {
     const renderer = plain();
     expect(
-      renderer.render({ type: 'schedule_intercepted', sessionId: 's', content: '好的，每天 09:00 提醒你：查房' }),
+      renderer.render({
+        type: 'schedule_intercepted',
+        sessionId: 's',
+        content: '好的，每天 09:00 提醒你：查房',
+      }),
     ).toContain('好的，每天 09:00 提醒你：查房');
     expect(renderer.render({ type: 'reminder', sessionId: 's', text: '查房' })).toContain('⏰ 查房');
   });
@@ -19,12 +23,31 @@ describe('ChatRenderer', () => {
     const renderer = plain();
     expect(renderer.render({ type: 'text_delta', ...session, text: 'Writing it.' })).toBe('Writing it.');
     expect(
-      renderer.render({ type: 'tool_call_started', ...session, callId: 'c1', tool: 'write_file', params: { path: 'a.md' } }),
+      renderer.render({
+        type: 'tool_call_started',
+        ...session,
+        callId: 'c1',
+        tool: 'write_file',
+        params: { path: 'a.md' },
+      }),
     ).toBeUndefined();
     expect(
-      renderer.render({ type: 'tool_call_finished', ...session, callId: 'c1', tool: 'write_file', ok: true, durationMs: 12.4 }),
+      renderer.render({
+        type: 'tool_call_finished',
+        ...session,
+        callId: 'c1',
+        tool: 'write_file',
+        ok: true,
+        durationMs: 12.4,
+      }),
     ).toBe('\n✓ write_file {"path":"a.md"}  12 ms\n');
-    renderer.render({ type: 'tool_call_started', ...session, callId: 'c2', tool: 'shell', params: { cmd: 'rm -rf /' } });
+    renderer.render({
+      type: 'tool_call_started',
+      ...session,
+      callId: 'c2',
+      tool: 'shell',
+      params: { cmd: 'rm -rf /' },
+    });
     expect(
       renderer.render({
         type: 'tool_call_finished',
@@ -40,7 +63,14 @@ describe('ChatRenderer', () => {
   });
 
   it('writes plain text when piped and colour on a terminal', () => {
-    const finished = { type: 'tool_call_finished', ...session, callId: 'c', tool: 'echo', ok: true, durationMs: 1 };
+    const finished = {
+      type: 'tool_call_finished',
+      ...session,
+      callId: 'c',
+      tool: 'echo',
+      ok: true,
+      durationMs: 1,
+    };
     expect(plain().render(finished)).not.toContain(ESC);
     expect(new ChatRenderer({ style: terminalStyle(true) }).render(finished)).toContain(`${ESC}32m✓`);
   });

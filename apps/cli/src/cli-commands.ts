@@ -58,7 +58,8 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
   },
   {
     name: 'hands',
-    summary: 'list / show hands; run, approve, cancel them; activate / pause / resume / delete instances; runs',
+    summary:
+      'list / show hands; run, approve, cancel them; activate / pause / resume / delete instances; runs',
     usage: HANDS_USAGE,
     run: (args, print) => handsCommand(args, print),
   },
@@ -70,7 +71,8 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
   },
   {
     name: 'routines',
-    summary: "list (next fire in words and in the routine's timezone) / create / pause / resume / fire / history",
+    summary:
+      "list (next fire in words and in the routine's timezone) / create / pause / resume / fire / history",
     usage: ROUTINES_USAGE,
     run: (args, print) => routinesCommand(args, print),
   },

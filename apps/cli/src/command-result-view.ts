@@ -43,7 +43,9 @@ const OUTPUT_LINES_MAX = 40;
 
 /** Shortens text to one line of at most `max` characters. */
 export function oneLine(value: unknown, max = CELL_MAX): string {
-  const text = (typeof value === 'string' ? value : (JSON.stringify(value) ?? '')).replace(/\s+/g, ' ').trim();
+  const text = (typeof value === 'string' ? value : (JSON.stringify(value) ?? ''))
+    .replace(/\s+/g, ' ')
+    .trim();
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
@@ -129,7 +131,9 @@ function callOutput(result: CallOutcome): string | undefined {
   const text = typeof output === 'string' ? output : JSON.stringify(output, null, 2);
   const lines = (text ?? '').split('\n');
   const shown = lines.slice(0, OUTPUT_LINES_MAX).join('\n');
-  return lines.length > OUTPUT_LINES_MAX ? `${shown}\n… ${lines.length - OUTPUT_LINES_MAX} more lines` : shown;
+  return lines.length > OUTPUT_LINES_MAX
+    ? `${shown}\n… ${lines.length - OUTPUT_LINES_MAX} more lines`
+    : shown;
 }
 
 /** A slash command's answer as terminal text (tables for listings), or undefined when nothing is left to say. */

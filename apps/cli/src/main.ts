@@ -7,7 +7,8 @@ const args = process.argv.slice(2);
 const help = helpRequest(args);
 
 if (help) {
-  const command = help.command === undefined ? undefined : CLI_COMMANDS.find((entry) => entry.name === help.command);
+  const command =
+    help.command === undefined ? undefined : CLI_COMMANDS.find((entry) => entry.name === help.command);
   if (help.command !== undefined && !command) {
     print(`Unknown command "${help.command}".\n\n${renderCommandList(CLI_COMMANDS)}`);
     process.exit(2);

@@ -20,6 +20,8 @@ describe('busyPortProblem', () => {
       await new Promise((resolve) => server.close(resolve));
     }
     expect(await isPortTaken('127.0.0.1', port)).toBe(false);
-    expect(await busyPortProblem([{ what: 'HTTP API', host: '127.0.0.1', port, variable: 'TALON_HTTP_PORT' }])).toBeUndefined();
+    expect(
+      await busyPortProblem([{ what: 'HTTP API', host: '127.0.0.1', port, variable: 'TALON_HTTP_PORT' }]),
+    ).toBeUndefined();
   });
 });

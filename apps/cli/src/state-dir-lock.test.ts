@@ -20,7 +20,9 @@ describe('lockStateDir', () => {
       caught = error;
     }
     expect(caught).toBeInstanceOf(StateDirLockedError);
-    expect((caught as Error).message).toMatch(/Another Talon \(pid \d+\) is running on .* set TALON_STATE_DIR/);
+    expect((caught as Error).message).toMatch(
+      /Another Talon \(pid \d+\) is running on .* set TALON_STATE_DIR/,
+    );
     release();
     expect(existsSync(stateDirLockPath(dir))).toBe(false);
     lockStateDir(dir, process.ppid)();

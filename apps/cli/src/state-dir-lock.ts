@@ -47,7 +47,8 @@ export function lockStateDir(stateDir: string, pid: number = process.pid): () =>
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const holder = readHolder(path);
-      if (holder !== undefined && holder !== pid && isAlive(holder)) throw new StateDirLockedError(stateDir, holder);
+      if (holder !== undefined && holder !== pid && isAlive(holder))
+        throw new StateDirLockedError(stateDir, holder);
       rmSync(path, { force: true });
     }
   }

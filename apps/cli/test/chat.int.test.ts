@@ -49,7 +49,11 @@ const SCRIPT = {
       expect: { lastUserMessageContains: 'second' },
       reply: {
         toolCalls: [
-          { id: 'call_write_2', name: 'write_file', arguments: { path: 'second.md', content: 'approved later' } },
+          {
+            id: 'call_write_2',
+            name: 'write_file',
+            arguments: { path: 'second.md', content: 'approved later' },
+          },
         ],
       },
     },

@@ -28,7 +28,17 @@ describe('the talon CLI before anything runs', () => {
     for (const args of [['--help'], ['-h'], ['help'], []]) {
       const list = talon(args);
       expect(list.status).toBe(0);
-      for (const command of ['up', 'status', 'chat', 'secret', 'token', 'hands', 'jobs', 'routines', 'sessions'])
+      for (const command of [
+        'up',
+        'status',
+        'chat',
+        'secret',
+        'token',
+        'hands',
+        'jobs',
+        'routines',
+        'sessions',
+      ])
         expect(list.stdout).toMatch(new RegExp(`^  ${command} +\\S`, 'm'));
     }
     const secret = talon(['secret', '--help']);
@@ -66,7 +76,11 @@ describe('the talon CLI before anything runs', () => {
     await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
     const port = (busy.address() as { port: number }).port;
     try {
-      const up = talon(['up'], { TALON_STATE_DIR: stateDir, TALON_HTTP_PORT: String(port), TALON_GRPC_PORT: '0' });
+      const up = talon(['up'], {
+        TALON_STATE_DIR: stateDir,
+        TALON_HTTP_PORT: String(port),
+        TALON_GRPC_PORT: '0',
+      });
       expect(up.status).toBe(1);
       expect(up.stdout.trim()).toBe(
         `Port ${port} (HTTP API) on 127.0.0.1 is in use: stop what listens there, or set TALON_HTTP_PORT to a free port (e.g. TALON_HTTP_PORT=${port + 1} pnpm talon up).`,

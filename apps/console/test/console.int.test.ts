@@ -172,7 +172,9 @@ describe('the web console in headless Chromium against a real stack', () => {
     expect(await cancel.count()).toBe(0);
     await page.getByLabel('Message').fill('Echo slowly');
     await page.getByRole('button', { name: 'Send' }).click();
-    await page.locator('[data-kind="tool"][data-tool="echo"][data-state="running"]').waitFor({ timeout: 20_000 });
+    await page
+      .locator('[data-kind="tool"][data-tool="echo"][data-state="running"]')
+      .waitFor({ timeout: 20_000 });
     await cancel.waitFor({ timeout: 5_000 });
     await shot('session-cancel');
     const started = Date.now();

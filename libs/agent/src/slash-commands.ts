@@ -34,7 +34,9 @@ export function matchesSlashFilter(
 ): boolean {
   if (!filter) return true;
   const needle = filter.toLowerCase();
-  return entry.name.toLowerCase().includes(needle) || (entry.description ?? '').toLowerCase().includes(needle);
+  return (
+    entry.name.toLowerCase().includes(needle) || (entry.description ?? '').toLowerCase().includes(needle)
+  );
 }
 
 /** Whether the input is meant as a slash command (starts with `/`, after leading spaces). */

@@ -123,9 +123,7 @@ export async function chatCommand(print: (line: string) => void): Promise<number
         spinner.stop();
         out.write(renderer.endLine());
         if (reply.error)
-          out.write(
-            `${style.red((reply.error as { message?: string }).message ?? 'the turn failed')}\n`,
-          );
+          out.write(`${style.red((reply.error as { message?: string }).message ?? 'the turn failed')}\n`);
       } catch (error) {
         spinner.stop();
         out.write(`${renderer.endLine()}${style.red((error as Error).message)}\n`);

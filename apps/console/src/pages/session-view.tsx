@@ -91,7 +91,8 @@ export function SessionView({ sessionId }: { sessionId: string }) {
     setError(undefined);
     try {
       const reply = await call<SessionsCancelReply>('sessions.cancel', { id: sessionId });
-      if (!reply.cancelled) setError(new ApiError('NOT_RUNNING', 'No turn was running: nothing to cancel.', 0));
+      if (!reply.cancelled)
+        setError(new ApiError('NOT_RUNNING', 'No turn was running: nothing to cancel.', 0));
     } catch (failure) {
       setError(ApiError.isInstance(failure) ? failure : new ApiError('CONSOLE', String(failure), 0));
     } finally {
