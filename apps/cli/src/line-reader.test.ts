@@ -36,4 +36,16 @@ describe('LineReader', () => {
     expect(await pending).toBeUndefined();
     expect(await lines.next('> ')).toBeUndefined();
   });
+
+  it('gives up a prompt when its signal aborts, and the next line waits for the next call', async () => {
+    const { input, lines } = reader();
+    const controller = new AbortController();
+    const asked = lines.next('? ', controller.signal);
+    controller.abort(new Error('left the prompt'));
+    await expect(asked).rejects.toThrow('left the prompt');
+    input.write('later\n');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await lines.next('> ')).toBe('later');
+    await expect(lines.next('> ', controller.signal)).rejects.toThrow('left the prompt');
+  });
 });

@@ -25,13 +25,32 @@ export class LineReader {
     });
   }
 
-  /** Shows `prompt` and resolves with the next line; `undefined` once input has ended. */
-  next(prompt: string): Promise<string | undefined> {
+  /**
+   * Shows `prompt` and resolves with the next line; `undefined` once input has ended. When `signal`
+   * aborts first, the prompt is given up (what was half typed is dropped) and the promise rejects with
+   * the signal's reason; the next line typed then waits for the next call.
+   */
+  next(prompt: string, signal?: AbortSignal): Promise<string | undefined> {
+    if (signal?.aborted) return Promise.reject(signal.reason as Error);
     const line = this.queued.shift();
     if (line !== undefined) return Promise.resolve(line);
     if (this.closed) return Promise.resolve(undefined);
     this.rl.setPrompt(prompt);
     this.rl.prompt();
-    return new Promise((resolve) => (this.waiting = resolve));
+    return new Promise((resolve, reject) => {
+      const abandon = (): void => {
+        if (this.waiting !== settle) return;
+        this.waiting = undefined;
+        // Ctrl-U: readline keeps the half-typed text for the next prompt otherwise.
+        if (this.rl.terminal) this.rl.write(null, { ctrl: true, name: 'u' });
+        reject(signal!.reason);
+      };
+      const settle = (value: string | undefined): void => {
+        signal?.removeEventListener('abort', abandon);
+        resolve(value);
+      };
+      this.waiting = settle;
+      signal?.addEventListener('abort', abandon, { once: true });
+    });
   }
 }

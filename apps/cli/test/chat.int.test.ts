@@ -44,6 +44,24 @@ const SCRIPT = {
       expect: { toolResults: [{ callId: 'call_write_1', contains: 'note.md' }] },
       reply: { text: 'The note is saved.' },
     },
+    {
+      name: 'asks to write a second note',
+      expect: { lastUserMessageContains: 'second' },
+      reply: {
+        toolCalls: [
+          {
+            id: 'call_write_2',
+            name: 'write_file',
+            arguments: { path: 'second.md', content: 'approved later' },
+          },
+        ],
+      },
+    },
+    {
+      name: 'reports the second write',
+      expect: { toolResults: [{ callId: 'call_write_2', contains: 'second.md' }] },
+      reply: { text: 'The second note is saved.' },
+    },
   ],
 };
 
@@ -138,15 +156,19 @@ describe('talon chat in a real pseudo-terminal', () => {
           }, timeoutMs).unref(),
         ),
       ]);
-    return { terminal, waitFor, exited };
+    return { terminal, waitFor, exited, screen: () => screen };
   }
 
   it('streams a scripted conversation, asks for the approval inline and runs the tool after "yes"', async () => {
-    const { terminal, waitFor, exited } = openTerminal();
+    const { terminal, waitFor, exited, screen } = openTerminal();
     await waitFor('you ›');
     terminal.write('/call echo {"message":"typed in a tty"}\r');
-    // The call's own line (the typed text alone is echoed by the terminal at once).
-    await waitFor('✓ echo');
+    // The call's one line: params, outcome and time (the typed text alone is echoed by the terminal at once).
+    await waitFor(/✓ echo \{"message":"typed in a tty"[^\n]*\} {2}\d+ ms\n/);
+    await waitFor(/✓ echo [^\n]*\ntyped in a tty\n/);
+    // Said once: the typed line, the call's line and the output, never the raw outcome document.
+    expect(plain(screen()).split('\ntyped in a tty\n')).toHaveLength(2);
+    expect(plain(screen())).not.toContain('"callId"');
     terminal.write('please write the note\r');
     await waitFor('Writing the note now.');
     await waitFor(/allow write_file .*note\.md/);
@@ -157,6 +179,66 @@ describe('talon chat in a real pseudo-terminal', () => {
     expect(await readFile(join(stateDir, 'workspace', 'note.md'), 'utf8')).toBe('from the pty');
     terminal.write('/exit\r');
     expect(await exited()).toBe(0);
+  });
+
+  it('lists tools and skills as tables, and Ctrl-C at an approval prompt leaves the approval pending', async () => {
+    const { terminal, waitFor, exited, screen } = openTerminal();
+    await waitFor('you ›');
+    terminal.write('/tools file\r');
+    await waitFor(/TOOL +APPROVAL +EFFECTS +DESCRIPTION\n/);
+    await waitFor(/^write_file +\S+/m);
+    await waitFor(/\d+ tools matching "file"/);
+    expect(plain(screen())).not.toMatch(/^echo /m);
+    expect(plain(screen())).not.toContain('"name":');
+    terminal.write('/skills\r');
+    await waitFor(/\d+ skills?(?: \(\d+ rejected\))?\n/);
+    terminal.write('please write the second note\r');
+    await waitFor(/allow write_file .*second\.md/);
+    await waitFor('[y]es / [n]o / [a]lways');
+    terminal.write('\x03');
+    await waitFor(/approval \S+ stays pending: the turn waits for it/);
+    // Pending indeed, and answered elsewhere (as the console's inbox would), the turn goes on here.
+    const api = await connectTalonApi(nats.url, { token: nats.bootstrapToken });
+    try {
+      const { approvals } = await api.ok<{ approvals: Array<{ id: string; tool: string; status: string }> }>(
+        'approvals.list',
+        {},
+      );
+      const pending = approvals.find((approval) => approval.tool === 'write_file');
+      expect(pending?.status).toBe('pending');
+      expect(plain(screen())).toContain(`approval ${pending!.id} stays pending`);
+      await api.ok('approvals.resolve', { id: pending!.id, decision: 'approve', resolvedBy: 'test' });
+    } finally {
+      await api.close();
+    }
+    await waitFor(/✓ write_file \{"path":"second\.md"/);
+    await waitFor('The second note is saved.');
+    expect(await readFile(join(stateDir, 'workspace', 'second.md'), 'utf8')).toBe('approved later');
+    terminal.write('/approvals\r');
+    await waitFor('no approvals waiting in this session');
+    terminal.write('/exit\r');
+    expect(await exited()).toBe(0);
+  });
+
+  it('talon secret set reads the value hidden on a terminal', async () => {
+    const terminal = pty.spawn(
+      process.execPath,
+      [join(REPO_ROOT, 'apps/cli/dist/main.js'), 'secret', 'set', 'PTY_TOKEN', '--host', 'example.com'],
+      {
+        cols: 120,
+        rows: 20,
+        cwd: REPO_ROOT,
+        env: { PATH: process.env.PATH ?? '', NATS_URL: nats.url, ...cliAuth(), TERM: 'xterm-256color' },
+      },
+    );
+    let screen = '';
+    terminal.onData((data) => (screen += data));
+    const exit = new Promise<number>((resolve) => terminal.onExit(({ exitCode }) => resolve(exitCode)));
+    await waitUntil(() => screen.includes('not shown as you type'), 30_000, 'the hidden prompt');
+    terminal.write('ptyHiddenValue123\r');
+    expect(await exit).toBe(0);
+    expect(plain(screen)).toContain('stored PTY_TOKEN (sent only to: example.com)');
+    expect(screen).not.toContain('ptyHiddenValue');
   });
 
   it('talon secret sets a value from stdin, lists names only, and deletes', () => {
@@ -174,6 +256,10 @@ describe('talon chat in a real pseudo-terminal', () => {
     expect(list.stdout + set.stdout).not.toContain('ghp_cliValue');
     expect(cli(['delete', 'GITHUB_TOKEN']).stdout).toContain('deleted GITHUB_TOKEN');
     expect(cli(['set']).status).toBe(2);
+    const empty = cli(['set', 'EMPTY_TOKEN'], '\n');
+    expect(empty.status).toBe(2);
+    expect(empty.stdout).toContain('The value of EMPTY_TOKEN is empty: nothing was stored.');
+    expect(cli(['list']).stdout).not.toContain('EMPTY_TOKEN');
   });
 
   it('without a model, says how to configure one and still runs slash commands', async () => {
@@ -195,7 +281,7 @@ describe('talon chat in a real pseudo-terminal', () => {
     await waitFor('you ›');
     // Typed ahead: the second line arrives while /tools still runs and waits its turn.
     terminal.write('/tools\rhello there\r');
-    await waitFor('"name": "read_file"');
+    await waitFor(/^read_file +\S+/m);
     await waitFor(/error: No model is configured/);
     terminal.write('/exit\r');
     expect(await exited()).toBe(0);

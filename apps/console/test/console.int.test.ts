@@ -165,6 +165,29 @@ describe('the web console in headless Chromium against a real stack', () => {
     await page.locator('[data-kind="assistant"]', { hasText: 'Posted.' }).waitFor({ timeout: 20_000 });
   });
 
+  it('cancels a running turn from the session view: the button shows while it runs and the turn ends aborted', async () => {
+    // A slow tool keeps the turn running; no second model reply is queued (a cancelled turn asks for none).
+    stack.llm.enqueue({ toolCalls: [{ name: 'echo', arguments: { message: 'slow', delayMs: 10_000 } }] });
+    const cancel = page.getByRole('button', { name: 'Cancel turn' });
+    expect(await cancel.count()).toBe(0);
+    await page.getByLabel('Message').fill('Echo slowly');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page
+      .locator('[data-kind="tool"][data-tool="echo"][data-state="running"]')
+      .waitFor({ timeout: 20_000 });
+    await cancel.waitFor({ timeout: 5_000 });
+    await shot('session-cancel');
+    const started = Date.now();
+    await cancel.click();
+    await page
+      .locator('[data-kind="note"]', { hasText: 'turn finished: aborted' })
+      .waitFor({ timeout: 8_000 });
+    // Well before the 10 s the tool would take: the cancel stopped it.
+    expect(Date.now() - started).toBeLessThan(8_000);
+    await page.locator('[data-kind="tool"][data-tool="echo"][data-state="failed"]').last().waitFor();
+    await cancel.waitFor({ state: 'detached', timeout: 10_000 });
+  });
+
   it('runs a tool from its schema form in the catalog', async () => {
     await page.goto(stack.url + '/#/catalog');
     await page.getByRole('button', { name: 'echo', exact: true }).click();

@@ -101,6 +101,7 @@ export {
   parseSlashCommand,
   isSlashCommand,
   slashCommandHelp,
+  matchesSlashFilter,
   SLASH_COMMAND_USAGE,
   type SlashCommand,
 } from './slash-commands.js';

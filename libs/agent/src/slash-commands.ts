@@ -2,18 +2,20 @@ import { SlashCommandError } from './errors/slash-command-error.js';
 
 /** A command typed instead of a chat message; the integrator executes it (no model needed). */
 export type SlashCommand =
-  | { readonly kind: 'tools' }
+  | { readonly kind: 'tools'; readonly filter?: string }
   | { readonly kind: 'call'; readonly tool: string; readonly params: Readonly<Record<string, unknown>> }
-  | { readonly kind: 'skills' }
+  | { readonly kind: 'skills'; readonly filter?: string }
+  | { readonly kind: 'approvals' }
   | { readonly kind: 'skill'; readonly name: string; readonly message: string }
   | { readonly kind: 'prompt'; readonly server: string; readonly name: string; readonly arguments: string }
   | { readonly kind: 'help' };
 
 /** Usage lines of the slash commands, for `/help` and error messages. */
 export const SLASH_COMMAND_USAGE: Readonly<Record<SlashCommand['kind'], string>> = {
-  tools: '/tools                      list the tools available now',
+  tools: '/tools [filter]             list the tools available now (name or description contains filter)',
   call: '/call <tool> [json params]   run one tool through policy and approvals, e.g. /call echo {"message":"hi"}',
-  skills: '/skills                     list the skills',
+  skills: '/skills [filter]            list the skills (name or description contains filter)',
+  approvals: '/approvals                  list the approvals of this session still waiting for a person',
   skill: '/skill <name> <message…>     answer the message with that skill active',
   prompt:
     '/prompt <server>.<prompt> [key=value…]  run a turn with an MCP prompt, e.g. /prompt everything.args-prompt city=Paris',
@@ -23,6 +25,18 @@ export const SLASH_COMMAND_USAGE: Readonly<Record<SlashCommand['kind'], string>>
 /** The `/help` text. */
 export function slashCommandHelp(): string {
   return ['Commands:', ...Object.values(SLASH_COMMAND_USAGE).map((line) => `  ${line}`)].join('\n');
+}
+
+/** Whether a listed entry matches a `/tools` or `/skills` filter: its name or description contains it, ignoring case. */
+export function matchesSlashFilter(
+  entry: { readonly name: string; readonly description?: string },
+  filter: string | undefined,
+): boolean {
+  if (!filter) return true;
+  const needle = filter.toLowerCase();
+  return (
+    entry.name.toLowerCase().includes(needle) || (entry.description ?? '').toLowerCase().includes(needle)
+  );
 }
 
 /** Whether the input is meant as a slash command (starts with `/`, after leading spaces). */
@@ -43,6 +57,8 @@ export function parseSlashCommand(input: string): SlashCommand | undefined {
   switch (name) {
     case 'tools':
     case 'skills':
+      return rest === '' ? { kind: name } : { kind: name, filter: rest };
+    case 'approvals':
     case 'help':
       if (rest !== '')
         throw new SlashCommandError(`/${name} takes no arguments. Usage: ${SLASH_COMMAND_USAGE[name]}`, name);
@@ -90,7 +106,7 @@ function parseCall(rest: string): SlashCommand {
   }
   if (params === null || typeof params !== 'object' || Array.isArray(params)) {
     throw new SlashCommandError(
-      `The params of /call ${tool} must be a JSON object like {"text":"hi"}.`,
+      `The params of /call ${tool} must be a JSON object like {"message":"hi"}.`,
       'call',
     );
   }

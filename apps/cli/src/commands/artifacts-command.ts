@@ -3,7 +3,8 @@ import { parseArgs } from 'node:util';
 import type { Artifact } from '@talon/contracts';
 import { withTalonApi } from '../talon-api-connection.js';
 
-const USAGE = `Usage: pnpm talon artifacts get SHA256 [--out FILE] [--json]
+/** `talon artifacts --help`. */
+export const ARTIFACTS_USAGE = `Usage: pnpm talon artifacts get SHA256 [--out FILE] [--json]
 
   get SHA256   the image, audio or binary resource a tool result named "artifact sha256:<hex>":
                its type and size, and with --out FILE its bytes written to FILE (--json: the whole reply)`;
@@ -26,17 +27,17 @@ export async function artifactsCommand(
       },
     });
   } catch (error) {
-    print(`${(error as Error).message}\n\n${USAGE}`);
+    print(`${(error as Error).message}\n\n${ARTIFACTS_USAGE}`);
     return 2;
   }
   const { values, positionals } = parsed;
   if (action !== 'get' || values.help) {
-    print(USAGE);
+    print(ARTIFACTS_USAGE);
     return action && !values.help ? 2 : 0;
   }
   const sha256 = positionals[0]?.replace(/^sha256:/, '').toLowerCase();
   if (!sha256 || !/^[0-9a-f]{64}$/.test(sha256)) {
-    print(`artifacts get needs the 64-hex sha256 a tool result names.\n\n${USAGE}`);
+    print(`artifacts get needs the 64-hex sha256 a tool result names.\n\n${ARTIFACTS_USAGE}`);
     return 2;
   }
   return withTalonApi(print, async (call) => {

@@ -4,7 +4,8 @@ import { timeInWords } from '../time-in-words.js';
 import { withTalonApi, type ApiCall } from '../talon-api-connection.js';
 import { formatHand, formatHandsTable } from '../hands-table.js';
 
-const USAGE = `Usage:
+/** `talon hands --help`. */
+export const HANDS_USAGE = `Usage:
   pnpm talon hands [list] [--json]                    the hands, whether each is ready, and the refused files
   pnpm talon hands show <id> [--json]                 one hand: settings, requirements, metrics
   pnpm talon hands run <id> [--input <text>] [--set key=value …] [--instance <name>] [--wait] [--json]
@@ -98,7 +99,7 @@ export async function handsCommand(args: readonly string[], print: (line: string
   };
   const needed = needs[action];
   if (needed === undefined || Math.max(0, words.length - 1) < needed) {
-    print(USAGE);
+    print(HANDS_USAGE);
     return 2;
   }
   const out = (value: unknown, text: () => string): void =>
@@ -180,7 +181,7 @@ export async function handsCommand(args: readonly string[], print: (line: string
         // runs
         if (first === 'show' || first === 'cancel') {
           if (!second) {
-            print(USAGE);
+            print(HANDS_USAGE);
             return 2;
           }
           const run = await call<HandRun>(first === 'show' ? 'hands.runs.get' : 'hands.runs.cancel', {

@@ -3,7 +3,8 @@ import { formatTable } from '../text-table.js';
 import { timeInWords } from '../time-in-words.js';
 import { withTalonApi } from '../talon-api-connection.js';
 
-const USAGE = `Usage:
+/** `talon jobs --help`. */
+export const JOBS_USAGE = `Usage:
   pnpm talon jobs list [--state <state>] [--json]
   pnpm talon jobs show <id> [--json]
   pnpm talon jobs cancel <id>
@@ -26,7 +27,7 @@ export async function jobsCommand(args: readonly string[], print: (line: string)
   const rest = args.filter((arg) => arg !== '--json');
   const [action = 'list', id] = rest;
   if (action !== 'list' && action !== 'approvals' && !id) {
-    print(USAGE);
+    print(JOBS_USAGE);
     return 2;
   }
   return withTalonApi(print, async (call, connection) => {
@@ -126,7 +127,7 @@ export async function jobsCommand(args: readonly string[], print: (line: string)
         return 0;
       }
       default:
-        print(USAGE);
+        print(JOBS_USAGE);
         return 2;
     }
   });

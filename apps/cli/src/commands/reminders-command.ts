@@ -3,7 +3,8 @@ import { formatTable } from '../text-table.js';
 import { timeInWords } from '../time-in-words.js';
 import { withTalonApi } from '../talon-api-connection.js';
 
-const USAGE = `Usage:
+/** `talon reminders --help`. */
+export const REMINDERS_USAGE = `Usage:
   pnpm talon reminders [list] [--session <id>] [--json]   reminders set in chat and the ones delivered
   pnpm talon reminders cancel <id>                          stop a reminder`;
 
@@ -24,7 +25,7 @@ export async function remindersCommand(
     (action === 'cancel' && !id) ||
     (sessionAt >= 0 && !sessionId)
   ) {
-    print(USAGE);
+    print(REMINDERS_USAGE);
     return 2;
   }
   return withTalonApi(print, async (call) => {

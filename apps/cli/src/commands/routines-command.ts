@@ -4,7 +4,8 @@ import { formatTable } from '../text-table.js';
 import { timeInWords, wallTime } from '../time-in-words.js';
 import { withTalonApi } from '../talon-api-connection.js';
 
-const USAGE = `Usage:
+/** `talon routines --help`. */
+export const ROUTINES_USAGE = `Usage:
   pnpm talon routines list [--json]
   ${ROUTINE_CREATE_USAGE}
   pnpm talon routines pause|resume|fire <id>
@@ -41,7 +42,7 @@ export async function routinesCommand(
   const rest = args.filter((arg) => arg !== '--json');
   const [action = 'list', id] = rest;
   if (['pause', 'resume', 'fire', 'history'].includes(action) && !id) {
-    print(USAGE);
+    print(ROUTINES_USAGE);
     return 2;
   }
   let request: RoutinesCreateRequest | undefined;
@@ -49,7 +50,7 @@ export async function routinesCommand(
     try {
       request = routineFromFlags(rest.slice(1));
     } catch (error) {
-      print(`${(error as Error).message}\n\n${USAGE}`);
+      print(`${(error as Error).message}\n\n${ROUTINES_USAGE}`);
       return 2;
     }
   }
@@ -127,7 +128,7 @@ export async function routinesCommand(
         return 0;
       }
       default:
-        print(USAGE);
+        print(ROUTINES_USAGE);
         return 2;
     }
   });

@@ -1,30 +1,67 @@
-import { createInterface } from 'node:readline/promises';
+import { HiddenInputCancelled, readHiddenLine } from '../hidden-input.js';
 import { connectTalonApiFromCli, type TalonApiConnection } from '../talon-api-connection.js';
 
-const USAGE = `Usage:
+/** `talon secret --help`. */
+export const SECRET_USAGE = `Usage:
   pnpm talon secret set <NAME> [--host <pattern>]... [--header <Header-Name> | --query <param>]
-                                 (the value is read from stdin, never from the command line)
+                                 (the value is typed hidden on a terminal, else read from stdin;
+                                  never from the command line)
   pnpm talon secret list
   pnpm talon secret delete <NAME>`;
 
-async function readValue(): Promise<string> {
+/** The value: typed hidden on a terminal, else all of stdin (one trailing newline dropped). */
+async function readValue(name: string): Promise<string> {
   if (!process.stdin.isTTY) {
     let text = '';
     for await (const chunk of process.stdin) text += chunk;
     return text.replace(/\r?\n$/, '');
   }
-  const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
-  const value = await rl.question('value (input hidden is not supported here; paste and press enter): ');
-  rl.close();
-  return value;
+  return readHiddenLine(`value of ${name} (not shown as you type): `, process.stdin, process.stderr);
+}
+
+interface SetRequest {
+  hostPatterns: string[];
+  location: { kind: 'bearer' | 'header' | 'query'; name?: string };
+}
+
+function parseSetFlags(rest: readonly string[]): SetRequest {
+  const hostPatterns: string[] = [];
+  let location: SetRequest['location'] = { kind: 'bearer' };
+  for (let index = 0; index < rest.length; index++) {
+    const flag = rest[index];
+    const value = rest[++index];
+    if (!value) throw new Error(`${flag} needs a value.\n${SECRET_USAGE}`);
+    if (flag === '--host') hostPatterns.push(value);
+    else if (flag === '--header') location = { kind: 'header', name: value };
+    else if (flag === '--query') location = { kind: 'query', name: value };
+    else throw new Error(`Unknown option ${flag}.\n${SECRET_USAGE}`);
+  }
+  return { hostPatterns, location };
 }
 
 /** `talon secret …`: the only way besides the API to store a secret (no tool can set one). */
 export async function secretCommand(args: readonly string[], print: (line: string) => void): Promise<number> {
   const [action, name, ...rest] = args;
   if (!action || (action !== 'list' && !name)) {
-    print(USAGE);
+    print(SECRET_USAGE);
     return 2;
+  }
+  // The value is read before connecting: a mistake costs no round trip, and nothing waits on a prompt.
+  let request: (SetRequest & { value: string }) | undefined;
+  if (action === 'set') {
+    try {
+      const flags = parseSetFlags(rest);
+      request = { ...flags, value: await readValue(name!) };
+    } catch (error) {
+      print((error as Error).message);
+      return error instanceof HiddenInputCancelled ? 130 : 2;
+    }
+    if (request.value.trim() === '') {
+      print(
+        `The value of ${name} is empty: nothing was stored. Type it at the prompt, or pipe it in: printf %s "$VALUE" | pnpm talon secret set ${name}`,
+      );
+      return 2;
+    }
   }
   let api: TalonApiConnection;
   try {
@@ -52,24 +89,12 @@ export async function secretCommand(args: readonly string[], print: (line: strin
       print(deleted ? `deleted ${name}` : `no secret named ${name}`);
       return deleted ? 0 : 1;
     }
-    if (action === 'set') {
-      const hostPatterns: string[] = [];
-      let location: { kind: 'bearer' | 'header' | 'query'; name?: string } = { kind: 'bearer' };
-      for (let index = 0; index < rest.length; index++) {
-        const flag = rest[index];
-        const value = rest[++index];
-        if (!value) throw new Error(`${flag} needs a value.\n${USAGE}`);
-        if (flag === '--host') hostPatterns.push(value);
-        else if (flag === '--header') location = { kind: 'header', name: value };
-        else if (flag === '--query') location = { kind: 'query', name: value };
-        else throw new Error(`Unknown option ${flag}.\n${USAGE}`);
-      }
-      const value = await readValue();
-      await call('secrets.set', { name, value, hostPatterns, location });
-      print(`stored ${name} (sent only to: ${hostPatterns.join(', ') || 'no host'})`);
+    if (action === 'set' && request) {
+      await call('secrets.set', { name, ...request });
+      print(`stored ${name} (sent only to: ${request.hostPatterns.join(', ') || 'no host'})`);
       return 0;
     }
-    print(USAGE);
+    print(SECRET_USAGE);
     return 2;
   } catch (error) {
     print((error as Error).message);

@@ -3,7 +3,8 @@ import { formatTable } from '../text-table.js';
 import { timeInWords } from '../time-in-words.js';
 import { withTalonApi } from '../talon-api-connection.js';
 
-const USAGE = `Usage:
+/** `talon sessions --help`. */
+export const SESSIONS_USAGE = `Usage:
   pnpm talon sessions list [--json]
   pnpm talon sessions cancel <id> [--json]   (stops the session's running turn and its tool calls)`;
 
@@ -15,7 +16,7 @@ export async function sessionsCommand(
   const json = args.includes('--json');
   const [action = 'list', id] = args.filter((arg) => arg !== '--json');
   if ((action !== 'list' && action !== 'cancel') || (action === 'cancel' && !id)) {
-    print(USAGE);
+    print(SESSIONS_USAGE);
     return 2;
   }
   return withTalonApi(print, async (call) => {

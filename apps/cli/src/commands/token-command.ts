@@ -2,7 +2,8 @@ import { parseArgs } from 'node:util';
 import { API_SCOPES, type ApiTokenInfo, type TokensCreateReply } from '@talon/contracts';
 import { connectTalonApiFromCli, type TalonApiConnection } from '../talon-api-connection.js';
 
-const USAGE = `Usage: pnpm talon token <create|list|revoke> [options]
+/** `talon token --help`. */
+export const TOKEN_USAGE = `Usage: pnpm talon token <create|list|revoke> [options]
 
   create --name NAME --scope read|agent|operator [--expires 30d|12h|90m] [--json]
          prints the new token once (it is stored hashed); give it to the caller
@@ -57,18 +58,18 @@ export async function tokenCommand(args: readonly string[], print: (line: string
       },
     });
   } catch (error) {
-    print(`${(error as Error).message}\n\n${USAGE}`);
+    print(`${(error as Error).message}\n\n${TOKEN_USAGE}`);
     return 2;
   }
   const { values, positionals } = parsed;
   if (!action || values.help || !['create', 'list', 'revoke'].includes(action)) {
-    print(USAGE);
+    print(TOKEN_USAGE);
     return action && !values.help ? 2 : 0;
   }
   let payload: Record<string, unknown>;
   if (action === 'create') {
     if (!values.name || !values.scope || !(API_SCOPES as readonly string[]).includes(values.scope)) {
-      print(`token create needs --name and --scope (${API_SCOPES.join(', ')}).\n\n${USAGE}`);
+      print(`token create needs --name and --scope (${API_SCOPES.join(', ')}).\n\n${TOKEN_USAGE}`);
       return 2;
     }
     const seconds = values.expires === undefined ? undefined : parseLifetime(values.expires);
@@ -79,7 +80,7 @@ export async function tokenCommand(args: readonly string[], print: (line: string
     payload = { name: values.name, scope: values.scope, ...(seconds ? { expiresInSeconds: seconds } : {}) };
   } else if (action === 'revoke') {
     if (!positionals[0]) {
-      print(`token revoke needs the token id (see \`pnpm talon token list\`).\n\n${USAGE}`);
+      print(`token revoke needs the token id (see \`pnpm talon token list\`).\n\n${TOKEN_USAGE}`);
       return 2;
     }
     payload = { id: positionals[0] };

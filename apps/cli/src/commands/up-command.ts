@@ -13,8 +13,23 @@ import { busStatePath, cliStateDir, readBusState, type BusState } from '../cli-s
 import { findFreePort as freePort } from '@talon/service-runtime';
 import { findNatsServer, installNatsServer, isListening, launchNatsServer } from '../nats-server-launcher.js';
 import { ServiceSupervisor } from '../service-supervisor.js';
+import { busyPortProblem } from '../port-check.js';
+import { lockStateDir } from '../state-dir-lock.js';
 
 const SERVICES = ['skill-service', 'tool-worker', 'wasm-runner', 'orchestrator'] as const;
+
+/** `talon up --help`. */
+export const UP_USAGE = `Usage: pnpm talon up
+  Runs until Ctrl-C (services stop first, so they drain). Refuses when another Talon runs on the same
+  state directory, or when a port it needs is in use (it names the variable to set).
+
+  TALON_STATE_DIR   state, PGlite database, NATS store, operator token (default <checkout>/.talon/state)
+  NATS_URL          use this NATS instead of starting one (it needs the users of nats-server.conf)
+  TALON_NATS_PORT   port of the private NATS (default 4222; a free one is picked when it is taken)
+  TALON_HTTP_PORT   HTTP API and console (default 8080; TALON_HTTP_HOST default 127.0.0.1)
+  TALON_GRPC_PORT   gRPC API (default 50051; TALON_GRPC_HOST default 127.0.0.1)
+  DATABASE_URL      PostgreSQL instead of the embedded PGlite
+  TALON_LLM_PROVIDER  the model provider (without one, chat runs slash commands only)`;
 
 /**
  * `talon up`: NATS (started here when none answers), then the four services on embedded defaults
@@ -23,6 +38,33 @@ const SERVICES = ['skill-service', 'tool-worker', 'wasm-runner', 'orchestrator']
 export async function upCommand(print: (line: string) => void): Promise<number> {
   const stateDir = cliStateDir();
   mkdirSync(stateDir, { recursive: true });
+  // Both checks come before anything starts: a second Talon's services would join the first one's queues.
+  let releaseStateDir: () => void;
+  try {
+    releaseStateDir = lockStateDir(stateDir);
+  } catch (error) {
+    print((error as Error).message);
+    return 1;
+  }
+  const busyPort = await busyPortProblem([
+    {
+      what: 'HTTP API',
+      host: process.env.TALON_HTTP_HOST || '127.0.0.1',
+      port: Number(process.env.TALON_HTTP_PORT || 8080),
+      variable: 'TALON_HTTP_PORT',
+    },
+    {
+      what: 'gRPC API',
+      host: process.env.TALON_GRPC_HOST || '127.0.0.1',
+      port: Number(process.env.TALON_GRPC_PORT || 50051),
+      variable: 'TALON_GRPC_PORT',
+    },
+  ]);
+  if (busyPort) {
+    print(busyPort);
+    releaseStateDir();
+    return 1;
+  }
   const bus = loadOrCreateBusState(stateDir);
   let nats: ChildProcess | undefined;
   let natsUrl: URL;
@@ -50,6 +92,7 @@ export async function upCommand(print: (line: string) => void): Promise<number> 
       print(
         'Install it (Debian: `sudo apt-get install nats-server`; elsewhere: https://docs.nats.io) or set NATS_URL, then run `pnpm talon up` again.',
       );
+      releaseStateDir();
       return 1;
     }
     print(
@@ -77,6 +120,7 @@ export async function upCommand(print: (line: string) => void): Promise<number> 
     print('Stopping Talon…');
     await supervisor.stopAll();
     nats?.kill('SIGTERM');
+    releaseStateDir();
     print('Stopped.');
   };
   process.once('SIGINT', () => void stop().then(() => process.exit(0)));

@@ -76,4 +76,22 @@ describe('SessionTimeline', () => {
     ]);
     expect(timeline.items.map((item) => item.kind)).toEqual(['tool', 'user']);
   });
+
+  it('knows while a turn runs, from its start to its end (cancelled ones too)', () => {
+    const timeline = new SessionTimeline();
+    expect(timeline.turnRunning).toBe(false);
+    timeline.apply(event('turn_started', { resumed: false }));
+    timeline.apply(event('tool_call_started', { callId: 'c9', tool: 'echo', params: {} }));
+    expect(timeline.turnRunning).toBe(true);
+    const version = timeline.version;
+    timeline.apply(event('turn_finished', { reason: 'aborted', iterations: 1 }));
+    expect(timeline.turnRunning).toBe(false);
+    expect(timeline.version).toBeGreaterThan(version);
+    expect(timeline.items.at(-1)).toMatchObject({ kind: 'note', text: expect.stringContaining('aborted') });
+    // The aborted call sends no tool_call_finished: the row ends with its turn.
+    expect(timeline.items.find((item) => item.kind === 'tool')).toMatchObject({
+      state: 'failed',
+      code: 'CANCELLED',
+    });
+  });
 });

@@ -42,6 +42,13 @@ export class SessionTimeline {
   private readonly byKey = new Map<string, TimelineItem>();
   private readonly seenTurns = new Set<string>();
   private readonly revisions = new WeakMap<TimelineItem, number>();
+  /** Turns started and not yet finished, as the stream told (a turn another client runs counts too). */
+  private readonly runningTurns = new Set<string>();
+
+  /** Whether a turn of this session is running now (the session view offers to cancel it). */
+  get turnRunning(): boolean {
+    return this.runningTurns.size > 0;
+  }
 
   /** Changes whenever the item changes: a row re-renders only when its own revision moved. */
   revision(item: TimelineItem): number {
@@ -57,6 +64,21 @@ export class SessionTimeline {
     if (this.byKey.has(item.key)) return;
     this.byKey.set(item.key, item);
     this.items.push(item);
+  }
+
+  /**
+   * A call still shown running when its turn ends was stopped with it (a cancelled turn sends no
+   * `tool_call_finished` for the calls it aborts): the row says so instead of spinning forever.
+   */
+  private endOpenCalls(turnId: string, reason: string): void {
+    for (const item of this.items) {
+      if (item.kind !== 'tool' || item.turnId !== turnId) continue;
+      if (item.state !== 'running' && item.state !== 'waiting') continue;
+      item.state = 'failed';
+      item.code = reason === 'aborted' ? 'CANCELLED' : 'UNFINISHED';
+      item.message = `the turn ended (${reason}) before the call did`;
+      this.touch(item);
+    }
   }
 
   private tool(callId: string): ToolItem | undefined {
@@ -123,6 +145,9 @@ export class SessionTimeline {
     if (turnId) this.seenTurns.add(turnId);
     const streamKey = `assistant:live:${turnId}`;
     switch (event.type) {
+      case 'turn_started':
+        this.runningTurns.add(turnId);
+        break;
       case 'skills_selected':
         this.add({
           key: `skills:${turnId}`,
@@ -254,6 +279,8 @@ export class SessionTimeline {
         });
         break;
       case 'turn_finished':
+        this.runningTurns.delete(turnId);
+        this.endOpenCalls(turnId, String(event.reason));
         this.add({
           key: `turn:${turnId}`,
           kind: 'note',

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useReducer, useRef, useState, type FormEvent } from 'react';
-import type { ChatEvent, ChatSendReply, SessionDetail } from '@talon/contracts';
+import type { ChatEvent, ChatSendReply, SessionDetail, SessionsCancelReply } from '@talon/contracts';
 import { call } from '../api/talon-api.js';
 import { ApiError } from '../api/api-error.js';
 import { openEventStream } from '../api/session-event-stream.js';
@@ -16,6 +16,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
   const [stream, setStream] = useState('connecting');
   const [message, setMessage] = useState('');
   const [busy, setBusy] = useState(false);
+  const [cancelling, setCancelling] = useState(false);
   const frame = useRef(0);
   // Many events arrive in one frame when a turn streams: render once per animation frame.
   const schedule = useCallback(() => {
@@ -84,6 +85,22 @@ export function SessionView({ sessionId }: { sessionId: string }) {
     }
   };
 
+  // The turn runs where it runs: sessions.cancel finds it on any orchestrator and stops its tool calls.
+  const cancel = async () => {
+    setCancelling(true);
+    setError(undefined);
+    try {
+      const reply = await call<SessionsCancelReply>('sessions.cancel', { id: sessionId });
+      if (!reply.cancelled)
+        setError(new ApiError('NOT_RUNNING', 'No turn was running: nothing to cancel.', 0));
+    } catch (failure) {
+      setError(ApiError.isInstance(failure) ? failure : new ApiError('CONSOLE', String(failure), 0));
+    } finally {
+      setCancelling(false);
+    }
+  };
+  const running = busy || timeline.turnRunning;
+
   return (
     <section className="session" aria-labelledby="session-title">
       <h1 id="session-title">
@@ -117,6 +134,17 @@ export function SessionView({ sessionId }: { sessionId: string }) {
         <button type="submit" disabled={message.trim() === ''}>
           {busy ? 'Send (a turn is running)' : 'Send'}
         </button>
+        {running && (
+          <button
+            type="button"
+            className="cancel"
+            data-testid="cancel-turn"
+            disabled={cancelling}
+            onClick={() => void cancel()}
+          >
+            {cancelling ? 'Cancelling…' : 'Cancel turn'}
+          </button>
+        )}
       </form>
     </section>
   );

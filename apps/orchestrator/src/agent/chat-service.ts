@@ -5,6 +5,7 @@ import {
   parseSlashCommand,
   SessionBusyError,
   slashCommandHelp,
+  matchesSlashFilter,
   type AgentEvent,
   type ApprovalQueue,
   RunningTurns,
@@ -416,16 +417,38 @@ export class ChatService {
         break;
       case 'tools':
         result = {
-          tools: this.deps.catalog.list().map((entry) => ({
-            name: entry.definition.name,
-            description: entry.definition.description,
-            approval: entry.definition.approval,
-            effects: entry.definition.effects,
-          })),
+          tools: this.deps.catalog
+            .list()
+            .filter((entry) => matchesSlashFilter(entry.definition, command.filter))
+            .map((entry) => ({
+              name: entry.definition.name,
+              description: entry.definition.description,
+              approval: entry.definition.approval,
+              effects: entry.definition.effects,
+            })),
+          ...(command.filter ? { filter: command.filter } : {}),
         };
         break;
-      case 'skills':
-        result = await this.deps.skills.list({});
+      case 'skills': {
+        const listing = await this.deps.skills.list({});
+        result = {
+          ...listing,
+          skills: listing.skills.filter((skill) => matchesSlashFilter(skill, command.filter)),
+          ...(command.filter ? { filter: command.filter } : {}),
+        };
+        break;
+      }
+      case 'approvals':
+        result = {
+          approvals: (await this.deps.approvals.listPending(sessionId)).map((approval) => ({
+            id: approval.id,
+            tool: approval.tool,
+            params: approval.params,
+            reason: approval.reason,
+            createdAt: approval.createdAt,
+            expiresAt: approval.expiresAt,
+          })),
+        };
         break;
       case 'call': {
         const outcome = await this.deps.runner.callTool({

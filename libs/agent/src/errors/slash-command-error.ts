@@ -17,4 +17,4 @@ export class SlashCommandError extends TalonError {
   }
 }
 
-const KNOWN = new Set(['tools', 'call', 'skills', 'skill', 'help']);
+const KNOWN = new Set(['tools', 'call', 'skills', 'skill', 'approvals', 'help']);
