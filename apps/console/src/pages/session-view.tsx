@@ -27,9 +27,13 @@ export function SessionView({ sessionId }: { sessionId: string }) {
     });
   }, []);
 
+  const loads = useRef(0);
   const loadHistory = useCallback(async () => {
+    const load = ++loads.current;
     try {
       const detail = await call<SessionDetail>('sessions.get', { id: sessionId, includeMessages: true });
+      // Two loads in flight: only the later one's answer is applied (it is at least as new).
+      if (load !== loads.current) return;
       setSession(detail);
       timeline.loadHistory(detail.messages ?? []);
       schedule();
@@ -48,10 +52,12 @@ export function SessionView({ sessionId }: { sessionId: string }) {
         schedule();
         if (event.type === 'turn_finished') void loadHistory();
       },
-      onOpen: (resumed, withLastEventId) => {
+      onOpen: (_resumed, withLastEventId) => {
         setStream('live');
-        // A reconnect with Last-Event-ID gets the missed events from the server; one without reloads.
-        if (resumed && !withLastEventId) void loadHistory();
+        // A reconnect with Last-Event-ID gets the missed events from the server. Any other open reloads,
+        // the first one too: what happened between the first load and the stream going live (a turn that
+        // finished then) is only in the stored history.
+        if (!withLastEventId) void loadHistory();
       },
       onDrop: (reason, retryInMs) =>
         setStream(`reconnecting in ${Math.round(retryInMs / 1000)} s (${reason})`),
