@@ -28,10 +28,17 @@ const running = await bootstrapService({
   module: async (connection, logger) => {
     const databaseConfig = parseDatabaseConfig(process.env);
     const started = performance.now();
+    const where = databaseConfig.kind === 'postgres' ? redactUrl(databaseConfig.url) : databaseConfig.dataDir;
+    // A line before the wait, so `talon up` shows what it waits for (PGlite's first start migrates).
+    logger.write('info', 'opening the database', {
+      kind: databaseConfig.kind,
+      where,
+      ...(databaseConfig.kind === 'postgres' ? {} : { note: 'the embedded PGlite takes a few seconds' }),
+    });
     const database = await openDatabase(databaseConfig);
     logger.write('info', 'database ready', {
       kind: databaseConfig.kind,
-      where: databaseConfig.kind === 'postgres' ? redactUrl(databaseConfig.url) : databaseConfig.dataDir,
+      where,
       ms: Math.round(performance.now() - started),
     });
     return OrchestratorModule.register(config, connection, logger, database);

@@ -92,6 +92,12 @@ describe('foundation: four services on NATS, three API surfaces', () => {
   it('opened and migrated the embedded PGlite database at start', async () => {
     const line = await services['orchestrator']!.waitForLog((entry) => entry.msg === 'database ready');
     expect(line).toMatchObject({ kind: 'pglite', where: join(stateDir, 'pglite') });
+    // The wait is announced first, so `talon up` shows progress while PGlite opens.
+    const logs = services['orchestrator']!.logs;
+    const opening = logs.findIndex((entry) => entry.msg === 'opening the database');
+    expect(opening).toBeGreaterThanOrEqual(0);
+    expect(opening).toBeLessThan(logs.indexOf(line));
+    expect(logs[opening]).toMatchObject({ kind: 'pglite', note: expect.stringContaining('PGlite') });
   });
 
   it('reports all four services up over raw NATS, with two tool-worker instances', async () => {
