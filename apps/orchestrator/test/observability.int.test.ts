@@ -257,8 +257,11 @@ describe('one trace per turn across every service, metrics on every service', ()
           spans.some((span) => span.name.startsWith('tools/call')) &&
           spans.some((span) => span.name.startsWith('talon.wasm.execute')) &&
           expected.every((name) => spans.filter((span) => span.name === name).length >= 2) &&
-          // Spans are exported as they end: wait until every parent (the turn's own span last) has arrived.
-          spans.filter((span) => !spans.some((parent) => parent.spanId === span.parentSpanId)).length === 1
+          // Spans are exported as they end: wait until every parent (the request's own span last) has
+          // arrived, that is until the one span without its parent here is the child of the client's span.
+          spans
+            .filter((span) => !spans.some((parent) => parent.spanId === span.parentSpanId))
+            .every((span) => span.parentSpanId === clientSpanId)
         );
       },
       20_000,
