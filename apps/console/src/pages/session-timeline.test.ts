@@ -77,6 +77,27 @@ describe('SessionTimeline', () => {
     expect(timeline.items.map((item) => item.kind)).toEqual(['tool', 'user']);
   });
 
+  it('shows a final answer once when the history already held it and its events arrive after', () => {
+    const timeline = new SessionTimeline();
+    timeline.loadHistory([
+      { seq: 1, turnId: 't1', role: 'user', message: { role: 'user', content: 'post it' }, createdAt: '' },
+      {
+        seq: 2,
+        turnId: 't1',
+        role: 'assistant',
+        message: { role: 'assistant', content: 'Posted.' },
+        createdAt: '',
+      },
+    ]);
+    timeline.apply(event('text_delta', { text: 'Posted.' }));
+    timeline.apply(event('message', { content: 'Posted.' }));
+    timeline.apply(event('turn_finished', { reason: 'final_answer' }));
+    expect(timeline.items.filter((item) => item.kind === 'assistant')).toHaveLength(1);
+    // A later answer of the same turn that the history did not hold is still shown.
+    timeline.apply(event('message', { content: 'And one more thing.' }));
+    expect(timeline.items.filter((item) => item.kind === 'assistant')).toHaveLength(2);
+  });
+
   it('knows while a turn runs, from its start to its end (cancelled ones too)', () => {
     const timeline = new SessionTimeline();
     expect(timeline.turnRunning).toBe(false);

@@ -41,6 +41,12 @@ export class SessionTimeline {
   version = 0;
   private readonly byKey = new Map<string, TimelineItem>();
   private readonly seenTurns = new Set<string>();
+  /**
+   * Turns whose rows came from stored messages first: their live text may already be stored (a load can
+   * read a message whose event is still on its way), so their deltas are not streamed again and a final
+   * `message` already shown is not added twice.
+   */
+  private readonly historyTurns = new Set<string>();
   private readonly revisions = new WeakMap<TimelineItem, number>();
   /** Turns started and not yet finished, as the stream told (a turn another client runs counts too). */
   private readonly runningTurns = new Set<string>();
@@ -96,6 +102,7 @@ export class SessionTimeline {
         if (stored.role === 'tool') this.attachOutput(message);
         continue;
       }
+      this.historyTurns.add(turnId);
       if (stored.role === 'user')
         this.add({ key: `user:${stored.seq}`, kind: 'user', turnId, text: String(message.content ?? '') });
       if (stored.role === 'assistant') {
@@ -158,6 +165,7 @@ export class SessionTimeline {
         });
         break;
       case 'text_delta': {
+        if (this.historyTurns.has(turnId)) break;
         const item = this.byKey.get(streamKey);
         if (item?.kind === 'assistant') {
           item.text += String(event.text ?? '');
@@ -173,6 +181,14 @@ export class SessionTimeline {
         break;
       }
       case 'message': {
+        const shown = this.items.some(
+          (entry) =>
+            entry.kind === 'assistant' &&
+            entry.turnId === turnId &&
+            !entry.key.startsWith('assistant:live') &&
+            entry.text === String(event.content ?? ''),
+        );
+        if (this.historyTurns.has(turnId) && shown) break;
         const item = this.byKey.get(streamKey);
         if (item?.kind === 'assistant') {
           item.text = String(event.content ?? item.text);
