@@ -62,6 +62,13 @@ const SCRIPT = {
       expect: { toolResults: [{ callId: 'call_write_2', contains: 'second.md' }] },
       reply: { text: 'The second note is saved.' },
     },
+    {
+      name: 'echoes slowly (cancelled with Ctrl-C; a cancelled turn asks the model nothing more)',
+      expect: { lastUserMessageContains: 'slowly' },
+      reply: {
+        toolCalls: [{ id: 'call_slow', name: 'echo', arguments: { message: 'slow', delayMs: 10_000 } }],
+      },
+    },
   ],
 };
 
@@ -216,6 +223,23 @@ describe('talon chat in a real pseudo-terminal', () => {
     expect(await readFile(join(stateDir, 'workspace', 'second.md'), 'utf8')).toBe('approved later');
     terminal.write('/approvals\r');
     await waitFor('no approvals waiting in this session');
+    terminal.write('/exit\r');
+    expect(await exited()).toBe(0);
+  });
+
+  it('Ctrl-C during a tool call cancels the turn and the call', async () => {
+    const { terminal, waitFor, exited } = openTerminal();
+    await waitFor('you ›');
+    terminal.write('echo this slowly\r');
+    // The spinner line of the running call.
+    await waitFor(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] echo \{"message":"slow"/);
+    const pressed = Date.now();
+    terminal.write('\x03');
+    await waitFor('cancelling…');
+    await waitFor('turn cancelled', 9_000);
+    // Well before the 10 s the call would take: the cancel reached the worker's call.
+    expect(Date.now() - pressed).toBeLessThan(9_000);
+    await waitFor(/you › *$/);
     terminal.write('/exit\r');
     expect(await exited()).toBe(0);
   });
