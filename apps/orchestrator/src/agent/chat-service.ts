@@ -331,21 +331,42 @@ export class ChatService {
     values: Readonly<Record<string, unknown>>,
     source: 'trigger' | 'api' | 'hand',
   ): Promise<Record<string, unknown>> {
-    const skill = (await this.deps.skills.list({})).skills.find((entry) => entry.name === skillName);
-    if (!skill)
+    const filled = await this.skillParametersOf([skillName], values, source);
+    const parameters = filled[skillName];
+    if (!parameters)
       throw new TalonError(ERROR_CODES.NOT_FOUND, `No skill "${skillName}"; list them with skills.list.`, {
         details: { skill: skillName },
       });
-    const filled = fillSkillParameters(skill, { source, values });
-    if (filled.missing.length > 0)
-      throw new SkillParameterError(
-        skill.name,
-        filled.missing.map((parameter) => parameter.name).join(', '),
-        source === 'hand'
-          ? `is required and has no default; add a setting with that key to the hand`
-          : `is required and has no default; give it in the job's action.params or the trigger's payload`,
-      );
-    return filled.values;
+    return parameters;
+  }
+
+  /**
+   * The same for several skills from one listing (a hand names a few): the parameters of each skill
+   * found, by name; a name with no installed skill is left out.
+   */
+  async skillParametersOf(
+    skillNames: readonly string[],
+    values: Readonly<Record<string, unknown>>,
+    source: 'trigger' | 'api' | 'hand',
+  ): Promise<Record<string, Record<string, unknown>>> {
+    if (skillNames.length === 0) return {};
+    const { skills } = await this.deps.skills.list({});
+    const result: Record<string, Record<string, unknown>> = {};
+    for (const name of skillNames) {
+      const skill = skills.find((entry) => entry.name === name);
+      if (!skill) continue;
+      const filled = fillSkillParameters(skill, { source, values });
+      if (filled.missing.length > 0)
+        throw new SkillParameterError(
+          skill.name,
+          filled.missing.map((parameter) => parameter.name).join(', '),
+          source === 'hand'
+            ? `is required and has no default; add a setting with that key to the hand`
+            : `is required and has no default; give it in the job's action.params or the trigger's payload`,
+        );
+      result[name] = filled.values;
+    }
+    return result;
   }
 
   /** Runs a job's single tool call through policy and approvals (no model). */

@@ -1,10 +1,4 @@
-import {
-  ERROR_CODES,
-  type Hand,
-  type HandSettingValues,
-  type HandSummary,
-  type JobAction,
-} from '@talon/contracts';
+import { type Hand, type HandSettingValues, type HandSummary, type JobAction } from '@talon/contracts';
 import { renderHandSystemPrompt, resolveHandSettings } from '@talon/hands';
 import type { PrismaClient } from '@talon/persistence';
 import type { ChatService } from '../agent/chat-service.js';
@@ -74,7 +68,9 @@ export function createHandJobHandler(
       .slice(0, 200);
     let skillParameters: Record<string, Record<string, unknown>>;
     try {
-      skillParameters = await parametersOfSkills(chat, hand, settings);
+      // A setting whose key a skill declares fills that parameter (one skills listing for all of them); a
+      // named skill that is not installed renders nothing and is skipped: the hand runs on its prompt.
+      skillParameters = await chat.skillParametersOf(hand.skills, settings, 'hand');
     } catch (error) {
       return failed(error);
     }
@@ -95,28 +91,6 @@ export function createHandJobHandler(
 function failed(error: unknown): JobOutcome {
   const failure = error as { code?: string; message?: string };
   return { kind: 'failed', code: failure.code ?? 'INTERNAL', message: failure.message ?? String(error) };
-}
-
-/**
- * The hand's settings as the parameters of each skill it names (a setting whose key a skill declares fills
- * that parameter, others are ignored), checked against each declaration before the model is called. A
- * named skill that is not installed renders nothing and is skipped: the hand still runs on its prompt.
- */
-async function parametersOfSkills(
-  chat: ChatService,
-  hand: Hand,
-  settings: HandSettingValues,
-): Promise<Record<string, Record<string, unknown>>> {
-  const filled: Record<string, Record<string, unknown>> = {};
-  for (const skill of hand.skills) {
-    try {
-      filled[skill] = await chat.jobSkillParameters(skill, settings, 'hand');
-    } catch (error) {
-      if ((error as { code?: string }).code === ERROR_CODES.NOT_FOUND) continue;
-      throw error;
-    }
-  }
-  return filled;
 }
 
 /** The hand's prompt with its settings, then its workflow steps in order (ZCLAW `[[hand.workflow]]`). */
