@@ -1,6 +1,7 @@
 // Idle resident memory of an orchestrator on embedded PGlite (a data directory on disk, as `talon up` runs
-// it) against the same orchestrator on PostgreSQL, in one run: each started, given IDLE_MS to settle, then
-// VmRSS / VmHWM read from /proc/<pid>/status. Target (issue 19): PGlite idle RSS < 300 MiB.
+// it: the first start, which creates the cluster, and a restart on it) against the same orchestrator on
+// PostgreSQL, in one run: each started, given IDLE_MS to settle, then VmRSS / VmHWM read from
+// /proc/<pid>/status. Target (issue 19): PGlite idle RSS < 300 MiB.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,9 +45,11 @@ const nats = await testing.startNatsTestServer();
 const dataDir = mkdtempSync(join(tmpdir(), 'talon-memory-'));
 const postgres = await testing.createTestDatabase('talon_bench_memory');
 let pglite;
+let pgliteRestart;
 let pg;
 try {
   pglite = await idleOrchestrator(nats, { TALON_PGLITE_DIR: join(dataDir, 'pglite') });
+  pgliteRestart = await idleOrchestrator(nats, { TALON_PGLITE_DIR: join(dataDir, 'pglite') });
   pg = await idleOrchestrator(nats, { DATABASE_URL: postgres.url });
 } finally {
   await postgres.drop();
@@ -54,7 +57,16 @@ try {
   rmSync(dataDir, { recursive: true, force: true });
 }
 printTable([
-  { database: 'PGlite (data directory)', 'idle RSS MiB': pglite.rssMiB, 'peak RSS MiB': pglite.peakMiB },
+  {
+    database: 'PGlite, first start (creates the cluster)',
+    'idle RSS MiB': pglite.rssMiB,
+    'peak RSS MiB': pglite.peakMiB,
+  },
+  {
+    database: 'PGlite, restart',
+    'idle RSS MiB': pgliteRestart.rssMiB,
+    'peak RSS MiB': pgliteRestart.peakMiB,
+  },
   { database: 'PostgreSQL', 'idle RSS MiB': pg.rssMiB, 'peak RSS MiB': pg.peakMiB },
 ]);
 console.log(
@@ -63,9 +75,10 @@ console.log(
     idleMs: IDLE_MS,
     loadAverage: loadavg().map((value) => Math.round(value * 100) / 100),
     pglite,
+    pgliteRestart,
     postgres: pg,
     ratioRss: Math.round((pglite.rssMiB / pg.rssMiB) * 100) / 100,
     targetPgliteRssMiB: 300,
-    targetMet: pglite.rssMiB < 300,
+    targetMet: Math.max(pglite.rssMiB, pgliteRestart.rssMiB) < 300,
   }),
 );

@@ -1,4 +1,5 @@
-import Anthropic, { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
+import type * as AnthropicSdk from '@anthropic-ai/sdk';
 import { AnthropicStreamAssembler } from './anthropic-stream-assembler.js';
 import { toAnthropicRequest } from './anthropic-request-mapping.js';
 import { LlmConfigError } from './errors/llm-config-error.js';
@@ -8,7 +9,7 @@ import { parseLlmRetryOptions, type LlmRetryPolicy } from './llm-retry-policy.js
 import type { LlmRequest, LlmStreamEvent } from './llm-types.js';
 import { DEFAULT_LLM_IDLE_TIMEOUT_MS, DEFAULT_LLM_TIMEOUT_MS } from './openai-provider.js';
 import { retryingStream } from './retrying-stream.js';
-import { describeSdkFailure } from './sdk-failure.js';
+import { LazySdkClient } from './lazy-sdk-client.js';
 import type { LlmConnectionOptions } from './llm-connection-options.js';
 
 /** Anthropic's endpoint (the SDK appends `/v1/messages`). */
@@ -31,7 +32,7 @@ export class AnthropicProvider implements LlmProvider {
   readonly name = 'anthropic';
   readonly model: string;
   readonly baseURL: string;
-  private readonly client: Anthropic;
+  private readonly sdk: LazySdkClient<typeof AnthropicSdk, Anthropic>;
   private readonly retry: LlmRetryPolicy;
   private readonly maxTokens: number;
 
@@ -47,12 +48,16 @@ export class AnthropicProvider implements LlmProvider {
     this.model = options.model;
     this.baseURL = (options.baseURL ?? DEFAULT_ANTHROPIC_BASE_URL).replace(/\/+$/, '');
     this.retry = parseLlmRetryOptions(options.retry);
-    this.client = new Anthropic({
-      baseURL: this.baseURL,
-      apiKey: options.apiKey,
-      maxRetries: 0,
-      timeout: options.timeoutMs ?? DEFAULT_LLM_TIMEOUT_MS,
-    });
+    this.sdk = new LazySdkClient(
+      () => import('@anthropic-ai/sdk'),
+      (sdk) =>
+        new sdk.default({
+          baseURL: this.baseURL,
+          apiKey: options.apiKey,
+          maxRetries: 0,
+          timeout: options.timeoutMs ?? DEFAULT_LLM_TIMEOUT_MS,
+        }),
+    );
   }
 
   stream(request: LlmRequest, options: LlmCallOptions = {}): AsyncIterable<LlmStreamEvent> {
@@ -63,8 +68,7 @@ export class AnthropicProvider implements LlmProvider {
       signal: options.signal,
       open: (signal, touch) => this.attempt(request, signal, touch),
       idleTimeoutMs: this.options.idleTimeoutMs ?? DEFAULT_LLM_IDLE_TIMEOUT_MS,
-      describeFailure: (error) =>
-        describeSdkFailure(error, { APIError, APIConnectionError, APIUserAbortError }),
+      describeFailure: (error) => this.sdk.describeFailure(error),
       onRetry: this.options.onRetry,
     });
   }
@@ -74,10 +78,10 @@ export class AnthropicProvider implements LlmProvider {
     signal: AbortSignal,
     touch: () => void,
   ): AsyncGenerator<LlmStreamEvent> {
-    const events = await this.client.messages.create(
-      toAnthropicRequest(this.model, request, this.maxTokens),
-      { signal },
-    );
+    const client = await this.sdk.client();
+    const events = await client.messages.create(toAnthropicRequest(this.model, request, this.maxTokens), {
+      signal,
+    });
     const assembler = new AnthropicStreamAssembler(
       (problem) => new LlmProtocolError(this.name, this.baseURL, problem),
     );

@@ -1,4 +1,5 @@
-import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from 'openai';
+import type OpenAI from 'openai';
+import type * as OpenAiSdk from 'openai';
 import { LlmConfigError } from './errors/llm-config-error.js';
 import { LlmProtocolError } from './errors/llm-protocol-error.js';
 import type { LlmCallOptions, LlmProvider } from './llm-provider.js';
@@ -7,7 +8,7 @@ import type { LlmRequest, LlmStreamEvent } from './llm-types.js';
 import { toOpenAiRequest, type OpenAiMaxTokensField } from './openai-request-mapping.js';
 import { OpenAiStreamAssembler } from './openai-stream-assembler.js';
 import { retryingStream } from './retrying-stream.js';
-import { describeSdkFailure } from './sdk-failure.js';
+import { LazySdkClient } from './lazy-sdk-client.js';
 import type { LlmConnectionOptions } from './llm-connection-options.js';
 
 /** OpenAI's own endpoint; vLLM, Ollama and llama.cpp serve the same API under their own `/v1`. */
@@ -35,7 +36,7 @@ export class OpenAiProvider implements LlmProvider {
   readonly name = 'openai';
   readonly model: string;
   readonly baseURL: string;
-  private readonly client: OpenAI;
+  private readonly sdk: LazySdkClient<typeof OpenAiSdk, OpenAI>;
   private readonly retry: LlmRetryPolicy;
   private readonly maxTokensField: OpenAiMaxTokensField;
 
@@ -48,14 +49,18 @@ export class OpenAiProvider implements LlmProvider {
     this.maxTokensField =
       options.maxTokensField ??
       (new URL(this.baseURL).hostname === 'api.openai.com' ? 'max_completion_tokens' : 'max_tokens');
-    this.client = new OpenAI({
-      baseURL: this.baseURL,
-      // The SDK insists on a key; for keyless local servers it gets a placeholder and the header is dropped.
-      apiKey: options.apiKey || 'no-key',
-      defaultHeaders: options.apiKey ? undefined : { Authorization: null },
-      maxRetries: 0,
-      timeout: options.timeoutMs ?? DEFAULT_LLM_TIMEOUT_MS,
-    });
+    this.sdk = new LazySdkClient(
+      () => import('openai'),
+      (sdk) =>
+        new sdk.default({
+          baseURL: this.baseURL,
+          // The SDK insists on a key; for keyless local servers it gets a placeholder and the header is dropped.
+          apiKey: options.apiKey || 'no-key',
+          defaultHeaders: options.apiKey ? undefined : { Authorization: null },
+          maxRetries: 0,
+          timeout: options.timeoutMs ?? DEFAULT_LLM_TIMEOUT_MS,
+        }),
+    );
   }
 
   stream(request: LlmRequest, options: LlmCallOptions = {}): AsyncIterable<LlmStreamEvent> {
@@ -66,8 +71,7 @@ export class OpenAiProvider implements LlmProvider {
       signal: options.signal,
       open: (signal, touch) => this.attempt(request, signal, touch),
       idleTimeoutMs: this.options.idleTimeoutMs ?? DEFAULT_LLM_IDLE_TIMEOUT_MS,
-      describeFailure: (error) =>
-        describeSdkFailure(error, { APIError, APIConnectionError, APIUserAbortError }),
+      describeFailure: (error) => this.sdk.describeFailure(error),
       onRetry: this.options.onRetry,
     });
   }
@@ -81,7 +85,8 @@ export class OpenAiProvider implements LlmProvider {
     if (request.maxTokens === undefined && this.options.defaultMaxTokens !== undefined) {
       body[this.maxTokensField] = this.options.defaultMaxTokens;
     }
-    const chunks = await this.client.chat.completions.create(body, { signal });
+    const client = await this.sdk.client();
+    const chunks = await client.chat.completions.create(body, { signal });
     const assembler = new OpenAiStreamAssembler(
       (problem) => new LlmProtocolError(this.name, this.baseURL, problem),
     );

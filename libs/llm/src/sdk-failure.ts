@@ -13,11 +13,15 @@ export interface SdkErrorClasses {
   readonly APIUserAbortError: ErrorClass;
 }
 
-/** Translates an error thrown by an official SDK (or by `fetch` under it) into an {@link LlmFailure}. */
-export function describeSdkFailure(error: unknown, sdk: SdkErrorClasses): LlmFailure {
-  if (error instanceof sdk.APIUserAbortError) return { kind: 'aborted' };
-  if (error instanceof sdk.APIConnectionError) return { kind: 'connection', reason: describeCause(error) };
-  if (error instanceof sdk.APIError) {
+/**
+ * Translates an error thrown by an official SDK (or by `fetch` under it) into an {@link LlmFailure}.
+ * `sdk` is undefined when the SDK never loaded; then no error can be one of its classes.
+ */
+export function describeSdkFailure(error: unknown, sdk: SdkErrorClasses | undefined): LlmFailure {
+  if (sdk && error instanceof sdk.APIUserAbortError) return { kind: 'aborted' };
+  if (sdk && error instanceof sdk.APIConnectionError)
+    return { kind: 'connection', reason: describeCause(error) };
+  if (sdk && error instanceof sdk.APIError) {
     const { status, headers } = error as Error & { status?: number; headers?: Headers };
     const reason = serverMessage(error);
     // A mid-stream error event (Anthropic `event: error`, OpenAI `data: {"error":…}`) carries no status.

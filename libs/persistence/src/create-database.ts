@@ -1,7 +1,6 @@
 import { DEFAULT_MIGRATIONS_DIR, loadCommittedMigrations } from './committed-migrations.js';
 import type { DatabaseConfig } from './database-config.js';
 import { DEFAULT_CONNECT_TIMEOUT_MS, type Database, type OpenDatabaseOptions } from './database.js';
-import { openPgliteDatabase } from './open-pglite-database.js';
 import { openPostgresDatabase } from './open-postgres-database.js';
 
 /**
@@ -20,5 +19,7 @@ export async function openDatabase(
       options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
     );
   }
-  return openPgliteDatabase(config.dataDir, migrations, options.lock);
+  // Loaded only for PGlite: a service on PostgreSQL never needs the embedded engine in memory.
+  const { openPgliteDatabase } = await import('./open-pglite-database.js');
+  return openPgliteDatabase(config.dataDir, migrations, options.lock, config.sharedBuffers);
 }

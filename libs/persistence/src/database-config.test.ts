@@ -19,25 +19,44 @@ describe('parseDatabaseConfig', () => {
     expect(parseDatabaseConfig({}, '/srv/app')).toEqual({
       kind: 'pglite',
       dataDir: '/srv/app/.talon/state/pglite',
+      sharedBuffers: '16MB',
     });
     expect(parseDatabaseConfig({ DATABASE_URL: '  ' }, '/srv/app')).toEqual({
       kind: 'pglite',
       dataDir: '/srv/app/.talon/state/pglite',
+      sharedBuffers: '16MB',
     });
     expect(parseDatabaseConfig({ TALON_STATE_DIR: 'state' }, '/srv/app')).toEqual({
       kind: 'pglite',
       dataDir: '/srv/app/state/pglite',
+      sharedBuffers: '16MB',
     });
     expect(
       parseDatabaseConfig({ TALON_STATE_DIR: '/var/talon', TALON_PGLITE_DIR: '../db' }, '/srv/app'),
     ).toEqual({
       kind: 'pglite',
       dataDir: '/srv/db',
+      sharedBuffers: '16MB',
     });
     expect(parseDatabaseConfig({ TALON_PGLITE_DIR: 'memory://' }, '/srv/app')).toEqual({
       kind: 'pglite',
       dataDir: 'memory://',
+      sharedBuffers: '16MB',
     });
+  });
+
+  it("reads PGlite's shared_buffers and refuses a size PostgreSQL would not take", () => {
+    expect(parseDatabaseConfig({ TALON_PGLITE_SHARED_BUFFERS: ' 64MB ' }, '/srv')).toMatchObject({
+      sharedBuffers: '64MB',
+    });
+    expect(parseDatabaseConfig({ TALON_PGLITE_SHARED_BUFFERS: '128kB' }, '/srv')).toMatchObject({
+      sharedBuffers: '128kB',
+    });
+    for (const bad of ['16', '16mb', '64kB', '0MB', '1.5GB', '16MB;fsync=off']) {
+      expect(() => parseDatabaseConfig({ TALON_PGLITE_SHARED_BUFFERS: bad })).toThrow(
+        /TALON_PGLITE_SHARED_BUFFERS.*at least 128kB/,
+      );
+    }
   });
 
   it('refuses a DATABASE_URL that is not a PostgreSQL URL, without echoing its password', () => {

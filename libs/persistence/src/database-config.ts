@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { InvalidDatabaseConfigError } from './errors/invalid-database-config-error.js';
+import { DEFAULT_PGLITE_SHARED_BUFFERS, PGLITE_SHARED_BUFFERS_PATTERN } from './pglite-settings.js';
 
 /** Where the embedded database lives when neither TALON_PGLITE_DIR nor TALON_STATE_DIR is set (relative to the working directory). */
 export const DEFAULT_PGLITE_DIR = '.talon/state/pglite';
@@ -18,6 +19,8 @@ export interface PgliteDatabaseConfig {
   readonly kind: 'pglite';
   /** Absolute data directory, or `memory://`. */
   readonly dataDir: string;
+  /** PostgreSQL's `shared_buffers` for the embedded server, e.g. `16MB` (default {@link DEFAULT_PGLITE_SHARED_BUFFERS}). */
+  readonly sharedBuffers?: string;
 }
 
 /** Which database Talon uses. */
@@ -31,6 +34,8 @@ export interface DatabaseEnv {
   TALON_PGLITE_DIR?: string;
   /** Talon's state directory; PGlite then lives in `<dir>/pglite`. */
   TALON_STATE_DIR?: string;
+  /** PGlite's `shared_buffers` (default {@link DEFAULT_PGLITE_SHARED_BUFFERS}). */
+  TALON_PGLITE_SHARED_BUFFERS?: string;
 }
 
 /**
@@ -62,12 +67,29 @@ export function parseDatabaseConfig(
     }
     return { kind: 'postgres', url };
   }
+  const sharedBuffers = env.TALON_PGLITE_SHARED_BUFFERS?.trim() || DEFAULT_PGLITE_SHARED_BUFFERS;
+  if (!PGLITE_SHARED_BUFFERS_PATTERN.test(sharedBuffers) || sharedBuffersKiB(sharedBuffers) < 128) {
+    throw new InvalidDatabaseConfigError(
+      'TALON_PGLITE_SHARED_BUFFERS',
+      sharedBuffers,
+      'a size of at least 128kB with a PostgreSQL unit, like 16MB',
+    );
+  }
+  return { kind: 'pglite', dataDir: pgliteDataDir(env, cwd), sharedBuffers };
+}
+
+function pgliteDataDir(env: DatabaseEnv, cwd: string): string {
   const pgliteDir = env.TALON_PGLITE_DIR?.trim();
-  if (pgliteDir === PGLITE_IN_MEMORY) return { kind: 'pglite', dataDir: PGLITE_IN_MEMORY };
-  if (pgliteDir) return { kind: 'pglite', dataDir: resolve(cwd, pgliteDir) };
+  if (pgliteDir === PGLITE_IN_MEMORY) return PGLITE_IN_MEMORY;
+  if (pgliteDir) return resolve(cwd, pgliteDir);
   const stateDir = env.TALON_STATE_DIR?.trim();
-  if (stateDir) return { kind: 'pglite', dataDir: resolve(cwd, stateDir, 'pglite') };
-  return { kind: 'pglite', dataDir: resolve(cwd, DEFAULT_PGLITE_DIR) };
+  if (stateDir) return resolve(cwd, stateDir, 'pglite');
+  return resolve(cwd, DEFAULT_PGLITE_DIR);
+}
+
+function sharedBuffersKiB(size: string): number {
+  const unit = size.slice(-2);
+  return Number(size.slice(0, -2)) * (unit === 'GB' ? 1024 * 1024 : unit === 'MB' ? 1024 : 1);
 }
 
 /** The URL with its password replaced, safe for logs and error messages. */

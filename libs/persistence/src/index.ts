@@ -10,7 +10,7 @@ export {
   type PgliteDatabaseConfig,
   type PostgresDatabaseConfig,
 } from './database-config.js';
-export { PGLITE_POSTGRES_MAJOR } from './open-pglite-database.js';
+export { PGLITE_POSTGRES_MAJOR, DEFAULT_PGLITE_SHARED_BUFFERS } from './pglite-settings.js';
 export { runMigrations, MIGRATION_LOCK_KEY, type MigrationReport } from './migration-runner.js';
 export {
   loadCommittedMigrations,

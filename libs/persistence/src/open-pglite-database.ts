@@ -10,12 +10,8 @@ import { PrismaClient } from './generated/prisma/client.js';
 import { runMigrations } from './migration-runner.js';
 import { PgliteSqlExecutor } from './pglite-sql-executor.js';
 import { lockDataDir, type DataDirLock, type DataDirLockOptions } from './data-dir-lock.js';
-
-/**
- * PostgreSQL major version embedded by the pinned `@electric-sql/pglite` (0.5.x). A data directory written
- * by another major cannot be opened; checked up front because PGlite itself fails obscurely on one.
- */
-export const PGLITE_POSTGRES_MAJOR = '18';
+import { createPgliteClusterInChildProcess } from './pglite-cluster-creation.js';
+import { DEFAULT_PGLITE_SHARED_BUFFERS, PGLITE_POSTGRES_MAJOR } from './pglite-settings.js';
 
 /**
  * Opens (creating if needed) the PGlite data directory, migrates it and wraps it in a Prisma client.
@@ -25,8 +21,12 @@ export async function openPgliteDatabase(
   dataDir: string,
   migrations: readonly CommittedMigration[],
   lockOptions: DataDirLockOptions = {},
+  sharedBuffers: string = DEFAULT_PGLITE_SHARED_BUFFERS,
 ): Promise<Database> {
-  if (dataDir === PGLITE_IN_MEMORY) return openOn(await PGlite.create(dataDir), migrations, null);
+  // Command-line settings, not `postgresqlconf`: PGlite writes that over the cluster's postgresql.conf.
+  const startParams = [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffers}`];
+  if (dataDir === PGLITE_IN_MEMORY)
+    return openOn(await PGlite.create(dataDir, { startParams }), migrations, null);
   const existingVersion = await readDataDirVersion(dataDir);
   if (existingVersion !== null && existingVersion !== PGLITE_POSTGRES_MAJOR) {
     throw new IncompatibleDataDirError(dataDir, existingVersion, PGLITE_POSTGRES_MAJOR);
@@ -35,7 +35,8 @@ export async function openPgliteDatabase(
   const lock = await lockDataDir(dataDir, lockOptions);
   let db: PGlite;
   try {
-    db = await PGlite.create(dataDir);
+    if (existingVersion === null) await createPgliteClusterInChildProcess(dataDir, startParams);
+    db = await PGlite.create(dataDir, { startParams });
   } catch (error) {
     await lock.release();
     // An existing cluster PGlite cannot open is a data problem; anything else (permissions, disk) is not.

@@ -12,7 +12,7 @@ import { DataDirInUseError } from '../src/errors/data-dir-in-use-error.js';
 import { DatabaseUnreachableError } from '../src/errors/database-unreachable-error.js';
 import { IncompatibleDataDirError } from '../src/errors/incompatible-data-dir-error.js';
 import { runMigrations } from '../src/migration-runner.js';
-import { PGLITE_POSTGRES_MAJOR } from '../src/open-pglite-database.js';
+import { PGLITE_POSTGRES_MAJOR } from '../src/pglite-settings.js';
 import { PgSqlExecutor } from '../src/pg-sql-executor.js';
 import {
   createPostgresTestDatabase,
@@ -130,6 +130,29 @@ describe('openDatabase on PGlite', () => {
     console.log(
       `PGlite open+migrate: new directory ${Math.round(newDirMs)} ms, existing directory ${Math.round(existingDirMs)} ms`,
     );
+  });
+
+  it('creates a cluster with its stock postgresql.conf and runs it with the configured buffer pool', async () => {
+    const dataDir = join(scratch.path, 'buffers');
+    const created = await openDatabase({ kind: 'pglite', dataDir, sharedBuffers: '8MB' });
+    const shown = async (db: typeof created) =>
+      (await db.prisma.$queryRawUnsafe<{ shared_buffers: string }[]>('SHOW shared_buffers'))[0]!
+        .shared_buffers;
+    try {
+      expect(await shown(created)).toBe('8MB');
+    } finally {
+      await created.close();
+    }
+    // The setting is a start parameter: the cluster's own configuration (initdb's, hundreds of lines) stays.
+    const conf = await readFile(join(dataDir, 'postgresql.conf'), 'utf8');
+    expect(conf.split('\n').length).toBeGreaterThan(100);
+    expect(conf).not.toMatch(/^shared_buffers\s*=\s*8MB/m);
+    const reopened = await openDatabase({ kind: 'pglite', dataDir });
+    try {
+      expect(await shown(reopened)).toBe('16MB');
+    } finally {
+      await reopened.close();
+    }
   });
 
   it('refuses a data directory written by another PostgreSQL major version', async () => {
