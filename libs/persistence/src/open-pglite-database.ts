@@ -12,6 +12,7 @@ import { PgliteSqlExecutor } from './pglite-sql-executor.js';
 import { lockDataDir, type DataDirLock, type DataDirLockOptions } from './data-dir-lock.js';
 import { createPgliteClusterInChildProcess } from './pglite-cluster-creation.js';
 import { DEFAULT_PGLITE_SHARED_BUFFERS, PGLITE_POSTGRES_MAJOR } from './pglite-settings.js';
+import { useBaselineWasmTier } from './wasm-baseline-tier.js';
 
 /**
  * Opens (creating if needed) the PGlite data directory, migrates it and wraps it in a Prisma client.
@@ -23,6 +24,7 @@ export async function openPgliteDatabase(
   lockOptions: DataDirLockOptions = {},
   sharedBuffers: string = DEFAULT_PGLITE_SHARED_BUFFERS,
 ): Promise<Database> {
+  useBaselineWasmTier();
   // Command-line settings, not `postgresqlconf`: PGlite writes that over the cluster's postgresql.conf.
   const startParams = [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffers}`];
   if (dataDir === PGLITE_IN_MEMORY)
