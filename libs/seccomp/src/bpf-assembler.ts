@@ -66,7 +66,9 @@ export class BpfAssembler {
   /** The program as `struct sock_filter[]` in little-endian byte order (what `bwrap --seccomp` reads). */
   assemble(): Buffer {
     if (this.instructions.length > MAX_BPF_INSTRUCTIONS)
-      throw new Error(`the filter has ${this.instructions.length} instructions, over the kernel's ${MAX_BPF_INSTRUCTIONS}`);
+      throw new Error(
+        `the filter has ${this.instructions.length} instructions, over the kernel's ${MAX_BPF_INSTRUCTIONS}`,
+      );
     const buffer = Buffer.alloc(this.instructions.length * 8);
     this.instructions.forEach((instruction, pc) => {
       let { k } = instruction;

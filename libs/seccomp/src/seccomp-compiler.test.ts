@@ -43,10 +43,7 @@ function run(program: Buffer, call: Call): number {
 }
 
 const compile = (syscalls: unknown[], extra: Record<string, unknown> = {}) =>
-  compileSeccompProfile(
-    parseSeccompProfile({ defaultAction: 'SCMP_ACT_ERRNO', syscalls, ...extra }),
-    TABLE,
-  );
+  compileSeccompProfile(parseSeccompProfile({ defaultAction: 'SCMP_ACT_ERRNO', syscalls, ...extra }), TABLE);
 
 describe('compileSeccompProfile', () => {
   it('allows the listed calls and gives every other call, architecture and the x32 ABI the default', () => {
@@ -66,6 +63,11 @@ describe('compileSeccompProfile', () => {
     const { program } = compile([{ names, action: 'SCMP_ACT_ALLOW' }]);
     for (const nr of TABLE.values()) expect(run(program, { nr })).toBe(ALLOW);
     expect(run(program, { nr: 999 })).toBe(EPERM);
+  });
+
+  it('refuses a profile written for other architectures only', () => {
+    expect(() => compile([], { architectures: ['SCMP_ARCH_AARCH64'] })).toThrow('x86_64 filters only');
+    expect(() => compile([], { architectures: ['SCMP_ARCH_X86_64', 'SCMP_ARCH_X86'] })).not.toThrow();
   });
 
   it('uses the rule errno and the default errno', () => {
@@ -102,7 +104,16 @@ describe('compileSeccompProfile', () => {
       SCMP_CMP_GT: (arg) => arg > BigInt(at),
       SCMP_CMP_GE: (arg) => arg >= BigInt(at),
     };
-    const probes = [0n, 5n, 6n, 0x1_0000_0004n, 0x1_0000_0005n, 0x1_0000_0006n, 0x2_0000_0000n, 0xffff_ffff_ffff_ffffn];
+    const probes = [
+      0n,
+      5n,
+      6n,
+      0x1_0000_0004n,
+      0x1_0000_0005n,
+      0x1_0000_0006n,
+      0x2_0000_0000n,
+      0xffff_ffff_ffff_ffffn,
+    ];
     for (const [op, holds] of Object.entries(cases)) {
       const { program } = compile([
         { names: ['personality'], action: 'SCMP_ACT_ALLOW', args: [{ index: 2, value: at, op }] },
@@ -150,7 +161,9 @@ describe('parseSeccompProfile', () => {
     expect(() =>
       parseSeccompProfile({
         defaultAction: 'SCMP_ACT_ERRNO',
-        syscalls: [{ names: ['read'], action: 'SCMP_ACT_ALLOW', args: [{ index: 6, value: 0, op: 'SCMP_CMP_EQ' }] }],
+        syscalls: [
+          { names: ['read'], action: 'SCMP_ACT_ALLOW', args: [{ index: 6, value: 0, op: 'SCMP_CMP_EQ' }] },
+        ],
       }),
     ).toThrow('"index" must be 0 to 5');
   });
@@ -158,7 +171,9 @@ describe('parseSeccompProfile', () => {
 
 describe('parseSyscallTable', () => {
   it('reads the numbers of a kernel header', () => {
-    const table = parseSyscallTable('#ifndef X\n#define __NR_read 0\n#define __NR_pivot_root 155\n#define __X32 1\n');
+    const table = parseSyscallTable(
+      '#ifndef X\n#define __NR_read 0\n#define __NR_pivot_root 155\n#define __X32 1\n',
+    );
     expect([...table]).toEqual([
       ['read', 0],
       ['pivot_root', 155],

@@ -1,4 +1,5 @@
 import { BPF, BpfAssembler, type BpfLabel } from './bpf-assembler.js';
+import { SeccompProfileError } from './errors/seccomp-profile-error.js';
 import type { SeccompAction, SeccompArgument, SeccompProfile } from './seccomp-profile.js';
 import type { SyscallTable } from './syscall-table.js';
 
@@ -49,6 +50,10 @@ export function seccompReturnValue(action: SeccompAction, errnoRet: number = EPE
  * profiles are: a few hundred comparisons per system call at most.
  */
 export function compileSeccompProfile(profile: SeccompProfile, table: SyscallTable): CompiledSeccompFilter {
+  if (profile.architectures.length > 0 && !profile.architectures.includes('SCMP_ARCH_X86_64'))
+    throw new SeccompProfileError(
+      `the profile is for ${profile.architectures.join(', ')}; this compiler emits x86_64 filters only`,
+    );
   const bpf = new BpfAssembler();
   const fallback = bpf.label();
   const unknownNames = new Set<string>();
