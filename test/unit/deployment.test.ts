@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { deployNatsConfig, natsPasswordEnvName } from '@talon/auth';
 import { NATS_USERS } from '@talon/contracts';
+import { parseSeccompProfile } from '@talon/seccomp';
 
 // No Docker engine runs here, so the compose file and Dockerfile are checked by reading them.
 const compose = parse(readFileSync('docker-compose.yml', 'utf8')) as {
@@ -89,13 +90,35 @@ describe('docker-compose.yml', () => {
   it('gives the wasm-runner what bubblewrap needs and nothing more (no privileged mode)', () => {
     const runner = compose.services['wasm-runner']!;
     expect(runner.security_opt).toEqual([
-      'seccomp=unconfined',
+      'seccomp=./deploy/seccomp/wasm-runner.json',
       'apparmor=unconfined',
       'systempaths=unconfined',
     ]);
     expect(runner.privileged).toBeUndefined();
     for (const [name, service] of Object.entries(compose.services))
       if (name !== 'wasm-runner') expect(service.security_opt).toBeUndefined();
+  });
+
+  it("ships a seccomp allowlist with bubblewrap's calls and without the ones no sandbox needs", () => {
+    const profile = parseSeccompProfile(JSON.parse(readFileSync('deploy/seccomp/wasm-runner.json', 'utf8')));
+    expect(profile).toMatchObject({ defaultAction: 'SCMP_ACT_ERRNO', architectures: ['SCMP_ARCH_X86_64'] });
+    const allowed = new Set(
+      profile.syscalls
+        .filter((rule) => rule.action === 'SCMP_ACT_ALLOW' && rule.args.length === 0)
+        .flatMap((rule) => rule.names),
+    );
+    for (const name of ['clone', 'clone3', 'unshare', 'mount', 'umount2', 'pivot_root', 'read', 'execve'])
+      expect(allowed).toContain(name);
+    for (const name of [
+      'ptrace',
+      'keyctl',
+      'bpf',
+      'io_uring_setup',
+      'setns',
+      'open_by_handle_at',
+      'kexec_load',
+    ])
+      expect(profile.syscalls.some((rule) => rule.names.includes(name))).toBe(false);
   });
 });
 

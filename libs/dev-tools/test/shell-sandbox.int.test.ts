@@ -4,6 +4,7 @@ import {
   chownSync,
   copyFileSync,
   existsSync,
+  mkdirSync,
   mkdtempSync,
   readFileSync,
   rmSync,
@@ -237,6 +238,40 @@ describe('shell without a sandbox', () => {
     });
     expect(existsSync(join(fixture.root, 'ran.txt'))).toBe(false);
   });
+
+  // Only a root service drops to another user, who may be kept out of a directory the service can enter.
+  (process.getuid?.() === 0 ? it : it.skip)(
+    'is refused with a typed error naming the directory when the sandbox user cannot reach the workspace',
+    async () => {
+      const sandbox = Sandbox.create({ mode: 'on' });
+      expect(sandbox.status.mode).toBe('bubblewrap');
+      const locked = join(fixture.base, 'locked');
+      const workspace = join(locked, 'workspace');
+      mkdirSync(workspace, { recursive: true });
+      chownSync(workspace, sandbox.identity.uid, sandbox.identity.gid);
+      chmodSync(locked, 0o700);
+      const shell = createShellTool({ root: workspace, sandbox });
+      try {
+        const error = await shell
+          .execute({ command: 'touch ran.txt' }, fixture.context)
+          .catch((caught: unknown) => caught);
+        expect(error).toMatchObject({
+          code: 'SANDBOX_PATH_UNREACHABLE',
+          message: expect.stringContaining(
+            `shell refused: the sandbox user (uid ${sandbox.identity.uid}) cannot enter ${locked}`,
+          ),
+          details: {
+            directory: locked,
+            path: workspace,
+            fix: expect.stringContaining(`chmod o+x ${locked}`),
+          },
+        });
+      } finally {
+        chmodSync(locked, 0o755);
+      }
+      expect(existsSync(join(workspace, 'ran.txt'))).toBe(false);
+    },
+  );
 
   it('runs unsandboxed only when the operator turned the sandbox off, and says so', async () => {
     const sandbox = Sandbox.create({ mode: 'off' });

@@ -28,5 +28,7 @@ export {
   type EgressProxyOptions,
 } from './egress-proxy.js';
 export { SandboxUnavailableError, SANDBOX_FIX } from './errors/sandbox-unavailable-error.js';
+export { SandboxPathUnreachableError } from './errors/sandbox-path-unreachable-error.js';
+export { unreachableParent, type UnreachableDirectory } from './sandbox-path-access.js';
 export { SANDBOX_USER, SANDBOX_HOSTNAME } from './sandbox-etc.js';
 export { handOverToSandboxUser, MAX_HANDOVER_ENTRIES } from './sandbox-ownership.js';

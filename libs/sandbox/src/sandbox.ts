@@ -16,9 +16,11 @@ import type { SandboxProfile, SandboxStatus } from '@talon/contracts';
 import { SsrfGuard, type AllowlistEntry, type HostLookup } from '@talon/safety';
 import { bubblewrapArguments, SANDBOX_RUN_DIR } from './bubblewrap-arguments.js';
 import { EgressProxy, type EgressDecision } from './egress-proxy.js';
+import { SandboxPathUnreachableError } from './errors/sandbox-path-unreachable-error.js';
 import { SandboxUnavailableError } from './errors/sandbox-unavailable-error.js';
 import { presentEtcEntries, writeSandboxEtc } from './sandbox-etc.js';
 import { sandboxEnvironment } from './sandbox-environment.js';
+import { unreachableParent } from './sandbox-path-access.js';
 import { resolveSandboxIdentity, type SandboxIdentity } from './sandbox-identity.js';
 import { sandboxProfile } from './sandbox-profile.js';
 
@@ -26,6 +28,7 @@ import { sandboxProfile } from './sandbox-profile.js';
 export const SANDBOX_PROXY_PORT = 3128;
 const BRIDGE_SCRIPT = fileURLToPath(new URL('../assets/loopback-bridge.mjs', import.meta.url));
 const SYSTEM_PREFIXES = ['/usr/', '/bin/', '/lib/', '/lib64/', '/sbin/'];
+const RUN_DIR_PREFIX = 'talon-sandbox-run-';
 
 /** Options of {@link Sandbox.create}; every field is optional. */
 export interface SandboxOptions {
@@ -142,8 +145,15 @@ export class Sandbox {
     let proxy: EgressProxy | undefined;
     let argv = [...request.argv];
     const extraReadFiles = commandFiles(argv[0]);
+    const proxied = profile.network.mode === 'proxy';
+    this.assertReachable(request.what, [
+      ...profile.readPaths,
+      ...profile.writePaths,
+      ...extraReadFiles,
+      ...(proxied ? [...commandFiles(process.execPath), BRIDGE_SCRIPT, join(tmpdir(), RUN_DIR_PREFIX)] : []),
+    ]);
     if (profile.network.mode === 'proxy') {
-      runDir = mkdtempSync(join(tmpdir(), 'talon-sandbox-run-'));
+      runDir = mkdtempSync(join(tmpdir(), RUN_DIR_PREFIX));
       chmodSync(runDir, 0o755);
       proxy = new EgressProxy({
         hosts: profile.network.hosts,
@@ -193,6 +203,19 @@ export class Sandbox {
         if (runDir) rmSync(runDir, { recursive: true, force: true });
       },
     };
+  }
+
+  /**
+   * Throws {@link SandboxPathUnreachableError} when the sandbox user cannot enter a directory above one of
+   * `paths` (a workspace below a root-only home, a state directory under a 0700 parent). `prepare` checks
+   * every path it binds; the runner also checks its workspace and MCP data directory at start.
+   */
+  assertReachable(what: string, paths: readonly string[]): void {
+    if (this.status.mode !== 'bubblewrap') return;
+    for (const path of paths) {
+      const blocked = unreachableParent(path, this.identity);
+      if (blocked) throw new SandboxPathUnreachableError(what, this.identity.uid, blocked);
+    }
   }
 
   /**

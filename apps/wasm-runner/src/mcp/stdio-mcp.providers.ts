@@ -11,6 +11,7 @@ import {
 import { handOverToSandboxUser, type Sandbox } from '@talon/sandbox';
 import { McpControlHost, type JsonLogger } from '@talon/service-runtime';
 import type { ToolRegistry } from '@talon/tool-runtime';
+import { reportUnreachable } from '../sandbox/runner-sandbox.js';
 import type { WasmRunnerConfig } from '../wasm-runner-config.js';
 import { parseStdioMcpConfig } from './stdio-mcp-config.js';
 import { MCP_CONTROL_HOST, MCP_TOOL_SOURCE } from './stdio-mcp.constants.js';
@@ -36,7 +37,10 @@ export function stdioMcpProviders(
         mkdirSync(mcp.dataDir, { recursive: true });
         moveMemoryFileIntoItsDirectory(mcp.dataDir);
         // Servers keep their data below this directory; as root, it belongs to the sandbox user.
-        if (sandbox.status.mode === 'bubblewrap') handOverToSandboxUser(mcp.dataDir, sandbox.identity);
+        if (sandbox.status.mode === 'bubblewrap') {
+          handOverToSandboxUser(mcp.dataDir, sandbox.identity);
+          reportUnreachable(sandbox, logger, 'stdio MCP servers that keep data', mcp.dataDir);
+        }
         const servers = await loadMcpSourceDefinitions({
           ...(mcp.registryDir ? { registryDir: mcp.registryDir } : {}),
           ...(mcp.userConfigFile ? { userConfigFile: mcp.userConfigFile } : {}),

@@ -59,6 +59,8 @@ export const ERROR_CODES = {
   UNAVAILABLE: 'UNAVAILABLE',
   /** A sandboxed process cannot start here (bubblewrap missing, namespaces refused); `details.fix` says how to fix it. */
   SANDBOX_UNAVAILABLE: 'SANDBOX_UNAVAILABLE',
+  /** The sandbox user cannot enter a directory on the way to a path the sandbox binds; `details.directory` names it and `details.fix` says how to fix it. */
+  SANDBOX_PATH_UNREACHABLE: 'SANDBOX_PATH_UNREACHABLE',
   /** A bug or unexpected state inside Talon. Report it with the call id. */
   INTERNAL: 'INTERNAL',
   /** A tool build of that name is already running; wait for its report, then build again. */
@@ -112,6 +114,7 @@ export const HTTP_STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   SKILL_TASK_LIMIT: 422,
   UNAVAILABLE: 503,
   SANDBOX_UNAVAILABLE: 503,
+  SANDBOX_PATH_UNREACHABLE: 503,
   INTERNAL: 500,
   BUILD_IN_PROGRESS: 409,
   INVALID_TRIGGER: 400,
@@ -153,6 +156,7 @@ export const GRPC_STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   SKILL_TASK_LIMIT: 4,
   UNAVAILABLE: 14,
   SANDBOX_UNAVAILABLE: 9,
+  SANDBOX_PATH_UNREACHABLE: 9,
   INTERNAL: 13,
   BUILD_IN_PROGRESS: 10,
   INVALID_TRIGGER: 3,
