@@ -129,10 +129,7 @@ export { SharedMcpDefinitionWriter } from './shared-mcp-definition-writer.js';
 export { McpFileDefinedServerError } from './errors/mcp-file-defined-server-error.js';
 export { McpPlaintextSecretError } from './errors/mcp-plaintext-secret-error.js';
 export { openSharedMcpBuckets, type SharedMcpBuckets } from './shared-mcp-buckets.js';
-export {
-  SharedMcpServersFollower,
-  type SharedMcpStateOptions,
-} from './shared-mcp-servers-follower.js';
+export { SharedMcpServersFollower, type SharedMcpStateOptions } from './shared-mcp-servers-follower.js';
 export {
   effectiveMcpDefinitions,
   mcpDefinitionFingerprint,

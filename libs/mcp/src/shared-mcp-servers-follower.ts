@@ -1,8 +1,4 @@
-import type {
-  McpToolSnapshotRecord,
-  McpTransportType,
-  SharedMcpServerRecord,
-} from '@talon/contracts';
+import type { McpToolSnapshotRecord, McpTransportType, SharedMcpServerRecord } from '@talon/contracts';
 import type { RecordBucket } from '@talon/shared-state';
 import type { ToolLogger } from '@talon/tool-runtime';
 import type { ConfigVariables } from './mcp-config-variables.js';
@@ -84,10 +80,7 @@ export class SharedMcpServersFollower {
       if (!tools) continue;
       const fingerprint = mcpDefinitionFingerprint(this.manager.definitionOf(listing.name));
       const current = snapshots.get(listing.name);
-      if (
-        current?.fingerprint === fingerprint &&
-        JSON.stringify(current.tools) === JSON.stringify(tools)
-      )
+      if (current?.fingerprint === fingerprint && JSON.stringify(current.tools) === JSON.stringify(tools))
         continue;
       const record: McpToolSnapshotRecord = {
         server: listing.name,
