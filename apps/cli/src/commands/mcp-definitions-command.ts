@@ -28,7 +28,9 @@ export async function mcpDefinitionsCommand(
   let definition: unknown;
   if (action === 'add') {
     try {
-      definition = JSON.parse(target === '-' ? readFileSync(0, 'utf8') : await readFile(target as string, 'utf8'));
+      definition = JSON.parse(
+        target === '-' ? readFileSync(0, 'utf8') : await readFile(target as string, 'utf8'),
+      );
     } catch (error) {
       print(`cannot read an MCP server definition from ${target}: ${(error as Error).message}`);
       return 2;

@@ -74,11 +74,7 @@ export class McpSharedDefinitions implements BeforeApplicationShutdown {
           this.logger.write('warn', 'shared MCP record skipped', { bucket, key, reason }),
       });
       const names = new Set(files.map((definition) => definition.name));
-      const writer = new SharedMcpDefinitionWriter(
-        buckets.definitions,
-        () => names,
-        buckets.snapshots,
-      );
+      const writer = new SharedMcpDefinitionWriter(buckets.definitions, () => names, buckets.snapshots);
       return { buckets, writer, files };
     })();
     // A failed open (NATS without JetStream, a mismatched bucket) is tried again on the next use.
