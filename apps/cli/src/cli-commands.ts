@@ -2,6 +2,7 @@ import { ARTIFACTS_USAGE, artifactsCommand } from './commands/artifacts-command.
 import { chatCommand } from './commands/chat-command.js';
 import { HANDS_USAGE, handsCommand } from './commands/hands-command.js';
 import { JOBS_USAGE, jobsCommand } from './commands/jobs-command.js';
+import { MCP_DEFINITIONS_USAGE, mcpDefinitionsCommand } from './commands/mcp-definitions-command.js';
 import { mcpServeCommand } from './commands/mcp-serve-command.js';
 import { REMINDERS_USAGE, remindersCommand } from './commands/reminders-command.js';
 import { ROUTINES_USAGE, routinesCommand } from './commands/routines-command.js';
@@ -17,8 +18,10 @@ export interface CliCommand extends CliCommandHelp {
   run(args: readonly string[], print: (line: string) => void): Promise<number>;
 }
 
-const MCP_USAGE = `Usage: pnpm talon mcp serve
-  Speaks MCP on stdin/stdout (configure it as a stdio server in your MCP client); logs go to stderr.
+const MCP_USAGE = `Usage:
+  pnpm talon mcp serve                          speak MCP on stdin/stdout (configure it as a stdio server
+                                                in your MCP client); logs go to stderr
+${MCP_DEFINITIONS_USAGE}
   Needs a running Talon (\`pnpm talon up\`).`;
 
 /** Every command, in the order `talon --help` lists them. */
@@ -90,10 +93,13 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
   },
   {
     name: 'mcp',
-    summary: "mcp serve: serve Talon's tool catalog as an MCP server over stdio (needs a running Talon)",
+    summary:
+      "serve Talon's tool catalog over stdio; list servers (source file or api); add / remove shared ones",
     usage: MCP_USAGE,
     run: async (args, print) => {
       if (args[0] === 'serve') return mcpServeCommand((line) => process.stderr.write(line + '\n'));
+      if (args[0] === 'list' || args[0] === 'add' || args[0] === 'remove')
+        return mcpDefinitionsCommand(args, print, MCP_USAGE);
       print(MCP_USAGE);
       return 2;
     },

@@ -49,7 +49,14 @@ describe('renderNatsServerConfig', () => {
       ),
     ).toEqual(expect.arrayContaining([expect.stringContaining('talon_tool_results')]));
     for (const subject of NATS_PERMISSIONS['tool-worker'].publish.filter((name) => name.startsWith('$')))
-      expect(subject === '$JS.API.INFO' || subject.includes('talon_tool_results')).toBe(true);
+      expect(
+        subject === '$JS.API.INFO' ||
+          subject.includes('talon_tool_results') ||
+          subject.includes('KV_talon_mcp_servers'),
+      ).toBe(true);
+    // Tool-workers follow the MCP servers added with mcp.add but cannot write one.
+    expect(NATS_PERMISSIONS['tool-worker'].publish).not.toContain('$KV.talon_mcp_servers.>');
+    expect(NATS_PERMISSIONS['wasm-runner'].publish).not.toContain('$KV.talon_mcp_servers.>');
     expect(NATS_PERMISSIONS['skill-service'].publish.some((subject) => subject.includes('wasm'))).toBe(false);
     expect(NATS_PERMISSIONS['wasm-runner'].publish.some((subject) => subject.includes('skills'))).toBe(false);
   });

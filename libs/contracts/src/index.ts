@@ -7,6 +7,7 @@ export * from './v1/api.js';
 export * from './proto-path.js';
 export * from './v1/skills.js';
 export * from './v1/mcp.js';
+export * from './v1/mcp-server-config.js';
 export * from './v1/mcp-control.js';
 export * from './v1/mcp-auth.js';
 export * from './v1/sessions.js';

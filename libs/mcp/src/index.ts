@@ -125,6 +125,16 @@ export { readMcpToolSnapshot, writeMcpToolSnapshot, type McpToolSnapshot } from 
 export { loadMcpSourceDefinitions, type McpSourceDefinitionsOptions } from './mcp-source-definitions.js';
 export { loadDeploymentMcpDefinitions } from './deployment-mcp-definitions.js';
 export { startMcpToolSource, type McpToolSource, type McpToolSourceOptions } from './mcp-tool-source.js';
+export { SharedMcpDefinitionWriter } from './shared-mcp-definition-writer.js';
+export { McpFileDefinedServerError } from './errors/mcp-file-defined-server-error.js';
+export { McpPlaintextSecretError } from './errors/mcp-plaintext-secret-error.js';
+export { openSharedMcpBuckets, type SharedMcpBuckets } from './shared-mcp-buckets.js';
+export { SharedMcpServersFollower, type SharedMcpStateOptions } from './shared-mcp-servers-follower.js';
+export {
+  effectiveMcpDefinitions,
+  mcpDefinitionFingerprint,
+  type SharedMcpDefinitionRefusal,
+} from './shared-mcp-definitions.js';
 export { isMcpToolOutput, renderMcpOutputForModel, type McpModelContent } from './mcp-model-content.js';
 export { checkPromptArguments, promptAsUserMessage, type PromptArgumentCheck } from './mcp-prompt-message.js';
 export {

@@ -82,6 +82,17 @@ export class McpConnection {
     return this.toolList;
   }
 
+  /**
+   * Offers a tool list another replica listed (a shared snapshot) while this one has not started the
+   * server: a running server's own list is never replaced. Returns whether the list was taken.
+   */
+  adoptTools(tools: readonly McpToolInfo[]): boolean {
+    if (this.client || this.connecting) return false;
+    this.toolList = tools;
+    this.options.onToolsChanged?.(tools);
+    return true;
+  }
+
   /** Epoch ms of the last call (0 if never called); used for idle stop and LRU eviction. */
   get lastUsedAt(): number {
     return this.lastUsed;
@@ -232,6 +243,7 @@ export class McpConnection {
       name: this.definition.name,
       displayName: this.definition.displayName,
       transport: this.definition.transport.type,
+      source: this.definition.source ?? 'file',
       state: this.state,
       toolCount: this.toolList.length,
       resourceListChanges: this.resourceListChanges,

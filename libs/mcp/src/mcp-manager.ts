@@ -63,18 +63,8 @@ export class McpManager {
 
   constructor(private readonly options: McpManagerOptions) {
     this.maxRunningStdio = options.maxRunningStdio ?? DEFAULT_MAX_RUNNING_STDIO;
-    for (const definition of options.servers) {
-      const create =
-        options.createTransport ?? ((server: McpServerDefinition) => createMcpTransport(server, options));
-      const connection = new McpConnection({
-        definition,
-        createTransport: () => create(definition),
-        onToolsChanged: () => this.rebuildTools(),
-        ...(options.knownTools?.[definition.name] ? { knownTools: options.knownTools[definition.name] } : {}),
-        ...(options.onStatusChanged ? { onStateChanged: options.onStatusChanged } : {}),
-      });
-      this.connections.set(definition.name, connection);
-    }
+    for (const definition of options.servers)
+      this.connections.set(definition.name, this.connect(definition, options.knownTools?.[definition.name]));
     if (options.knownTools) this.rebuildTools();
     talonMetrics().mcpServers.observe(() => {
       const byState: Record<string, number> = {};
@@ -86,6 +76,40 @@ export class McpManager {
     });
     this.sweep = setInterval(() => void this.stopIdle(), options.idleSweepMs ?? DEFAULT_IDLE_SWEEP_MS);
     this.sweep.unref();
+  }
+
+  /**
+   * Makes the configured servers equal to `definitions` (servers added or removed at run time): new ones
+   * are configured (with `knownTools` when given), vanished ones stopped and dropped, changed ones stopped
+   * and configured again. A server whose definition is unchanged keeps running. Resolves once the stopped
+   * servers are down; the tools are rebuilt once.
+   */
+  async setServers(
+    definitions: readonly McpServerDefinition[],
+    knownTools: Readonly<Record<string, readonly McpToolInfo[]>> = {},
+  ): Promise<void> {
+    const next = new Map(definitions.map((definition) => [definition.name, definition]));
+    const stopping: Promise<unknown>[] = [];
+    for (const [name, connection] of [...this.connections]) {
+      const wanted = next.get(name);
+      if (wanted && sameDefinition(wanted, connection.definition)) continue;
+      this.connections.delete(name);
+      stopping.push(connection.stop().catch(() => undefined));
+    }
+    for (const [name, definition] of next) {
+      if (this.connections.has(name)) continue;
+      this.connections.set(name, this.connect(definition, knownTools[name]));
+    }
+    this.rebuildTools();
+    await Promise.all(stopping);
+  }
+
+  /**
+   * Offers a tool list listed elsewhere (a shared snapshot) for a server this manager has not started;
+   * ignored for a running server or an unknown name. Returns whether it was taken.
+   */
+  adoptTools(server: string, tools: readonly McpToolInfo[]): boolean {
+    return this.connections.get(server)?.adoptTools(tools) ?? false;
   }
 
   /** Starts a server (making room under the stdio cap) and returns its status. */
@@ -275,6 +299,23 @@ export class McpManager {
     await Promise.all([...this.connections.values()].map((connection) => connection.stop()));
   }
 
+  private connect(definition: McpServerDefinition, knownTools?: readonly McpToolInfo[]): McpConnection {
+    const create =
+      this.options.createTransport ??
+      ((server: McpServerDefinition) => createMcpTransport(server, this.options));
+    const connection: McpConnection = new McpConnection({
+      definition,
+      createTransport: () => create(definition),
+      // A connection dropped by setServers may still report while it stops; only configured ones count.
+      onToolsChanged: () => {
+        if (this.connections.get(definition.name) === connection) this.rebuildTools();
+      },
+      ...(knownTools ? { knownTools } : {}),
+      ...(this.options.onStatusChanged ? { onStateChanged: this.options.onStatusChanged } : {}),
+    });
+    return connection;
+  }
+
   private connection(server: string): McpConnection {
     const connection = this.connections.get(server);
     if (!connection) {
@@ -366,6 +407,10 @@ export class McpManager {
     this.unusable = unusable;
     this.options.onToolsChanged?.(tools, unusable);
   }
+}
+
+function sameDefinition(a: McpServerDefinition, b: McpServerDefinition): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
 }
 
 function isLive(connection: McpConnection): boolean {

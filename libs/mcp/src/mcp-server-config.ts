@@ -1,9 +1,13 @@
-import { Type, type Static } from '@sinclair/typebox';
+import type { Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import {
-  ApprovalRequirementSchema,
-  ToolEffectSchema,
+  McpServerConfigSchema,
+  type SseTransportConfigSchema,
+  type StdioTransportConfigSchema,
+  type StreamableHttpTransportConfigSchema,
   type ApprovalRequirement,
+  type McpDefinitionSource,
+  type McpServerConfig,
   type SandboxProfile,
   type ToolEffect,
 } from '@talon/contracts';
@@ -27,117 +31,16 @@ export const DEFAULT_MCP_RESTART = {
   maxDelayMs: 30_000,
 } as const;
 
-const StringMap = Type.Record(Type.String(), Type.String());
-
-/** A server run as a child process speaking JSON-RPC over stdin/stdout. */
-export const StdioTransportConfigSchema = Type.Object(
-  {
-    type: Type.Literal('stdio'),
-    command: Type.String({ minLength: 1 }),
-    args: Type.Optional(Type.Array(Type.String())),
-    env: Type.Optional(StringMap),
-    cwd: Type.Optional(Type.String({ minLength: 1 })),
-  },
-  { additionalProperties: false },
-);
-
-/**
- * The sandbox of a stdio server, as written in a definition: paths it may read or write (besides the
- * read-only system and its own command), hosts it may reach through Talon's egress proxy (none: no network
- * at all), and limits that replace the defaults.
- */
-export const McpSandboxConfigSchema = Type.Object(
-  {
-    read_paths: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 64 })),
-    write_paths: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 64 })),
-    network_hosts: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 64 })),
-    limits: Type.Optional(
-      Type.Object(
-        {
-          cpu_seconds: Type.Optional(Type.Integer({ minimum: 1 })),
-          address_space_bytes: Type.Optional(Type.Integer({ minimum: 1 })),
-          max_processes: Type.Optional(Type.Integer({ minimum: 1 })),
-          max_file_bytes: Type.Optional(Type.Integer({ minimum: 1 })),
-          max_open_files: Type.Optional(Type.Integer({ minimum: 1 })),
-          tmp_bytes: Type.Optional(Type.Integer({ minimum: 1 })),
-        },
-        { additionalProperties: false },
-      ),
-    ),
-  },
-  { additionalProperties: false },
-);
-
-/** A remote server reached over streamable HTTP (or the older HTTP+SSE transport). */
-const remoteTransport = <T extends 'streamable-http' | 'sse'>(type: T) =>
-  Type.Object(
-    {
-      type: Type.Literal(type),
-      url: Type.String({ pattern: '^https?://' }),
-      headers: Type.Optional(StringMap),
-    },
-    { additionalProperties: false },
-  );
-export const StreamableHttpTransportConfigSchema = remoteTransport('streamable-http');
-export const SseTransportConfigSchema = remoteTransport('sse');
-
-/** How Talon authenticates to a remote server. Secrets are named, never inlined. */
-export const McpAuthConfigSchema = Type.Union([
-  Type.Object({ type: Type.Literal('none') }, { additionalProperties: false }),
-  Type.Object(
-    { type: Type.Literal('bearer'), secret: Type.String({ minLength: 1 }) },
-    { additionalProperties: false },
-  ),
-  Type.Object(
-    {
-      type: Type.Literal('oauth'),
-      client_name: Type.Optional(Type.String()),
-      scopes: Type.Optional(Type.Array(Type.String())),
-    },
-    { additionalProperties: false },
-  ),
-]);
-
-/**
- * One MCP server as written in `registry/mcp-servers/*.json` or in user config (snake_case, like every
- * registry file). `${NAME}` in command, args, env, cwd, url and header values is expanded by the loader.
- */
-export const McpServerConfigSchema = Type.Object(
-  {
-    name: Type.String({ pattern: '^[a-zA-Z0-9][a-zA-Z0-9_-]{0,47}$' }),
-    display_name: Type.Optional(Type.String()),
-    description: Type.Optional(Type.String({ maxLength: 2048 })),
-    keywords: Type.Optional(Type.Array(Type.String())),
-    transport: Type.Union([
-      StdioTransportConfigSchema,
-      StreamableHttpTransportConfigSchema,
-      SseTransportConfigSchema,
-    ]),
-    auth: Type.Optional(McpAuthConfigSchema),
-    /** Stdio servers only: what the sandboxed server may touch. Default: nothing beyond the system, no network. */
-    sandbox: Type.Optional(McpSandboxConfigSchema),
-    effects: Type.Optional(Type.Array(ToolEffectSchema)),
-    approval: Type.Optional(ApprovalRequirementSchema),
-    call_timeout_ms: Type.Optional(Type.Integer({ minimum: 1, maximum: 600_000 })),
-    connect_timeout_ms: Type.Optional(Type.Integer({ minimum: 1, maximum: 600_000 })),
-    idle_stop_ms: Type.Optional(Type.Integer({ minimum: 0 })),
-    health_interval_ms: Type.Optional(Type.Integer({ minimum: 0 })),
-    restart: Type.Optional(
-      Type.Object(
-        {
-          max_restarts: Type.Optional(Type.Integer({ minimum: 0 })),
-          window_ms: Type.Optional(Type.Integer({ minimum: 1 })),
-          initial_delay_ms: Type.Optional(Type.Integer({ minimum: 0 })),
-          max_delay_ms: Type.Optional(Type.Integer({ minimum: 0 })),
-        },
-        { additionalProperties: false },
-      ),
-    ),
-  },
-  { additionalProperties: false },
-);
-/** A server definition as written in a file. */
-export type McpServerConfig = Static<typeof McpServerConfigSchema>;
+// The schema of a written definition lives in `@talon/contracts` (it is also the `mcp.add` request).
+export {
+  McpAuthConfigSchema,
+  McpSandboxConfigSchema,
+  McpServerConfigSchema,
+  SseTransportConfigSchema,
+  StdioTransportConfigSchema,
+  StreamableHttpTransportConfigSchema,
+  type McpServerConfig,
+} from '@talon/contracts';
 
 export type StdioTransportConfig = Static<typeof StdioTransportConfigSchema>;
 export type RemoteTransportConfig =
@@ -175,6 +78,8 @@ export interface McpServerDefinition {
   restart: McpRestartPolicy;
   /** The sandbox profile of a stdio server (undefined for remote servers). */
   sandbox?: SandboxProfile;
+  /** Where the definition comes from; `file` when unset. */
+  source?: McpDefinitionSource;
 }
 
 /** Where a definition came from, used in error messages. */

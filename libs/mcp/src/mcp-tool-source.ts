@@ -1,11 +1,14 @@
 import type { ToolLogger, ToolRegistry } from '@talon/tool-runtime';
+import type { McpToolInfo } from './mcp-connection.js';
 import { McpManager, type McpManagerOptions } from './mcp-manager.js';
 import { syncMcpToolsIntoRegistry } from './mcp-registry-sync.js';
 import type { McpServerDefinition } from './mcp-server-config.js';
 import { readMcpToolSnapshot, writeMcpToolSnapshot } from './mcp-tool-snapshot-file.js';
+import { SharedMcpServersFollower, type SharedMcpStateOptions } from './shared-mcp-servers-follower.js';
 
 /** Options of {@link startMcpToolSource}. */
 export interface McpToolSourceOptions {
+  /** The servers of the deployment's files (registry, `TALON_MCP_CONFIG`). */
   servers: readonly McpServerDefinition[];
   /** The worker's registry the MCP tools are kept in. */
   registry: ToolRegistry;
@@ -14,6 +17,11 @@ export interface McpToolSourceOptions {
    * any server (each starts on its first call) and the file is rewritten whenever a list changes.
    */
   snapshotFile?: string;
+  /**
+   * Servers added with `mcp.add` and stdio tool lists, shared by every replica through JetStream and
+   * followed for the life of the source (see {@link SharedMcpServersFollower}). Without it only `servers` run.
+   */
+  shared?: Omit<SharedMcpStateOptions, 'prepare'>;
   /** Replaces every server's `idle_stop_ms` (0 never stops). */
   idleStopMs?: number;
   maxRunningStdio?: number;
@@ -25,22 +33,25 @@ export interface McpToolSourceOptions {
 /** A running MCP tool source: its manager and a close function. */
 export interface McpToolSource {
   manager: McpManager;
-  /** Resolves when pending snapshot writes are done. */
+  /** Resolves when pending snapshot writes (and shared reconciles) are done. */
   flush(): Promise<void>;
   close(): Promise<void>;
 }
 
 /**
  * MCP servers as a tool source of one worker: an {@link McpManager} whose adapted tools are mirrored into
- * the registry (refusals logged), with the tool-list snapshot read at start and kept up to date.
+ * the registry (refusals logged), with the tool-list snapshot read at start and kept up to date, and the
+ * shared definitions and snapshots followed when `shared` is given.
  */
 export async function startMcpToolSource(options: McpToolSourceOptions): Promise<McpToolSource> {
-  const servers = options.servers.map((definition) =>
-    options.idleStopMs === undefined ? definition : { ...definition, idleStopMs: options.idleStopMs },
-  );
-  const known = options.snapshotFile ? await readMcpToolSnapshot(options.snapshotFile) : {};
-  const configured = new Set(servers.map((definition) => definition.name));
-  const knownTools = Object.fromEntries(Object.entries(known).filter(([name]) => configured.has(name)));
+  const withIdle = (definition: McpServerDefinition): McpServerDefinition =>
+    options.idleStopMs === undefined ? definition : { ...definition, idleStopMs: options.idleStopMs };
+  const files = options.servers.map(withIdle);
+  const local = options.snapshotFile ? await readMcpToolSnapshot(options.snapshotFile) : {};
+  const shared = options.shared && { ...options.shared, prepare: withIdle };
+  const { servers, knownTools } = shared
+    ? SharedMcpServersFollower.initial(files, shared, options.log, local)
+    : { servers: files, knownTools: onlyConfigured(local, files) };
   const sync = syncMcpToolsIntoRegistry(options.registry, (name, error) =>
     options.log('warn', 'MCP tool refused by the registry', {
       tool: name,
@@ -50,10 +61,13 @@ export async function startMcpToolSource(options: McpToolSourceOptions): Promise
   );
   // The manager reports its remembered tools from its constructor, before `manager` is assigned.
   let constructed = false;
+  let follower: SharedMcpServersFollower | undefined;
   let writing: Promise<void> = Promise.resolve();
   const saveSnapshot = () => {
+    if (!constructed) return;
+    follower?.publishSnapshots();
     const { snapshotFile } = options;
-    if (!snapshotFile || !constructed) return;
+    if (!snapshotFile) return;
     const snapshot = manager.toolSnapshot();
     writing = writing
       .then(() => writeMcpToolSnapshot(snapshotFile, snapshot))
@@ -84,12 +98,28 @@ export async function startMcpToolSource(options: McpToolSourceOptions): Promise
     },
   });
   constructed = true;
+  if (shared) {
+    follower = new SharedMcpServersFollower(manager, files, shared, options.log);
+    follower.start();
+  }
   return {
     manager,
-    flush: () => writing,
+    flush: async () => {
+      await follower?.flush();
+      await writing;
+    },
     close: async () => {
+      await follower?.close();
       await manager.close();
       await writing;
     },
   };
+}
+
+function onlyConfigured(
+  tools: Readonly<Record<string, readonly McpToolInfo[]>>,
+  servers: readonly McpServerDefinition[],
+): Record<string, readonly McpToolInfo[]> {
+  const names = new Set(servers.map((server) => server.name));
+  return Object.fromEntries(Object.entries(tools).filter(([name]) => names.has(name)));
 }

@@ -34,6 +34,7 @@ export function ExtensionsPage() {
           <tr>
             <th>server</th>
             <th>domain</th>
+            <th>source</th>
             <th>state</th>
             <th>tools</th>
             <th />
@@ -47,6 +48,9 @@ export function ExtensionsPage() {
                 {server.lastError && <p className="muted">{server.lastError}</p>}
               </td>
               <td>{server.domain}</td>
+              <td title={server.source === 'api' ? 'added with mcp.add' : 'from a config file'}>
+                {server.source ?? 'file'}
+              </td>
               <td>
                 <span className={`pill ${server.state}`}>{server.state}</span>
               </td>
@@ -58,6 +62,11 @@ export function ExtensionsPage() {
                 <ActionButton method="mcp.stop" payload={{ server: server.name }} onDone={servers.reload}>
                   Stop
                 </ActionButton>
+                {server.source === 'api' && (
+                  <ActionButton method="mcp.remove" payload={{ server: server.name }} onDone={servers.reload}>
+                    Remove
+                  </ActionButton>
+                )}
                 {server.authorizationUrl && (
                   <a
                     className="button"

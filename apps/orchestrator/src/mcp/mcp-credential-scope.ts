@@ -25,6 +25,13 @@ export class McpCredentialScope {
   private readonly oauthServers = new Set<string>();
 
   constructor(definitions: readonly McpServerDefinition[]) {
+    this.replace(definitions);
+  }
+
+  /** Takes the servers as they are now (a definition added or removed with `mcp.add` / `mcp.remove`). */
+  replace(definitions: readonly McpServerDefinition[]): void {
+    this.bearer.clear();
+    this.oauthServers.clear();
     for (const definition of definitions) {
       if (definition.transport.type === 'stdio') continue;
       if (definition.auth.type === 'bearer') this.bearer.add(definition.auth.secret);

@@ -5,16 +5,17 @@ import { loadDeploymentMcpDefinitions, type McpServerDefinition } from '@talon/m
 const INSTALL_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 
 /**
- * The remote MCP server definitions the tool-workers run, read from the same files and env as they do. The
- * orchestrator needs them only to know which secrets those servers reference (see McpCredentialScope).
+ * Every MCP server definition of the deployment's files (registry, `TALON_MCP_CONFIG`), read from the same
+ * files and env as the workers. The orchestrator needs them to know which secrets remote servers reference
+ * (see McpCredentialScope) and which names `mcp.add` must leave to the files.
  */
-export function loadRemoteMcpDefinitions(
+export function loadDeploymentMcpFileDefinitions(
   env: NodeJS.ProcessEnv = process.env,
   cwd = process.cwd(),
 ): Promise<McpServerDefinition[]> {
   return loadDeploymentMcpDefinitions({
     installRoot: INSTALL_ROOT,
-    transports: ['streamable-http', 'sse'],
+    transports: ['stdio', 'streamable-http', 'sse'],
     env,
     cwd,
   });

@@ -15,6 +15,9 @@ import {
   McpResourcesListMethod,
   McpResourcesReadMethod,
 } from './mcp-resource-prompt.methods.js';
+import { McpAddMethod } from './mcp-add.method.js';
+import { McpRemoveMethod } from './mcp-remove.method.js';
+import { McpSharedDefinitions } from './mcp-shared-definitions.js';
 import { McpStartMethod } from './mcp-start.method.js';
 import { McpSecretsLifecycle } from './mcp-secrets.lifecycle.js';
 import { McpStopMethod } from './mcp-stop.method.js';
@@ -36,6 +39,9 @@ export function mcpProviders(connection: NatsConnection): Provider[] {
     McpStartMethod,
     McpStopMethod,
     McpListMethod,
+    McpSharedDefinitions,
+    McpAddMethod,
+    McpRemoveMethod,
     McpCallMethod,
     McpResourcesListMethod,
     McpResourcesReadMethod,

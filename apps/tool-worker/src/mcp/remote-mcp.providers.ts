@@ -3,6 +3,7 @@ import type { Provider } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
 import {
   loadMcpSourceDefinitions,
+  openSharedMcpBuckets,
   standardConfigVariables,
   startMcpToolSource,
   type McpToolSource,
@@ -37,22 +38,39 @@ export function remoteMcpProviders(
       provide: MCP_TOOL_SOURCE,
       useFactory: async () => {
         const mcp = parseRemoteMcpConfig(process.env);
+        const variables = standardConfigVariables({
+          root: mcp.root,
+          workspace: resolve(mcp.stateDir, 'workspace'),
+          dataDir: resolve(mcp.stateDir, 'mcp-data'),
+        });
         const servers = await loadMcpSourceDefinitions({
           ...(mcp.registryDir ? { registryDir: mcp.registryDir } : {}),
           ...(mcp.userConfigFile ? { userConfigFile: mcp.userConfigFile } : {}),
-          variables: standardConfigVariables({
-            root: mcp.root,
-            workspace: resolve(mcp.stateDir, 'workspace'),
-            dataDir: resolve(mcp.stateDir, 'mcp-data'),
-          }),
+          variables,
           transports: ['streamable-http', 'sse'],
+        });
+        // Servers added with `mcp.add`, followed live; remote servers connect on every replica, so no snapshots.
+        const buckets = await openSharedMcpBuckets(connection, {
+          snapshots: false,
+          onInvalid: (bucket, key, reason) =>
+            logger.write('warn', 'shared MCP record skipped', { bucket, key, reason }),
+        }).catch((error: Error & { code?: string }) => {
+          logger.write('error', error.message, { code: error.code });
+          throw error;
         });
         logger.write('info', 'MCP remote servers configured', {
           servers: servers.map((server) => server.name),
+          shared: [...buckets.definitions.entries().keys()],
         });
-        return startMcpToolSource({
+        const source = await startMcpToolSource({
           servers,
           registry,
+          shared: {
+            definitions: buckets.definitions,
+            variables,
+            transports: ['streamable-http', 'sse'],
+            instanceId: config.instanceId,
+          },
           log: (level, message, fields) => logger.write(level, message, fields),
           // Bearer secrets and OAuth entries come from the orchestrator's encrypted store over NATS.
           // Every remote MCP and OAuth request goes through the SSRF guard with the worker's allowlist.
@@ -62,6 +80,7 @@ export function remoteMcpProviders(
             network: { allowlist: config.ssrfAllowlist },
           },
         });
+        return { ...source, close: () => source.close().finally(() => buckets.close()) };
       },
     },
     {

@@ -4,6 +4,7 @@ import type { Provider } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
 import {
   loadMcpSourceDefinitions,
+  openSharedMcpBuckets,
   standardConfigVariables,
   startMcpToolSource,
   type McpToolSource,
@@ -18,8 +19,9 @@ import { MCP_CONTROL_HOST, MCP_TOOL_SOURCE } from './stdio-mcp.constants.js';
 import { StdioMcpLifecycle } from './stdio-mcp-lifecycle.js';
 
 /**
- * The wasm-runner's stdio MCP servers: definitions from the registry and `TALON_MCP_CONFIG`, tools
- * registered from the remembered snapshot (boot starts nothing; a server starts on its first call and
+ * The wasm-runner's stdio MCP servers: definitions from the registry and `TALON_MCP_CONFIG` plus the
+ * ones added with `mcp.add` (KV `talon_mcp_servers`, followed live), tools registered from the shared
+ * snapshot (KV `talon_mcp_tool_snapshots`, else the local one) (boot starts nothing; a server starts on its first call and
  * stops when idle), and the control subjects `talon.mcp.v1.container.*`.
  */
 export function stdioMcpProviders(
@@ -41,29 +43,48 @@ export function stdioMcpProviders(
           handOverToSandboxUser(mcp.dataDir, sandbox.identity);
           reportUnreachable(sandbox, logger, 'stdio MCP servers that keep data', mcp.dataDir);
         }
+        const variables = standardConfigVariables({
+          root: mcp.root,
+          workspace: config.workspaceDir,
+          dataDir: mcp.dataDir,
+        });
         const servers = await loadMcpSourceDefinitions({
           ...(mcp.registryDir ? { registryDir: mcp.registryDir } : {}),
           ...(mcp.userConfigFile ? { userConfigFile: mcp.userConfigFile } : {}),
-          variables: standardConfigVariables({
-            root: mcp.root,
-            workspace: config.workspaceDir,
-            dataDir: mcp.dataDir,
-          }),
+          variables,
           transports: ['stdio'],
+        });
+        // Servers added with `mcp.add` and the tool lists any runner listed, shared through JetStream.
+        const buckets = await openSharedMcpBuckets(connection, {
+          snapshots: true,
+          onInvalid: (bucket, key, reason) =>
+            logger.write('warn', 'shared MCP record skipped', { bucket, key, reason }),
+        }).catch((error: Error & { code?: string }) => {
+          logger.write('error', error.message, { code: error.code });
+          throw error;
         });
         logger.write('info', 'MCP stdio servers configured', {
           servers: servers.map((server) => server.name),
+          shared: [...buckets.definitions.entries().keys()],
           sandbox: sandbox.status.mode,
         });
-        return startMcpToolSource({
+        const source = await startMcpToolSource({
           servers,
           registry,
+          shared: {
+            definitions: buckets.definitions,
+            ...(buckets.snapshots ? { snapshots: buckets.snapshots } : {}),
+            variables,
+            transports: ['stdio'],
+            instanceId: config.instanceId,
+          },
           snapshotFile: mcp.snapshotFile,
           maxRunningStdio: mcp.maxRunning,
           manager: { sandbox },
           ...(mcp.idleStopMs !== undefined ? { idleStopMs: mcp.idleStopMs } : {}),
           log: (level, message, fields) => logger.write(level, message, fields),
         });
+        return { ...source, close: () => source.close().finally(() => buckets.close()) };
       },
     },
     {

@@ -45,6 +45,7 @@ import {
   McpResourceReadRequestSchema,
   McpServerRequestSchema,
 } from './mcp.js';
+import { McpAddRequestSchema, McpDefinitionReplySchema } from './mcp-server-config.js';
 import {
   EventsEmitReplySchema,
   EventsEmitRequestSchema,
@@ -689,6 +690,20 @@ export const API_METHODS = {
     summary: 'Cancels a reminder.',
     request: RemindersCancelRequestSchema,
     reply: AnyObject,
+  }),
+  'mcp.add': method({
+    scope: 'operator',
+    idempotent: true,
+    summary: 'Adds (or replaces) an MCP server definition shared by every replica.',
+    request: McpAddRequestSchema,
+    reply: McpDefinitionReplySchema,
+  }),
+  'mcp.remove': method({
+    scope: 'operator',
+    idempotent: false,
+    summary: 'Removes an MCP server added with mcp.add and stops it everywhere.',
+    request: McpServerRequestSchema,
+    reply: McpDefinitionReplySchema,
   }),
 } as const;
 

@@ -31,6 +31,8 @@ export const McpServerStatusSchema = Type.Object({
   name: Type.String(),
   displayName: Type.String(),
   transport: Type.Union(MCP_TRANSPORTS.map((transport) => Type.Literal(transport))),
+  /** Where its definition comes from: a deployment file, or `mcp.add` (shared through JetStream). */
+  source: Type.Optional(Type.Union([Type.Literal('file'), Type.Literal('api')])),
   state: McpServerStateSchema,
   toolCount: Type.Integer({ minimum: 0 }),
   /** How many `notifications/resources/list_changed` the server sent since it started (lists are never cached). */

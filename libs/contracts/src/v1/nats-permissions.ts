@@ -1,6 +1,7 @@
 import { MCP_AUTHORIZE_SUBJECT } from './mcp-auth.js';
 import {
   SHARED_STATE_BUCKETS,
+  kvCreateSubject,
   kvReadSubjects,
   kvWriteSubjects,
   objectStoreReadSubjects,
@@ -67,12 +68,25 @@ function unique(subjects: string[]): string[] {
   return [...new Set(subjects)];
 }
 
+/**
+ * MCP servers added with `mcp.add` are written by the orchestrator only; tool-workers and wasm-runners
+ * follow them (and may create the bucket with Talon's settings when they start first).
+ */
+const MCP_DEFINITIONS_READER = unique([
+  ...kvReadSubjects(SHARED_STATE_BUCKETS.mcpServers),
+  kvCreateSubject(SHARED_STATE_BUCKETS.mcpServers),
+]);
+
 /** The wasm-runners install component tools, so they read and write the tool records and artifacts. */
 const WASM_RUNNER_SHARED_STATE = unique([
   ...kvReadSubjects(SHARED_STATE_BUCKETS.wasmTools),
   ...kvWriteSubjects(SHARED_STATE_BUCKETS.wasmTools),
   ...objectStoreReadSubjects(SHARED_STATE_BUCKETS.wasmArtifacts),
   ...objectStoreWriteSubjects(SHARED_STATE_BUCKETS.wasmArtifacts),
+  ...MCP_DEFINITIONS_READER,
+  // Every runner that lists a stdio server's tools shares the list.
+  ...kvReadSubjects(SHARED_STATE_BUCKETS.mcpToolSnapshots),
+  ...kvWriteSubjects(SHARED_STATE_BUCKETS.mcpToolSnapshots),
 ]);
 
 /** Workers leave results too large for one reply in the tool-result object store (the orchestrator reads them). */
@@ -109,6 +123,7 @@ export const NATS_PERMISSIONS: Readonly<Record<NatsUser, NatsUserPermissions>> =
       SUBJECTS.toolWithdraw,
       `${MCP_CREDENTIALS_PREFIX}.>`,
       ...TOOL_RESULT_WRITER,
+      ...MCP_DEFINITIONS_READER,
     ],
     subscribe: [
       SUBJECTS.toolCall('orchestrator'),

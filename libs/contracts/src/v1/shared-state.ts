@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { McpServerConfigSchema } from './mcp-server-config.js';
 
 /**
  * Installed state every replica shares, kept in JetStream: key-value buckets for records and object stores
@@ -11,6 +12,10 @@ export const SHARED_STATE_BUCKETS = {
   wasmArtifacts: 'talon_wasm_artifacts',
   /** KV: one {@link InstalledSkillRecord} per installed skill, keyed by skill name. */
   skills: 'talon_skills',
+  /** KV: one {@link SharedMcpServerRecord} per MCP server added through `mcp.add`, keyed by server name. */
+  mcpServers: 'talon_mcp_servers',
+  /** KV: one {@link McpToolSnapshotRecord} per stdio MCP server, keyed by server name: its last tool list. */
+  mcpToolSnapshots: 'talon_mcp_tool_snapshots',
 } as const;
 /** The name of one shared-state bucket. */
 export type SharedStateBucket = (typeof SHARED_STATE_BUCKETS)[keyof typeof SHARED_STATE_BUCKETS];
@@ -61,6 +66,35 @@ export const InstalledSkillRecordSchema = Type.Object({
 /** A shared installed skill. */
 export type InstalledSkillRecord = Static<typeof InstalledSkillRecordSchema>;
 
+/**
+ * One MCP server added at run time, as every tool-worker and wasm-runner shares it. The definition is kept
+ * as written (`${NAME}` placeholders unexpanded, so each replica expands its own paths); credentials are
+ * only ever named (`auth.secret`), never held.
+ */
+export const SharedMcpServerRecordSchema = Type.Object({
+  definition: McpServerConfigSchema,
+  added_at: Type.String({ description: 'ISO-8601' }),
+});
+/** A shared MCP server definition. */
+export type SharedMcpServerRecord = Static<typeof SharedMcpServerRecordSchema>;
+
+/**
+ * The tool list a stdio MCP server gave when it last started on any wasm-runner, so a runner that has not
+ * started it offers the same tools. `fingerprint` is the sha256 of the definition it was listed under: a
+ * snapshot of another definition of the same name is not used.
+ */
+export const McpToolSnapshotRecordSchema = Type.Object({
+  server: Type.String(),
+  fingerprint: Type.String({ pattern: '^[0-9a-f]{64}$' }),
+  /** The tools as the server listed them (`tools/list` items: name, description, inputSchema, annotations). */
+  tools: Type.Array(Type.Object({ name: Type.String() }, { additionalProperties: true })),
+  listed_at: Type.String({ description: 'ISO-8601' }),
+  /** The runner that listed them. */
+  instance_id: Type.String(),
+});
+/** A shared stdio tool snapshot. */
+export type McpToolSnapshotRecord = Static<typeof McpToolSnapshotRecordSchema>;
+
 /** Stream behind a KV bucket. */
 export function kvStreamName(bucket: string): string {
   return `KV_${bucket}`;
@@ -91,9 +125,14 @@ export function kvReadSubjects(bucket: string): string[] {
   return streamReadSubjects(kvStreamName(bucket));
 }
 
+/** The creation of a KV bucket (with Talon's settings, when it is missing), without writing its keys. */
+export function kvCreateSubject(bucket: string): string {
+  return `$JS.API.STREAM.CREATE.${kvStreamName(bucket)}`;
+}
+
 /** What the writer of a KV bucket publishes besides the reads: the bucket's creation and its keys. */
 export function kvWriteSubjects(bucket: string): string[] {
-  return [`$JS.API.STREAM.CREATE.${kvStreamName(bucket)}`, `$KV.${bucket}.>`];
+  return [kvCreateSubject(bucket), `$KV.${bucket}.>`];
 }
 
 /** What a reader of an object store publishes. */
