@@ -3,14 +3,13 @@ import { chatCommand } from './commands/chat-command.js';
 import { HANDS_USAGE, handsCommand } from './commands/hands-command.js';
 import { JOBS_USAGE, jobsCommand } from './commands/jobs-command.js';
 import { MCP_DEFINITIONS_USAGE, mcpDefinitionsCommand } from './commands/mcp-definitions-command.js';
-import { mcpServeCommand } from './commands/mcp-serve-command.js';
 import { REMINDERS_USAGE, remindersCommand } from './commands/reminders-command.js';
 import { ROUTINES_USAGE, routinesCommand } from './commands/routines-command.js';
 import { SECRET_USAGE, secretCommand } from './commands/secret-command.js';
 import { SESSIONS_USAGE, sessionsCommand } from './commands/sessions-command.js';
 import { statusCommand } from './commands/status-command.js';
 import { TOKEN_USAGE, tokenCommand } from './commands/token-command.js';
-import { UP_USAGE, upCommand } from './commands/up-command.js';
+import { UP_USAGE } from './commands/up-usage.js';
 import type { CliCommandHelp } from './cli-help.js';
 
 /** A `talon` command: its help and what runs it (the exit code is the process's). */
@@ -30,7 +29,9 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
     name: 'up',
     summary: 'start a private NATS (with authorization) and the four services on embedded defaults',
     usage: UP_USAGE,
-    run: (_args, print) => upCommand(print),
+    // Loaded when run: `up` and `mcp serve` bring the service runtime and the MCP SDK, which every other
+    // command would otherwise load for nothing (a second of CPU per call of the CLI).
+    run: async (_args, print) => (await import('./commands/up-command.js')).upCommand(print),
   },
   {
     name: 'status',
@@ -97,7 +98,10 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
       "serve Talon's tool catalog over stdio; list servers (source file or api); add / remove shared ones",
     usage: MCP_USAGE,
     run: async (args, print) => {
-      if (args[0] === 'serve') return mcpServeCommand((line) => process.stderr.write(line + '\n'));
+      if (args[0] === 'serve')
+        return (await import('./commands/mcp-serve-command.js')).mcpServeCommand((line) =>
+          process.stderr.write(line + '\n'),
+        );
       if (args[0] === 'list' || args[0] === 'add' || args[0] === 'remove')
         return mcpDefinitionsCommand(args, print, MCP_USAGE);
       print(MCP_USAGE);

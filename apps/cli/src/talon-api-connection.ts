@@ -1,8 +1,6 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { operatorTokenPath } from '@talon/auth';
 import { createTalonClient, type TalonClient } from '@talon/client';
-import { apiSubject } from '@talon/contracts';
-import { NatsRequester } from '@talon/service-runtime';
 import { readFileSync } from 'node:fs';
 import { cliStateDir, readBusState } from './cli-state.js';
 
@@ -13,6 +11,10 @@ export interface TalonApiConnection {
   /** `@talon/client` on this connection with the caller's token. */
   client: TalonClient;
   token: string | undefined;
+  /**
+   * Any API method through {@link client}: the reply's data, or a TalonError whose message is the server's
+   * (what the commands print). Default timeout 10 s.
+   */
   call<T>(method: string, payload: unknown, timeoutMs?: number): Promise<T>;
   close(): Promise<void>;
 }
@@ -58,15 +60,13 @@ export async function connectTalonApiFromCli(
   const token = env.TALON_TOKEN || env.TALON_BOOTSTRAP_TOKEN || readToken(operatorTokenPath(stateDir));
   // A person waits at the prompt: one retry at most, and only of idempotent methods (the client's rule).
   const client = createTalonClient({ nats: connection, retries: 1, ...(token ? { token } : {}) });
-  const requester = new NatsRequester(connection);
   return {
     url,
     connection,
     client,
     token,
-    // Raw envelopes for the commands (their long chat.send waits and error text are tested on this path).
-    call: <T>(method: string, payload: unknown, timeoutMs = 10_000) =>
-      requester.request<T>(apiSubject(method), payload, { timeoutMs, ...(token ? { token } : {}) }),
+    call: async <T>(method: string, payload: unknown, timeoutMs = 10_000) =>
+      (await client.callUnlisted(method, payload, { timeoutMs })) as T,
     close: () => connection.close(),
   };
 }

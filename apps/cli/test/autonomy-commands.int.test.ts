@@ -96,5 +96,5 @@ describe('talon routines and talon jobs against a running orchestrator', () => {
     expect(refused.out).toMatch(/paused; resume it first/);
     const bad = await talon('routines', 'create', '--name', 'x', '--cron', '0 25 * * *', '--reminder', 'r');
     expect(bad).toMatchObject({ code: 1, out: expect.stringMatching(/trigger\.expression\.hour/) });
-  }, 60_000);
+  }, 120_000); // ten CLI processes one after the other: seconds each on a loaded machine
 });
