@@ -1,10 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { request as httpRequest } from 'node:http';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTalonClient } from '@talon/client';
-import type { ApiScope, Envelope, Session, TokensCreateReply } from '@talon/contracts';
+import {
+  SUBJECTS,
+  TALON_PROTO_PATH,
+  type ApiScope,
+  type ChatEvent,
+  type Envelope,
+  type Session,
+  type TokensCreateReply,
+} from '@talon/contracts';
 import {
   createTestDatabase,
   startNatsTestServer,
@@ -78,7 +86,22 @@ describe('the front door: tokens and scopes on every surface', () => {
   beforeAll(async () => {
     [nats, database] = await Promise.all([startNatsTestServer(), createTestDatabase()]);
     stateDir = await mkdtemp(join(tmpdir(), 'talon-front-door-'));
-    const env = { DATABASE_URL: database.url, TALON_STATE_DIR: stateDir };
+    // Turns that outlive a short token: each asks for an echo that takes 10 s.
+    const script = join(stateDir, 'script.json');
+    const slowEcho = (id: string) => ({
+      expect: { lastUserMessageContains: 'slowly' },
+      reply: { toolCalls: [{ id, name: 'echo', arguments: { message: 'slow', delayMs: 10_000 } }] },
+    });
+    await writeFile(
+      script,
+      JSON.stringify({ model: 'scripted-front-door', steps: [slowEcho('call_1'), slowEcho('call_2')] }),
+    );
+    const env = {
+      DATABASE_URL: database.url,
+      TALON_STATE_DIR: stateDir,
+      TALON_LLM_PROVIDER: 'scripted',
+      TALON_LLM_SCRIPT: script,
+    };
     [primary, secondary] = await Promise.all([
       startOrchestratorUnderTest(nats, env),
       startOrchestratorUnderTest(nats, env),
@@ -335,6 +358,96 @@ describe('the front door: tokens and scopes on every surface', () => {
     expect(thrown).toMatchObject({ code: 'UNAUTHENTICATED' });
     await client.close();
   });
+
+  it('ends a gRPC Chat stream with UNAUTHENTICATED when its token expires or is revoked, and stops its turn', async () => {
+    const grpc = await import('@grpc/grpc-js');
+    const protoLoader = await import('@grpc/proto-loader');
+    const proto = grpc.loadPackageDefinition(
+      protoLoader.loadSync(TALON_PROTO_PATH, { keepCase: true }),
+    ) as unknown as { talon: { v1: { Talon: grpc.ServiceClientConstructor } } };
+    const client = new proto.talon.v1.Talon(
+      `127.0.0.1:${primary.grpcPort}`,
+      grpc.credentials.createInsecure(),
+    ) as unknown as grpc.Client & {
+      Chat(request: object, metadata: grpc.Metadata): grpc.ClientReadableStream<{ type: string }>;
+    };
+    const bus = await nats.connect('api');
+    await waitUntil(
+      async () => {
+        const listed = await primary.nats<{ tools: Array<{ definition: { name: string } }> }>(
+          'tools.list',
+          {},
+          tokens.read,
+        );
+        return listed.ok && listed.data.tools.some((tool) => tool.definition.name === 'echo');
+      },
+      45_000,
+      'echo in the catalog',
+    );
+    /** One turn over gRPC Chat: the event types received, the final status, how long the stream was open. */
+    const chatUntilEnd = async (token: string, sessionId: string, whileOpen?: () => Promise<unknown>) => {
+      const finished = new Promise<ChatEvent>((resolve) => {
+        const subscription = bus.subscribe(SUBJECTS.sessionEvents(sessionId), {
+          callback: (_error, message) => {
+            const event = message.json<ChatEvent>();
+            if (event.type === 'turn_finished') {
+              subscription.unsubscribe();
+              resolve(event);
+            }
+          },
+        });
+      });
+      await bus.flush();
+      const metadata = new grpc.Metadata();
+      metadata.set('authorization', `Bearer ${token}`);
+      const opened = Date.now();
+      const stream = client.Chat({ session_id: sessionId, message: 'echo this slowly' }, metadata);
+      const types: string[] = [];
+      stream.on('data', (event: { type: string }) => types.push(event.type));
+      stream.on('error', () => undefined); // the status below says it
+      const status = await new Promise<{ code: number; details: string }>((resolve) => {
+        stream.on('status', resolve);
+        void whileOpen?.();
+      });
+      const openMs = Date.now() - opened;
+      return { types, status, openMs, turn: await finished, turnMs: Date.now() - opened };
+    };
+
+    const expiring = await createToken('agent', { expiresInSeconds: 2 });
+    const session = await primary.nats<Session>(
+      'sessions.create',
+      { title: 'grpc expiring' },
+      expiring.token,
+    );
+    if (!session.ok) throw new Error(session.error.message);
+    const expired = await chatUntilEnd(expiring.token, session.data.id);
+    expect(expired.types).toContain('tool_call_started');
+    expect(expired.types).not.toContain('result');
+    expect(expired.status).toMatchObject({
+      code: grpc.status.UNAUTHENTICATED,
+      details: expect.stringMatching(/^UNAUTHENTICATED: .*expired.*open it again/s),
+    });
+    // Ended within the recheck interval of the expiry, and the turn with it, long before the echo's 10 s.
+    expect(expired.openMs).toBeLessThan(6_000);
+    expect(expired.turn).toMatchObject({ reason: 'aborted' });
+    expect(expired.turnMs).toBeLessThan(9_000);
+
+    const revocable = await createToken('agent');
+    const own = await primary.nats<Session>('sessions.create', { title: 'grpc revoked' }, revocable.token);
+    if (!own.ok) throw new Error(own.error.message);
+    const revoked = await chatUntilEnd(revocable.token, own.data.id, async () => {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await primary.nats('tokens.revoke', { id: revocable.id }, tokens.operator);
+    });
+    expect(revoked.status).toMatchObject({
+      code: grpc.status.UNAUTHENTICATED,
+      details: expect.stringMatching(/revoked.*open it again/s),
+    });
+    expect(revoked.turn).toMatchObject({ reason: 'aborted' });
+    expect(revoked.turnMs).toBeLessThan(9_000);
+    client.close();
+    await bus.close();
+  }, 60_000);
 
   it('takes tokens from headers only, JSON bodies only, and allowed Hosts and Origins only', async () => {
     const url = primary.httpUrl;

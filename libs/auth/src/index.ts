@@ -9,7 +9,12 @@ export {
 export type { StoredApiToken, TokenStore } from './token-store.js';
 export { TokenVerifier, DEFAULT_TOKEN_CACHE_MS, type TokenVerifierOptions } from './token-verifier.js';
 export { UnauthenticatedError } from './errors/unauthenticated-error.js';
-export { watchStreamAuthorization, type StreamAuthorizationOptions } from './stream-authorization.js';
+export {
+  STREAM_RECHECK_MS,
+  streamRefusalMessage,
+  watchStreamAuthorization,
+  type StreamAuthorizationOptions,
+} from './stream-authorization.js';
 export { ForbiddenError } from './errors/forbidden-error.js';
 export {
   renderNatsServerConfig,

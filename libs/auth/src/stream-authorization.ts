@@ -1,12 +1,15 @@
 import { ERROR_CODES } from '@talon/contracts';
 import type { UnauthenticatedError } from './errors/unauthenticated-error.js';
 
+/** How often an open stream's token is verified again (a revocation ends the stream within about a second). */
+export const STREAM_RECHECK_MS = 1000;
+
 /** Options of {@link watchStreamAuthorization}. */
 export interface StreamAuthorizationOptions {
   /** Verifies the stream's token again; rejects with an UNAUTHENTICATED error once it no longer holds. */
   check: () => Promise<unknown>;
-  /** Time between two checks. */
-  everyMs: number;
+  /** Time between two checks. Default: {@link STREAM_RECHECK_MS}. */
+  everyMs?: number;
   /** Called once, when a check is refused: end the stream with this error. */
   onRefused: (error: UnauthenticatedError) => void;
 }
@@ -31,11 +34,16 @@ export function watchStreamAuthorization(options: StreamAuthorizationOptions): (
         options.onRefused(error as UnauthenticatedError);
       })
       .finally(() => (checking = false));
-  }, options.everyMs);
+  }, options.everyMs ?? STREAM_RECHECK_MS);
   timer.unref();
   const stop = (): void => {
     stopped = true;
     clearInterval(timer);
   };
   return stop;
+}
+
+/** What a stream ended by {@link watchStreamAuthorization} tells its client: the refusal, and how to go on. */
+export function streamRefusalMessage(error: UnauthenticatedError): string {
+  return `${error.message} The stream is closed; open it again with a valid token.`;
 }

@@ -1,7 +1,12 @@
 import { Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { ForbiddenError, UnauthenticatedError, watchStreamAuthorization } from '@talon/auth';
+import {
+  ForbiddenError,
+  streamRefusalMessage,
+  UnauthenticatedError,
+  watchStreamAuthorization,
+} from '@talon/auth';
 import {
   ChatSendRequestSchema,
   HTTP_STATUS_BY_CODE,
@@ -22,9 +27,6 @@ import { principalOf } from '../api/http-front-door.js';
 import { SessionAccess } from '../auth/session-access.js';
 import { SessionEventReplay } from './session-event-replay.js';
 import { ApiAuthenticator, bearerToken } from '../auth/api-authenticator.js';
-
-/** How often an open stream's token is verified again (revocation takes effect within about a second). */
-const STREAM_RECHECK_MS = 1000;
 
 function openEventStream(response: Response): (event: ChatEvent) => void {
   response
@@ -57,15 +59,11 @@ export class ChatHttpController {
     const token = bearerToken(request.headers.authorization);
     return watchStreamAuthorization({
       check: () => this.authenticator.authenticate(token),
-      everyMs: STREAM_RECHECK_MS,
       onRefused: (error) => {
         const event = {
           type: 'error',
           sessionId,
-          error: {
-            code: error.code,
-            message: `${error.message} The stream is closed; open it again with a valid token.`,
-          },
+          error: { code: error.code, message: streamRefusalMessage(error) },
           fatal: true,
         };
         response.write(`event: error\ndata: ${JSON.stringify(event)}\n\n`);

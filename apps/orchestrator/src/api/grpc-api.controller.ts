@@ -3,9 +3,9 @@ import type { Metadata } from '@grpc/grpc-js';
 import { Controller, Inject } from '@nestjs/common';
 import { GrpcMethod } from '@nestjs/microservices';
 import type { Observable } from 'rxjs';
-import { catchError, from, map, of, switchMap } from 'rxjs';
+import { catchError, from, map, of, switchMap, throwError } from 'rxjs';
 import { ForbiddenError, type Principal } from '@talon/auth';
-import { HEADERS, SessionIdSchema, scopeAllows, type ChatEvent, type SystemStatus } from '@talon/contracts';
+import { HEADERS, SessionIdSchema, scopeAllows, type SystemStatus } from '@talon/contracts';
 import { validatePayload } from '@talon/service-runtime';
 import { ApiAuthenticator, bearerToken } from '../auth/api-authenticator.js';
 import { SessionAccess } from '../auth/session-access.js';
@@ -16,7 +16,8 @@ import type { ChatService } from '../agent/chat-service.js';
 import { chatEventStream } from '../agent/chat-stream.js';
 import type { OrchestratorConfig } from '../config/orchestrator-config.js';
 import { ApiRouter } from './api-router.js';
-import { grpcErrorOf } from './grpc-status.js';
+import { grpcErrorOf, isGrpcStatusError } from './grpc-status.js';
+import { boundToToken } from './grpc-stream-token-binding.js';
 import { grpcTraceCarrier } from './grpc-trace-metadata.js';
 
 interface CallRequest {
@@ -70,15 +71,21 @@ export class GrpcApiController {
     });
     return from(admitted).pipe(
       switchMap(() =>
-        chatEventStream(this.chat, request.session_id, request.message, {
-          surface: 'grpc',
-          traceCarrier: grpcTraceCarrier(metadata),
-        }),
+        // A token that expires or is revoked mid-turn ends the stream with UNAUTHENTICATED and the turn.
+        boundToToken(
+          chatEventStream(this.chat, request.session_id, request.message, {
+            surface: 'grpc',
+            traceCarrier: grpcTraceCarrier(metadata),
+          }),
+          () => this.principal(metadata),
+        ).pipe(map((event) => ({ type: event.type, event_json: JSON.stringify(event) }))),
       ),
+      // A refusal at the door is one in-band `error` event; the token binding's status passes through.
       catchError((error: unknown) =>
-        of({ type: 'error', error: toWireError(error) } as unknown as ChatEvent),
+        isGrpcStatusError(error)
+          ? throwError(() => error)
+          : of({ type: 'error', event_json: JSON.stringify({ type: 'error', error: toWireError(error) }) }),
       ),
-      map((event) => ({ type: event.type, event_json: JSON.stringify(event) })),
     );
   }
 
