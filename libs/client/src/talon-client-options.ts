@@ -2,6 +2,16 @@ import type { NatsConnection } from '@nats-io/transport-node';
 
 /** How long one call may take before it fails with TIMEOUT (retryable). */
 export const DEFAULT_TIMEOUT_MS = 30_000;
+/**
+ * How long the first attempt of an idempotent call may take before it is sent again, when retries are on.
+ * A request that never gets an answer (NATS routed it to an orchestrator that had just died) then costs
+ * this, not the whole `timeoutMs`; the retries wait the whole `timeoutMs`, so a slow but live server still
+ * answers. A payload that names its own `timeoutMs` (`system.status` waits that long for the services)
+ * gets at least that plus {@link FIRST_ATTEMPT_MARGIN_MS}.
+ */
+export const DEFAULT_FIRST_ATTEMPT_TIMEOUT_MS = 5_000;
+/** What a first attempt gets beyond the wait its payload asks the server for. */
+export const FIRST_ATTEMPT_MARGIN_MS = 1_000;
 /** How long a chat stream may stay silent (no event) before it counts as cut. */
 export const DEFAULT_STREAM_IDLE_MS = 120_000;
 /** How often an idempotent call is retried after a retryable error (NO_RESPONDERS, TIMEOUT, UNAVAILABLE, RATE_LIMITED). */
@@ -40,6 +50,12 @@ export interface TalonClientOptions {
   timeoutMs?: number;
   /** Default: {@link DEFAULT_RETRIES}. Only methods the contract marks idempotent are retried. */
   retries?: number;
+  /**
+   * The first attempt of an idempotent call that may be retried waits at most this long (never more than
+   * `timeoutMs`); the retries wait `timeoutMs`. Default: {@link DEFAULT_FIRST_ATTEMPT_TIMEOUT_MS}. Set it
+   * to `timeoutMs` to give every attempt the same time.
+   */
+  firstAttemptTimeoutMs?: number;
   /** Default: {@link DEFAULT_RETRY_DELAY_MS}. */
   retryDelayMs?: number;
   /** Default: {@link DEFAULT_STREAM_IDLE_MS}. */
@@ -54,6 +70,8 @@ export interface CallOptions {
   timeoutMs?: number;
   /** Overrides the client's `retries` (still only for idempotent methods). */
   retries?: number;
+  /** Overrides the client's `firstAttemptTimeoutMs`. */
+  firstAttemptTimeoutMs?: number;
   /** Cancels the call (the promise rejects with TalonAbortedError). */
   signal?: AbortSignal;
   /** Sent as `talon-call-id`, to find the call in the server's logs. */
@@ -65,6 +83,7 @@ export interface ResolvedClientOptions {
   token: string | undefined;
   timeoutMs: number;
   retries: number;
+  firstAttemptTimeoutMs: number;
   retryDelayMs: number;
   streamIdleMs: number;
   validateReplies: boolean;
@@ -91,8 +110,30 @@ export function resolveClientOptions(options: TalonClientOptions): ResolvedClien
     token: options.token,
     timeoutMs: positive('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS),
     retries: Math.floor(positive('retries', options.retries, DEFAULT_RETRIES, true)),
+    firstAttemptTimeoutMs: positive(
+      'firstAttemptTimeoutMs',
+      options.firstAttemptTimeoutMs,
+      DEFAULT_FIRST_ATTEMPT_TIMEOUT_MS,
+    ),
     retryDelayMs: positive('retryDelayMs', options.retryDelayMs, DEFAULT_RETRY_DELAY_MS, true),
     streamIdleMs: positive('streamIdleMs', options.streamIdleMs, DEFAULT_STREAM_IDLE_MS),
     validateReplies: options.validateReplies ?? true,
   };
+}
+
+/**
+ * The time one attempt of a call may take: `timeoutMs`, except the first attempt of a call that will be
+ * retried (see {@link DEFAULT_FIRST_ATTEMPT_TIMEOUT_MS}).
+ */
+export function attemptTimeoutMs(
+  attempt: number,
+  willRetry: boolean,
+  timeoutMs: number,
+  firstAttemptTimeoutMs: number,
+  payload: unknown,
+): number {
+  if (attempt > 0 || !willRetry) return timeoutMs;
+  const asked = (payload as { timeoutMs?: unknown } | null | undefined)?.timeoutMs;
+  const floor = typeof asked === 'number' && Number.isFinite(asked) ? asked + FIRST_ATTEMPT_MARGIN_MS : 0;
+  return Math.min(timeoutMs, Math.max(firstAttemptTimeoutMs, floor));
 }

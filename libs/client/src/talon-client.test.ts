@@ -94,6 +94,48 @@ describe('createTalonClient', () => {
     expect(count).toBe(1);
   });
 
+  it('cuts the first attempt of an idempotent call short and gives the retry the whole timeout', async () => {
+    // The first request is lost (never answered, like one routed to a server that just died); the next is
+    // answered after 300 ms, longer than the first attempt was allowed.
+    let count = 0;
+    handler = (_request, response) => {
+      if (++count === 1) return;
+      setTimeout(() => {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ ok: true, data: { sessions: [] } }));
+      }, 300);
+    };
+    const started = Date.now();
+    const api = client({ timeoutMs: 20_000, firstAttemptTimeoutMs: 200 });
+    await expect(api.sessions.list({})).resolves.toEqual({ sessions: [] });
+    expect(count).toBe(2);
+    expect(Date.now() - started).toBeLessThan(5_000);
+
+    // Not shortened: a non-idempotent method, a call without retries, or a payload that asks the server
+    // to wait (system.status waits timeoutMs for the services, plus a margin here).
+    const slow = (data: unknown) => {
+      count = 0;
+      handler = (_request, response) => {
+        count++;
+        setTimeout(() => {
+          response.writeHead(200, { 'content-type': 'application/json' });
+          response.end(JSON.stringify({ ok: true, data }));
+        }, 300);
+      };
+    };
+    const id = '00000000-0000-4000-8000-000000000000';
+    slow({ id, title: 't', autonomous: false, createdAt: 'x', updatedAt: 'x' });
+    await expect(api.sessions.create({})).resolves.toMatchObject({ id });
+    expect(count).toBe(1);
+    slow({ sessions: [] });
+    await expect(api.sessions.list({}, { retries: 0 })).resolves.toEqual({ sessions: [] });
+    expect(count).toBe(1);
+    slow({ checkedAt: 'x', waitedMs: 300, services: [] });
+    await expect(api.system.status({ timeoutMs: 300 })).resolves.toMatchObject({ services: [] });
+    expect(count).toBe(1);
+    server.closeAllConnections();
+  });
+
   it('refuses a reply that does not match the contract with a TalonProtocolError', async () => {
     reply(200, { ok: true, data: { sessions: 'not a list' } });
     await expect(client().sessions.list()).rejects.toBeInstanceOf(TalonProtocolError);
@@ -159,5 +201,8 @@ describe('createTalonClient', () => {
   it('refuses options that make no sense, saying what to fix', () => {
     expect(() => createTalonClient({ token: 't' })).toThrow(/exactly one of `nats`/);
     expect(() => createTalonClient({ http: url, timeoutMs: -1 })).toThrow(/timeoutMs must be a positive/);
+    expect(() => createTalonClient({ http: url, firstAttemptTimeoutMs: 0 })).toThrow(
+      /firstAttemptTimeoutMs must be a positive/,
+    );
   });
 });

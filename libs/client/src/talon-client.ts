@@ -14,7 +14,12 @@ import { HttpTransport } from './http-transport.js';
 import { NatsTransport } from './nats-transport.js';
 import { isRetryableCode, ReplyChecker } from './reply-checker.js';
 import { buildApiTree, type TalonApi } from './talon-api.js';
-import { resolveClientOptions, type CallOptions, type TalonClientOptions } from './talon-client-options.js';
+import {
+  attemptTimeoutMs,
+  resolveClientOptions,
+  type CallOptions,
+  type TalonClientOptions,
+} from './talon-client-options.js';
 import { TalonAbortedError } from './talon-aborted-error.js';
 import { TalonError } from './talon-error.js';
 import { TalonProtocolError } from './talon-protocol-error.js';
@@ -84,7 +89,7 @@ const sleep = (ms: number, signal?: AbortSignal) =>
  * Creates a client over NATS (`{ nats }`) or HTTP (`{ http }`) with a token. Every method of the
  * contract's table is a typed function (`client.tools.call(...)`); replies are checked against the
  * contract; errors are {@link TalonError}s with `code` and `retryable`; idempotent methods are retried
- * after retryable errors.
+ * after retryable errors, their first attempt cut short so a lost request does not cost the whole timeout.
  */
 export function createTalonClient(options: TalonClientOptions): TalonClient {
   const resolved = resolveClientOptions(options);
@@ -98,12 +103,14 @@ export function createTalonClient(options: TalonClientOptions): TalonClient {
   async function call(method: string, payload: unknown, callOptions: CallOptions = {}): Promise<unknown> {
     const contract = Object.hasOwn(API_METHODS, method) ? API_METHODS[method as ApiMethodName] : undefined;
     const retries = contract?.idempotent ? (callOptions.retries ?? resolved.retries) : 0;
+    const timeoutMs = callOptions.timeoutMs ?? resolved.timeoutMs;
+    const firstAttemptMs = callOptions.firstAttemptTimeoutMs ?? resolved.firstAttemptTimeoutMs;
     for (let attempt = 0; ; attempt++) {
       try {
         const body = await transport.call({
           method,
           payload,
-          timeoutMs: callOptions.timeoutMs ?? resolved.timeoutMs,
+          timeoutMs: attemptTimeoutMs(attempt, attempt < retries, timeoutMs, firstAttemptMs, payload),
           ...(callOptions.signal ? { signal: callOptions.signal } : {}),
           ...(callOptions.callId ? { callId: callOptions.callId } : {}),
         });
