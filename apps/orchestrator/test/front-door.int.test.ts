@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { request as httpRequest } from 'node:http';
+import grpc from '@grpc/grpc-js';
+import protoLoader from '@grpc/proto-loader';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -360,8 +362,6 @@ describe('the front door: tokens and scopes on every surface', () => {
   });
 
   it('ends a gRPC Chat stream with UNAUTHENTICATED when its token expires or is revoked, and stops its turn', async () => {
-    const grpc = await import('@grpc/grpc-js');
-    const protoLoader = await import('@grpc/proto-loader');
     const proto = grpc.loadPackageDefinition(
       protoLoader.loadSync(TALON_PROTO_PATH, { keepCase: true }),
     ) as unknown as { talon: { v1: { Talon: grpc.ServiceClientConstructor } } };

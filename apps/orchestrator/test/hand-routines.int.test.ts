@@ -1,22 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { signWebhook } from '@talon/autonomy';
 import type { HandRun, Routine, RoutineFire } from '@talon/contracts';
-import {
-  connectTalonApi,
-  createTestDatabase,
-  findFreePort,
-  REPO_ROOT,
-  startNatsTestServer,
-  startServiceProcess,
-  waitUntil,
-  type NatsTestServer,
-  type ServiceProcess,
-  type TalonApiClient,
-  type TestDatabase,
-} from '@talon/testing';
+import { REPO_ROOT, waitUntil, type TalonApiClient } from '@talon/testing';
+import { startTalonStack, type TalonStack } from './support/talon-stack.js';
 
 /** OpenFang dialect, OpenFang's interval schedule (seconds). */
 const TICKER = (seconds: number) => `id = "ticker"
@@ -71,13 +59,10 @@ async function postHook(port: number, id: string, body: string, signature: strin
 }
 
 describe("a hand's triggers become routines that run it, on two orchestrators (real NATS, PostgreSQL)", () => {
-  let nats: NatsTestServer;
-  let database: TestDatabase;
+  let stack: TalonStack;
   let api: TalonApiClient;
-  let stateDir: string;
   let handsDir: string;
   let httpPort: number;
-  const services: ServiceProcess[] = [];
 
   const owned = async (hand: string): Promise<Routine[]> =>
     (await api.ok<{ routines: Routine[] }>('routines.list', { owner: `hand:${hand}` })).routines;
@@ -118,48 +103,27 @@ describe("a hand's triggers become routines that run it, on two orchestrators (r
   }
 
   beforeAll(async () => {
-    [nats, database] = await Promise.all([startNatsTestServer(), createTestDatabase()]);
-    stateDir = await mkdtemp(join(tmpdir(), 'talon-hand-routines-'));
-    handsDir = join(stateDir, 'hands');
-    await mkdir(handsDir);
-    await writeFile(join(handsDir, 'ticker.HAND.toml'), TICKER(2));
-    await writeFile(join(handsDir, 'pinger.HAND.toml'), PINGER);
-    await writeFile(join(handsDir, 'idle.HAND.toml'), IDLE);
-    await copyFile(join(REPO_ROOT, 'hands', 'digest.HAND.toml'), join(handsDir, 'digest.HAND.toml'));
-    const script = join(stateDir, 'script.json');
-    await writeFile(script, JSON.stringify({ loop: true, steps: [{ reply: { text: 'Done.' } }] }));
-    httpPort = await findFreePort();
-    const start = async (instance: string, port: number) =>
-      startServiceProcess('orchestrator', {
-        NATS_URL: nats.url,
-        TALON_STATE_DIR: stateDir,
-        DATABASE_URL: database.url,
-        TALON_INSTANCE_ID: instance,
-        TALON_HANDS_DIR: handsDir,
-        TALON_HTTP_PORT: String(port),
-        TALON_GRPC_PORT: String(await findFreePort()),
-        TALON_SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'),
-        TALON_LLM_PROVIDER: 'scripted',
-        TALON_LLM_SCRIPT: script,
-        TALON_SCHEDULER_TICK_MS: '250',
-        TALON_HAND_ROUTINES_SYNC_MS: '300',
-      });
-    // The first start migrates; the second then syncs the same hands beside it.
-    services.push(await start('orch-a', httpPort));
-    services.push(await start('orch-b', await findFreePort()));
+    stack = await startTalonStack({
+      name: 'talon-hand-routines-',
+      model: { script: { loop: true, steps: [{ reply: { text: 'Done.' } }] } },
+      hands: {
+        ticker: TICKER(2),
+        pinger: PINGER,
+        idle: IDLE,
+        digest: await readFile(join(REPO_ROOT, 'hands', 'digest.HAND.toml'), 'utf8'),
+      },
+      orchestratorEnv: { TALON_SCHEDULER_TICK_MS: '250', TALON_HAND_ROUTINES_SYNC_MS: '300' },
+      // The first start migrates; the second then syncs the same hands beside it.
+      orchestrators: ['orch-a', 'orch-b'],
+    });
     // The bundled digest names the worker's `time` tool: refused until the worker is up, then synced.
-    services.push(
-      await startServiceProcess('tool-worker', { NATS_URL: nats.url, TALON_STATE_DIR: stateDir }),
-    );
-    api = await connectTalonApi(nats.url);
+    await stack.startWorker('tool-worker');
+    ({ api } = stack);
+    handsDir = join(stack.stateDir, 'hands');
+    httpPort = stack.orchestrators[0]!.httpPort;
   }, 120_000);
 
-  afterAll(async () => {
-    await api?.close();
-    await Promise.all(services.map((service) => service.kill()));
-    await Promise.all([nats?.stop(), database?.drop()]);
-    await rm(stateDir, { recursive: true, force: true });
-  });
+  afterAll(() => stack?.close());
 
   it('an interval hand gets one routine owned by hand:<id>; it fires and hands.runs.list shows the run', async () => {
     const [routine] = await waitForRoutines('ticker', 1, 'the ticker routine');

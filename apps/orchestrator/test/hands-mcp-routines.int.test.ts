@@ -1,22 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { HandRun, McpViewListReply, RoutinesCreateReply, ToolsListReply } from '@talon/contracts';
-import {
-  connectTalonApi,
-  createTestDatabase,
-  findFreePort,
-  REPO_ROOT,
-  startNatsTestServer,
-  startServiceProcess,
-  waitUntil,
-  type NatsTestServer,
-  type ServiceProcess,
-  type TalonApiClient,
-  type TestDatabase,
-} from '@talon/testing';
-import { startOpenAiCompatibleServer, type LlmTestServer } from '../../../libs/llm/test/support/index.js';
+import { waitUntil, type TalonApiClient } from '@talon/testing';
+import type { LlmTestServer } from '../../../libs/llm/test/support/index.js';
+import { MEDIA_MCP_SERVER, startTalonStack, type TalonStack } from './support/talon-stack.js';
 
 /**
  * A hand's MCP servers are started when its run starts (their tools join the run's allowlist, so the model
@@ -68,29 +54,9 @@ function lastToolResult(body: Record<string, unknown>): string {
 }
 
 describe('hand runs: MCP servers started, routine fires recorded (real NATS, PostgreSQL, wasm-runner)', () => {
-  let nats: NatsTestServer;
-  let database: TestDatabase;
+  let stack: TalonStack;
   let llm: LlmTestServer;
   let api: TalonApiClient;
-  let stateDir: string;
-  const services: ServiceProcess[] = [];
-
-  async function waitForRun(runId: string, states: string[], timeoutMs = 40_000): Promise<HandRun> {
-    let run: HandRun | undefined;
-    await waitUntil(
-      async () => {
-        const reply = await api.call('hands.runs.get', { runId });
-        run = reply.ok ? (reply.data as HandRun) : undefined;
-        return run !== undefined && states.includes(run.state);
-      },
-      timeoutMs,
-      `run ${runId} in ${states.join('|')}`,
-      100,
-    ).catch((error: Error) => {
-      throw new Error(`${error.message}; last: ${JSON.stringify(run)}`);
-    });
-    return run!;
-  }
 
   /** Creates a routine firing `action` once, a moment from now, and returns the job (= run) id of its fire. */
   async function fireOnce(name: string, action: Record<string, unknown>): Promise<string> {
@@ -116,80 +82,23 @@ describe('hand runs: MCP servers started, routine fires recorded (real NATS, Pos
   }
 
   beforeAll(async () => {
-    [nats, database, llm] = await Promise.all([
-      startNatsTestServer(),
-      createTestDatabase(),
-      startOpenAiCompatibleServer(),
-    ]);
-    stateDir = await mkdtemp(join(tmpdir(), 'talon-hand-mcp-'));
-    // As root the sandbox user must reach the state directory below this temp dir.
-    await chmod(stateDir, 0o755);
-    const handsDir = join(stateDir, 'hands');
-    await mkdir(handsDir);
-    for (const [id, text] of [
-      ['sounder', SOUNDER],
-      ['lost', LOST],
-      ['noter', NOTER],
-      ['careful', GATED_NOTER],
-    ])
-      await writeFile(join(handsDir, `${id}.HAND.toml`), text!);
-    const mcpConfig = join(stateDir, 'mcp.json');
-    await writeFile(
-      mcpConfig,
-      JSON.stringify([
-        {
-          name: 'media',
-          transport: {
-            type: 'stdio',
-            command: process.execPath,
-            args: [join(REPO_ROOT, 'libs/mcp/test/fixtures/media-server.mjs')],
-          },
-          sandbox: { read_paths: [join(REPO_ROOT, 'libs/mcp'), join(REPO_ROOT, 'node_modules')] },
-          effects: [],
-          approval: 'never',
-        },
-      ]),
-    );
-    const base = { NATS_URL: nats.url, TALON_STATE_DIR: stateDir };
-    services.push(
-      await startServiceProcess('wasm-runner', {
-        ...base,
-        TALON_WORKSPACE_DIR: join(stateDir, 'workspace'),
-        TALON_MCP_CONFIG: mcpConfig,
-      }),
-    );
-    services.push(
-      await startServiceProcess('orchestrator', {
-        ...base,
-        DATABASE_URL: database.url,
-        TALON_HANDS_DIR: handsDir,
-        TALON_HTTP_PORT: String(await findFreePort()),
-        TALON_GRPC_PORT: String(await findFreePort()),
-        TALON_LLM_PROVIDER: 'openai',
-        TALON_LLM_BASE_URL: llm.baseURL,
-        TALON_LLM_API_KEY: 'test-key',
-        TALON_LLM_MODEL: 'test-model',
+    stack = await startTalonStack({
+      name: 'talon-hand-mcp-',
+      model: 'openai',
+      hands: { sounder: SOUNDER, lost: LOST, noter: NOTER, careful: GATED_NOTER },
+      mcpServers: [MEDIA_MCP_SERVER],
+      workers: { 'wasm-runner': {} },
+      orchestratorEnv: {
         TALON_SCHEDULER_TICK_MS: '250',
         TALON_APPROVAL_TIMEOUT_MS: '120000',
         TALON_SKILL_MCP_START_WAIT_MS: '20000',
-        TALON_SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'),
-      }),
-    );
-    api = await connectTalonApi(nats.url);
-    await waitUntil(
-      async () =>
-        (await api.ok<McpViewListReply>('mcp.list', {})).servers.some((server) => server.name === 'media'),
-      30_000,
-      'the media server listed',
-    );
+      },
+      mcpListed: ['media'],
+    });
+    ({ api, llm } = stack);
   }, 180_000);
 
-  afterAll(async () => {
-    await api?.close();
-    await Promise.all(services.map((service) => service.kill()));
-    await Promise.all([nats?.stop(), database?.drop(), llm?.close()]);
-    await rm(stateDir, { recursive: true, force: true });
-  });
+  afterAll(() => stack?.close());
 
   it("starts the hand's stopped MCP server as the run starts; the model is offered its tool and calls it", async () => {
     const media = async () =>
@@ -202,7 +111,7 @@ describe('hand runs: MCP servers started, routine fires recorded (real NATS, Pos
     }));
     const before = llm.requests.length;
     const started = await api.ok<HandRun>('hands.execute', { id: 'sounder' });
-    const run = await waitForRun(started.id, ['completed', 'failed', 'cancelled']);
+    const run = await stack.waitForRun(started.id, ['completed', 'failed', 'cancelled']);
     expect(run).toMatchObject({
       state: 'completed',
       result: { hand: 'sounder', content: expect.stringContaining('A tone of 100 samples.') },
@@ -218,7 +127,7 @@ describe('hand runs: MCP servers started, routine fires recorded (real NATS, Pos
   it('fails the run with UNAVAILABLE naming a server that cannot start, before the model is called', async () => {
     const before = llm.requests.length;
     const started = await api.ok<HandRun>('hands.execute', { id: 'lost' });
-    const run = await waitForRun(started.id, ['completed', 'failed', 'cancelled']);
+    const run = await stack.waitForRun(started.id, ['completed', 'failed', 'cancelled']);
     expect(run).toMatchObject({
       state: 'failed',
       error: { code: 'UNAVAILABLE', message: expect.stringContaining('MCP server "nowhere"') },
@@ -234,7 +143,7 @@ describe('hand runs: MCP servers started, routine fires recorded (real NATS, Pos
       hand: 'noter',
       params: { settings: { tone: 'warm' }, input: 'Note the ward round.' },
     });
-    const run = await waitForRun(runId, ['completed', 'failed', 'cancelled']);
+    const run = await stack.waitForRun(runId, ['completed', 'failed', 'cancelled']);
     expect(run).toMatchObject({
       hand: 'noter',
       state: 'completed',
@@ -261,11 +170,11 @@ describe('hand runs: MCP servers started, routine fires recorded (real NATS, Pos
     llm.enqueue({ text: 'Carefully noted.' });
     const calls = llm.requests.length;
     const runId = await fireOnce('careful routine', { kind: 'hand', hand: 'careful', params: {} });
-    const waiting = await waitForRun(runId, ['awaiting_approval', 'completed', 'failed']);
+    const waiting = await stack.waitForRun(runId, ['awaiting_approval', 'completed', 'failed']);
     expect(waiting).toMatchObject({ state: 'awaiting_approval', settings: { tone: 'dry' } });
     expect(llm.requests.length).toBe(calls);
     await api.ok<HandRun>('hands.approve', { runId });
-    const done = await waitForRun(runId, ['completed', 'failed', 'cancelled']);
+    const done = await stack.waitForRun(runId, ['completed', 'failed', 'cancelled']);
     expect(done).toMatchObject({ state: 'completed', result: { content: 'Carefully noted.' } });
   }, 60_000);
 });

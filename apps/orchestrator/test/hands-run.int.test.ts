@@ -1,27 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import pg from 'pg';
-import type { ChatSendReply, HandInstancesReply, HandRun, JobEvent, ToolsListReply } from '@talon/contracts';
-import {
-  connectTalonApi,
-  createTestDatabase,
-  findFreePort,
-  REPO_ROOT,
-  startNatsTestServer,
-  startServiceProcess,
-  waitUntil,
-  type NatsTestServer,
-  type ServiceProcess,
-  type TalonApiClient,
-  type TalonApiError,
-  type TestDatabase,
-} from '@talon/testing';
-import { startOpenAiCompatibleServer, type LlmTestServer } from '../../../libs/llm/test/support/index.js';
+import type pg from 'pg';
+import type { ChatSendReply, HandInstancesReply, HandRun, JobEvent } from '@talon/contracts';
+import { REPO_ROOT, waitUntil, type TalonApiClient, type TalonApiError } from '@talon/testing';
+import type { LlmTestServer } from '../../../libs/llm/test/support/index.js';
+import { startTalonStack, type TalonStack } from './support/talon-stack.js';
 
 const PAGE =
   '<html><head><title>Ward round</title></head><body><h1>Ward round checklist</h1><p>Check the drips at nine.</p></body></html>';
@@ -34,54 +20,18 @@ function lastToolResult(body: Record<string, unknown>): string {
 }
 
 describe('hands run as jobs with the scripted model (real NATS, PostgreSQL, processes)', () => {
-  let nats: NatsTestServer;
-  let database: TestDatabase;
+  let stack: TalonStack;
   let llm: LlmTestServer;
   let api: TalonApiClient;
   let sql: pg.Client;
   let site: Server;
   let base: string;
-  let handsDir: string;
   const hung: Array<{ closed: boolean }> = [];
-  const services: ServiceProcess[] = [];
-
-  async function waitForRun(runId: string, states: string[], timeoutMs = 30_000): Promise<HandRun> {
-    let run: HandRun | undefined;
-    await waitUntil(
-      async () => {
-        run = await api.ok<HandRun>('hands.runs.get', { runId });
-        return states.includes(run.state);
-      },
-      timeoutMs,
-      `run ${runId} in ${states.join('|')}`,
-      100,
-    ).catch((error: Error) => {
-      throw new Error(`${error.message}; last: ${JSON.stringify(run)}`);
-    });
-    return run!;
-  }
 
   async function errorOf(method: string, payload: unknown): Promise<TalonApiError> {
     const reply = await api.call(method, payload);
     if (reply.ok) throw new Error(`${method} succeeded: ${JSON.stringify(reply.data)}`);
     return reply.error as TalonApiError;
-  }
-
-  /** Runs the built CLI against this NATS. */
-  function talon(...args: string[]): Promise<string> {
-    return new Promise((resolve) => {
-      const child = spawn(process.execPath, [join(REPO_ROOT, 'apps/cli/dist/main.js'), ...args], {
-        env: {
-          PATH: process.env.PATH ?? '',
-          NATS_URL: nats.url,
-          NATS_PASSWORD: nats.credentials.api,
-          TALON_TOKEN: nats.bootstrapToken,
-        },
-      });
-      let out = '';
-      child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-      child.on('close', () => resolve(out));
-    });
   }
 
   async function memory(path: string): Promise<string | undefined> {
@@ -105,64 +55,30 @@ describe('hands run as jobs with the scripted model (real NATS, PostgreSQL, proc
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
     const port = (site.address() as AddressInfo).port;
     base = `http://127.0.0.1:${port}`;
-    handsDir = await mkdtemp(join(tmpdir(), 'talon-hand-runs-'));
-    for (const id of ['collector', 'researcher'])
-      await copyFile(join(REPO_ROOT, 'hands', `${id}.HAND.toml`), join(handsDir, `${id}.HAND.toml`));
-    await writeFile(
-      join(handsDir, 'gatekeeper.HAND.toml'),
-      'id = "gatekeeper"\nname = "Gatekeeper"\ndescription = "Tells the time once a person approves."\ntools = ["time"]\nrequires_approval = true\n[agent]\nsystem_prompt = "Tell the time with the time tool."\n',
-    );
-    await writeFile(
-      join(handsDir, 'rocket.HAND.toml'),
-      'id = "rocket"\ndescription = "Launches."\ntools = ["launch_rockets"]\n',
-    );
-    [nats, database, llm] = await Promise.all([
-      startNatsTestServer(),
-      createTestDatabase(),
-      startOpenAiCompatibleServer(),
-    ]);
-    const env = {
-      NATS_URL: nats.url,
-      DATABASE_URL: database.url,
-      TALON_HANDS_DIR: handsDir,
-      TALON_HTTP_PORT: String(await findFreePort()),
-      TALON_GRPC_PORT: String(await findFreePort()),
-      TALON_LLM_PROVIDER: 'openai',
-      TALON_LLM_BASE_URL: llm.baseURL,
-      TALON_LLM_API_KEY: 'test-key',
-      TALON_LLM_MODEL: 'test-model',
-      TALON_SCHEDULER_TICK_MS: '250',
-      TALON_APPROVAL_TIMEOUT_MS: '120000',
+    const bundled = async (id: string) => readFile(join(REPO_ROOT, 'hands', `${id}.HAND.toml`), 'utf8');
+    stack = await startTalonStack({
+      name: 'talon-hand-runs-',
+      model: 'openai',
+      hands: {
+        collector: await bundled('collector'),
+        researcher: await bundled('researcher'),
+        gatekeeper:
+          'id = "gatekeeper"\nname = "Gatekeeper"\ndescription = "Tells the time once a person approves."\ntools = ["time"]\nrequires_approval = true\n[agent]\nsystem_prompt = "Tell the time with the time tool."\n',
+        rocket: 'id = "rocket"\ndescription = "Launches."\ntools = ["launch_rockets"]\n',
+      },
       // The loopback test site only, for web_fetch in the tool-worker.
-      TALON_SSRF_ALLOWLIST: `127.0.0.1/32@${port}`,
-    };
-    services.push(
-      ...(await Promise.all([
-        startServiceProcess('orchestrator', env),
-        startServiceProcess('tool-worker', env),
-      ])),
-    );
-    api = await connectTalonApi(nats.url);
-    sql = new pg.Client({ connectionString: database.url });
-    await sql.connect();
-    await waitUntil(
-      async () =>
-        (await api.ok<ToolsListReply>('tools.list')).tools.some(
-          (tool) => tool.definition.name === 'web_fetch',
-        ),
-      30_000,
-      'web_fetch in the catalog',
-    );
+      workers: { 'tool-worker': { TALON_SSRF_ALLOWLIST: `127.0.0.1/32@${port}` } },
+      orchestratorEnv: { TALON_SCHEDULER_TICK_MS: '250', TALON_APPROVAL_TIMEOUT_MS: '120000' },
+      sql: true,
+      tools: ['web_fetch'],
+    });
+    ({ api, llm, sql } = stack);
   }, 180_000);
 
   afterAll(async () => {
-    await sql?.end();
-    await api?.close();
-    await Promise.all(services.map((service) => service.stop()));
-    await Promise.all([nats?.stop(), database?.drop(), llm?.close()]);
+    await stack?.close();
     site?.closeAllConnections();
     await new Promise((resolve) => site?.close(resolve));
-    await rm(handsDir, { recursive: true, force: true });
   });
 
   it('collector fetches the loopback page and stores it; its instance shows the metric from memory', async () => {
@@ -199,7 +115,7 @@ describe('hands run as jobs with the scripted model (real NATS, PostgreSQL, proc
       instance: 'ward',
       settings: { extract: 'full_text' },
     });
-    const run = await waitForRun(started.id, ['completed', 'failed', 'cancelled']);
+    const run = await stack.waitForRun(started.id, ['completed', 'failed', 'cancelled']);
     expect(run).toMatchObject({
       state: 'completed',
       result: { hand: 'collector', content: `Stored ${pagePath}` },
@@ -251,7 +167,7 @@ describe('hands run as jobs with the scripted model (real NATS, PostgreSQL, proc
       id: 'researcher',
       input: 'What does the ward round checklist say?',
     });
-    const run = await waitForRun(started.id, ['completed', 'failed']);
+    const run = await stack.waitForRun(started.id, ['completed', 'failed']);
     expect(run.state).toBe('completed');
     const stored = await memory(report);
     expect(stored).toContain('[1]');
@@ -275,7 +191,7 @@ describe('hands run as jobs with the scripted model (real NATS, PostgreSQL, proc
     expect(approved.decidedBy).toBeDefined();
     const again = await api.ok<HandRun>('hands.approve', { runId: waiting.id });
     expect(again.id).toBe(waiting.id);
-    const done = await waitForRun(waiting.id, ['completed', 'failed']);
+    const done = await stack.waitForRun(waiting.id, ['completed', 'failed']);
     expect(done).toMatchObject({ state: 'completed', result: { content: 'It is time.' } });
     expect(
       (await api.ok<{ jobs: unknown[] }>('jobs.list', {})).jobs.filter(
@@ -316,7 +232,7 @@ describe('hands run as jobs with the scripted model (real NATS, PostgreSQL, proc
     expect(JSON.stringify(echo)).toContain('not among the tools');
     const cancelled = await api.ok<HandRun>('hands.runs.cancel', { runId: started.id });
     expect(cancelled.id).toBe(started.id);
-    const run = await waitForRun(started.id, ['cancelled', 'failed', 'completed'], 20_000);
+    const run = await stack.waitForRun(started.id, ['cancelled', 'failed', 'completed'], 20_000);
     expect(run.state).toBe('cancelled');
     await waitUntil(async () => hung[0]!.closed, 20_000, 'the hanging fetch to be closed');
     // The run stopped in its tool call: the model was not asked again.
@@ -326,25 +242,27 @@ describe('hands run as jobs with the scripted model (real NATS, PostgreSQL, proc
   it('runs a bundled hand from the CLI and shows hands in talon status', async () => {
     llm.enqueue({ toolCalls: [{ name: 'time', arguments: {} }] }, { text: 'Researched from the CLI.' });
     const run = JSON.parse(
-      await talon(
-        'hands',
-        'run',
-        'researcher',
-        '--input',
-        'What time is it?',
-        '--set',
-        'depth=quick',
-        '--wait',
-        '--json',
-      ),
+      (
+        await stack.cli(
+          'hands',
+          'run',
+          'researcher',
+          '--input',
+          'What time is it?',
+          '--set',
+          'depth=quick',
+          '--wait',
+          '--json',
+        )
+      ).out,
     ) as HandRun;
     expect(run).toMatchObject({
       hand: 'researcher',
       state: 'completed',
       result: { content: 'Researched from the CLI.' },
     });
-    expect(await talon('hands', 'runs', '--hand', 'researcher')).toContain(run.id);
-    expect(await talon('status')).toMatch(
+    expect((await stack.cli('hands', 'runs', '--hand', 'researcher')).out).toContain(run.id);
+    expect((await stack.cli('status')).out).toMatch(
       /Hands: \d+ \(\d+ ready, 1 file\(s\) refused\); instances: 1 active/,
     );
   }, 60_000);

@@ -1,21 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChatEvent, ChatSendReply, McpViewListReply, ToolsListReply } from '@talon/contracts';
-import {
-  connectTalonApi,
-  createTestDatabase,
-  findFreePort,
-  REPO_ROOT,
-  startNatsTestServer,
-  startServiceProcess,
-  waitUntil,
-  type NatsTestServer,
-  type ServiceProcess,
-  type TalonApiClient,
-  type TestDatabase,
-} from '@talon/testing';
+import { waitUntil, type TalonApiClient } from '@talon/testing';
+import { MEDIA_MCP_SERVER, startTalonStack, type TalonStack } from './support/talon-stack.js';
 
 /**
  * A skill whose declared tool comes from a registry MCP server that is not running: for a Trusted skill the
@@ -75,17 +64,11 @@ const SCRIPT = {
 };
 
 describe('MCP servers that active skills need (real wasm-runner, stdio server, scripted model)', () => {
-  let nats: NatsTestServer;
-  let database: TestDatabase;
+  let stack: TalonStack;
   let api: TalonApiClient;
-  let stateDir: string;
-  const services: ServiceProcess[] = [];
 
   beforeAll(async () => {
-    [nats, database] = await Promise.all([startNatsTestServer(), createTestDatabase()]);
-    stateDir = await mkdtemp(join(tmpdir(), 'talon-skill-mcp-'));
-    // As root the sandbox user must reach the state directory below this temp dir.
-    await chmod(stateDir, 0o755);
+    const stateDir = await mkdtemp(join(tmpdir(), 'talon-skill-mcp-'));
     for (const [dir, name, text] of [
       ['installed', 'zebra-echo', INSTALLED],
       ['skills', 'giraffe-echo', TRUSTED],
@@ -93,71 +76,26 @@ describe('MCP servers that active skills need (real wasm-runner, stdio server, s
       await mkdir(join(stateDir, dir, name), { recursive: true });
       await writeFile(join(stateDir, dir, name, 'SKILL.md'), text);
     }
-    const script = join(stateDir, 'script.json');
-    await writeFile(script, JSON.stringify(SCRIPT));
-    const base = { NATS_URL: nats.url, TALON_STATE_DIR: stateDir };
-    // A server that answers audio, for the agent path of media.
-    const mcpConfig = join(stateDir, 'mcp.json');
-    await writeFile(
-      mcpConfig,
-      JSON.stringify([
-        {
-          name: 'media',
-          transport: {
-            type: 'stdio',
-            command: process.execPath,
-            args: [join(REPO_ROOT, 'libs/mcp/test/fixtures/media-server.mjs')],
-          },
-          sandbox: { read_paths: [join(REPO_ROOT, 'libs/mcp'), join(REPO_ROOT, 'node_modules')] },
-          effects: [],
-          approval: 'never',
-        },
-      ]),
-    );
-    services.push(
-      ...(await Promise.all([
-        startServiceProcess('skill-service', {
-          ...base,
-          SKILLS_WORKSPACE_DIR: join(stateDir, 'skills'),
+    stack = await startTalonStack({
+      name: 'talon-skill-mcp-',
+      stateDir,
+      model: { script: SCRIPT },
+      // A server that answers audio, for the agent path of media.
+      mcpServers: [MEDIA_MCP_SERVER],
+      workers: {
+        'skill-service': {
           SKILLS_DIR: join(stateDir, 'user-skills'),
           SKILLS_INSTALLED_DIR: join(stateDir, 'installed'),
-        }),
-        startServiceProcess('wasm-runner', {
-          ...base,
-          TALON_WORKSPACE_DIR: join(stateDir, 'workspace'),
-          TALON_MCP_CONFIG: mcpConfig,
-        }),
-      ])),
-    );
-    services.push(
-      await startServiceProcess('orchestrator', {
-        ...base,
-        DATABASE_URL: database.url,
-        TALON_HTTP_PORT: String(await findFreePort()),
-        TALON_GRPC_PORT: String(await findFreePort()),
-        TALON_LLM_PROVIDER: 'scripted',
-        TALON_LLM_SCRIPT: script,
-        TALON_SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'),
-        TALON_SKILL_MCP_START_WAIT_MS: '20000',
-      }),
-    );
-    api = await connectTalonApi(nats.url);
-    await waitUntil(
-      async () =>
-        (await api.ok<McpViewListReply>('mcp.list', {})).servers.some(
-          (server) => server.name === 'everything',
-        ),
-      30_000,
-      'the everything server listed',
-    );
+        },
+        'wasm-runner': {},
+      },
+      orchestratorEnv: { TALON_SKILL_MCP_START_WAIT_MS: '20000' },
+      mcpListed: ['everything'],
+    });
+    ({ api } = stack);
   }, 120_000);
 
-  afterAll(async () => {
-    await api?.close();
-    await Promise.all(services.map((service) => service.kill()));
-    await Promise.all([nats?.stop(), database?.drop()]);
-    await rm(stateDir, { recursive: true, force: true });
-  });
+  afterAll(() => stack?.close());
 
   const everything = async () =>
     (await api.ok<McpViewListReply>('mcp.list', {})).servers.find((server) => server.name === 'everything')!;
