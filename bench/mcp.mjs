@@ -5,11 +5,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { connect } from '@nats-io/transport-node';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { REPO_ROOT, testing } from './support/processes.mjs';
 import { printTable, summarize, timeSequential } from './support/stats.mjs';
+import { connectTalonApi } from './support/talon-api.mjs';
 
 const COUNT = Number(process.env.BENCH_COUNT ?? 2000);
 const everything = join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -36,13 +36,8 @@ const runner = await testing.startServiceProcess(
 const worker = await testing.startServiceProcess('tool-worker', quiet, { waitReady: false });
 await Promise.all([ready(orchestrator), ready(runner), ready(worker)]);
 
-const nc = await connect({ servers: nats.url });
-const encode = (value) => new TextEncoder().encode(JSON.stringify(value));
-const api = async (method, payload, timeout = 30_000) => {
-  const reply = (await nc.request(`talon.api.v1.${method}`, encode(payload), { timeout })).json();
-  if (!reply.ok) throw new Error(`${method}: ${reply.error.code} ${reply.error.message}`);
-  return reply.data;
-};
+const talon = await connectTalonApi(nats);
+const { api } = talon;
 // Wait for both services, then start the server and let its tools reach the catalog.
 for (let attempt = 0; ; attempt++) {
   try {
@@ -59,21 +54,20 @@ await client.connect(
   new StdioClientTransport({ command: process.execPath, args: [everything, 'stdio'], stderr: 'ignore' }),
 );
 
-const callPayload = encode({ tool: 'everything_echo', params: { message: 'bench' } });
 const viaTalon = async () => {
-  const reply = (await nc.request('talon.api.v1.tools.call', callPayload, { timeout: 10_000 })).json();
-  if (!reply.ok || !reply.data.text.includes('bench'))
-    throw new Error(`talon echo failed: ${JSON.stringify(reply)}`);
+  const reply = await talon.client.tools.call(
+    { tool: 'everything_echo', params: { message: 'bench' } },
+    { timeoutMs: 10_000 },
+  );
+  if (!reply.text.includes('bench')) throw new Error(`talon echo failed: ${JSON.stringify(reply)}`);
 };
 const direct = async () => {
   const result = await client.callTool({ name: 'echo', arguments: { message: 'bench' } });
   if (result.isError) throw new Error('direct echo failed');
 };
 
-const builtinPayload = encode({ tool: 'echo', params: { message: 'bench' } });
 const viaBuiltin = async () => {
-  const reply = (await nc.request('talon.api.v1.tools.call', builtinPayload, { timeout: 10_000 })).json();
-  if (!reply.ok) throw new Error(`builtin echo failed: ${JSON.stringify(reply)}`);
+  await talon.client.tools.call({ tool: 'echo', params: { message: 'bench' } }, { timeoutMs: 10_000 });
 };
 
 const talonSamples = [];
@@ -95,7 +89,7 @@ printTable([
   { path: 'hops only: tools.call → orchestrator → tool-worker built-in echo', ...builtinStats },
 ]);
 await client.close();
-await nc.close();
+await talon.close();
 await Promise.all([orchestrator.stop(), runner.stop(), worker.stop()]);
 await nats.stop();
 await database.drop();

@@ -5,10 +5,10 @@
 // second in this process (what any scheduler on this loaded machine pays at least).
 // Targets: lag p99 < 1 s, 0 duplicates, 0 missed.
 import { readFileSync } from 'node:fs';
-import { connect } from '@nats-io/transport-node';
 import pg from 'pg';
 import { testing } from './support/processes.mjs';
 import { printTable, summarize } from './support/stats.mjs';
+import { connectTalonApi } from './support/talon-api.mjs';
 
 const ROUTINES = Number(process.env.BENCH_ROUTINES ?? 200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -33,14 +33,8 @@ const env = async (instance) => ({
 });
 const first = await testing.startServiceProcess('orchestrator', await env('bench-a'));
 const second = await testing.startServiceProcess('orchestrator', await env('bench-b'));
-const nc = await connect({ servers: nats.url });
-const api = async (method, payload) => {
-  const reply = (
-    await nc.request(`talon.api.v1.${method}`, JSON.stringify(payload), { timeout: 30000 })
-  ).json();
-  if (!reply.ok) throw new Error(`${method}: ${reply.error.code} ${reply.error.message}`);
-  return reply.data;
-};
+const talon = await connectTalonApi(nats);
+const { api } = talon;
 
 const ids = [];
 for (let i = 0; i < ROUTINES; i++) {
@@ -105,7 +99,7 @@ printTable([
 ]);
 console.log(`claimed by ${JSON.stringify(claimants)}; duplicates ${dup[0].n}; missed ${missed}`);
 await pool.end();
-await nc.close();
+await talon.close();
 await Promise.all([first.kill(), second.kill()]);
 await Promise.all([nats.stop(), database.drop()]);
 console.log(

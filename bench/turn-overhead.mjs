@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { testing } from './support/processes.mjs';
 import { printTable, summarize } from './support/stats.mjs';
+import { connectTalonApi } from './support/talon-api.mjs';
 
 const TURNS = Number(process.env.BENCH_TURNS ?? 300);
 const stateDir = await mkdtemp(join(tmpdir(), 'talon-bench-turn-'));
@@ -44,15 +45,8 @@ const orchestrator = await testing.startServiceProcess('orchestrator', {
   TALON_SECRETS_KEY: Buffer.alloc(32, 1).toString('hex'),
 });
 // The API user with the bootstrap token, as a client of a secured deployment.
-const nc = await nats.connect('api');
-const headers = testing.natsTokenHeaders(nats.bootstrapToken);
-const api = async (method, payload) => {
-  const reply = (
-    await nc.request(`talon.api.v1.${method}`, JSON.stringify(payload), { timeout: 30000, headers })
-  ).json();
-  if (!reply.ok) throw new Error(`${method}: ${reply.error.code} ${reply.error.message}`);
-  return reply.data;
-};
+const talon = await connectTalonApi(nats);
+const { api } = talon;
 await new Promise((resolve) => setTimeout(resolve, 1000));
 
 const turnMs = [];
@@ -83,7 +77,7 @@ printTable([
   { measure: 'turn minus direct calls', ...outside },
   { measure: 'loop overhead (timings.overheadMs)', ...loop },
 ]);
-await nc.close();
+await talon.close();
 await Promise.all([orchestrator.kill(), worker.kill(), skills.kill()]);
 await Promise.all([nats.stop(), database.drop()]);
 await rm(stateDir, { recursive: true, force: true });

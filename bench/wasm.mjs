@@ -5,7 +5,6 @@
 //   warm execute: text-stats (componentize-js) and the WAT probe
 //   host http-request: host-probe calling a loopback server, against a plain fetch of the same URL
 // Targets: warm execute through NATS p50 < 1 ms; cold start with a warm cache < 500 ms.
-import { connect } from '@nats-io/transport-node';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -16,6 +15,7 @@ import { instantiateDirect } from './support/direct-component.mjs';
 import { createInProcessDispatcher } from './support/in-process-dispatcher.mjs';
 import { REPO_ROOT, testing } from './support/processes.mjs';
 import { printTable, summarize, timeSequential } from './support/stats.mjs';
+import { connectTalonApi } from './support/talon-api.mjs';
 
 const COUNT = Number(process.env.BENCH_COUNT ?? 2000);
 const COLD_RUNS = Number(process.env.BENCH_COLD_RUNS ?? 3);
@@ -79,7 +79,9 @@ const orchestrator = await testing.startServiceProcess(
   { waitReady: false },
 );
 await orchestrator.waitForLog(() => true).catch(() => undefined);
-const client = await connect({ servers: nats.url });
+const talon = await connectTalonApi(nats);
+// The worker baseline below sends to the runner's subject as the orchestrator does.
+const workerConnection = await nats.connect('orchestrator');
 const stateDir = join(base, 'state');
 const runnerEnv = {
   NATS_URL: nats.url,
@@ -90,13 +92,7 @@ const runnerEnv = {
   TALON_SSRF_ALLOWLIST: '127.0.0.1/32',
 };
 
-async function api(method, payload) {
-  const reply = (
-    await client.request(`talon.api.v1.${method}`, JSON.stringify(payload), { timeout: 120_000 })
-  ).json();
-  if (!reply.ok) throw new Error(`${method}: ${reply.error.code} ${reply.error.message}`);
-  return reply.data;
-}
+const api = (method, payload) => talon.api(method, payload, 120_000);
 
 async function untilCatalogHas(tool) {
   for (let i = 0; i < 400; i++) {
@@ -116,14 +112,13 @@ async function coldStart(emptyCache) {
   const started = performance.now();
   await api('tools.install', { name: 'text-stats' });
   for (;;) {
-    const reply = (
-      await client.request('talon.api.v1.tools.call', JSON.stringify({ tool: 'text-stats', params: TEXT }), {
-        timeout: 30_000,
-      })
-    ).json();
-    if (reply.ok) break;
-    if (reply.error.code !== 'UNKNOWN_TOOL')
-      throw new Error(`first call: ${reply.error.code} ${reply.error.message}`);
+    try {
+      await talon.client.tools.call({ tool: 'text-stats', params: TEXT }, { timeoutMs: 30_000 });
+      break;
+    } catch (error) {
+      if (error.code !== 'UNKNOWN_TOOL')
+        throw new Error(`first call: ${error.code} ${error.message}`, { cause: error });
+    }
   }
   const elapsed = performance.now() - started;
   return { elapsed, runner };
@@ -158,10 +153,7 @@ const directColdWarmMs = performance.now() - started;
 const directProbe = await instantiateDirect(join(directDir, 'b'), readFileSync(PROBE), 4);
 
 const callTool = (tool, params) => async () => {
-  const reply = (
-    await client.request('talon.api.v1.tools.call', JSON.stringify({ tool, params }), { timeout: 10_000 })
-  ).json();
-  if (!reply.ok) throw new Error(`${tool}: ${reply.error.code}`);
+  await talon.client.tools.call({ tool, params }, { timeoutMs: 10_000 });
 };
 const textJson = JSON.stringify(TEXT);
 // The orchestrator's dispatcher in this process: one NATS hop to the runner, without the API hop in front.
@@ -171,7 +163,7 @@ const workerCall = (tool, params) => {
   const payload = JSON.stringify({ callId: 'bench', tool, params, timeoutMs: 5000 });
   return async () => {
     const reply = (
-      await client.request('talon.tools.v1.call.container', payload, { timeout: 10_000 })
+      await workerConnection.request('talon.tools.v1.call.container', payload, { timeout: 10_000 })
     ).json();
     if (!reply.ok) throw new Error(`${tool}: ${reply.error.code}`);
   };
@@ -265,7 +257,7 @@ printTable([
 ]);
 
 await inProcess.close();
-await client.close();
+await Promise.all([talon.close(), workerConnection.close()]);
 await runner.stop();
 await orchestrator.stop();
 await nats.stop();
