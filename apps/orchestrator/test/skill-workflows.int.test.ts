@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Subscription } from '@nats-io/transport-node';
@@ -15,19 +15,8 @@ import type {
   ToolsListReply,
 } from '@talon/contracts';
 import { parseSkillText } from '@talon/skills';
-import {
-  connectTalonApi,
-  createTestDatabase,
-  findFreePort,
-  REPO_ROOT,
-  startNatsTestServer,
-  startServiceProcess,
-  waitUntil,
-  type NatsTestServer,
-  type ServiceProcess,
-  type TalonApiClient,
-  type TestDatabase,
-} from '@talon/testing';
+import { REPO_ROOT, waitUntil, type TalonApiClient } from '@talon/testing';
+import { startTalonStack, type TalonStack } from './support/talon-stack.js';
 
 /**
  * Workflow skills through the real stack: skill-service, wasm-runner and an orchestrator whose model is the
@@ -179,17 +168,13 @@ const SCRIPT = {
 };
 
 describe('workflow skills through the orchestrator (scripted model)', () => {
-  let nats: NatsTestServer;
-  let database: TestDatabase;
+  let stack: TalonStack;
   let api: TalonApiClient;
-  let stateDir: string;
   let workspaceDir: string;
   let httpPort: number;
-  const services: ServiceProcess[] = [];
 
   beforeAll(async () => {
-    [nats, database] = await Promise.all([startNatsTestServer(), createTestDatabase()]);
-    stateDir = await mkdtemp(join(tmpdir(), 'talon-skill-workflows-'));
+    const stateDir = await mkdtemp(join(tmpdir(), 'talon-skill-workflows-'));
     workspaceDir = join(stateDir, 'workspace');
     await mkdir(workspaceDir, { recursive: true });
     const skills: Array<[string, string, string]> = [
@@ -223,37 +208,26 @@ describe('workflow skills through the orchestrator (scripted model)', () => {
         'system_prompt = "Review pull requests."',
       ].join('\n'),
     );
-    const script = join(stateDir, 'script.json');
-    await writeFile(script, JSON.stringify(SCRIPT));
-    const base = { NATS_URL: nats.url, TALON_STATE_DIR: stateDir };
-    services.push(
-      ...(await Promise.all([
-        startServiceProcess('skill-service', {
-          ...base,
-          SKILLS_WORKSPACE_DIR: join(stateDir, 'skills'),
+    stack = await startTalonStack({
+      name: 'talon-skill-workflows-',
+      stateDir,
+      model: { script: SCRIPT },
+      workers: {
+        'skill-service': {
           SKILLS_DIR: join(stateDir, 'user-skills'),
           SKILLS_INSTALLED_DIR: join(stateDir, 'installed'),
-        }),
-        startServiceProcess('wasm-runner', { ...base, TALON_WORKSPACE_DIR: workspaceDir }),
-        startServiceProcess('tool-worker', base),
-      ])),
-    );
-    httpPort = await findFreePort();
-    services.push(
-      await startServiceProcess('orchestrator', {
-        ...base,
-        DATABASE_URL: database.url,
-        TALON_HTTP_PORT: String(httpPort),
-        TALON_GRPC_PORT: String(await findFreePort()),
-        TALON_LLM_PROVIDER: 'scripted',
-        TALON_LLM_SCRIPT: script,
-        TALON_SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'),
+        },
+        'wasm-runner': { TALON_WORKSPACE_DIR: workspaceDir },
+        'tool-worker': {},
+      },
+      orchestratorEnv: {
         TALON_SKILL_ROUTINES_SYNC_MS: '500',
         TALON_HANDS_DIR: join(stateDir, 'hands'),
         TALON_SCHEDULER_TICK_MS: '250',
-      }),
-    );
-    api = await connectTalonApi(nats.url);
+      },
+    });
+    ({ api } = stack);
+    httpPort = stack.orchestrators[0]!.httpPort;
     await waitUntil(
       async () => {
         const listing = await api.ok<ToolsListReply>('tools.list', {});
@@ -265,12 +239,7 @@ describe('workflow skills through the orchestrator (scripted model)', () => {
     );
   }, 120_000);
 
-  afterAll(async () => {
-    await api?.close();
-    await Promise.all(services.map((service) => service.kill()));
-    await Promise.all([nats?.stop(), database?.drop()]);
-    await rm(stateDir, { recursive: true, force: true });
-  });
+  afterAll(() => stack?.close());
 
   function record(sessionId: string): { events: ChatEvent[]; subscription: Subscription } {
     const events: ChatEvent[] = [];
@@ -282,7 +251,7 @@ describe('workflow skills through the orchestrator (scripted model)', () => {
 
   async function auditRows(kind: string): Promise<Array<Record<string, unknown>>> {
     const pg = await import('pg');
-    const db = new pg.default.Client({ connectionString: database.url });
+    const db = new pg.default.Client({ connectionString: stack.database.url });
     await db.connect();
     try {
       const { rows } = await db.query(

@@ -1,21 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { NatsConnection } from '@nats-io/transport-node';
-import type { ChatEvent, ChatSendReply, Envelope } from '@talon/contracts';
-import {
-  natsTokenHeaders,
-  createTestDatabase,
-  findFreePort,
-  startNatsTestServer,
-  startServiceProcess,
-  type NatsTestServer,
-  type ServiceProcess,
-  type TestDatabase,
-} from '@talon/testing';
-import { startOpenAiCompatibleServer, type LlmTestServer } from '../../../libs/llm/test/support/index.js';
+import type { ChatEvent, ChatSendReply } from '@talon/contracts';
+import type { LlmTestServer } from '../../../libs/llm/test/support/index.js';
+import { startTalonStack, type TalonStack } from './support/talon-stack.js';
 
 const CHECKLIST = `---
 name: release-checklist
@@ -38,73 +28,37 @@ Always mention hardware wallets.
  * escape refused with PATH_OUTSIDE_SKILL, and an Installed skill narrowing the tools from the next call on.
  */
 describe('model-driven skills: index, skill_load, skill_read_file', () => {
-  let nats: NatsTestServer;
-  let database: TestDatabase;
+  let stack: TalonStack;
   let llm: LlmTestServer;
-  let client: NatsConnection;
-  let stateDir: string;
-  const services: ServiceProcess[] = [];
 
   beforeAll(async () => {
-    [nats, database, llm] = await Promise.all([
-      startNatsTestServer(),
-      createTestDatabase(),
-      startOpenAiCompatibleServer(),
-    ]);
-    stateDir = await mkdtemp(join(tmpdir(), 'talon-model-skills-'));
+    const stateDir = await mkdtemp(join(tmpdir(), 'talon-model-skills-'));
     await mkdir(join(stateDir, 'skills', 'release-checklist', 'references'), { recursive: true });
     await mkdir(join(stateDir, 'installed', 'crypto-tips'), { recursive: true });
     await writeFile(join(stateDir, 'skills', 'release-checklist', 'SKILL.md'), CHECKLIST);
     await writeFile(join(stateDir, 'skills', 'release-checklist', 'references', 'steps.md'), STEPS);
     await writeFile(join(stateDir, 'secret.txt'), 'do not read me');
     await writeFile(join(stateDir, 'installed', 'crypto-tips', 'SKILL.md'), INSTALLED);
-    const base = { NATS_URL: nats.url, TALON_STATE_DIR: stateDir };
-    services.push(
-      ...(await Promise.all([
-        startServiceProcess('skill-service', {
-          ...base,
+    stack = await startTalonStack({
+      name: 'talon-model-skills-',
+      stateDir,
+      model: 'openai',
+      workers: {
+        'skill-service': {
           SKILLS_MODE: 'model',
-          SKILLS_WORKSPACE_DIR: join(stateDir, 'skills'),
           SKILLS_DIR: join(stateDir, 'user-skills'),
           SKILLS_INSTALLED_DIR: join(stateDir, 'installed'),
-        }),
-        startServiceProcess('tool-worker', base),
-      ])),
-    );
-    services.push(
-      await startServiceProcess('orchestrator', {
-        ...base,
-        DATABASE_URL: database.url,
-        TALON_HTTP_PORT: String(await findFreePort()),
-        TALON_GRPC_PORT: String(await findFreePort()),
-        TALON_LLM_PROVIDER: 'openai',
-        TALON_LLM_BASE_URL: llm.baseURL,
-        TALON_LLM_API_KEY: 'test-key',
-        TALON_LLM_MODEL: 'test-model',
-        TALON_SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'),
-      }),
-    );
-    client = await nats.connect('api');
+        },
+        'tool-worker': {},
+      },
+    });
+    ({ llm } = stack);
   }, 120_000);
 
-  afterAll(async () => {
-    await client?.close();
-    await Promise.all(services.map((service) => service.kill()));
-    await Promise.all([nats?.stop(), database?.drop(), llm?.close()]);
-    await rm(stateDir, { recursive: true, force: true });
-  });
+  afterAll(() => stack?.close());
 
-  /** One place for API calls, so an authentication header can be added here. */
-  async function api<T>(method: string, payload: unknown, timeout = 30_000): Promise<T> {
-    const reply = (
-      await client.request(`talon.api.v1.${method}`, JSON.stringify(payload), {
-        timeout,
-        headers: natsTokenHeaders(nats.bootstrapToken),
-      })
-    ).json<Envelope<T>>();
-    if (!reply.ok) throw Object.assign(new Error(reply.error.message), reply.error);
-    return reply.data;
-  }
+  const api = <T>(method: string, payload: unknown, timeoutMs?: number): Promise<T> =>
+    stack.api.ok<T>(method, payload, timeoutMs);
 
   type Request = { body: Record<string, unknown> };
   const toolNamesOf = (request: Request) =>
@@ -128,7 +82,7 @@ describe('model-driven skills: index, skill_load, skill_read_file', () => {
     await waitForCatalog(['skill_load', 'skill_read_file', 'echo', 'web_fetch']);
     const sessionId = (await api<{ id: string }>('sessions.create', { title: 'model skills' })).id;
     const events: ChatEvent[] = [];
-    const subscription = client.subscribe(`talon.events.v1.session.${sessionId}`, {
+    const subscription = stack.api.connection.subscribe(`talon.events.v1.session.${sessionId}`, {
       callback: (_error, message) => void events.push(message.json<ChatEvent>()),
     });
     const first = llm.requests.length;
