@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ChatSendReply } from '@talon/contracts';
@@ -84,6 +86,8 @@ describe('chaos: two orchestrators and one pending approval', () => {
       expect(finished).toHaveLength(1);
       expect(starts).toHaveLength(1);
       expect(await unansweredCalls(stack.db, sessionId)).toEqual([]);
+      // The command really ran in the sandbox (a sandbox that cannot start still reports the call ok).
+      expect(existsSync(join(stack.workspace, file))).toBe(true);
       await recorder.stop();
     }
     console.log(

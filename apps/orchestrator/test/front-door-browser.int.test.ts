@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -66,6 +66,8 @@ describe('a web page cannot drive the API (real Chromium)', () => {
   beforeAll(async () => {
     [nats, database] = await Promise.all([startNatsTestServer(), createTestDatabase()]);
     workspace = await mkdtemp(join(tmpdir(), 'talon-browser-'));
+    // mkdtemp makes it 0700: the sandbox user (Talon runs as root here) must be able to enter it.
+    await chmod(workspace, 0o755);
     orchestrator = await startOrchestratorUnderTest(nats, {
       DATABASE_URL: database.url,
       TALON_STATE_DIR: workspace,
@@ -149,5 +151,7 @@ describe('a web page cannot drive the API (real Chromium)', () => {
       nats.bootstrapToken,
     );
     expect(real.status).toBe(200);
+    // The command itself ran (a sandbox that cannot start still answers 200 with bubblewrap's exit code).
+    expect(real.body).toMatchObject({ ok: true, data: { output: { exitCode: 0, stdout: 'ok\n' } } });
   });
 });

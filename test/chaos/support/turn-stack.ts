@@ -3,7 +3,7 @@
  * OpenAI-compatible model server, a wasm-runner (the shell), and orchestrators started and killed as
  * real processes; a recorder of a session's events; the database read directly for the checks.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -66,6 +66,8 @@ export async function startTurnStack(turnLeaseMs: number): Promise<TurnStack> {
     startOpenAiCompatibleServer(),
   ]);
   const stateDir = await mkdtemp(join(tmpdir(), 'talon-chaos-turns-'));
+  // mkdtemp makes it 0700: the sandbox user (Talon runs as root here) must be able to enter it.
+  await chmod(stateDir, 0o755);
   const workspace = join(stateDir, 'workspace');
   const processes: ServiceProcess[] = [];
   processes.push(
