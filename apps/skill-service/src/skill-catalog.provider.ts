@@ -6,8 +6,8 @@ import type { JsonLogger } from '@talon/service-runtime';
 import { JetStreamRecordBucket } from '@talon/shared-state';
 import { InstalledSkillsSync, SkillCatalog, type SkillSnapshot } from '@talon/skills';
 import type { SkillServiceConfig } from './skill-service-config.js';
-import { loadConfiguredMcpServerNames } from './skill-mcp-servers.js';
-import { SKILL_CATALOG, SKILL_SHARING } from './skill-service.constants.js';
+import type { SkillMcpServersRuntime } from './skill-mcp-servers.js';
+import { SKILL_CATALOG, SKILL_MCP_SERVERS, SKILL_SHARING } from './skill-service.constants.js';
 
 /** What the lifecycle stops at shutdown. */
 export interface SkillSharingRuntime {
@@ -59,19 +59,20 @@ export function skillSharingProvider(
 
 /**
  * The one {@link SkillCatalog} of the process: discovered before the service answers, then kept current by
- * watching the skill directories and the shared installed skills. Install URLs pass the SSRF guard before
+ * watching the skill directories, the shared installed skills and the configured MCP servers (an `mcp.add`
+ * or `mcp.remove` re-gates the skills that require that server). Install URLs pass the SSRF guard before
  * anything is fetched, and the download is pinned to the checked address.
  */
 export function skillCatalogProvider(config: SkillServiceConfig, logger: JsonLogger): Provider {
   return {
     provide: SKILL_CATALOG,
-    inject: [SKILL_SHARING],
-    useFactory: async (sharing: SkillSharingRuntime) => {
+    inject: [SKILL_SHARING, SKILL_MCP_SERVERS],
+    useFactory: async (sharing: SkillSharingRuntime, mcp: SkillMcpServersRuntime) => {
       const guard = new SsrfGuard({ allowlist: config.ssrfAllowlist });
       const catalog = await SkillCatalog.open({
         sharing: sharing.sync,
         config: config.skills,
-        mcpServers: await loadConfiguredMcpServerNames(),
+        mcpServers: mcp.names.names(),
         debounceMs: config.watchDebounceMs,
         checkUrl: async (url) => void (await guard.check(url)),
         // The download connects to the checked address: a second lookup cannot swap in another one.
@@ -87,6 +88,14 @@ export function skillCatalogProvider(config: SkillServiceConfig, logger: JsonLog
       await sharing.sync.start();
       logger.write('info', 'skills discovered', { ...describe(catalog.current()), dirs: config.skills.dirs });
       catalog.onChange((snapshot) => logger.write('info', 'skills changed', describe(snapshot)));
+      mcp.names.onChange((servers) => {
+        logger.write('info', 'MCP servers changed: skills gated again', { servers });
+        catalog
+          .setMcpServers(servers)
+          .catch((error: unknown) =>
+            logger.write('warn', 'skills not gated again', { error: (error as Error).message }),
+          );
+      });
       return catalog;
     },
   };

@@ -23,6 +23,8 @@ export interface SkillStack {
   client: NatsConnection;
   orchestrator: ServiceProcess;
   skillService: ServiceProcess;
+  /** The environment the skill-service was started with (to start another replica like it). */
+  skillServiceEnv: Record<string, string>;
   /** The orchestrator's HTTP API, e.g. `http://127.0.0.1:1234`. */
   httpUrl: string;
   /** An operator token for the HTTP API. */
@@ -92,7 +94,7 @@ export async function startSkillStack(
   };
   try {
     [nats, database] = await Promise.all([startNatsTestServer(), createTestDatabase()]);
-    const skillService = await startServiceProcess('skill-service', {
+    const skillServiceEnv = {
       NATS_URL: nats.url,
       SKILLS_WORKSPACE_DIR: dirs.workspace,
       SKILLS_DIR: dirs.user,
@@ -100,7 +102,8 @@ export async function startSkillStack(
       SKILLS_REGISTRY_DIR: join(REPO_ROOT, 'registry', 'skills'),
       SKILLS_WATCH_DEBOUNCE_MS: '50',
       ...extraEnv,
-    });
+    };
+    const skillService = await startServiceProcess('skill-service', skillServiceEnv);
     started.push(skillService);
     const httpPort = await findFreePort();
     const orchestrator = await startServiceProcess('orchestrator', {
@@ -124,6 +127,7 @@ export async function startSkillStack(
       client,
       orchestrator,
       skillService,
+      skillServiceEnv,
       httpUrl: `http://127.0.0.1:${httpPort}`,
       token: nats.bootstrapToken,
       api: (method, payload, timeoutMs = 10_000) => request(`talon.api.v1.${method}`, payload, timeoutMs),

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +9,6 @@ import type { McpServerView, McpViewListReply, ToolsCallReply, ToolsListReply } 
 import {
   createTestDatabase,
   findFreePort,
-  REPO_ROOT,
   startNatsTestServer,
   startServiceProcess,
   type NatsTestServer,
@@ -19,33 +18,7 @@ import {
   waitUntil,
   type TalonApiClient,
 } from '@talon/testing';
-
-const EVERYTHING = join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
-
-/** Runs server-everything in one of its HTTP modes on a loopback port and waits for its ready line. */
-async function startEverything(mode: 'streamableHttp' | 'sse', port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [EVERYTHING, mode], {
-    env: { ...process.env, PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`server-everything ${mode} not ready: ${output}`)),
-      15_000,
-    );
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (/listening on port|running on port/i.test(output)) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-  });
-  return child;
-}
+import { startEverything } from './support/everything-http-server.js';
 
 describe('remote MCP servers in every tool-worker, called through the orchestrator', () => {
   let nats: NatsTestServer;

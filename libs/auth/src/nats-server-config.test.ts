@@ -54,9 +54,11 @@ describe('renderNatsServerConfig', () => {
           subject.includes('talon_tool_results') ||
           subject.includes('KV_talon_mcp_servers'),
       ).toBe(true);
-    // Tool-workers follow the MCP servers added with mcp.add but cannot write one.
-    expect(NATS_PERMISSIONS['tool-worker'].publish).not.toContain('$KV.talon_mcp_servers.>');
-    expect(NATS_PERMISSIONS['wasm-runner'].publish).not.toContain('$KV.talon_mcp_servers.>');
+    // Workers, runners and skill-services follow the MCP servers added with mcp.add but cannot write one.
+    for (const user of ['tool-worker', 'wasm-runner', 'skill-service'] as const) {
+      expect(NATS_PERMISSIONS[user].publish).toContain('$JS.API.CONSUMER.CREATE.KV_talon_mcp_servers.>');
+      expect(NATS_PERMISSIONS[user].publish).not.toContain('$KV.talon_mcp_servers.>');
+    }
     expect(NATS_PERMISSIONS['skill-service'].publish.some((subject) => subject.includes('wasm'))).toBe(false);
     expect(NATS_PERMISSIONS['wasm-runner'].publish.some((subject) => subject.includes('skills'))).toBe(false);
   });

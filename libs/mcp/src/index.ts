@@ -130,9 +130,12 @@ export { McpFileDefinedServerError } from './errors/mcp-file-defined-server-erro
 export { McpPlaintextSecretError } from './errors/mcp-plaintext-secret-error.js';
 export { openSharedMcpBuckets, type SharedMcpBuckets } from './shared-mcp-buckets.js';
 export { SharedMcpServersFollower, type SharedMcpStateOptions } from './shared-mcp-servers-follower.js';
+export { McpServerNamesFollower, type McpServerNamesListener } from './mcp-server-names-follower.js';
 export {
   effectiveMcpDefinitions,
+  effectiveMcpServerNames,
   mcpDefinitionFingerprint,
+  PLACEHOLDER_CONFIG_VARIABLES,
   type SharedMcpDefinitionRefusal,
 } from './shared-mcp-definitions.js';
 export { isMcpToolOutput, renderMcpOutputForModel, type McpModelContent } from './mcp-model-content.js';

@@ -10,17 +10,10 @@ import { McpFileDefinedServerError } from './errors/mcp-file-defined-server-erro
 import { McpPlaintextSecretError } from './errors/mcp-plaintext-secret-error.js';
 import { McpUnknownServerError } from './errors/mcp-unknown-server-error.js';
 import { parseMcpServerConfig } from './mcp-server-config.js';
+import { PLACEHOLDER_CONFIG_VARIABLES } from './shared-mcp-definitions.js';
 
 /** Header and environment names that carry credentials; their values belong in the secrets store. */
 const CREDENTIAL_NAME = /authorization|cookie|token|secret|passw|api[-_]?key|credential|private[-_]?key/i;
-
-/** Placeholders every replica defines (see standardConfigVariables); only their names matter here. */
-const CHECK_VARIABLES = {
-  NODE: '/node',
-  TALON_ROOT: '/root',
-  TALON_WORKSPACE: '/workspace',
-  TALON_DATA_DIR: '/data',
-};
 
 /**
  * Writes the definitions of `mcp.add` / `mcp.remove` to the shared bucket every tool-worker and
@@ -40,7 +33,10 @@ export class SharedMcpDefinitionWriter {
 
   /** @throws McpConfigError / McpPlaintextSecretError (SCHEMA_VIOLATION), McpFileDefinedServerError (NAME_CONFLICT) */
   async add(config: McpServerConfig): Promise<McpDefinitionReply> {
-    parseMcpServerConfig(config, { variables: CHECK_VARIABLES, source: `mcp.add ${config.name}` });
+    parseMcpServerConfig(config, {
+      variables: PLACEHOLDER_CONFIG_VARIABLES,
+      source: `mcp.add ${config.name}`,
+    });
     this.refusePlaintextCredentials(config);
     if (this.fileDefined().has(config.name)) throw new McpFileDefinedServerError(config.name, 'add');
     const previous = this.definitions.get(config.name);

@@ -1,7 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
 import type { SharedMcpServerRecord } from '@talon/contracts';
 import { parseMcpServerConfig } from './mcp-server-config.js';
-import { effectiveMcpDefinitions, mcpDefinitionFingerprint } from './shared-mcp-definitions.js';
+import {
+  effectiveMcpDefinitions,
+  effectiveMcpServerNames,
+  mcpDefinitionFingerprint,
+} from './shared-mcp-definitions.js';
 
 const variables = {
   NODE: '/usr/bin/node',
@@ -62,6 +66,30 @@ describe('effectiveMcpDefinitions', () => {
     expect(result).toEqual([file]);
     expect(refused.map(([server]) => server).sort()).toEqual(['alias', 'files', 'typo']);
     expect(refused.find(([server]) => server === 'files')?.[1]).toContain('file wins');
+  });
+});
+
+describe('effectiveMcpServerNames', () => {
+  it('names file and shared servers over every transport, files winning, sorted', () => {
+    const files = [
+      parseMcpServerConfig({ name: 'zeta', transport: { type: 'stdio', command: '${NODE}' } }, { variables }),
+      parseMcpServerConfig({ name: 'docs', transport: { type: 'sse', url: 'https://d.example/sse' } }),
+    ];
+    const refused: string[] = [];
+    const names = effectiveMcpServerNames(
+      files,
+      new Map([
+        [
+          'remote',
+          record({ name: 'remote', transport: { type: 'streamable-http', url: 'https://r.example' } }),
+        ],
+        ['local', record({ name: 'local', transport: { type: 'stdio', command: '${TALON_DATA_DIR}/srv' } })],
+        ['zeta', record({ name: 'zeta', transport: { type: 'stdio', command: '/other' } })],
+      ]),
+      (server) => refused.push(server),
+    );
+    expect(names).toEqual(['docs', 'local', 'remote', 'zeta']);
+    expect(refused).toEqual(['zeta']);
   });
 });
 

@@ -3,6 +3,17 @@ import { sha256Hex } from '@talon/shared-state';
 import type { ConfigVariables } from './mcp-config-variables.js';
 import { parseMcpServerConfig, type McpServerDefinition } from './mcp-server-config.js';
 
+/**
+ * Placeholders every replica defines (see standardConfigVariables) with stand-in values: enough to check a
+ * definition or learn its name where its paths do not matter (the writer, the skill-service).
+ */
+export const PLACEHOLDER_CONFIG_VARIABLES: ConfigVariables = {
+  NODE: '/node',
+  TALON_ROOT: '/root',
+  TALON_WORKSPACE: '/workspace',
+  TALON_DATA_DIR: '/data',
+};
+
 /** Told why a shared definition is not used on this replica. */
 export type SharedMcpDefinitionRefusal = (server: string, reason: string) => void;
 
@@ -43,6 +54,26 @@ export function effectiveMcpDefinitions(options: {
     }
   }
   return [...byName.values()];
+}
+
+/**
+ * Names of every server the deployment runs over every transport (files plus shared), by the same merge
+ * the workers and runners run, sorted. What `requires.mcp` of a skill is gated against.
+ */
+export function effectiveMcpServerNames(
+  files: readonly McpServerDefinition[],
+  shared: ReadonlyMap<string, SharedMcpServerRecord>,
+  onRefused?: SharedMcpDefinitionRefusal,
+): string[] {
+  return effectiveMcpDefinitions({
+    files,
+    shared,
+    variables: PLACEHOLDER_CONFIG_VARIABLES,
+    transports: ['stdio', 'streamable-http', 'sse'],
+    ...(onRefused ? { onRefused } : {}),
+  })
+    .map((definition) => definition.name)
+    .sort();
 }
 
 /** sha256 of a definition as this replica runs it: a tool snapshot listed under another definition is not used. */

@@ -209,6 +209,11 @@ export class SkillCatalog {
     return this.watcher.refresh();
   }
 
+  /** Gates `requires.mcp` against these MCP server names from now on; resolves once the catalog reflects them. */
+  async setMcpServers(names: readonly string[]): Promise<SkillSnapshot> {
+    return this.watcher.setMcpServers(names);
+  }
+
   /** Stops watching. */
   async close(): Promise<void> {
     await this.watcher.close();

@@ -34,7 +34,7 @@ export class SkillWatcher {
   private readonly listeners = new Set<SnapshotListener>();
   private readonly errorListeners = new Set<(error: unknown) => void>();
 
-  constructor(private readonly options: SkillWatcherOptions) {}
+  constructor(private options: SkillWatcherOptions) {}
 
   /** Runs the first discovery and starts watching. Resolves with the first snapshot. */
   async start(): Promise<SkillSnapshot> {
@@ -77,6 +77,15 @@ export class SkillWatcher {
     } finally {
       this.running = undefined;
     }
+  }
+
+  /**
+   * Gates `requires.mcp` against these server names from now on (they change when servers are added or
+   * removed at run time) and re-runs discovery; resolves with the new snapshot.
+   */
+  async setMcpServers(names: readonly string[]): Promise<SkillSnapshot> {
+    this.options = { ...this.options, mcpServers: [...names] };
+    return this.refresh();
   }
 
   private async discover(): Promise<SkillSnapshot> {

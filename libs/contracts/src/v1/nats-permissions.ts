@@ -70,7 +70,8 @@ function unique(subjects: string[]): string[] {
 
 /**
  * MCP servers added with `mcp.add` are written by the orchestrator only; tool-workers and wasm-runners
- * follow them (and may create the bucket with Talon's settings when they start first).
+ * follow them to run them, the skill-services to gate `requires.mcp` (each may create the bucket with
+ * Talon's settings when it starts first).
  */
 const MCP_DEFINITIONS_READER = unique([
   ...kvReadSubjects(SHARED_STATE_BUCKETS.mcpServers),
@@ -95,10 +96,11 @@ const TOOL_RESULT_WRITER = unique([
   ...objectStoreWriteSubjects(TOOL_RESULT_BUCKET),
 ]);
 
-/** The skill-services install skills, so they read and write the skill records. */
+/** The skill-services install skills, so they read and write the skill records; they read the MCP servers. */
 const SKILL_SERVICE_SHARED_STATE = unique([
   ...kvReadSubjects(SHARED_STATE_BUCKETS.skills),
   ...kvWriteSubjects(SHARED_STATE_BUCKETS.skills),
+  ...MCP_DEFINITIONS_READER,
 ]);
 
 /** The permission table, derived from the subject names in `subjects.ts`. */
