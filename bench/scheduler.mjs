@@ -5,7 +5,6 @@
 // second in this process (what any scheduler on this loaded machine pays at least).
 // Targets: lag p99 < 1 s, 0 duplicates, 0 missed.
 import { readFileSync } from 'node:fs';
-import { connect } from '@nats-io/transport-node';
 import pg from 'pg';
 import { testing } from './support/processes.mjs';
 import { printTable, summarize } from './support/stats.mjs';
@@ -33,10 +32,11 @@ const env = async (instance) => ({
 });
 const first = await testing.startServiceProcess('orchestrator', await env('bench-a'));
 const second = await testing.startServiceProcess('orchestrator', await env('bench-b'));
-const nc = await connect({ servers: nats.url });
+const nc = await nats.connect('api');
+const headers = testing.natsTokenHeaders(nats.bootstrapToken);
 const api = async (method, payload) => {
   const reply = (
-    await nc.request(`talon.api.v1.${method}`, JSON.stringify(payload), { timeout: 30000 })
+    await nc.request(`talon.api.v1.${method}`, JSON.stringify(payload), { timeout: 30000, headers })
   ).json();
   if (!reply.ok) throw new Error(`${method}: ${reply.error.code} ${reply.error.message}`);
   return reply.data;
@@ -75,7 +75,7 @@ await new Promise((resolve) => setTimeout(resolve, 1500));
 const cpuAfter = pids.map(cpuMs);
 
 const { rows: fires } = await pool.query(
-  `SELECT f.routine_id, f.slot_at, f.claimed_by, f.claimed_at, j.started_at FROM routine_fire f LEFT JOIN job j ON j.id = f.job_id`,
+  `SELECT f.routine_id, f.slot_at, f.claimed_by, f.claimed_at, f.outcome, j.status, j.started_at, j.finished_at FROM routine_fire f LEFT JOIN job j ON j.id = f.job_id`,
 );
 const { rows: dup } = await pool.query(
   `SELECT count(*)::int AS n FROM (SELECT routine_id, slot_at FROM routine_fire GROUP BY 1, 2 HAVING count(*) > 1) d`,
@@ -95,14 +95,26 @@ for (const id of ids) {
 const lag = summarize(fires.filter((fire) => fire.started_at).map((fire) => fire.started_at - fire.slot_at));
 const timer = summarize(timerLagMs);
 const claim = summarize(fires.map((fire) => fire.claimed_at - fire.slot_at));
+const run = summarize(
+  fires
+    .filter((fire) => fire.started_at && fire.finished_at)
+    .map((fire) => fire.finished_at - fire.started_at),
+);
+const outcomes = {};
+for (const fire of fires) {
+  const key = fire.outcome === 'skipped' ? 'skipped' : (fire.status ?? fire.outcome);
+  outcomes[key] = (outcomes[key] ?? 0) + 1;
+}
 const cpu = cpuAfter.reduce((sum, value, i) => sum + value - cpuBefore[i], 0);
 const claimants = {};
 for (const fire of fires) claimants[fire.claimed_by] = (claimants[fire.claimed_by] ?? 0) + 1;
 printTable([
   { measure: `fire lag, slot → job started (${fires.length} fires)`, ...lag },
   { measure: 'claim lag, slot → fire claimed', ...claim },
+  { measure: 'job run, started → finished', ...run },
   { measure: 'baseline: Node timer lag at each second', ...timer },
 ]);
+console.log(`fires by outcome (job state) ${JSON.stringify(outcomes)}`);
 console.log(`claimed by ${JSON.stringify(claimants)}; duplicates ${dup[0].n}; missed ${missed}`);
 await pool.end();
 await nc.close();
@@ -120,6 +132,9 @@ console.log(
     claimLagP50Ms: claim.p50,
     claimLagP99Ms: claim.p99,
     started: lag.n,
+    outcomes,
+    runP50Ms: run.p50,
+    runP99Ms: run.p99,
     baselineTimerLagP50Ms: timer.p50,
     baselineTimerLagP99Ms: timer.p99,
     duplicates: dup[0].n,
