@@ -307,6 +307,7 @@ export class JobRunner {
       outcome = handler
         ? await handler({
             jobId: row.id,
+            routineId: row.routineId,
             sessionId,
             action,
             input: row.input ?? undefined,
