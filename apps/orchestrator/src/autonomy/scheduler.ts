@@ -10,7 +10,7 @@ import type { JobStore } from './job-store.js';
 export interface SchedulerOptions {
   /** This orchestrator's instance id (recorded as the claimant of each fire). */
   owner: string;
-  /** Time between ticks. Default 250 ms. */
+  /** Longest time between ticks (sooner when the next slot is due sooner). Default 250 ms. */
   tickMs?: number;
   /** Routines handled per tick at most (the rest wait for the next one). Default 500. */
   batchSize?: number;
@@ -27,7 +27,8 @@ export interface SchedulerStats {
 }
 
 /**
- * Fires due routines. Every orchestrator runs one; each tick, in one transaction, it locks the due
+ * Fires due routines. Every orchestrator runs one, ticking every `tickMs` or, when a slot falls due
+ * sooner, at that slot's instant. Each tick, in one transaction, it locks the due
  * routines no other orchestrator holds (`FOR UPDATE SKIP LOCKED` on `next_fire_at <= now()`, the
  * database clock), plans their slots (catch-up policy, in the routine's timezone), claims each slot by
  * a unique insert into `routine_fire`, enqueues the jobs, and moves `next_fire_at` past now — all
@@ -57,10 +58,13 @@ export class Scheduler {
     const loop = (): void => {
       if (this.stopped) return;
       this.running = this.tick()
-        .then(() => undefined)
-        .catch((error) => this.logger.write('warn', 'scheduler tick failed', { error: String(error) }))
-        .finally(() => {
-          if (!this.stopped) this.timer = setTimeout(loop, this.tickMs);
+        .then(() => this.nextTickInMs())
+        .catch((error) => {
+          this.logger.write('warn', 'scheduler tick failed', { error: String(error) });
+          return this.tickMs;
+        })
+        .then((delayMs) => {
+          if (!this.stopped) this.timer = setTimeout(loop, delayMs);
         });
     };
     loop();
@@ -85,6 +89,23 @@ export class Scheduler {
     this.stats.lastTickMs = performance.now() - started;
     if (enqueued > 0) this.options.onEnqueued?.(enqueued);
     return enqueued;
+  }
+
+  /**
+   * How long to wait for the next tick: until the earliest next slot when it comes within a tick
+   * (measured on the database clock, as due-ness is), so a slot at a whole second is fired at that
+   * second rather than up to a tick later; otherwise a tick. A slot already due is another
+   * orchestrator's to fire (it holds the routine) or the next batch's: wait a tick, do not spin.
+   */
+  private async nextTickInMs(): Promise<number> {
+    const [row] = await this.prisma.$queryRaw<Array<{ in_ms: number | null }>>`
+      SELECT (EXTRACT(EPOCH FROM (min(next_fire_at) - now())) * 1000)::float8 AS in_ms FROM routine
+      WHERE NOT paused AND disabled_reason IS NULL`;
+    const inMs = row?.in_ms ?? null;
+    if (inMs === null || inMs <= 0 || inMs >= this.tickMs) return this.tickMs;
+    // The statement's now() was read before its reply travelled back: waiting the full difference
+    // lands a little after the slot, never before it.
+    return Math.ceil(inMs) + 1;
   }
 
   private async tickBatch(): Promise<{ count: number; more: boolean }> {
