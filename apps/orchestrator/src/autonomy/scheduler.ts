@@ -1,10 +1,44 @@
 import { isScheduled, planFires, type ScheduledTrigger } from '@talon/autonomy';
 import type { Guardrails, Trigger } from '@talon/contracts';
-import type { PrismaClient } from '@talon/persistence';
+import type { Prisma, PrismaClient } from '@talon/persistence';
 import type { JsonLogger } from '@talon/service-runtime';
 import { countFires } from './autonomy-metrics.js';
-import { commitFires, type RoutineFires } from './fire-committer.js';
+import { commitFires, type FiringRoutine, type RoutineFires } from './fire-committer.js';
 import type { JobStore } from './job-store.js';
+
+/** A due routine as the tick's locking statement reads it (column names). */
+interface DueRoutineRow {
+  id: string;
+  trigger: Prisma.JsonValue;
+  action: Prisma.JsonValue;
+  policy: Prisma.JsonValue;
+  limits: Prisma.JsonValue;
+  guardrails: Prisma.JsonValue;
+  next_fire_at: Date | null;
+  last_fire_at: Date | null;
+  created_at: Date;
+  now: Date;
+}
+
+function fromDueRow(row: DueRoutineRow): FiringRoutine & {
+  trigger: Prisma.JsonValue;
+  nextFireAt: Date | null;
+  createdAt: Date;
+  now: Date;
+} {
+  return {
+    id: row.id,
+    trigger: row.trigger,
+    action: row.action,
+    policy: row.policy,
+    limits: row.limits,
+    guardrails: row.guardrails,
+    nextFireAt: row.next_fire_at,
+    lastFireAt: row.last_fire_at,
+    createdAt: row.created_at,
+    now: row.now,
+  };
+}
 
 /** Options of the {@link Scheduler}. */
 export interface SchedulerOptions {
@@ -12,9 +46,12 @@ export interface SchedulerOptions {
   owner: string;
   /** Longest time between ticks (sooner when the next slot is due sooner). Default 250 ms. */
   tickMs?: number;
-  /** Routines handled per tick at most (the rest wait for the next one). Default 500. */
+  /**
+   * Routines handled per transaction; a tick runs transactions until none is due (the runners are
+   * woken after each commit, when its jobs become claimable). Default 500.
+   */
   batchSize?: number;
-  /** Called after a tick enqueued jobs (to wake the job runners). */
+  /** Called after a batch of a tick enqueued jobs (to wake the job runners). */
   onEnqueued?: (count: number) => void;
 }
 
@@ -83,11 +120,11 @@ export class Scheduler {
     for (;;) {
       const { count, more } = await this.tickBatch();
       enqueued += count;
+      if (count > 0) this.options.onEnqueued?.(count);
       if (!more || this.stopped) break;
     }
     this.stats.ticks++;
     this.stats.lastTickMs = performance.now() - started;
-    if (enqueued > 0) this.options.onEnqueued?.(enqueued);
     return enqueued;
   }
 
@@ -111,13 +148,18 @@ export class Scheduler {
   private async tickBatch(): Promise<{ count: number; more: boolean }> {
     const committed = await this.prisma.$transaction(
       async (tx) => {
-        const [{ now }] = (await tx.$queryRaw<Array<{ now: Date }>>`SELECT now() AS now`) as [{ now: Date }];
-        const due = await tx.$queryRaw<Array<{ id: string }>>`
-          SELECT id FROM routine
-          WHERE next_fire_at <= ${now} AND NOT paused AND disabled_reason IS NULL
-          ORDER BY next_fire_at LIMIT ${this.batchSize} FOR UPDATE SKIP LOCKED`;
-        if (due.length === 0) return { fires: [], more: false };
-        const routines = await tx.routine.findMany({ where: { id: { in: due.map((row) => row.id) } } });
+        // One statement locks the due routines and reads what planning needs (and the database clock):
+        // a thousand due at one second are fired by a transaction shorter by two round trips.
+        const routines = (
+          await tx.$queryRaw<DueRoutineRow[]>`
+            SELECT id, trigger, action, policy, limits, guardrails, next_fire_at, last_fire_at, created_at,
+              now() AS now
+            FROM routine
+            WHERE next_fire_at <= now() AND NOT paused AND disabled_reason IS NULL
+            ORDER BY next_fire_at LIMIT ${this.batchSize} FOR UPDATE SKIP LOCKED`
+        ).map(fromDueRow);
+        if (routines.length === 0) return { fires: [], more: false };
+        const now = routines[0]!.now;
         const batch: RoutineFires[] = [];
         for (const routine of routines) {
           const trigger = routine.trigger as Trigger;
@@ -151,7 +193,7 @@ export class Scheduler {
           });
         }
         const fires = await commitFires(tx, this.jobs, this.options.owner, now, batch);
-        return { fires, more: due.length === this.batchSize };
+        return { fires, more: routines.length === this.batchSize };
       },
       { timeout: 30_000, maxWait: 10_000 },
     );
