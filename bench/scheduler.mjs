@@ -69,7 +69,7 @@ await new Promise((resolve) => setTimeout(resolve, 1500));
 const cpuAfter = pids.map(cpuMs);
 
 const { rows: fires } = await pool.query(
-  `SELECT f.routine_id, f.slot_at, f.claimed_by, f.claimed_at, j.started_at FROM routine_fire f LEFT JOIN job j ON j.id = f.job_id`,
+  `SELECT f.routine_id, f.slot_at, f.claimed_by, f.claimed_at, f.outcome, j.status, j.started_at, j.finished_at FROM routine_fire f LEFT JOIN job j ON j.id = f.job_id`,
 );
 const { rows: dup } = await pool.query(
   `SELECT count(*)::int AS n FROM (SELECT routine_id, slot_at FROM routine_fire GROUP BY 1, 2 HAVING count(*) > 1) d`,
@@ -89,14 +89,26 @@ for (const id of ids) {
 const lag = summarize(fires.filter((fire) => fire.started_at).map((fire) => fire.started_at - fire.slot_at));
 const timer = summarize(timerLagMs);
 const claim = summarize(fires.map((fire) => fire.claimed_at - fire.slot_at));
+const run = summarize(
+  fires
+    .filter((fire) => fire.started_at && fire.finished_at)
+    .map((fire) => fire.finished_at - fire.started_at),
+);
+const outcomes = {};
+for (const fire of fires) {
+  const key = fire.outcome === 'skipped' ? 'skipped' : (fire.status ?? fire.outcome);
+  outcomes[key] = (outcomes[key] ?? 0) + 1;
+}
 const cpu = cpuAfter.reduce((sum, value, i) => sum + value - cpuBefore[i], 0);
 const claimants = {};
 for (const fire of fires) claimants[fire.claimed_by] = (claimants[fire.claimed_by] ?? 0) + 1;
 printTable([
   { measure: `fire lag, slot → job started (${fires.length} fires)`, ...lag },
   { measure: 'claim lag, slot → fire claimed', ...claim },
+  { measure: 'job run, started → finished', ...run },
   { measure: 'baseline: Node timer lag at each second', ...timer },
 ]);
+console.log(`fires by outcome (job state) ${JSON.stringify(outcomes)}`);
 console.log(`claimed by ${JSON.stringify(claimants)}; duplicates ${dup[0].n}; missed ${missed}`);
 await pool.end();
 await talon.close();
@@ -114,6 +126,9 @@ console.log(
     claimLagP50Ms: claim.p50,
     claimLagP99Ms: claim.p99,
     started: lag.n,
+    outcomes,
+    runP50Ms: run.p50,
+    runP99Ms: run.p99,
     baselineTimerLagP50Ms: timer.p50,
     baselineTimerLagP99Ms: timer.p99,
     duplicates: dup[0].n,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Routine, RoutineFire } from '@talon/contracts';
+import type { JobEvent, Routine, RoutineFire } from '@talon/contracts';
 import {
   connectTalonApi,
   createTestDatabase,
@@ -110,5 +110,20 @@ describe('the scheduler fires each slot exactly once across 3 orchestrators', ()
       'every job finished',
       250,
     );
+    // Jobs ending together share one statement with their events: each job's history still reads in
+    // order, without a gap, ending with `job.finished`.
+    const { jobs } = await api.ok<{ jobs: Array<{ id: string; state: string }> }>('jobs.list', {
+      state: 'completed',
+      limit: 40,
+    });
+    expect(jobs.length).toBeGreaterThan(0);
+    for (const job of jobs) {
+      const { events } = await api.ok<{ events: JobEvent[] }>('jobs.events', { id: job.id });
+      expect(events.map((event) => event.seq)).toEqual(events.map((_, index) => index + 1));
+      expect(events.map((event) => event.type)).toEqual(
+        expect.arrayContaining(['job.started', 'job.reminder', 'job.finished']),
+      );
+      expect(events.at(-1)!.type).toBe('job.finished');
+    }
   }, 90_000);
 });

@@ -33,6 +33,7 @@ export {
 export { McpControlHost, type McpControlHostOptions, type McpControlTarget } from './mcp-control-host.js';
 export { toolCallControllerFor, TOOL_HOST } from './tool-call-controller.js';
 export { findFreePort } from './free-port.js';
+export { WriteBatcher } from './write-batcher.js';
 export { traceHeaders } from './nats-trace-headers.js';
 export {
   ToolCallRequester,

@@ -46,7 +46,7 @@ export function autonomyProviders(
 ): Provider[] {
   const owner = config.instanceId;
   const jobs = new JobStore(database.prisma);
-  const events = new JobEventLog(jobs, connection, logger);
+  const events = new JobEventLog(jobs, connection, logger, owner);
   const notify = (message: Record<string, unknown>): void =>
     connection.publish(SUBJECTS.jobsWake, encodeJson(message));
   return [

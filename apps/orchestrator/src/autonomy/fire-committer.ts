@@ -15,9 +15,15 @@ export interface FireClaim {
   readonly input?: unknown;
 }
 
+/** What claiming a routine's fires reads of it. */
+export type FiringRoutine = Pick<
+  RoutineRow,
+  'id' | 'action' | 'policy' | 'limits' | 'guardrails' | 'lastFireAt'
+>;
+
 /** A routine's fires and its next slot (`undefined`: leave it; `null`: no more slots). */
 export interface RoutineFires {
-  readonly routine: RoutineRow;
+  readonly routine: FiringRoutine;
   readonly fires: readonly FireClaim[];
   readonly next?: Date | null;
 }

@@ -12,6 +12,8 @@ export type JobOutcome =
 /** What an action handler gets for one run. */
 export interface JobRunContext {
   readonly jobId: string;
+  /** The routine whose fire enqueued the job (null for a job created directly). */
+  readonly routineId: string | null;
   readonly sessionId: string;
   readonly action: JobAction;
   readonly input: unknown;

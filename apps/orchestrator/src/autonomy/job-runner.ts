@@ -1,7 +1,7 @@
 import { leaseSchedule, type LeaseSchedule } from '@talon/agent';
 import { afterJobOutcome, afterLostLease, resolveJobLimits } from '@talon/autonomy';
 import type { ChatEvent, Guardrails, JobAction, JobLimits, JobPolicy, JobState } from '@talon/contracts';
-import { isUniqueViolation, type Job as JobRow, type PrismaClient } from '@talon/persistence';
+import type { Job as JobRow, PrismaClient } from '@talon/persistence';
 import type { JsonLogger } from '@talon/service-runtime';
 import { countFinishedJob, observeFireLag } from './autonomy-metrics.js';
 import type { JobActionHandlers, JobOutcome } from './job-action-handlers.js';
@@ -307,6 +307,7 @@ export class JobRunner {
       outcome = handler
         ? await handler({
             jobId: row.id,
+            routineId: row.routineId,
             sessionId,
             action,
             input: row.input ?? undefined,
@@ -381,36 +382,16 @@ export class JobRunner {
     }
     // The final state and `job.finished` are written in one statement, after every earlier event:
     // whoever reads a finished job reads its whole history.
-    await this.events.flush();
-    const finished = await this.finishWithEvent(row.id, {
+    const finished = await this.events.finish(row.id, {
       state,
       ...(result === undefined ? {} : { result }),
       ...(error ? { error } : {}),
     });
     if (finished === undefined) return;
     countFinishedJob(state);
-    this.events.publishStored(finished.event);
     const routineId = finished.routineId;
     if (routineId !== null && state === 'failed')
       await this.countFailure(routineId, `${error!.code}: ${error!.message}`);
-  }
-
-  private async finishWithEvent(
-    id: string,
-    outcome: Parameters<JobStore['finishOwned']>[2],
-  ): ReturnType<JobStore['finishOwned']> {
-    const event = {
-      type: 'job.finished',
-      data: { state: outcome.state, ...(outcome.error ? { error: outcome.error } : {}) },
-    };
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.jobs.finishOwned(id, this.options.owner, outcome, event);
-      } catch (error) {
-        // Another orchestrator's API stored an event of this job at the same moment; number it again.
-        if (attempt >= 5 || !isUniqueViolation(error)) throw error;
-      }
-    }
   }
 
   private async markStuck(jobId: string, active: ActiveJob): Promise<void> {

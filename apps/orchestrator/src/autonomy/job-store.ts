@@ -22,6 +22,33 @@ export interface ExpiredJob {
   readonly leaseOwner: string | null;
 }
 
+/** How a job ended. */
+export interface JobEnd {
+  readonly state: JobState;
+  readonly result?: unknown;
+  readonly error?: { readonly code: string; readonly message: string };
+}
+
+/** An event of a job to store. */
+export interface NewJobEvent {
+  readonly jobId: string;
+  readonly type: string;
+  readonly data: Record<string, unknown>;
+}
+
+/** A job to end by {@link JobStore.storeEvents}, with its final event. */
+export interface OwnedFinish {
+  readonly id: string;
+  readonly outcome: JobEnd;
+  readonly finalEvent: { readonly type: string; readonly data: Record<string, unknown> };
+}
+
+/** A job ended by {@link JobStore.storeEvents}: its routine (null without one) and its stored final event. */
+export interface FinishedJob {
+  readonly routineId: string | null;
+  readonly event: JobEvent;
+}
+
 /** A job taken by {@link JobStore.claim}. */
 export interface ClaimedJob {
   readonly job: JobRow;
@@ -247,54 +274,6 @@ export class JobStore {
     return count > 0;
   }
 
-  /**
-   * Ends a job `owner` holds and records the end on its routine fire, in one statement: the job's
-   * state, result or error and released lease; the fire's outcome and duration; a success resets the
-   * routine's failure count. Returns the routine id (null without one), or `undefined` when the lease
-   * was lost and nothing was written. (Counting a failure towards auto-disable is the caller's.)
-   */
-  async finishOwned(
-    id: string,
-    owner: string,
-    outcome: { state: JobState; result?: unknown; error?: { code: string; message: string } },
-    finalEvent: { type: string; data: Record<string, unknown> },
-  ): Promise<{ routineId: string | null; event: JobEvent } | undefined> {
-    const result = outcome.result === undefined ? null : JSON.stringify(outcome.result);
-    const failure = outcome.error ? `${outcome.error.code}: ${outcome.error.message}` : null;
-    const rows = await this.prisma.$queryRaw<Array<{ routine_id: string | null; seq: number; at: Date }>>`
-      WITH done AS (
-        UPDATE job SET status = ${outcome.state}, result = ${result}::jsonb,
-          error = ${outcome.error?.message ?? null}, error_code = ${outcome.error?.code ?? null},
-          finished_at = now(), updated_at = now(), lease_owner = NULL, lease_expires_at = NULL
-        WHERE id = ${id}::uuid AND lease_owner = ${owner} AND status NOT IN ('completed', 'failed', 'cancelled')
-        RETURNING id, routine_id, started_at, finished_at
-      ), fire AS (
-        UPDATE routine_fire AS f SET outcome = ${outcome.state},
-          duration_ms = (EXTRACT(EPOCH FROM d.finished_at - d.started_at) * 1000)::int,
-          reason = COALESCE(${failure}, f.reason)
-        FROM done d WHERE f.job_id = d.id
-        RETURNING f.id
-      ), reset AS (
-        UPDATE routine SET consecutive_failures = 0, updated_at = now()
-        WHERE ${outcome.state === 'completed'} AND consecutive_failures <> 0
-          AND id IN (SELECT routine_id FROM done)
-        RETURNING id
-      ), final_event AS (
-        INSERT INTO job_event (job_id, seq, type, data)
-        SELECT d.id, COALESCE((SELECT MAX(seq) FROM job_event WHERE job_id = d.id), 0) + 1,
-          ${finalEvent.type}, ${JSON.stringify(finalEvent.data)}::jsonb
-        FROM done d
-        RETURNING seq, at
-      )
-      SELECT done.routine_id, final_event.seq::int AS seq, final_event.at FROM done, final_event`;
-    if (rows.length === 0) return undefined;
-    const row = rows[0]!;
-    return {
-      routineId: row.routine_id,
-      event: { ...finalEvent.data, jobId: id, seq: row.seq, type: finalEvent.type, at: row.at.toISOString() },
-    };
-  }
-
   /** Records the job's session (created when its run starts). */
   async attachSession(id: string, owner: string, sessionId: string): Promise<void> {
     await this.prisma.$executeRaw`
@@ -334,25 +313,49 @@ export class JobStore {
   }
 
   /**
-   * Stores events of several jobs in one statement; each job's events get the next seqs after its
-   * highest stored one, in the order given. Returns them with seq and time, in input order.
+   * Stores events of several jobs and ends jobs `owner` holds, all in one statement (one commit). Each
+   * job's events get the next seqs after its highest stored one, in the order given. Each end writes
+   * the job's state, result or error and releases its lease; records the outcome and duration on its
+   * routine fire; resets its routine's failure count on success; and stores its final event numbered
+   * after all of the job's events, these included. Returns the stored events in input order, and per
+   * end the routine id (null without one) with the stored final event, or `undefined` when that job's
+   * lease was lost and nothing of its end was written. (Counting a failure towards auto-disable is
+   * the caller's.)
    */
-  async appendEvents(
-    events: ReadonlyArray<{ jobId: string; type: string; data: Record<string, unknown> }>,
-  ): Promise<JobEvent[]> {
-    if (events.length === 0) return [];
-    const items = events.map((event, index) => ({
-      job_id: event.jobId,
-      type: event.type,
-      data: event.data,
-      n: index,
+  async storeEvents(
+    owner: string,
+    events: ReadonlyArray<NewJobEvent>,
+    ends: ReadonlyArray<OwnedFinish> = [],
+  ): Promise<{ events: JobEvent[]; ends: Array<FinishedJob | undefined> }> {
+    if (events.length === 0 && ends.length === 0) return { events: [], ends: [] };
+    const items = events.map((event, n) => ({ n, job_id: event.jobId, type: event.type, data: event.data }));
+    const finishes = ends.map((end, n) => ({
+      n,
+      id: end.id,
+      state: end.outcome.state,
+      result: end.outcome.result === undefined ? null : end.outcome.result,
+      error: end.outcome.error?.message ?? null,
+      error_code: end.outcome.error?.code ?? null,
+      failure: end.outcome.error ? `${end.outcome.error.code}: ${end.outcome.error.message}` : null,
+      event_type: end.finalEvent.type,
+      event_data: end.finalEvent.data,
     }));
-    const rows = await this.prisma.$queryRaw<Array<{ n: number; seq: number; at: Date }>>`
+    // Both inserts read the same snapshot: a final event is numbered after the job's stored events
+    // and after those this statement stores.
+    const rows = await this.prisma.$queryRaw<
+      Array<{ kind: 'event' | 'end'; n: number; seq: number; at: Date; routine_id: string | null }>
+    >`
       WITH items AS (
         SELECT (r.job_id)::uuid AS job_id, r.type, r.data, r.n
         FROM jsonb_to_recordset(${JSON.stringify(items)}::jsonb) AS r(job_id text, type text, data jsonb, n int)
+      ), ends AS (
+        SELECT r.n, r.id::uuid AS id, r.state, r.result, r.error, r.error_code, r.failure, r.event_type, r.event_data
+        FROM jsonb_to_recordset(${JSON.stringify(finishes)}::jsonb) AS r(
+          n int, id text, state text, result jsonb, error text, error_code text, failure text,
+          event_type text, event_data jsonb)
       ), base AS (
-        SELECT job_id, MAX(seq) AS seq FROM job_event WHERE job_id IN (SELECT job_id FROM items) GROUP BY job_id
+        SELECT job_id, MAX(seq) AS seq FROM job_event
+        WHERE job_id IN (SELECT job_id FROM items UNION SELECT id FROM ends) GROUP BY job_id
       ), numbered AS (
         SELECT i.job_id, i.type, i.data, i.n,
           COALESCE(b.seq, 0) + row_number() OVER (PARTITION BY i.job_id ORDER BY i.n) AS seq
@@ -361,21 +364,61 @@ export class JobStore {
         INSERT INTO job_event (job_id, seq, type, data)
         SELECT job_id, seq, type, data FROM numbered
         RETURNING job_id, seq, at
+      ), done AS (
+        UPDATE job AS j SET status = e.state, result = e.result, error = e.error, error_code = e.error_code,
+          finished_at = now(), updated_at = now(), lease_owner = NULL, lease_expires_at = NULL
+        FROM ends e
+        WHERE j.id = e.id AND j.lease_owner = ${owner} AND j.status NOT IN ('completed', 'failed', 'cancelled')
+        RETURNING e.n, j.id, j.routine_id, j.started_at, j.finished_at, e.state, e.failure, e.event_type, e.event_data
+      ), fire AS (
+        UPDATE routine_fire AS f SET outcome = d.state,
+          duration_ms = (EXTRACT(EPOCH FROM d.finished_at - d.started_at) * 1000)::int,
+          reason = COALESCE(d.failure, f.reason)
+        FROM done d WHERE f.job_id = d.id
+        RETURNING f.id
+      ), reset AS (
+        UPDATE routine SET consecutive_failures = 0, updated_at = now()
+        WHERE consecutive_failures <> 0 AND id IN (SELECT routine_id FROM done WHERE state = 'completed')
+        RETURNING id
+      ), final_event AS (
+        INSERT INTO job_event (job_id, seq, type, data)
+        SELECT d.id,
+          COALESCE((SELECT b.seq FROM base b WHERE b.job_id = d.id), 0)
+            + (SELECT count(*) FROM items i WHERE i.job_id = d.id) + 1,
+          d.event_type, d.event_data
+        FROM done d
+        RETURNING job_id, seq, at
       )
-      SELECT numbered.n, inserted.seq::int AS seq, inserted.at
-      FROM inserted JOIN numbered ON numbered.job_id = inserted.job_id AND numbered.seq = inserted.seq`;
-    return rows
-      .sort((a, b) => a.n - b.n)
-      .map((row) => {
-        const event = events[row.n]!;
+      SELECT 'event' AS kind, numbered.n, inserted.seq::int AS seq, inserted.at, NULL::uuid AS routine_id
+      FROM inserted JOIN numbered ON numbered.job_id = inserted.job_id AND numbered.seq = inserted.seq
+      UNION ALL
+      SELECT 'end' AS kind, done.n, final_event.seq::int AS seq, final_event.at, done.routine_id
+      FROM done JOIN final_event ON final_event.job_id = done.id`;
+    const storedEvents = new Map<number, { seq: number; at: Date }>();
+    const storedEnds = new Map<number, { seq: number; at: Date; routine_id: string | null }>();
+    for (const row of rows) (row.kind === 'event' ? storedEvents : storedEnds).set(row.n, row);
+    return {
+      events: events.flatMap((event, n) => {
+        const row = storedEvents.get(n);
+        return row
+          ? [{ ...event.data, jobId: event.jobId, seq: row.seq, type: event.type, at: row.at.toISOString() }]
+          : [];
+      }),
+      ends: ends.map((end, n) => {
+        const row = storedEnds.get(n);
+        if (!row) return undefined;
         return {
-          ...event.data,
-          jobId: event.jobId,
-          seq: row.seq,
-          type: event.type,
-          at: row.at.toISOString(),
+          routineId: row.routine_id,
+          event: {
+            ...end.finalEvent.data,
+            jobId: end.id,
+            seq: row.seq,
+            type: end.finalEvent.type,
+            at: row.at.toISOString(),
+          },
         };
-      });
+      }),
+    };
   }
 
   async events(jobId: string, afterSeq = 0, limit = 500): Promise<JobEvent[]> {

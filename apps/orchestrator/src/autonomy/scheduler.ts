@@ -1,20 +1,57 @@
 import { isScheduled, planFires, type ScheduledTrigger } from '@talon/autonomy';
 import type { Guardrails, Trigger } from '@talon/contracts';
-import type { PrismaClient } from '@talon/persistence';
+import type { Prisma, PrismaClient } from '@talon/persistence';
 import type { JsonLogger } from '@talon/service-runtime';
 import { countFires } from './autonomy-metrics.js';
-import { commitFires, type RoutineFires } from './fire-committer.js';
+import { commitFires, type FiringRoutine, type RoutineFires } from './fire-committer.js';
 import type { JobStore } from './job-store.js';
+
+/** A due routine as the tick's locking statement reads it (column names). */
+interface DueRoutineRow {
+  id: string;
+  trigger: Prisma.JsonValue;
+  action: Prisma.JsonValue;
+  policy: Prisma.JsonValue;
+  limits: Prisma.JsonValue;
+  guardrails: Prisma.JsonValue;
+  next_fire_at: Date | null;
+  last_fire_at: Date | null;
+  created_at: Date;
+  now: Date;
+}
+
+function fromDueRow(row: DueRoutineRow): FiringRoutine & {
+  trigger: Prisma.JsonValue;
+  nextFireAt: Date | null;
+  createdAt: Date;
+  now: Date;
+} {
+  return {
+    id: row.id,
+    trigger: row.trigger,
+    action: row.action,
+    policy: row.policy,
+    limits: row.limits,
+    guardrails: row.guardrails,
+    nextFireAt: row.next_fire_at,
+    lastFireAt: row.last_fire_at,
+    createdAt: row.created_at,
+    now: row.now,
+  };
+}
 
 /** Options of the {@link Scheduler}. */
 export interface SchedulerOptions {
   /** This orchestrator's instance id (recorded as the claimant of each fire). */
   owner: string;
-  /** Time between ticks. Default 250 ms. */
+  /** Longest time between ticks (sooner when the next slot is due sooner). Default 250 ms. */
   tickMs?: number;
-  /** Routines handled per tick at most (the rest wait for the next one). Default 500. */
+  /**
+   * Routines handled per transaction; a tick runs transactions until none is due (the runners are
+   * woken after each commit, when its jobs become claimable). Default 500.
+   */
   batchSize?: number;
-  /** Called after a tick enqueued jobs (to wake the job runners). */
+  /** Called after a batch of a tick enqueued jobs (to wake the job runners). */
   onEnqueued?: (count: number) => void;
 }
 
@@ -27,7 +64,8 @@ export interface SchedulerStats {
 }
 
 /**
- * Fires due routines. Every orchestrator runs one; each tick, in one transaction, it locks the due
+ * Fires due routines. Every orchestrator runs one, ticking every `tickMs` or, when a slot falls due
+ * sooner, at that slot's instant. Each tick, in one transaction, it locks the due
  * routines no other orchestrator holds (`FOR UPDATE SKIP LOCKED` on `next_fire_at <= now()`, the
  * database clock), plans their slots (catch-up policy, in the routine's timezone), claims each slot by
  * a unique insert into `routine_fire`, enqueues the jobs, and moves `next_fire_at` past now — all
@@ -57,10 +95,13 @@ export class Scheduler {
     const loop = (): void => {
       if (this.stopped) return;
       this.running = this.tick()
-        .then(() => undefined)
-        .catch((error) => this.logger.write('warn', 'scheduler tick failed', { error: String(error) }))
-        .finally(() => {
-          if (!this.stopped) this.timer = setTimeout(loop, this.tickMs);
+        .then(() => this.nextTickInMs())
+        .catch((error) => {
+          this.logger.write('warn', 'scheduler tick failed', { error: String(error) });
+          return this.tickMs;
+        })
+        .then((delayMs) => {
+          if (!this.stopped) this.timer = setTimeout(loop, delayMs);
         });
     };
     loop();
@@ -79,24 +120,46 @@ export class Scheduler {
     for (;;) {
       const { count, more } = await this.tickBatch();
       enqueued += count;
+      if (count > 0) this.options.onEnqueued?.(count);
       if (!more || this.stopped) break;
     }
     this.stats.ticks++;
     this.stats.lastTickMs = performance.now() - started;
-    if (enqueued > 0) this.options.onEnqueued?.(enqueued);
     return enqueued;
+  }
+
+  /**
+   * How long to wait for the next tick: until the earliest next slot when it comes within a tick
+   * (measured on the database clock, as due-ness is), so a slot at a whole second is fired at that
+   * second rather than up to a tick later; otherwise a tick. A slot already due is another
+   * orchestrator's to fire (it holds the routine) or the next batch's: wait a tick, do not spin.
+   */
+  private async nextTickInMs(): Promise<number> {
+    const [row] = await this.prisma.$queryRaw<Array<{ in_ms: number | null }>>`
+      SELECT (EXTRACT(EPOCH FROM (min(next_fire_at) - now())) * 1000)::float8 AS in_ms FROM routine
+      WHERE NOT paused AND disabled_reason IS NULL`;
+    const inMs = row?.in_ms ?? null;
+    if (inMs === null || inMs <= 0 || inMs >= this.tickMs) return this.tickMs;
+    // The statement's now() was read before its reply travelled back: waiting the full difference
+    // lands a little after the slot, never before it.
+    return Math.ceil(inMs) + 1;
   }
 
   private async tickBatch(): Promise<{ count: number; more: boolean }> {
     const committed = await this.prisma.$transaction(
       async (tx) => {
-        const [{ now }] = (await tx.$queryRaw<Array<{ now: Date }>>`SELECT now() AS now`) as [{ now: Date }];
-        const due = await tx.$queryRaw<Array<{ id: string }>>`
-          SELECT id FROM routine
-          WHERE next_fire_at <= ${now} AND NOT paused AND disabled_reason IS NULL
-          ORDER BY next_fire_at LIMIT ${this.batchSize} FOR UPDATE SKIP LOCKED`;
-        if (due.length === 0) return { fires: [], more: false };
-        const routines = await tx.routine.findMany({ where: { id: { in: due.map((row) => row.id) } } });
+        // One statement locks the due routines and reads what planning needs (and the database clock):
+        // a thousand due at one second are fired by a transaction shorter by two round trips.
+        const routines = (
+          await tx.$queryRaw<DueRoutineRow[]>`
+            SELECT id, trigger, action, policy, limits, guardrails, next_fire_at, last_fire_at, created_at,
+              now() AS now
+            FROM routine
+            WHERE next_fire_at <= now() AND NOT paused AND disabled_reason IS NULL
+            ORDER BY next_fire_at LIMIT ${this.batchSize} FOR UPDATE SKIP LOCKED`
+        ).map(fromDueRow);
+        if (routines.length === 0) return { fires: [], more: false };
+        const now = routines[0]!.now;
         const batch: RoutineFires[] = [];
         for (const routine of routines) {
           const trigger = routine.trigger as Trigger;
@@ -130,7 +193,7 @@ export class Scheduler {
           });
         }
         const fires = await commitFires(tx, this.jobs, this.options.owner, now, batch);
-        return { fires, more: due.length === this.batchSize };
+        return { fires, more: routines.length === this.batchSize };
       },
       { timeout: 30_000, maxWait: 10_000 },
     );

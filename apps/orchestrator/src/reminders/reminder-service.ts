@@ -10,6 +10,7 @@ import type { PrismaClient, Routine as RoutineRow } from '@talon/persistence';
 import type { ChatService } from '../agent/chat-service.js';
 import type { JobActionHandler } from '../autonomy/job-action-handlers.js';
 import type { RoutineService } from '../autonomy/routine-service.js';
+import type { ReminderNotificationStore } from './reminder-notification-store.js';
 
 type ReminderAction = Extract<JobAction, { kind: 'reminder' }>;
 
@@ -22,31 +23,25 @@ export class ReminderService {
     private readonly prisma: PrismaClient,
     private readonly chat: ChatService,
     private readonly routines: RoutineService,
+    private readonly notifications: ReminderNotificationStore,
   ) {}
 
   /** The `reminder` job action: publish on the session's stream, store the notification once per job. */
   readonly deliver: JobActionHandler = async (context) => {
     const action = context.action as ReminderAction;
     const target = action.sessionId;
-    const job = await this.prisma.job.findUnique({
-      where: { id: context.jobId },
-      select: { routineId: true },
-    });
-    const stored = await this.prisma.reminderNotification.upsert({
-      where: { jobId: context.jobId },
-      create: {
-        jobId: context.jobId,
-        routineId: job?.routineId ?? null,
-        sessionId: target ?? null,
-        text: action.text,
-      },
-      update: {},
+    const routineId = context.routineId;
+    const stored = await this.notifications.store({
+      jobId: context.jobId,
+      routineId,
+      sessionId: target ?? null,
+      text: action.text,
     });
     const reminder = {
       type: 'reminder',
       jobId: context.jobId,
       notificationId: stored.id,
-      ...(job?.routineId ? { reminderId: job.routineId } : {}),
+      ...(routineId ? { reminderId: routineId } : {}),
       text: action.text,
       target: action.target ?? '_reminder',
       deliveredAt: stored.deliveredAt.toISOString(),

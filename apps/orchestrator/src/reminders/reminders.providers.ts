@@ -8,6 +8,7 @@ import type { RoutineService } from '../autonomy/routine-service.js';
 import { CHAT_SERVICE, HAND_CATALOG, TOOL_CATALOG } from '../config/orchestrator.constants.js';
 import type { OrchestratorConfig } from '../config/orchestrator-config.js';
 import type { HandCatalog } from '../hands/hand-catalog.js';
+import { ReminderNotificationStore } from './reminder-notification-store.js';
 import { ReminderService } from './reminder-service.js';
 import { createReminderTools } from './reminder-tools.js';
 import { REMINDER_SERVICE, SCHEDULE_INTERCEPT } from './reminders.constants.js';
@@ -26,7 +27,12 @@ export function reminderProviders(config: OrchestratorConfig, database: Database
         handlers: JobActionHandlers,
         tools: ToolCatalog,
       ) => {
-        const service = new ReminderService(database.prisma, chat, routines);
+        const service = new ReminderService(
+          database.prisma,
+          chat,
+          routines,
+          new ReminderNotificationStore(database.prisma),
+        );
         handlers.register('reminder', service.deliver);
         for (const tool of createReminderTools(service)) tools.registerLocal(tool);
         return service;
