@@ -99,6 +99,44 @@ describe('the audit log never drops a row', () => {
     await sql.query("UPDATE audit_event SET outcome = 'ok' WHERE id = $1", [rows[0].id]);
   }, 60_000);
 
+  it('keeps one chain when two writers append at once, each from its own connection pool', async () => {
+    const other = await openDatabase({ kind: 'postgres', url: database.url });
+    try {
+      const failures: number[] = [];
+      const writers = [opened, other].map(
+        (db) => new AuditLog(db.prisma, (_error, attempt) => failures.push(attempt)),
+      );
+      // Rounds of concurrent batches: each writer's known head goes stale whenever the other one wrote.
+      for (let round = 0; round < 20; round++) {
+        await Promise.all(
+          writers.flatMap((audit, writer) =>
+            Array.from({ length: 1 + (round % 4) * 3 }, (_, index) =>
+              audit.append({
+                kind: 'test.two-writers',
+                actor: `writer-${writer}`,
+                outcome: 'ok',
+                durationMs: index,
+              }),
+            ),
+          ),
+        );
+      }
+      const { rows } = await sql.query(
+        "SELECT count(*)::int AS n FROM audit_event WHERE kind = 'test.two-writers'",
+      );
+      expect(rows[0].n).toBe(2 * [0, 1, 2, 3].reduce((sum, step) => sum + 5 * (1 + step * 3), 0));
+      expect(await writers[0]!.verify()).toMatchObject({ ok: true });
+      // A race the head check cannot see is refused by the unique link and retried, never written as a fork.
+      const forks = await sql.query(
+        'SELECT prev_hash FROM audit_event GROUP BY prev_hash HAVING count(*) > 1',
+      );
+      expect(forks.rows).toEqual([]);
+      console.log(`two writers: ${rows[0].n} rows, ${failures.length} retried writes`);
+    } finally {
+      await other.close();
+    }
+  }, 60_000);
+
   describe('through the orchestrator', () => {
     let nats: NatsTestServer;
     let orchestrator: ServiceProcess;

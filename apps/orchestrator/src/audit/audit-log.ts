@@ -6,7 +6,7 @@ import {
   type AuditVerification,
 } from '@talon/audit';
 import { isUuid, type AuditListReply, type AuditListRequest } from '@talon/contracts';
-import type { PrismaClient } from '@talon/persistence';
+import { isUniqueViolation, type PrismaClient } from '@talon/persistence';
 
 /** One advisory-lock key for the whole chain, so orchestrators append one at a time. */
 const AUDIT_CHAIN_LOCK = 7_300_001;
@@ -23,6 +23,8 @@ const RETRY_MAX_MS = 5_000;
 const SPLIT_AFTER_ATTEMPTS = 3;
 /** A single row that failed this often is written with its details replaced by the error (never dropped). */
 const DEGRADE_AFTER_ATTEMPTS = 6;
+/** Locked appends tried again at once when a one-statement append of another writer linked to the head first. */
+const LOCKED_RACE_RETRIES = 3;
 
 const INT32_MAX = 2_147_483_647;
 
@@ -55,6 +57,8 @@ export class AuditLog {
   private queue: Pending[] = [];
   private draining = false;
   private idleWaiters: Array<() => void> = [];
+  /** The hash of the last row this log committed; undefined until known (then the locked path reads it). */
+  private head: string | undefined;
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -205,25 +209,74 @@ export class AuditLog {
   }
 
   private async write(batch: AuditRecord[]): Promise<void> {
-    await this.prisma.$transaction(async (tx) => {
+    if (this.head !== undefined && (await this.appendAfterKnownHead(batch, this.head))) return;
+    for (let race = 1; ; race++) {
+      try {
+        await this.appendUnderLock(batch);
+        return;
+      } catch (error) {
+        // A one-statement append of another writer took the head under the lock: read it again at once.
+        if (!isUniqueViolation(error) || race === LOCKED_RACE_RETRIES) throw error;
+      }
+    }
+  }
+
+  /** One statement: inserts the batch only if `head` is still the chain's head; false when it is not. */
+  private async appendAfterKnownHead(batch: AuditRecord[], head: string): Promise<boolean> {
+    const rows = linked(head, batch);
+    let inserted: number;
+    try {
+      inserted = await this.prisma.$executeRaw`
+        INSERT INTO audit_event (at, kind, actor, session_id, call_id, tool, args_hash, outcome, duration_ms, data, prev_hash, hash)
+        SELECT (r->>'at')::timestamptz, r->>'kind', r->>'actor', (r->>'sessionId')::uuid, r->>'callId', r->>'tool', r->>'argsHash',
+               r->>'outcome', (r->>'durationMs')::int, r->'data', r->>'prevHash', r->>'hash'
+        FROM jsonb_array_elements(${JSON.stringify(rows)}::jsonb) WITH ORDINALITY AS item(r, position)
+        WHERE COALESCE((SELECT hash FROM audit_event ORDER BY id DESC LIMIT 1), ${GENESIS_HASH}) = ${head}
+        ORDER BY position`;
+    } catch (error) {
+      // Another writer linked a row to the same head after this statement's snapshot.
+      if (isUniqueViolation(error)) {
+        this.head = undefined;
+        return false;
+      }
+      throw error;
+    }
+    if (inserted === 0) {
+      this.head = undefined;
+      return false;
+    }
+    this.head = rows[rows.length - 1]!.hash;
+    return true;
+  }
+
+  /** The transaction that takes the chain lock and reads the head first. */
+  private async appendUnderLock(batch: AuditRecord[]): Promise<void> {
+    const rows = await this.prisma.$transaction(async (tx) => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(${AUDIT_CHAIN_LOCK})`;
       const head = await tx.auditEvent.findFirst({ orderBy: { id: 'desc' }, select: { hash: true } });
-      let prevHash = head?.hash ?? GENESIS_HASH;
-      const rows = batch.map((record) => {
-        const hash = computeAuditHash(prevHash, record);
-        const row = { ...record, prevHash, hash };
-        prevHash = hash;
-        return row;
-      });
+      const linkedRows = linked(head?.hash ?? GENESIS_HASH, batch);
       // One statement for the batch; rows keep their order, so ids follow the chain.
       await tx.$executeRaw`
         INSERT INTO audit_event (at, kind, actor, session_id, call_id, tool, args_hash, outcome, duration_ms, data, prev_hash, hash)
         SELECT (r->>'at')::timestamptz, r->>'kind', r->>'actor', (r->>'sessionId')::uuid, r->>'callId', r->>'tool', r->>'argsHash',
                r->>'outcome', (r->>'durationMs')::int, r->'data', r->>'prevHash', r->>'hash'
-        FROM jsonb_array_elements(${JSON.stringify(rows)}::jsonb) WITH ORDINALITY AS item(r, position)
+        FROM jsonb_array_elements(${JSON.stringify(linkedRows)}::jsonb) WITH ORDINALITY AS item(r, position)
         ORDER BY position`;
+      return linkedRows;
     });
+    this.head = rows[rows.length - 1]!.hash;
   }
+}
+
+/** The batch as rows linked one to the next, the first to `head`. */
+function linked(head: string, batch: AuditRecord[]): Array<AuditRecord & { prevHash: string; hash: string }> {
+  let prevHash = head;
+  return batch.map((record) => {
+    const hash = computeAuditHash(prevHash, record);
+    const row = { ...record, prevHash, hash };
+    prevHash = hash;
+    return row;
+  });
 }
 
 /**
