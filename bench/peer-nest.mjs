@@ -5,7 +5,10 @@
 // nats.js chain (client → relay → responder). Rounds are interleaved; figures are medians over rounds:
 // sequential p50/p99, calls/s at concurrency 64 for a fixed time, and server CPU time per 1,000 calls
 // (utime + stime from /proc/<pid>/stat of each side's server processes). Targets (issue 19): Talon c64
-// ≥ 1.0× Nest, p50 ≤ 1.1×, p99 ≤ 1.5×, CPU per call ≤ 1.3×.
+// ≥ 1.0× Nest, p50 ≤ 1.1×, p99 ≤ 1.5×, CPU per call ≤ 1.3×. Talon runs twice: on embedded PGlite (the
+// default, on its own private nats-server's side above) and on PostgreSQL (as compose deploys it; on a second
+// private nats-server so the two orchestrators do not share a queue group; PostgreSQL's own CPU is not
+// counted).
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -54,6 +57,28 @@ const worker = await testing.startServiceProcess(
   { timeoutMs: 180_000 },
 );
 const api = await testing.connectTalonApi(nats.url); // sends the bootstrap operator token on every call
+
+// The same Talon on PostgreSQL, behind a nats-server of its own.
+const natsPg = await testing.startNatsTestServer();
+const database = await testing.createTestDatabase('talon_bench_peer_nest');
+const envPg = {
+  ...env,
+  NATS_URL: natsPg.url,
+  TALON_PGLITE_DIR: '',
+  DATABASE_URL: database.url,
+  TALON_HTTP_PORT: String(await testing.findFreePort()),
+  TALON_GRPC_PORT: String(await testing.findFreePort()),
+};
+const [orchestratorPg, workerPg] = await Promise.all([
+  testing.startServiceProcess('orchestrator', { ...envPg, LOG_LEVEL: 'info' }, { timeoutMs: 180_000 }),
+  testing.startServiceProcess('tool-worker', { ...envPg, LOG_LEVEL: 'info' }, { timeoutMs: 180_000 }),
+]);
+const apiPg = await testing.connectTalonApi(natsPg.url);
+await testing.waitUntil(
+  async () => (await apiPg.call('tools.call', { tool: 'echo', params: { message: 'x' } })).ok,
+  30_000,
+  'echo in the catalog (PostgreSQL side)',
+);
 const session = await api.ok('sessions.create', { title: 'peer-nest' });
 await testing.waitUntil(
   async () => (await api.call('tools.call', { tool: 'echo', params: { message: 'x' } })).ok,
@@ -103,6 +128,13 @@ const sides = {
     pids: [orchestrator.child.pid, worker.child.pid],
     call: async () => {
       const reply = await api.call('tools.call', { tool: 'echo', params: { message: 'hello' } }, 10_000);
+      if (!reply.ok) throw new Error(`${reply.error.code}: ${reply.error.message}`);
+    },
+  },
+  talonPostgres: {
+    pids: [orchestratorPg.child.pid, workerPg.child.pid],
+    call: async () => {
+      const reply = await apiPg.call('tools.call', { tool: 'echo', params: { message: 'hello' } }, 10_000);
       if (!reply.ok) throw new Error(`${reply.error.code}: ${reply.error.message}`);
     },
   },
@@ -182,6 +214,7 @@ const figures = Object.fromEntries(
 );
 const labels = {
   talon: 'talon tools.call: client → orchestrator → tool-worker (token, full pipeline)',
+  talonPostgres: 'talon tools.call, the same on PostgreSQL (its CPU not counted)',
   talonAgent: 'talon tools.call policy "agent" (session policy too)',
   nest: 'stock NestJS: ClientProxy → gateway → worker (@MessagePattern, NATS)',
   raw: 'raw nats.js: client → relay → responder',
@@ -199,6 +232,9 @@ printTable(
 await nestClient.close();
 await raw.close();
 await api.close();
+await apiPg.close();
+await Promise.all([orchestratorPg.kill(), workerPg.kill()]);
+await Promise.all([natsPg.stop(), database.drop()]);
 for (const child of [nestGateway, nestWorker, rawRelay, rawResponder]) child.kill('SIGTERM');
 await Promise.all([orchestrator.kill(), worker.kill()]);
 await nats.stop();
@@ -223,6 +259,7 @@ console.log(
       'talon: API token, schema validation, rate limit, NATS dispatch, leak scan, sanitize, wrap, audit',
     ...figures,
     talonVsNest,
+    talonPostgresVsNest: against('talonPostgres'),
     talonAgentVsNest: against('talonAgent'),
     rawVsNest: against('raw'),
     targets: { c64: 1.0, p50: 1.1, p99: 1.5, cpuPerCall: 1.3 },
