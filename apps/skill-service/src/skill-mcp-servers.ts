@@ -29,11 +29,7 @@ export function skillMcpServersProvider(connection: NatsConnection, logger: Json
       });
       const buckets = await openSharedMcpBuckets(connection, {
         snapshots: false,
-        onInvalid: (bucket, key, reason) =>
-          logger.write('warn', 'shared MCP record skipped', { bucket, key, reason }),
-      }).catch((error: Error & { code?: string }) => {
-        logger.write('error', error.message, { code: error.code });
-        throw error;
+        log: (level, message, fields) => logger.write(level, message, fields),
       });
       const names = new McpServerNamesFollower(files, buckets.definitions, (level, message, fields) =>
         logger.write(level, message, fields),

@@ -70,8 +70,7 @@ export class McpSharedDefinitions implements BeforeApplicationShutdown {
       });
       const buckets = await openSharedMcpBuckets(this.connection, {
         snapshots: true,
-        onInvalid: (bucket, key, reason) =>
-          this.logger.write('warn', 'shared MCP record skipped', { bucket, key, reason }),
+        log: (level, message, fields) => this.logger.write(level, message, fields),
       });
       const names = new Set(files.map((definition) => definition.name));
       const writer = new SharedMcpDefinitionWriter(buckets.definitions, () => names, buckets.snapshots);

@@ -52,11 +52,7 @@ export function remoteMcpProviders(
         // Servers added with `mcp.add`, followed live; remote servers connect on every replica, so no snapshots.
         const buckets = await openSharedMcpBuckets(connection, {
           snapshots: false,
-          onInvalid: (bucket, key, reason) =>
-            logger.write('warn', 'shared MCP record skipped', { bucket, key, reason }),
-        }).catch((error: Error & { code?: string }) => {
-          logger.write('error', error.message, { code: error.code });
-          throw error;
+          log: (level, message, fields) => logger.write(level, message, fields),
         });
         logger.write('info', 'MCP remote servers configured', {
           servers: servers.map((server) => server.name),

@@ -57,11 +57,7 @@ export function stdioMcpProviders(
         // Servers added with `mcp.add` and the tool lists any runner listed, shared through JetStream.
         const buckets = await openSharedMcpBuckets(connection, {
           snapshots: true,
-          onInvalid: (bucket, key, reason) =>
-            logger.write('warn', 'shared MCP record skipped', { bucket, key, reason }),
-        }).catch((error: Error & { code?: string }) => {
-          logger.write('error', error.message, { code: error.code });
-          throw error;
+          log: (level, message, fields) => logger.write(level, message, fields),
         });
         logger.write('info', 'MCP stdio servers configured', {
           servers: servers.map((server) => server.name),
