@@ -98,6 +98,29 @@ describe('SessionTimeline', () => {
     expect(timeline.items.filter((item) => item.kind === 'assistant')).toHaveLength(2);
   });
 
+  it('takes the stored result of a call whose tool_call_finished came before the stream was live', () => {
+    const timeline = new SessionTimeline();
+    timeline.apply(event('turn_started', { resumed: false }));
+    timeline.apply(event('tool_call_started', { callId: 'c7', tool: 'http', params: {} }));
+    timeline.apply(event('turn_finished', { reason: 'final_answer', iterations: 2 }));
+    expect(timeline.items.find((item) => item.kind === 'tool')).toMatchObject({
+      state: 'failed',
+      code: 'UNFINISHED',
+    });
+    timeline.loadHistory([
+      {
+        seq: 3,
+        turnId: 't1',
+        role: 'tool',
+        message: { role: 'tool', toolCallId: 'c7', content: '{"status":200}' },
+        createdAt: '',
+      },
+    ]);
+    const row = timeline.items.find((item) => item.kind === 'tool');
+    expect(row).toMatchObject({ state: 'ok', output: '{"status":200}' });
+    expect(row).not.toHaveProperty('code');
+  });
+
   it('knows while a turn runs, from its start to its end (cancelled ones too)', () => {
     const timeline = new SessionTimeline();
     expect(timeline.turnRunning).toBe(false);

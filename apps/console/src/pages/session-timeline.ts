@@ -48,6 +48,8 @@ export class SessionTimeline {
    */
   private readonly historyTurns = new Set<string>();
   private readonly revisions = new WeakMap<TimelineItem, number>();
+  /** Tool rows closed by their turn's end rather than by their own `tool_call_finished`. */
+  private readonly endedWithTurn = new WeakSet<ToolItem>();
   /** Turns started and not yet finished, as the stream told (a turn another client runs counts too). */
   private readonly runningTurns = new Set<string>();
 
@@ -83,6 +85,7 @@ export class SessionTimeline {
       item.state = 'failed';
       item.code = reason === 'aborted' ? 'CANCELLED' : 'UNFINISHED';
       item.message = `the turn ended (${reason}) before the call did`;
+      this.endedWithTurn.add(item);
       this.touch(item);
     }
   }
@@ -138,6 +141,13 @@ export class SessionTimeline {
     item.output = String(message.content ?? '');
     if (Array.isArray(message.images)) item.images = message.images as ToolItem['images'];
     if (message.isError && item.state === 'ok') item.state = 'failed';
+    // A row the turn's end closed missed its live `tool_call_finished` (it came before the stream was
+    // live): the stored result says how the call really ended.
+    if (this.endedWithTurn.delete(item) && !message.isError) {
+      item.state = 'ok';
+      delete item.code;
+      delete item.message;
+    }
     this.touch(item);
   }
 
