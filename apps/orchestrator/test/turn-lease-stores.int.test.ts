@@ -119,18 +119,40 @@ describe.each(['postgres', 'pglite'] as const)('turn leases and claims on %s', (
     expect(await claimsA.started(sessionId, ['c1', 'c2', 'c3'])).toEqual(new Set());
   });
 
-  it('numbers 40 messages written at once from two clients 1..40 without a gap or a duplicate', async () => {
+  it('numbers 120 messages written at once from two clients 1..120 without a gap or a duplicate', async () => {
     const sessionId = await newSession();
     const stores = [new PrismaSessionStore(a.prisma), new PrismaSessionStore(b.prisma)];
+    // Single appends and batches of three race on the one session row.
     const written = await Promise.all(
-      Array.from({ length: 40 }, (_, index) =>
-        stores[index % 2]!.append(sessionId, 't', { role: 'user', content: `m${index}` }),
+      Array.from({ length: 80 }, (_, index) =>
+        index % 4 === 0
+          ? stores[index % 2]!.appendMany(
+              sessionId,
+              't',
+              [0, 1, 2].map((part) => ({ role: 'user' as const, content: `m${index}.${part}` })),
+            )
+          : stores[index % 2]!.append(sessionId, 't', { role: 'user', content: `m${index}` }).then(
+              (entry) => [entry],
+            ),
       ),
     );
-    expect(written.map((entry) => entry.seq).sort((x, y) => x - y)).toEqual(
-      Array.from({ length: 40 }, (_, index) => index + 1),
-    );
-    expect(await a.prisma.message.count({ where: { sessionId } })).toBe(40);
+    const seqs = written.flat().map((entry) => entry.seq);
+    expect(seqs.sort((x, y) => x - y)).toEqual(Array.from({ length: 120 }, (_, index) => index + 1));
+    // A batch holds consecutive numbers, in its own order.
+    for (const batch of written.filter((entries) => entries.length === 3))
+      expect(batch.map((entry) => entry.seq - batch[0]!.seq)).toEqual([0, 1, 2]);
+    expect(await a.prisma.message.count({ where: { sessionId } })).toBe(120);
+    const loaded = await stores[0]!.load(sessionId);
+    expect(loaded.map((entry) => entry.seq)).toEqual(Array.from({ length: 120 }, (_, index) => index + 1));
+  });
+
+  it('refuses a message for a session that does not exist, with NOT_FOUND, and numbers a new one from 1', async () => {
+    const store = new PrismaSessionStore(a.prisma);
+    await expect(
+      store.append('00000000-0000-4000-8000-000000000000', 't', { role: 'user', content: 'lost' }),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    const sessionId = await newSession();
+    expect((await store.append(sessionId, 't', { role: 'user', content: 'first' })).seq).toBe(1);
   });
 
   it('holds the pending-approval cap when two orchestrators ask at once', async () => {

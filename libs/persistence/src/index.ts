@@ -18,7 +18,7 @@ export {
   DEFAULT_MIGRATIONS_DIR,
   type CommittedMigration,
 } from './committed-migrations.js';
-export { isUniqueViolation, retryOnUniqueViolation } from './unique-violation.js';
+export { isUniqueViolation } from './unique-violation.js';
 export type { SqlExecutor } from './sql-executor.js';
 export { PgSqlExecutor } from './pg-sql-executor.js';
 export { PgliteSqlExecutor } from './pglite-sql-executor.js';

@@ -1,7 +1,7 @@
 /**
  * Whether a database error is a unique-constraint violation (PostgreSQL 23505), however it surfaced:
  * a Prisma model call (P2002), a raw query through a driver adapter (P2010 carrying the driver's error),
- * or the driver itself. Writers that number rows with `MAX(seq) + 1` retry on it.
+ * or the driver itself. Writers that number rows with `MAX(seq) + 1` or link to a head retry on it.
  */
 export function isUniqueViolation(error: unknown): boolean {
   for (let current = error, depth = 0; current && depth < 6; depth++) {
@@ -20,15 +20,4 @@ export function isUniqueViolation(error: unknown): boolean {
     current = value.meta?.driverAdapterError ?? value.cause;
   }
   return false;
-}
-
-/** Runs `write` again (up to `attempts` times in all) while it fails with a unique-constraint violation. */
-export async function retryOnUniqueViolation<T>(write: () => Promise<T>, attempts = 5): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await write();
-    } catch (error) {
-      if (attempt >= attempts || !isUniqueViolation(error)) throw error;
-    }
-  }
 }

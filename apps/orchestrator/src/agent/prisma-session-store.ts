@@ -1,6 +1,8 @@
 import { TurnLeaseLostError, type SessionStore, type StoredMessage, type TurnFence } from '@talon/agent';
+import { ERROR_CODES } from '@talon/contracts';
+import { TalonError } from '@talon/errors';
 import type { LlmMessage } from '@talon/llm';
-import { Prisma, retryOnUniqueViolation, type PrismaClient } from '@talon/persistence';
+import { Prisma, type PrismaClient } from '@talon/persistence';
 
 interface StoredContent {
   turnId: string;
@@ -8,9 +10,10 @@ interface StoredContent {
 }
 
 /**
- * The session message log in the database. `seq` is numbered by the insert itself and the unique
- * (session, seq) index refuses a duplicate, so two writers racing cannot share a number: the loser
- * numbers again. A leased fence writes only while its owner holds the session's turn lease.
+ * The session message log in the database. The session row hands out `seq`: an append bumps its
+ * `last_seq` and numbers its messages with the values it skipped, so writers racing on one session queue
+ * on that row's lock instead of colliding (the unique (session, seq) index still guards the numbering).
+ * A leased fence writes only while its owner holds the session's turn lease.
  */
 export class PrismaSessionStore implements SessionStore {
   constructor(private readonly prisma: PrismaClient) {}
@@ -40,27 +43,33 @@ export class PrismaSessionStore implements SessionStore {
       ? Prisma.sql`EXISTS (SELECT 1 FROM turn_lease WHERE session_id = ${sessionId}::uuid AND owner = ${fence.owner} FOR SHARE)`
       : Prisma.sql`TRUE`;
     const contents = JSON.stringify(messages.map((message) => ({ turnId, message }) satisfies StoredContent));
-    const roles = messages.map((message) => message.role);
-    const touch = roles.includes('user');
-    const rows = await retryOnUniqueViolation(
-      () => this.prisma.$queryRaw<Array<{ seq: number; created_at: Date }>>`
+    const touch = messages.some((message) => message.role === 'user');
+    // The UPDATE waits for a racing writer's commit and then bumps the value that writer left.
+    const rows = await this.prisma.$queryRaw<Array<{ seq: number; created_at: Date }>>`
       WITH lease AS (SELECT ${held} AS held),
-      base AS (SELECT COALESCE(MAX(seq), 0) AS seq FROM message WHERE session_id = ${sessionId}::uuid),
+      bumped AS (
+        UPDATE session
+        SET last_seq = last_seq + ${messages.length},
+            updated_at = CASE WHEN ${touch} THEN now() ELSE updated_at END
+        WHERE id = ${sessionId}::uuid AND (SELECT held FROM lease)
+        RETURNING last_seq - ${messages.length} AS seq
+      ),
       inserted AS (
         INSERT INTO message (id, session_id, seq, role, content)
-        SELECT gen_random_uuid(), ${sessionId}::uuid, base.seq + item.ordinality, item.value->'message'->>'role', item.value
-        FROM lease, base, jsonb_array_elements(${contents}::jsonb) WITH ORDINALITY AS item
-        WHERE lease.held
+        SELECT gen_random_uuid(), ${sessionId}::uuid, bumped.seq + item.ordinality, item.value->'message'->>'role', item.value
+        FROM bumped, jsonb_array_elements(${contents}::jsonb) WITH ORDINALITY AS item
         RETURNING seq, created_at
-      ), touched AS (
-        UPDATE session SET updated_at = now() WHERE id = ${sessionId}::uuid AND ${touch}
-          AND (SELECT held FROM lease)
       )
-      SELECT seq, created_at FROM inserted ORDER BY seq`,
-      // Every retry reads MAX(seq) afresh, so several racing writers all get through in a few rounds.
-      8,
-    );
-    if (rows.length === 0) throw new TurnLeaseLostError(sessionId, fence?.owner ?? 'unknown');
+      SELECT seq, created_at FROM inserted ORDER BY seq`;
+    if (rows.length === 0 && fence?.leased) throw new TurnLeaseLostError(sessionId, fence.owner);
+    if (rows.length === 0)
+      throw new TalonError(
+        ERROR_CODES.NOT_FOUND,
+        `No session ${sessionId}; create one with sessions.create.`,
+        {
+          details: { sessionId },
+        },
+      );
     return rows.map((row, index) => ({
       sessionId,
       seq: row.seq,
