@@ -46,8 +46,9 @@ describe('SessionTimeline', () => {
     });
   });
 
-  it('takes from history only the output of turns it saw live, and every row of turns it did not', () => {
+  it('takes from history only the output of turns it saw from their start, and every row of turns it did not see', () => {
     const timeline = new SessionTimeline();
+    timeline.apply(event('turn_started', { resumed: false }));
     timeline.apply(event('tool_call_started', { callId: 'c1', tool: 'echo', params: { message: 'hi' } }));
     const before = timeline.revision(timeline.items[0]!);
     timeline.loadHistory([
@@ -68,13 +69,121 @@ describe('SessionTimeline', () => {
         createdAt: '',
       },
     ]);
-    expect(timeline.items.map((item) => item.kind)).toEqual(['tool', 'user']);
-    expect(timeline.items[0]).toMatchObject({ output: '<img src=x>' });
-    expect(timeline.revision(timeline.items[0]!)).toBeGreaterThan(before);
+    // The earlier turn goes before the live one.
+    expect(timeline.items.map((item) => [item.kind, item.turnId])).toEqual([
+      ['user', 't0'],
+      ['tool', 't1'],
+    ]);
+    expect(timeline.items[1]).toMatchObject({ output: '<img src=x>' });
+    expect(timeline.revision(timeline.items[1]!)).toBeGreaterThan(before);
     timeline.loadHistory([
       { seq: 1, turnId: 't0', role: 'user', message: { role: 'user', content: 'earlier' }, createdAt: '' },
     ]);
-    expect(timeline.items.map((item) => item.kind)).toEqual(['tool', 'user']);
+    expect(timeline.items).toHaveLength(2);
+  });
+
+  it('fills a turn the stream joined midway from the store, in stored order, each row once', () => {
+    // The page opened while the turn ran: its call finished before the stream was live, and only the
+    // answer and the end arrived live.
+    const timeline = new SessionTimeline();
+    timeline.loadHistory([
+      { seq: 1, turnId: 't0', role: 'user', message: { role: 'user', content: 'earlier' }, createdAt: '' },
+    ]);
+    timeline.apply(event('message', { content: 'Posted.' }));
+    timeline.apply(event('turn_finished', { reason: 'final_answer', iterations: 2 }));
+    const stored = [
+      { seq: 1, turnId: 't0', role: 'user', message: { role: 'user', content: 'earlier' }, createdAt: '' },
+      { seq: 2, turnId: 't1', role: 'user', message: { role: 'user', content: 'post it' }, createdAt: '' },
+      {
+        seq: 3,
+        turnId: 't1',
+        role: 'assistant',
+        message: { role: 'assistant', content: '', toolCalls: [{ id: 'c2', name: 'http', arguments: {} }] },
+        createdAt: '',
+      },
+      {
+        seq: 4,
+        turnId: 't1',
+        role: 'tool',
+        message: { role: 'tool', toolCallId: 'c2', content: '{"status":200}' },
+        createdAt: '',
+      },
+      {
+        seq: 5,
+        turnId: 't1',
+        role: 'assistant',
+        message: { role: 'assistant', content: 'Posted.' },
+        createdAt: '',
+      },
+    ] as const;
+    timeline.loadHistory([...stored]);
+    const rows = () =>
+      timeline.items.map((item) =>
+        item.kind === 'tool'
+          ? `tool:${item.state}:${item.output}`
+          : `${item.kind}:${'text' in item ? item.text : ''}`,
+      );
+    const expected = [
+      'user:earlier',
+      'user:post it',
+      'tool:ok:{"status":200}',
+      'assistant:Posted.',
+      'note:turn finished: final_answer after 2 model call(s)',
+    ];
+    expect(rows()).toEqual(expected);
+    timeline.loadHistory([...stored]);
+    expect(rows()).toEqual(expected);
+  });
+
+  it('adopts its own message in a joined turn and keeps later stored rows after the ones shown', () => {
+    const timeline = new SessionTimeline();
+    timeline.addUserMessage('post it');
+    timeline.apply(event('tool_call_finished', { callId: 'c3', tool: 'http', ok: true, durationMs: 5 }));
+    timeline.loadHistory([
+      { seq: 1, turnId: 't1', role: 'user', message: { role: 'user', content: 'post it' }, createdAt: '' },
+      {
+        seq: 2,
+        turnId: 't1',
+        role: 'assistant',
+        message: {
+          role: 'assistant',
+          content: 'On it.',
+          toolCalls: [{ id: 'c3', name: 'http', arguments: {} }],
+        },
+        createdAt: '',
+      },
+    ]);
+    expect(timeline.items.map((item) => item.kind)).toEqual(['user', 'assistant', 'tool']);
+    timeline.loadHistory([
+      { seq: 1, turnId: 't1', role: 'user', message: { role: 'user', content: 'post it' }, createdAt: '' },
+      {
+        seq: 2,
+        turnId: 't1',
+        role: 'assistant',
+        message: {
+          role: 'assistant',
+          content: 'On it.',
+          toolCalls: [{ id: 'c3', name: 'http', arguments: {} }],
+        },
+        createdAt: '',
+      },
+      {
+        seq: 3,
+        turnId: 't1',
+        role: 'tool',
+        message: { role: 'tool', toolCallId: 'c3', content: 'done' },
+        createdAt: '',
+      },
+      {
+        seq: 4,
+        turnId: 't1',
+        role: 'assistant',
+        message: { role: 'assistant', content: 'Done.' },
+        createdAt: '',
+      },
+    ]);
+    expect(timeline.items.map((item) => item.kind)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+    expect(timeline.items[2]).toMatchObject({ state: 'ok', output: 'done' });
   });
 
   it('shows a final answer once when the history already held it and its events arrive after', () => {

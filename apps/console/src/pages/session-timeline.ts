@@ -50,6 +50,8 @@ export class SessionTimeline {
   private readonly revisions = new WeakMap<TimelineItem, number>();
   /** Tool rows closed by their turn's end rather than by their own `tool_call_finished`. */
   private readonly endedWithTurn = new WeakSet<ToolItem>();
+  /** Turns whose `turn_started` this page saw: their rows are all live. */
+  private readonly liveFromStart = new Set<string>();
   /** Turns started and not yet finished, as the stream told (a turn another client runs counts too). */
   private readonly runningTurns = new Set<string>();
 
@@ -95,44 +97,115 @@ export class SessionTimeline {
     return item?.kind === 'tool' ? item : undefined;
   }
 
-  /** Stored messages of turns not seen live (a reload, or turns before the page opened). */
+  /**
+   * Stored messages of turns not seen live (a reload, or turns before the page opened), and of turns the
+   * stream joined midway: their rows before the stream went live come from the store, placed before the
+   * rows the stream made. A turn seen from its `turn_started` only takes its stored tool outputs.
+   */
   loadHistory(messages: readonly SessionMessage[]): void {
+    // Where the next row goes: after the last one placed, so each turn's rows keep their stored order.
+    let lastUnseen: TimelineItem | undefined;
+    const lastOfJoined = new Map<string, TimelineItem>();
     for (const stored of messages) {
       const message = stored.message as Record<string, unknown>;
       const turnId = stored.turnId;
-      if (this.seenTurns.has(turnId)) {
+      if (this.liveFromStart.has(turnId)) {
         // The live events made the rows already; the stored tool result only adds the output.
         if (stored.role === 'tool') this.attachOutput(message);
         continue;
       }
       this.historyTurns.add(turnId);
-      if (stored.role === 'user')
-        this.add({ key: `user:${stored.seq}`, kind: 'user', turnId, text: String(message.content ?? '') });
-      if (stored.role === 'assistant') {
-        const calls =
-          (message.toolCalls as Array<{ id: string; name: string; arguments: unknown }> | undefined) ?? [];
-        if (message.content)
-          this.add({
-            key: `assistant:${stored.seq}`,
-            kind: 'assistant',
-            turnId,
-            text: String(message.content),
-            streaming: false,
-          });
-        for (const call of calls)
-          this.add({
-            key: `tool:${call.id}`,
-            kind: 'tool',
-            turnId,
-            callId: call.id,
-            tool: call.name,
-            params: call.arguments,
-            state: 'ok',
-          });
+      const joined = this.seenTurns.has(turnId);
+      for (const candidate of this.rowsOf(stored, joined)) {
+        // A row already shown stays the one row, and the next stored one goes after it.
+        let row = this.byKey.get(candidate.key);
+        if (!row) {
+          row = candidate;
+          const last = joined ? lastOfJoined.get(turnId) : lastUnseen;
+          const at = last
+            ? this.items.lastIndexOf(last) + 1
+            : this.firstIndex(joined ? (item) => item.turnId === turnId : (item) => this.isLive(item));
+          this.insertAt(row, at);
+        }
+        if (joined) lastOfJoined.set(turnId, row);
+        else lastUnseen = row;
       }
       if (stored.role === 'tool') this.attachOutput(message);
     }
     this.version++;
+  }
+
+  /** A row the stream made (or the user's own message typed here): live turns are the newest. */
+  private isLive(item: TimelineItem): boolean {
+    return item.turnId === '' || this.seenTurns.has(item.turnId);
+  }
+
+  private firstIndex(matches: (item: TimelineItem) => boolean): number {
+    const index = this.items.findIndex(matches);
+    return index < 0 ? this.items.length : index;
+  }
+
+  /**
+   * The rows one stored message makes. In a turn joined midway, the stored message may already be on
+   * screen as a live row: the user's own message (sent from this page) is adopted, and a live answer with
+   * the same text gives way to the stored one.
+   */
+  private rowsOf(stored: SessionMessage, joined: boolean): TimelineItem[] {
+    const message = stored.message as Record<string, unknown>;
+    const turnId = stored.turnId;
+    if (stored.role === 'user') {
+      const text = String(message.content ?? '');
+      const key = `user:${stored.seq}`;
+      const local =
+        joined && !this.byKey.has(key)
+          ? this.items.find((item) => item.kind === 'user' && item.turnId === '' && item.text === text)
+          : undefined;
+      if (local) {
+        // Known by its stored key from now on, so a later load finds it.
+        local.turnId = turnId;
+        this.byKey.set(key, local);
+        return [local];
+      }
+      return [{ key, kind: 'user', turnId, text }];
+    }
+    if (stored.role !== 'assistant') return [];
+    const rows: TimelineItem[] = [];
+    if (message.content) {
+      const text = String(message.content);
+      if (joined) this.removeLiveAnswer(turnId, text);
+      rows.push({ key: `assistant:${stored.seq}`, kind: 'assistant', turnId, text, streaming: false });
+    }
+    const calls =
+      (message.toolCalls as Array<{ id: string; name: string; arguments: unknown }> | undefined) ?? [];
+    for (const call of calls)
+      rows.push({
+        key: `tool:${call.id}`,
+        kind: 'tool',
+        turnId,
+        callId: call.id,
+        tool: call.name,
+        params: call.arguments,
+        state: 'ok',
+      });
+    return rows;
+  }
+
+  private removeLiveAnswer(turnId: string, text: string): void {
+    const index = this.items.findIndex(
+      (item) =>
+        item.kind === 'assistant' &&
+        item.turnId === turnId &&
+        item.key.startsWith('assistant:live:') &&
+        item.text === text,
+    );
+    if (index < 0) return;
+    this.byKey.delete(this.items[index]!.key);
+    this.items.splice(index, 1);
+  }
+
+  private insertAt(item: TimelineItem, index: number): void {
+    this.byKey.set(item.key, item);
+    this.items.splice(index, 0, item);
   }
 
   private attachOutput(message: Record<string, unknown>): void {
@@ -164,6 +237,7 @@ export class SessionTimeline {
     switch (event.type) {
       case 'turn_started':
         this.runningTurns.add(turnId);
+        if (!this.historyTurns.has(turnId)) this.liveFromStart.add(turnId);
         break;
       case 'skills_selected':
         this.add({

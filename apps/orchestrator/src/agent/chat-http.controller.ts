@@ -137,15 +137,32 @@ export class ChatHttpController {
         .send(JSON.stringify({ ok: false, error: wire }));
       return;
     }
-    const write = openEventStream(response);
     const lastEventId = request.header('last-event-id');
     const replayed = new Set<string>();
+    // The stream opens only once the NATS server holds the subscription: a client that reloads the
+    // session when the stream opens then misses nothing between its load and the first live event.
+    const early: ChatEvent[] = [];
+    let write: ((event: ChatEvent) => void) | undefined;
     const subscription = this.connection.subscribe(SUBJECTS.sessionEvents(id), {
       callback: (_error, message) => {
         const event = message.json<ChatEvent>();
-        if (typeof event.eventId !== 'string' || !replayed.has(event.eventId)) write(event);
+        if (typeof event.eventId === 'string' && replayed.has(event.eventId)) return;
+        if (write) write(event);
+        else early.push(event);
       },
     });
+    try {
+      await this.connection.flush();
+    } catch (error) {
+      subscription.unsubscribe();
+      const wire = toWireError(error);
+      response
+        .status(HTTP_STATUS_BY_CODE[wire.code] ?? 503)
+        .type('application/json')
+        .send(JSON.stringify({ ok: false, error: wire }));
+      return;
+    }
+    const open = openEventStream(response);
     if (lastEventId && !this.replay.log.knows(id, lastEventId))
       // Too old, or from before a restart: the client reloads the session instead of missing events.
       response.write(
@@ -154,8 +171,11 @@ export class ChatHttpController {
     else if (lastEventId)
       for (const event of this.replay.log.after(id, lastEventId)) {
         replayed.add(String(event.eventId));
-        write(event);
+        open(event);
       }
+    write = open;
+    for (const event of early)
+      if (typeof event.eventId !== 'string' || !replayed.has(event.eventId)) open(event);
     const unbind = this.bindToToken(request, response, id, () => subscription.unsubscribe());
     request.on('close', () => {
       unbind();
