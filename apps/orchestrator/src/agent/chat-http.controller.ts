@@ -141,14 +141,13 @@ export class ChatHttpController {
     const replayed = new Set<string>();
     // The stream opens only once the NATS server holds the subscription: a client that reloads the
     // session when the stream opens then misses nothing between its load and the first live event.
-    const early: ChatEvent[] = [];
-    let write: ((event: ChatEvent) => void) | undefined;
+    let early: ChatEvent[] | undefined = [];
     const subscription = this.connection.subscribe(SUBJECTS.sessionEvents(id), {
       callback: (_error, message) => {
         const event = message.json<ChatEvent>();
         if (typeof event.eventId === 'string' && replayed.has(event.eventId)) return;
-        if (write) write(event);
-        else early.push(event);
+        if (early) early.push(event);
+        else open(event);
       },
     });
     try {
@@ -173,8 +172,9 @@ export class ChatHttpController {
         replayed.add(String(event.eventId));
         open(event);
       }
-    write = open;
-    for (const event of early)
+    const held = early;
+    early = undefined;
+    for (const event of held)
       if (typeof event.eventId !== 'string' || !replayed.has(event.eventId)) open(event);
     const unbind = this.bindToToken(request, response, id, () => subscription.unsubscribe());
     request.on('close', () => {
