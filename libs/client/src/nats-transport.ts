@@ -68,6 +68,8 @@ export class NatsTransport implements TalonTransport {
         const connection = await nats.connect({
           servers: target.servers,
           name: target.name ?? 'talon-client',
+          // No stack trace built per request (0.1 ms of CPU each): failures carry typed codes instead.
+          noAsyncTraces: true,
           ...(target.user ? { user: target.user, pass: target.pass } : {}),
         });
         return { nats, connection };

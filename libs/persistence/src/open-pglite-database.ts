@@ -8,6 +8,7 @@ import type { Database } from './database.js';
 import { IncompatibleDataDirError } from './errors/incompatible-data-dir-error.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import { runMigrations } from './migration-runner.js';
+import { pgliteAdapterView } from './pglite-adapter-view.js';
 import { PgliteSqlExecutor } from './pglite-sql-executor.js';
 import { lockDataDir, type DataDirLock, type DataDirLockOptions } from './data-dir-lock.js';
 import { createPgliteClusterInChildProcess } from './pglite-cluster-creation.js';
@@ -62,7 +63,7 @@ async function openOn(
     await lock?.release();
     throw error;
   }
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(db) });
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pgliteAdapterView(db)) });
   return {
     prisma,
     kind: 'pglite',

@@ -39,6 +39,9 @@ export async function connectToNats(options: NatsConnectOptions): Promise<NatsCo
         maxReconnectAttempts: -1,
         reconnectTimeWait: 500,
         timeout: 2000,
+        // nats.js builds an Error (a stack trace) per request and per timer only to decorate a timeout:
+        // 0.1 ms of CPU a request, measured, and our errors carry their own codes and subjects.
+        noAsyncTraces: true,
         ...(options.inboxPrefix ? { inboxPrefix: options.inboxPrefix } : {}),
         ...(options.auth?.user ? { user: options.auth.user, pass: options.auth.password } : {}),
         ...(options.auth?.tls
