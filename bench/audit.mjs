@@ -22,7 +22,7 @@ const worker = await testing.startServiceProcess(
 );
 await worker.waitForLog(() => true).catch(() => undefined);
 const plain = await createInProcessDispatcher(nats);
-const audited = await createInProcessDispatcher(nats, { audit: new AuditLog(opened.prisma) });
+const audited = await createInProcessDispatcher(nats, { audit: new AuditLog(opened) });
 await plain.waitForInstances('echo', 1);
 await audited.waitForInstances('echo', 1);
 

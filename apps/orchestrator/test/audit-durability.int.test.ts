@@ -42,7 +42,7 @@ describe('the audit log never drops a row', () => {
 
   it('keeps every record through failing inserts and writes them all once the database accepts again', async () => {
     const failures: number[] = [];
-    const audit = new AuditLog(opened.prisma, (_error, attempt) => failures.push(attempt));
+    const audit = new AuditLog(opened, (_error, attempt) => failures.push(attempt));
     // Every insert fails until the constraint is dropped (NOT VALID: existing rows are not checked).
     await sql.query('ALTER TABLE audit_event ADD CONSTRAINT refuse_all CHECK (false) NOT VALID');
     const callIds = Array.from({ length: 120 }, () => randomUUID());
@@ -79,7 +79,7 @@ describe('the audit log never drops a row', () => {
   }, 60_000);
 
   it('verifies a chain longer than one page, and still finds an edited row on a later page', async () => {
-    const audit = new AuditLog(opened.prisma);
+    const audit = new AuditLog(opened);
     await Promise.all(
       Array.from({ length: 2_300 }, (_, index) =>
         audit.append({ kind: 'test.page', actor: 'system', outcome: 'ok', durationMs: index }),
@@ -104,7 +104,7 @@ describe('the audit log never drops a row', () => {
     try {
       const failures: number[] = [];
       const writers = [opened, other].map(
-        (db) => new AuditLog(db.prisma, (_error, attempt) => failures.push(attempt)),
+        (db) => new AuditLog(db, (_error, attempt) => failures.push(attempt)),
       );
       // Rounds of concurrent batches: each writer's known head goes stale whenever the other one wrote.
       for (let round = 0; round < 20; round++) {

@@ -9,6 +9,12 @@ export interface Database {
   readonly kind: 'postgres' | 'pglite';
   /** The PostgreSQL pool Prisma uses, for statements a library runs itself (the shared rate-limit counts); null on PGlite. */
   readonly pgPool: pg.Pool | null;
+  /**
+   * Runs one parameterised statement (`$1`, `$2`, …) on its own, outside Prisma, and returns the rows it
+   * changed: for hot-path writes where Prisma's per-statement cost is as large as the statement's (the
+   * audit append). Driver errors surface as they are (`isUniqueViolation` reads them).
+   */
+  execute(sql: string, params: readonly unknown[]): Promise<number>;
   /** What the start-up migration run did. */
   readonly migrations: MigrationReport;
   /** Disconnects the client and releases the connection pool or the PGlite instance. */

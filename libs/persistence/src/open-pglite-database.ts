@@ -68,6 +68,7 @@ async function openOn(
     prisma,
     kind: 'pglite',
     pgPool: null,
+    execute: async (sql, params) => (await db.query(sql, [...params])).affectedRows ?? 0,
     migrations: report,
     close: async () => {
       try {

@@ -35,6 +35,7 @@ export async function openPostgresDatabase(
     prisma,
     kind: 'postgres',
     pgPool: pool,
+    execute: async (sql, params) => (await pool.query(sql, [...params])).rowCount ?? 0,
     migrations: report,
     close: async () => {
       await prisma.$disconnect();

@@ -6,7 +6,7 @@ import {
   type AuditVerification,
 } from '@talon/audit';
 import { isUuid, type AuditListReply, type AuditListRequest } from '@talon/contracts';
-import { isUniqueViolation, Prisma, type PrismaClient } from '@talon/persistence';
+import { isUniqueViolation, type Database } from '@talon/persistence';
 
 /** One advisory-lock key for the whole chain, so orchestrators append one at a time. */
 const AUDIT_CHAIN_LOCK = 7_300_001;
@@ -60,10 +60,14 @@ export class AuditLog {
   /** The hash of the last row this log committed; undefined until known (then the locked path reads it). */
   private head: string | undefined;
 
+  private readonly prisma: Database['prisma'];
+
   constructor(
-    private readonly prisma: PrismaClient,
+    private readonly database: Pick<Database, 'prisma' | 'execute'>,
     private readonly onWriteError: AuditWriteErrorListener = () => undefined,
-  ) {}
+  ) {
+    this.prisma = database.prisma;
+  }
 
   /** Queues one record; resolves once it is committed (it never rejects: writes are retried). */
   append(entry: AuditEntry): Promise<void> {
@@ -229,7 +233,8 @@ export class AuditLog {
   private async appendAfterKnownHead(batch: AuditRecord[], head: string): Promise<boolean> {
     const rows = linked(head, batch);
     try {
-      await this.prisma.$executeRaw(insertRows(rows));
+      // Beside Prisma: on PGlite its cost per statement is as large as the insert's own (measured).
+      await this.database.execute(INSERT_PREFIX + valuesPlaceholders(rows.length), rows.flatMap(rowValues));
     } catch (error) {
       if (isUniqueViolation(error)) {
         this.head = undefined;
@@ -247,30 +252,58 @@ export class AuditLog {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(${AUDIT_CHAIN_LOCK})`;
       const head = await tx.auditEvent.findFirst({ orderBy: { id: 'desc' }, select: { hash: true } });
       const linkedRows = linked(head?.hash ?? GENESIS_HASH, batch);
-      await tx.$executeRaw(insertRows(linkedRows));
+      await tx.$executeRawUnsafe(
+        INSERT_PREFIX + valuesPlaceholders(linkedRows.length),
+        ...linkedRows.flatMap(rowValues),
+      );
       return linkedRows;
     });
     this.head = rows[rows.length - 1]!.hash;
   }
 }
 
+type LinkedRecord = AuditRecord & { prevHash: string; hash: string };
+
+const INSERT_PREFIX =
+  'INSERT INTO audit_event (at, kind, actor, session_id, call_id, tool, args_hash, outcome, duration_ms, data, prev_hash, hash) VALUES ';
+const COLUMNS = 12;
+
 /**
- * One INSERT of plain VALUES for the batch: rows get their ids in list order, so ids follow the chain.
- * (Plain values plan in a fraction of the time a JSON-expanding statement takes: 0.3 against 1.0 ms a
- * row on PGlite, measured.)
+ * `($1::text::timestamptz, $2, …), (…)` for `count` rows: plain VALUES plan in a fraction of the time a
+ * JSON-expanding statement takes (0.3 against 1.0 ms a row on PGlite, measured), and rows get their ids
+ * in list order, so ids follow the chain. Parameters travel as text and are cast here, the same on both
+ * drivers.
  */
-function insertRows(rows: ReadonlyArray<AuditRecord & { prevHash: string; hash: string }>): Prisma.Sql {
-  const values = rows.map(
-    (row) =>
-      Prisma.sql`(${row.at}::timestamptz, ${row.kind}, ${row.actor}, ${row.sessionId}::uuid, ${row.callId}, ${row.tool}, ${row.argsHash}, ${row.outcome}, ${row.durationMs}::int, ${JSON.stringify(row.data)}::jsonb, ${row.prevHash}, ${row.hash})`,
-  );
-  return Prisma.sql`
-    INSERT INTO audit_event (at, kind, actor, session_id, call_id, tool, args_hash, outcome, duration_ms, data, prev_hash, hash)
-    VALUES ${Prisma.join(values)}`;
+function valuesPlaceholders(count: number): string {
+  const rows: string[] = [];
+  for (let row = 0; row < count; row++) {
+    const n = row * COLUMNS;
+    rows.push(
+      `($${n + 1}::text::timestamptz, $${n + 2}, $${n + 3}, $${n + 4}::text::uuid, $${n + 5}, $${n + 6}, $${n + 7}, $${n + 8}, $${n + 9}::int, $${n + 10}::text::jsonb, $${n + 11}, $${n + 12})`,
+    );
+  }
+  return rows.join(', ');
+}
+
+function rowValues(row: LinkedRecord): unknown[] {
+  return [
+    row.at,
+    row.kind,
+    row.actor,
+    row.sessionId,
+    row.callId,
+    row.tool,
+    row.argsHash,
+    row.outcome,
+    row.durationMs,
+    JSON.stringify(row.data),
+    row.prevHash,
+    row.hash,
+  ];
 }
 
 /** The batch as rows linked one to the next, the first to `head`. */
-function linked(head: string, batch: AuditRecord[]): Array<AuditRecord & { prevHash: string; hash: string }> {
+function linked(head: string, batch: AuditRecord[]): LinkedRecord[] {
   let prevHash = head;
   return batch.map((record) => {
     const hash = computeAuditHash(prevHash, record);

@@ -40,7 +40,7 @@ export function toolProviders(
   for (const tool of createMemoryTools(database.prisma)) catalog.registerLocal(tool);
   const skills = new SkillServiceClient(new NatsRequester(connection));
   for (const tool of createSkillTools(skills)) catalog.registerLocal(tool);
-  const audit = new AuditLog(database.prisma, (error, attempt, rows) =>
+  const audit = new AuditLog(database, (error, attempt, rows) =>
     logger.write('error', 'audit write failed; retrying', { error: String(error), attempt, rows }),
   );
   const artifacts = new ArtifactStore(database.prisma);
