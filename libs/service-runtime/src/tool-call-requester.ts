@@ -60,12 +60,18 @@ export interface ToolCallSend {
   idempotent?: boolean;
 }
 
+/** Waits before resending a call that found no responders just after a reconnect: doubles up to the last. */
+const RESEND_FIRST_MS = 100;
+const RESEND_MAX_MS = 1_000;
+
 interface PendingCall {
   callId: string;
   tool: string;
   domain: string;
   /** Sends (again) the request to its worker subject. */
   publish?: () => void;
+  /** Sends after a reconnect so far: a "no responders" then means the workers have not resubscribed yet. */
+  resends: number;
   resolve(result: ToolCallResult): void;
   reject(error: unknown): void;
 }
@@ -158,6 +164,7 @@ export class ToolCallRequester {
         callId: request.callId,
         tool: request.tool,
         domain: send.domain,
+        resends: 0,
         resolve: (result) => {
           finish();
           resolve(result);
@@ -213,7 +220,22 @@ export class ToolCallRequester {
     if (!call) return;
     const headers = message.headers;
     if (headers) {
-      if (headers.code === 503) return call.reject(new NoRespondersError(SUBJECTS.toolCall(call.domain)));
+      if (headers.code === 503) {
+        // A call resent after a reconnect can reach the server before the workers are back on it: try
+        // again shortly (its own deadline still bounds it) instead of failing a call that spans the outage.
+        if (call.resends > 0 && call.publish) {
+          const publish = call.publish;
+          setTimeout(
+            () => {
+              if (this.pending.get(token) === call) publish();
+            },
+            Math.min(RESEND_FIRST_MS * 2 ** (call.resends - 1), RESEND_MAX_MS),
+          ).unref();
+          call.resends++;
+          return;
+        }
+        return call.reject(new NoRespondersError(SUBJECTS.toolCall(call.domain)));
+      }
       const ackedBy = headers.get(HEADERS.ack);
       if (ackedBy) return this.detector.acknowledged(token, ackedBy, Date.now());
     }
@@ -310,7 +332,12 @@ export class ToolCallRequester {
         else if (status.type === 'reconnect') {
           this.detector.resume(Date.now());
           // A request that died with the old server would wait out its ack timeout: resend the safe ones.
-          for (const token of this.detector.unacknowledged()) this.pending.get(token)?.publish?.();
+          for (const token of this.detector.unacknowledged()) {
+            const call = this.pending.get(token);
+            if (!call?.publish) continue;
+            call.resends++;
+            call.publish();
+          }
         }
       }
     })().catch(() => undefined);

@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { SUBJECTS, type ToolCallResult } from '@talon/contracts';
+import { encodeJson, ToolCallRequester } from '@talon/service-runtime';
+import { startNatsTestServer, type NatsTestServer } from '@talon/testing';
+
+/**
+ * A call resent after a NATS restart can reach the server before any worker has resubscribed: the
+ * requester tries again until a worker is back, instead of failing the call with NO_RESPONDERS.
+ */
+describe('a tool call resent after a NATS restart', () => {
+  let nats: NatsTestServer;
+  const connections: NatsConnection[] = [];
+
+  beforeAll(async () => {
+    nats = await startNatsTestServer();
+  });
+
+  afterAll(async () => {
+    await Promise.all(connections.map((connection) => connection.close().catch(() => undefined)));
+    await nats?.stop();
+  });
+
+  it('waits for the worker to come back and gets its answer', async () => {
+    const caller = await nats.connect('orchestrator');
+    connections.push(caller);
+    const requester = new ToolCallRequester(caller);
+    // The first worker takes the call and dies with the server, without an answer or an acknowledgement.
+    const first = await nats.connect('tool-worker');
+    let seenByFirst = 0;
+    first.subscribe(SUBJECTS.toolCall('orchestrator'), { callback: () => void seenByFirst++ });
+    await first.flush();
+    const result = requester.call({
+      domain: 'orchestrator',
+      request: { callId: 'c-resend', tool: 'echo', params: { message: 'across' }, timeoutMs: 20_000 },
+      timeoutMs: 25_000,
+      idempotent: true,
+    });
+    const settled = result.then(
+      (value) => ({ ok: true as const, value }),
+      (error: unknown) => ({ ok: false as const, error }),
+    );
+    while (seenByFirst === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    await first.close();
+    await nats.restart();
+    // The caller reconnects (nats.js waits 2 s between attempts) and resends while no worker listens;
+    // the new worker comes after that.
+    await new Promise((resolve) => setTimeout(resolve, 3_500));
+    const second = await nats.connect('tool-worker');
+    connections.push(second);
+    let seenBySecond = 0;
+    second.subscribe(SUBJECTS.toolCall('orchestrator'), {
+      callback: (_error, message) => {
+        seenBySecond++;
+        const reply: ToolCallResult = { output: 'across', durationMs: 1, instanceId: 'worker-2' };
+        message.respond(encodeJson({ ok: true, data: reply }));
+      },
+    });
+    await second.flush();
+    const outcome = await settled;
+    expect(outcome).toMatchObject({ ok: true, value: { output: 'across', instanceId: 'worker-2' } });
+    expect(seenBySecond).toBe(1);
+    requester.stop();
+  }, 40_000);
+});
