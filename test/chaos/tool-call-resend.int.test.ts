@@ -62,4 +62,45 @@ describe('a tool call resent after a NATS restart', () => {
     expect(seenBySecond).toBe(1);
     requester.stop();
   }, 40_000);
+
+  it('sends a call made just after the reconnect again until a worker is back, and fails at once when none comes', async () => {
+    // The first case's worker leaves.
+    await Promise.all(connections.splice(0).map((connection) => connection.close()));
+    const caller = await nats.connect('orchestrator');
+    connections.push(caller);
+    const requester = new ToolCallRequester(caller);
+    // No worker at all, and no reconnect yet: no responders is final.
+    await expect(
+      requester.call({
+        domain: 'orchestrator',
+        request: { callId: 'c-none', tool: 'echo', params: {}, timeoutMs: 5_000 },
+        timeoutMs: 6_000,
+        idempotent: false,
+      }),
+    ).rejects.toMatchObject({ code: 'NO_RESPONDERS' });
+    const reconnected = (async () => {
+      for await (const status of caller.status()) if (status.type === 'reconnect') return;
+    })();
+    await nats.restart();
+    await reconnected;
+    // A fresh call (a dispatcher's retry, say) while the workers are still away: it waits for one.
+    const result = requester.call({
+      domain: 'orchestrator',
+      request: { callId: 'c-fresh', tool: 'echo', params: {}, timeoutMs: 10_000 },
+      timeoutMs: 12_000,
+      idempotent: false,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const worker = await nats.connect('tool-worker');
+    connections.push(worker);
+    worker.subscribe(SUBJECTS.toolCall('orchestrator'), {
+      callback: (_error, message) => {
+        const reply: ToolCallResult = { output: 'late', durationMs: 1, instanceId: 'worker-3' };
+        message.respond(encodeJson({ ok: true, data: reply }));
+      },
+    });
+    await worker.flush();
+    await expect(result).resolves.toMatchObject({ output: 'late', instanceId: 'worker-3' });
+    requester.stop();
+  }, 40_000);
 });

@@ -63,14 +63,18 @@ export interface ToolCallSend {
 /** Waits before resending a call that found no responders just after a reconnect: doubles up to the last. */
 const RESEND_FIRST_MS = 100;
 const RESEND_MAX_MS = 1_000;
+/** After a reconnect, workers may take this long to resubscribe: "no responders" meanwhile is waited out. */
+const RESUBSCRIBE_GRACE_MS = 10_000;
 
 interface PendingCall {
   callId: string;
   tool: string;
   domain: string;
-  /** Sends (again) the request to its worker subject. */
+  /** Sends (again) the request to its worker subject (safe ones only: idempotent calls). */
   publish?: () => void;
-  /** Sends after a reconnect so far: a "no responders" then means the workers have not resubscribed yet. */
+  /** Sends the request again after "no responders" (nobody received it, so any call may be resent). */
+  resendUndelivered: () => void;
+  /** Times it was sent again after "no responders". */
   resends: number;
   resolve(result: ToolCallResult): void;
   reject(error: unknown): void;
@@ -95,6 +99,8 @@ export class ToolCallRequester {
   private subscription?: Subscription;
   private timer?: NodeJS.Timeout;
   private sequence = 0;
+  /** When the connection last came back (0: never lost). */
+  private reconnectedAt = 0;
   private probing = false;
 
   constructor(
@@ -165,6 +171,7 @@ export class ToolCallRequester {
         tool: request.tool,
         domain: send.domain,
         resends: 0,
+        resendUndelivered: () => undefined,
         resolve: (result) => {
           finish();
           resolve(result);
@@ -184,6 +191,7 @@ export class ToolCallRequester {
           this.pending.get(token)?.reject(error);
         }
       };
+      this.pending.get(token)!.resendUndelivered = publish;
       if (send.idempotent) this.pending.get(token)!.publish = publish;
       this.detector.track(token, request.callId, Date.now());
       publish();
@@ -221,17 +229,15 @@ export class ToolCallRequester {
     const headers = message.headers;
     if (headers) {
       if (headers.code === 503) {
-        // A call resent after a reconnect can reach the server before the workers are back on it: try
-        // again shortly (its own deadline still bounds it) instead of failing a call that spans the outage.
-        if (call.resends > 0 && call.publish) {
-          const publish = call.publish;
-          setTimeout(
-            () => {
-              if (this.pending.get(token) === call) publish();
-            },
-            Math.min(RESEND_FIRST_MS * 2 ** (call.resends - 1), RESEND_MAX_MS),
-          ).unref();
+        // Just after a reconnect the workers may not be back on their subjects yet: nobody received the
+        // request, so send it again shortly (its own deadline still bounds it) instead of failing a call
+        // that spans the outage. Outside that window no responders means no worker: fail at once.
+        if (Date.now() - this.reconnectedAt < RESUBSCRIBE_GRACE_MS) {
+          const delay = Math.min(RESEND_FIRST_MS * 2 ** call.resends, RESEND_MAX_MS);
           call.resends++;
+          setTimeout(() => {
+            if (this.pending.get(token) === call) call.resendUndelivered();
+          }, delay).unref();
           return;
         }
         return call.reject(new NoRespondersError(SUBJECTS.toolCall(call.domain)));
@@ -332,12 +338,8 @@ export class ToolCallRequester {
         else if (status.type === 'reconnect') {
           this.detector.resume(Date.now());
           // A request that died with the old server would wait out its ack timeout: resend the safe ones.
-          for (const token of this.detector.unacknowledged()) {
-            const call = this.pending.get(token);
-            if (!call?.publish) continue;
-            call.resends++;
-            call.publish();
-          }
+          this.reconnectedAt = Date.now();
+          for (const token of this.detector.unacknowledged()) this.pending.get(token)?.publish?.();
         }
       }
     })().catch(() => undefined);
