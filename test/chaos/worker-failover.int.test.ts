@@ -87,8 +87,14 @@ describe('chaos: a tool-worker killed under load', () => {
   });
 
   it('fails over every call held by the killed worker in about a second, losing none', async () => {
-    const [victim] = workers;
-    const victimId = String((await victim!.waitForLog((line) => line.msg === 'ready')).instance);
+    const ids = await Promise.all(
+      workers.map(async (worker) =>
+        String((await worker.waitForLog((line) => line.msg === 'ready')).instance),
+      ),
+    );
+    // The victim is whichever worker first holds calls of both kinds (the queue group picks at random).
+    let victim: ServiceProcess | undefined;
+    let victimId = '';
     const callIds = Array.from({ length: ECHO_CALLS + POST_CALLS }, () => randomUUID());
     const sent = Date.now();
     const echo = callIds
@@ -115,24 +121,33 @@ describe('chaos: a tool-worker killed under load', () => {
         )
         .then((reply) => ({ reply, at: Date.now() })),
     );
-    // Kill the victim once it holds calls of both kinds (asked the way the orchestrator's probe asks).
+    // Kill a worker once it holds calls of both kinds (asked the way the orchestrator's probe asks).
+    const holdsBoth = async (id: string): Promise<boolean> => {
+      const reply = await bus.request(
+        `talon.tools.v1.held.${id.replace(/[^A-Za-z0-9_-]/g, '_')}`,
+        JSON.stringify({ callIds }),
+        { timeout: 2_000 },
+      );
+      const held = new Set(
+        (reply.json<Envelope<{ held: string[] }>>() as { data: { held: string[] } }).data.held,
+      );
+      return (
+        callIds.slice(0, ECHO_CALLS).some((id) => held.has(id)) &&
+        callIds.slice(ECHO_CALLS).some((id) => held.has(id))
+      );
+    };
     await waitUntil(
       async () => {
-        const reply = await bus.request(
-          `talon.tools.v1.held.${victimId.replace(/[^A-Za-z0-9_-]/g, '_')}`,
-          JSON.stringify({ callIds }),
-          { timeout: 2_000 },
-        );
-        const held = new Set(
-          (reply.json<Envelope<{ held: string[] }>>() as { data: { held: string[] } }).data.held,
-        );
-        return (
-          callIds.slice(0, ECHO_CALLS).some((id) => held.has(id)) &&
-          callIds.slice(ECHO_CALLS).some((id) => held.has(id))
-        );
+        for (const [index, id] of ids.entries())
+          if (await holdsBoth(id)) {
+            victim = workers[index];
+            victimId = id;
+            return true;
+          }
+        return false;
       },
       HOLD_MS - 1_000,
-      'the victim holding calls',
+      'a worker holding calls of both kinds',
       25,
     );
     const killedAt = Date.now();
