@@ -70,10 +70,12 @@ interface PendingCall {
   callId: string;
   tool: string;
   domain: string;
-  /** Sends (again) the request to its worker subject (safe ones only: idempotent calls). */
-  publish?: () => void;
-  /** Sends the request again after "no responders" (nobody received it, so any call may be resent). */
-  resendUndelivered: () => void;
+  /**
+   * Sends the request (again) to its worker subject. After "no responders" any call may be resent (nobody
+   * received it); after a reconnect only an idempotent one (its worker may have it already).
+   */
+  send: () => void;
+  idempotent: boolean;
   /** Times it was sent again after "no responders". */
   resends: number;
   resolve(result: ToolCallResult): void;
@@ -171,7 +173,8 @@ export class ToolCallRequester {
         tool: request.tool,
         domain: send.domain,
         resends: 0,
-        resendUndelivered: () => undefined,
+        send: () => undefined,
+        idempotent: send.idempotent === true,
         resolve: (result) => {
           finish();
           resolve(result);
@@ -191,8 +194,7 @@ export class ToolCallRequester {
           this.pending.get(token)?.reject(error);
         }
       };
-      this.pending.get(token)!.resendUndelivered = publish;
-      if (send.idempotent) this.pending.get(token)!.publish = publish;
+      this.pending.get(token)!.send = publish;
       this.detector.track(token, request.callId, Date.now());
       publish();
     });
@@ -236,7 +238,7 @@ export class ToolCallRequester {
           const delay = Math.min(RESEND_FIRST_MS * 2 ** call.resends, RESEND_MAX_MS);
           call.resends++;
           setTimeout(() => {
-            if (this.pending.get(token) === call) call.resendUndelivered();
+            if (this.pending.get(token) === call) call.send();
           }, delay).unref();
           return;
         }
@@ -339,7 +341,10 @@ export class ToolCallRequester {
           this.detector.resume(Date.now());
           // A request that died with the old server would wait out its ack timeout: resend the safe ones.
           this.reconnectedAt = Date.now();
-          for (const token of this.detector.unacknowledged()) this.pending.get(token)?.publish?.();
+          for (const token of this.detector.unacknowledged()) {
+            const call = this.pending.get(token);
+            if (call?.idempotent) call.send();
+          }
         }
       }
     })().catch(() => undefined);

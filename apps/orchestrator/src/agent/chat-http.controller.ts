@@ -28,6 +28,15 @@ import { SessionAccess } from '../auth/session-access.js';
 import { SessionEventReplay } from './session-event-replay.js';
 import { ApiAuthenticator, bearerToken } from '../auth/api-authenticator.js';
 
+/** A refusal before any event: the wire error as JSON with its HTTP status. */
+function sendError(response: Response, error: unknown, fallbackStatus: number): void {
+  const wire = toWireError(error);
+  response
+    .status(HTTP_STATUS_BY_CODE[wire.code] ?? fallbackStatus)
+    .type('application/json')
+    .send(JSON.stringify({ ok: false, error: wire }));
+}
+
 function openEventStream(response: Response): (event: ChatEvent) => void {
   response
     .status(200)
@@ -99,11 +108,7 @@ export class ChatHttpController {
         'The message',
       ).message;
     } catch (error) {
-      const wire = toWireError(error);
-      response
-        .status(HTTP_STATUS_BY_CODE[wire.code] ?? 400)
-        .type('application/json')
-        .send(JSON.stringify({ ok: false, error: wire }));
+      sendError(response, error, 400);
       return;
     }
     const write = openEventStream(response);
@@ -130,11 +135,7 @@ export class ChatHttpController {
     try {
       await this.admit(request, id);
     } catch (error) {
-      const wire = toWireError(error);
-      response
-        .status(HTTP_STATUS_BY_CODE[wire.code] ?? 400)
-        .type('application/json')
-        .send(JSON.stringify({ ok: false, error: wire }));
+      sendError(response, error, 400);
       return;
     }
     const lastEventId = request.header('last-event-id');
@@ -154,11 +155,7 @@ export class ChatHttpController {
       await this.connection.flush();
     } catch (error) {
       subscription.unsubscribe();
-      const wire = toWireError(error);
-      response
-        .status(HTTP_STATUS_BY_CODE[wire.code] ?? 503)
-        .type('application/json')
-        .send(JSON.stringify({ ok: false, error: wire }));
+      sendError(response, error, 503);
       return;
     }
     const open = openEventStream(response);
