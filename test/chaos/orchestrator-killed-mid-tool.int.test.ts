@@ -88,6 +88,7 @@ describe('chaos: an orchestrator killed while an approved tool runs', () => {
       expect(JSON.parse(rows[0]!.content.message.content)).toMatchObject({
         error: { code: 'INTERRUPTED', tool: 'shell', idempotent: false },
       });
+      await stack.api.ok('audit.list', { limit: 1 }, 30_000); // the outbox is written into the table first
       const audit = await stack.db.query(
         "SELECT kind FROM audit_event WHERE session_id = $1 AND kind IN ('tool.call', 'tool.interrupted')",
         [sessionId],

@@ -66,6 +66,7 @@ describe('chaos: two orchestrators and one pending approval', () => {
       const dispatched = stack.llm.requests.filter((request) =>
         JSON.stringify(request.body.messages).includes(`"tool_call_id":"${String(result!.callId)}"`),
       ).length;
+      await stack.api.ok('audit.list', { limit: 1 }, 30_000); // the outbox is written into the table first
       const audit = await stack.db.query(
         "SELECT count(*)::int AS n FROM audit_event WHERE session_id = $1 AND kind = 'tool.call' AND tool = 'shell'",
         [sessionId],

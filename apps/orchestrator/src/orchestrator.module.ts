@@ -91,7 +91,7 @@ export class OrchestratorModule {
         TokensApi,
         SystemStatusMethod,
         SystemPingMethod,
-        ...toolProviders(connection, logger, database, config.rateLimits),
+        ...toolProviders(connection, logger, database, config.rateLimits, config.auditOutbox),
         ToolsLifecycle,
         ToolsListMethod,
         ToolsInfoMethod,

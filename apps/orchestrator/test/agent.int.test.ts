@@ -676,7 +676,7 @@ describe('agent loop through the orchestrator (OpenAI protocol)', () => {
     expect(pending.approvals.map((approval) => approval.reason).join(' ')).toContain(
       'touch (via tar --to-command)',
     );
-    await sleep(200);
+    await api('audit.list', { limit: 1 }); // the audit outbox is written into the table first
     const pg = await import('pg');
     const db = new pg.default.Client({ connectionString: database.url });
     await db.connect();

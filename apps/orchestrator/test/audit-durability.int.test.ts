@@ -14,7 +14,10 @@ import {
   type TalonApiClient,
   type TestDatabase,
 } from '@talon/testing';
+import { AUDIT_OUTBOX, type AuditOutboxRecord } from '@talon/contracts';
+import { JsonLogger } from '@talon/service-runtime';
 import { AuditLog } from '../src/audit/audit-log.js';
+import { JetStreamAuditOutbox } from '../src/audit/jetstream-audit-outbox.js';
 
 describe('the audit log never drops a row', () => {
   let database: TestDatabase;
@@ -42,7 +45,7 @@ describe('the audit log never drops a row', () => {
 
   it('keeps every record through failing inserts and writes them all once the database accepts again', async () => {
     const failures: number[] = [];
-    const audit = new AuditLog(opened, (_error, attempt) => failures.push(attempt));
+    const audit = new AuditLog(opened, { onWriteError: (_error, attempt) => failures.push(attempt) });
     // Every insert fails until the constraint is dropped (NOT VALID: existing rows are not checked).
     await sql.query('ALTER TABLE audit_event ADD CONSTRAINT refuse_all CHECK (false) NOT VALID');
     const callIds = Array.from({ length: 120 }, () => randomUUID());
@@ -104,7 +107,7 @@ describe('the audit log never drops a row', () => {
     try {
       const failures: number[] = [];
       const writers = [opened, other].map(
-        (db) => new AuditLog(db, (_error, attempt) => failures.push(attempt)),
+        (db) => new AuditLog(db, { onWriteError: (_error, attempt) => failures.push(attempt) }),
       );
       // Rounds of concurrent batches: each writer's known head goes stale whenever the other one wrote.
       for (let round = 0; round < 20; round++) {
@@ -137,7 +140,151 @@ describe('the audit log never drops a row', () => {
     }
   }, 60_000);
 
-  describe('through the orchestrator', () => {
+  describe('through the JetStream outbox', () => {
+    let nats: NatsTestServer;
+    const logger = new JsonLogger({ service: 'orchestrator', instanceId: 'test' }, 'error');
+    const record = (fields: Partial<AuditOutboxRecord> = {}): AuditOutboxRecord => ({
+      recordId: randomUUID(),
+      at: new Date().toISOString(),
+      kind: 'test.outbox',
+      actor: 'system',
+      sessionId: null,
+      callId: randomUUID(),
+      tool: null,
+      argsHash: null,
+      outcome: 'ok',
+      durationMs: 1,
+      data: {},
+      ...fields,
+    });
+    const rowsOf = async (recordIds: string[]) =>
+      Number(
+        (
+          await sql.query('SELECT count(*)::int AS n FROM audit_event WHERE record_id = ANY($1::uuid[])', [
+            recordIds,
+          ])
+        ).rows[0].n,
+      );
+
+    beforeAll(async () => {
+      nats = await startNatsTestServer();
+    }, 60_000);
+
+    afterAll(async () => {
+      await nats?.stop();
+    });
+
+    it('answers once the record is in the outbox, and the drain writes it into the chain', async () => {
+      const connection = await nats.connect('orchestrator');
+      const audit = new AuditLog(opened, { outbox: new JetStreamAuditOutbox(connection, logger) });
+      try {
+        const callIds = Array.from({ length: 200 }, () => randomUUID());
+        // Not draining yet: the records wait in the stream, durable, and the appends resolve anyway.
+        await Promise.all(
+          callIds.map((callId) =>
+            audit.append({ kind: 'test.outbox', actor: 'system', outcome: 'ok', callId }),
+          ),
+        );
+        expect(await rowsFor(callIds)).toBe(0);
+        await audit.start();
+        await audit.flush();
+        expect(await rowsFor(callIds)).toBe(200);
+        expect(await audit.verify()).toMatchObject({ ok: true });
+      } finally {
+        await audit.stop();
+        await connection.close();
+      }
+    }, 60_000);
+
+    it('stores a record delivered twice once, and one written directly before its delivery once', async () => {
+      const connection = await nats.connect('orchestrator');
+      const outbox = new JetStreamAuditOutbox(connection, logger);
+      const audit = new AuditLog(opened, { outbox });
+      try {
+        const direct = record();
+        await audit.commit(direct);
+        const twice = record();
+        const js = (await import('@nats-io/jetstream')).jetstream(connection);
+        // The same record under two message ids, so JetStream's own duplicate window lets both through.
+        for (const id of [twice.recordId, randomUUID()])
+          await js.publish(AUDIT_OUTBOX.subject, JSON.stringify(twice), { msgID: id });
+        await outbox.publish(direct);
+        await audit.start();
+        await audit.flush();
+        expect(await rowsOf([direct.recordId])).toBe(1);
+        expect(await rowsOf([twice.recordId])).toBe(1);
+        expect(await audit.verify()).toMatchObject({ ok: true });
+      } finally {
+        await audit.stop();
+        await connection.close();
+      }
+    }, 60_000);
+
+    it('keeps a message that is not a record as an audit.unreadable row instead of dropping it', async () => {
+      const connection = await nats.connect('orchestrator');
+      const audit = new AuditLog(opened, { outbox: new JetStreamAuditOutbox(connection, logger) });
+      try {
+        await audit.start();
+        const js = (await import('@nats-io/jetstream')).jetstream(connection);
+        const id = randomUUID();
+        await js.publish(AUDIT_OUTBOX.subject, '{"kind": 42', { msgID: id });
+        await audit.flush();
+        const { rows } = await sql.query(
+          'SELECT kind, outcome, data FROM audit_event WHERE record_id = $1::uuid',
+          [id],
+        );
+        expect(rows).toMatchObject([{ kind: 'audit.unreadable', outcome: 'unreadable' }]);
+      } finally {
+        await audit.stop();
+        await connection.close();
+      }
+    }, 60_000);
+
+    it('writes directly when the outbox refuses a record', async () => {
+      const connection = await nats.connect('orchestrator');
+      await connection.close();
+      const refused: unknown[] = [];
+      const audit = new AuditLog(opened, {
+        outbox: new JetStreamAuditOutbox(connection, logger),
+        onOutboxError: (error) => refused.push(error),
+      });
+      const callId = randomUUID();
+      await audit.append({ kind: 'test.outbox', actor: 'system', outcome: 'ok', callId });
+      expect(refused).toHaveLength(1);
+      expect(await rowsFor([callId])).toBe(1);
+    }, 60_000);
+
+    it('hands the records a writer took but never committed to another writer after the ack wait', async () => {
+      const first = await nats.connect('orchestrator');
+      const second = await nats.connect('orchestrator');
+      const taken: string[] = [];
+      const stuck = new JetStreamAuditOutbox(first, logger, { ackWaitMs: 1_000 });
+      const audit = new AuditLog(opened, {
+        outbox: new JetStreamAuditOutbox(second, logger, { ackWaitMs: 1_000 }),
+      });
+      try {
+        // The first writer takes everything and never commits (its database hangs), then its process dies.
+        await stuck.start((taken_) => {
+          taken.push(taken_.recordId);
+          return new Promise<void>(() => undefined);
+        });
+        const records = Array.from({ length: 50 }, () => record());
+        for (const each of records) await stuck.publish(each);
+        const deadline = Date.now() + 10_000;
+        while (taken.length < 50 && Date.now() < deadline) await sleep(20);
+        expect(taken.length).toBe(50);
+        await first.close();
+        await audit.start();
+        await audit.flush();
+        expect(await rowsOf(records.map((each) => each.recordId))).toBe(50);
+      } finally {
+        await audit.stop();
+        await second.close();
+      }
+    }, 60_000);
+  });
+
+  describe.each(['off', 'jetstream'])('through the orchestrator, TALON_AUDIT_OUTBOX=%s', (outbox) => {
     let nats: NatsTestServer;
     let orchestrator: ServiceProcess;
     let worker: ServiceProcess;
@@ -149,6 +296,7 @@ describe('the audit log never drops a row', () => {
       env = {
         NATS_URL: nats.url,
         DATABASE_URL: database.url,
+        TALON_AUDIT_OUTBOX: outbox,
         TALON_HTTP_PORT: String(await findFreePort()),
         TALON_GRPC_PORT: String(await findFreePort()),
       };
@@ -203,9 +351,19 @@ describe('the audit log never drops a row', () => {
       stop = true;
       await Promise.all(callers);
       expect(answered.length).toBeGreaterThan(50);
-      expect(await rowsFor(answered)).toBe(answered.length);
+      // Committed before each reply, or (with the outbox) in the stream before each reply.
+      if (outbox === 'off') expect(await rowsFor(answered)).toBe(answered.length);
+      // Records the dead orchestrator took from the outbox but had not committed come back to the next one
+      // after the consumer's ack wait; `audit.verify` waits for the outbox to be written.
       orchestrator = await startServiceProcess('orchestrator', env);
-      expect(await api.ok('audit.verify', {}, 30_000)).toMatchObject({ ok: true });
-    }, 120_000);
+      expect(await api.ok('audit.verify', {}, 90_000)).toMatchObject({ ok: true });
+      expect(await rowsFor(answered)).toBe(answered.length);
+      // Stored once each, though some were delivered twice (taken by the dead one and by the next).
+      const twice = await sql.query(
+        'SELECT count(*)::int AS n FROM (SELECT call_id FROM audit_event WHERE call_id = ANY($1) GROUP BY call_id HAVING count(*) > 1) d',
+        [answered],
+      );
+      expect(twice.rows[0].n).toBe(0);
+    }, 180_000);
   });
 });

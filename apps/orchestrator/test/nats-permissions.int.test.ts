@@ -84,10 +84,17 @@ describe('the private bus: per-service NATS users from one permission table', ()
     const outcomes = await Promise.allSettled(attempts);
     expect(outcomes.every((outcome) => outcome.status === 'rejected')).toBe(true);
     worker.publish('talon.secrets.v1.mcp.set', '{"name":"x","value":"y"}');
+    // Nor can it forge audit records: the outbox and the stream API are the orchestrator's.
+    worker.publish('talon.audit.v1.outbox', '{"kind":"tool.call"}');
+    worker.publish('$JS.API.STREAM.PURGE.TALON_AUDIT_OUTBOX', '');
     await worker.flush();
     await settle();
     expect(errors.join('\n')).toMatch(/Permissions Violation for Publish to "talon\.secrets\.v1\.mcp\.get"/);
     expect(errors.join('\n')).toMatch(/Permissions Violation for Publish to "talon\.api\.v1\.tools\.call"/);
+    expect(errors.join('\n')).toMatch(/Permissions Violation for Publish to "talon\.audit\.v1\.outbox"/);
+    expect(errors.join('\n')).toMatch(
+      /Permissions Violation for Publish to "\$JS\.API\.STREAM\.PURGE\.TALON_AUDIT_OUTBOX"/,
+    );
     expect(seen).toEqual([]);
     await worker.close();
   });

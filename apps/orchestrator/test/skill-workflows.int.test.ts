@@ -250,6 +250,8 @@ describe('workflow skills through the orchestrator (scripted model)', () => {
   }
 
   async function auditRows(kind: string): Promise<Array<Record<string, unknown>>> {
+    // Waits for the audit outbox to be written into the table.
+    await api.ok('audit.list', { limit: 1 });
     const pg = await import('pg');
     const db = new pg.default.Client({ connectionString: stack.database.url });
     await db.connect();

@@ -5,8 +5,10 @@ import {
   type AuditRecord,
   type AuditVerification,
 } from '@talon/audit';
-import { isUuid, type AuditListReply, type AuditListRequest } from '@talon/contracts';
+import { randomUUID } from 'node:crypto';
+import { isUuid, type AuditListReply, type AuditListRequest, type AuditOutboxRecord } from '@talon/contracts';
 import { isUniqueViolation, type Database } from '@talon/persistence';
+import type { AuditOutbox } from './audit-outbox.js';
 
 /** One advisory-lock key for the whole chain, so orchestrators append one at a time. */
 const AUDIT_CHAIN_LOCK = 7_300_001;
@@ -25,6 +27,8 @@ const SPLIT_AFTER_ATTEMPTS = 3;
 const DEGRADE_AFTER_ATTEMPTS = 6;
 /** Locked appends tried again at once when a one-statement append of another writer linked to the head first. */
 const LOCKED_RACE_RETRIES = 3;
+/** The longest `list` and `verify` wait for the outbox to be written before they read. */
+const OUTBOX_DRAIN_WAIT_MS = 15_000;
 
 const INT32_MAX = 2_147_483_647;
 
@@ -36,18 +40,44 @@ export type AuditEntry = Omit<
   Partial<Pick<AuditRecord, 'sessionId' | 'callId' | 'tool' | 'argsHash' | 'durationMs' | 'data'>>;
 
 interface Pending {
-  record: AuditRecord;
+  record: AuditOutboxRecord;
   written: () => void;
 }
 
 /** Reports a failed write; `attempt` counts from 1 and the write is tried again. */
 export type AuditWriteErrorListener = (error: unknown, attempt: number, rows: number) => void;
 
+/** Options of {@link AuditLog}. */
+export interface AuditLogOptions {
+  onWriteError?: AuditWriteErrorListener;
+  /**
+   * Where `append` makes a record durable before it resolves; the log drains it into the chain. Without
+   * one (or when it refuses a record) `append` waits for the record's own commit.
+   */
+  outbox?: AuditOutbox;
+  /** Told when the outbox refused a record and it was written directly instead. */
+  onOutboxError?: (error: unknown) => void;
+  /**
+   * With an outbox, how long a commit waits for more records before it writes (nobody waits for it:
+   * callers are answered once the outbox holds their record). Default {@link DEFAULT_GATHER_MS}.
+   */
+  gatherMs?: number;
+}
+
 /**
- * The append-only, hash-chained audit log, with group commit: `append` resolves once its record is
- * committed, and records appended while a transaction runs are written together in the next one, so a
- * caller that awaits `append` before it answers (the tool dispatcher does) never answers a call whose
- * record a crash could lose, and a busy orchestrator still writes one transaction per round trip.
+ * Records drained from the outbox arrive one message at a time; written as they come, each would be a
+ * statement of its own (on PGlite a statement costs as much CPU as its rows). Gathered for this long, a
+ * busy orchestrator writes dozens of rows per statement.
+ */
+const DEFAULT_GATHER_MS = 20;
+
+/**
+ * The append-only, hash-chained audit log. `append` resolves once its record is durable: in the outbox
+ * when there is one (a JetStream stream; the log drains it into the chain), else committed. A caller that
+ * awaits `append` before it answers (the tool dispatcher does) so never answers a call whose record a
+ * crash could lose. Commits are grouped: records that arrive while a transaction runs are written
+ * together in the next one, so a busy orchestrator writes one transaction per round trip.
+ * Every record carries an id, stored once: the outbox may deliver a record twice.
  * A failed write is retried with backoff and never dropped: a batch that keeps failing is written row by
  * row, and a row that still fails is written with its `data` replaced by the error. A batch links to the
  * head this log last wrote, in one statement; when another orchestrator wrote since, the unique
@@ -56,22 +86,40 @@ export type AuditWriteErrorListener = (error: unknown, attempt: number, rows: nu
 export class AuditLog {
   private queue: Pending[] = [];
   private draining = false;
+  /** Pause before each write while the outbox feeds the log, so rows arriving meanwhile share it. */
+  private gatherMs = 0;
   private idleWaiters: Array<() => void> = [];
   /** The hash of the last row this log committed; undefined until known (then the locked path reads it). */
   private head: string | undefined;
 
   private readonly prisma: Database['prisma'];
+  private readonly onWriteError: AuditWriteErrorListener;
 
   constructor(
     private readonly database: Pick<Database, 'prisma' | 'execute'>,
-    private readonly onWriteError: AuditWriteErrorListener = () => undefined,
+    private readonly options: AuditLogOptions = {},
   ) {
     this.prisma = database.prisma;
+    this.onWriteError = options.onWriteError ?? (() => undefined);
   }
 
-  /** Queues one record; resolves once it is committed (it never rejects: writes are retried). */
+  /** Starts draining the outbox (any orchestrator's records) into the chain. */
+  async start(): Promise<void> {
+    if (!this.options.outbox) return;
+    this.gatherMs = this.options.gatherMs ?? DEFAULT_GATHER_MS;
+    await this.options.outbox.start((record) => this.commit(record));
+  }
+
+  /** Stops draining; what this log took from the outbox or was given is written first. */
+  async stop(): Promise<void> {
+    await this.options.outbox?.stop();
+    await this.localFlush();
+  }
+
+  /** One record: resolves once it is durable (see the class comment); it never rejects. */
   append(entry: AuditEntry): Promise<void> {
     const record = normalize({
+      recordId: randomUUID(),
       at: new Date().toISOString(),
       sessionId: null,
       callId: null,
@@ -81,14 +129,31 @@ export class AuditLog {
       data: {},
       ...entry,
     });
+    const outbox = this.options.outbox;
+    if (!outbox) return this.commit(record);
+    return outbox.publish(record).catch((error: unknown) => {
+      // Written directly instead; should the outbox hold it after all (a lost acknowledgement), the
+      // record id keeps it to one row.
+      this.options.onOutboxError?.(error);
+      return this.commit(record);
+    });
+  }
+
+  /** Queues one record for the chain; resolves once it is committed (never rejects: writes are retried). */
+  commit(record: AuditOutboxRecord): Promise<void> {
     return new Promise((written) => {
       this.queue.push({ record, written });
       if (!this.draining) void this.drain();
     });
   }
 
-  /** Resolves once every record appended so far is written. */
-  flush(): Promise<void> {
+  /** Resolves once every record appended so far (by any orchestrator, through the outbox) is written. */
+  async flush(): Promise<void> {
+    await this.options.outbox?.drained(OUTBOX_DRAIN_WAIT_MS);
+    await this.localFlush();
+  }
+
+  private localFlush(): Promise<void> {
     if (!this.draining && this.queue.length === 0) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
@@ -166,6 +231,8 @@ export class AuditLog {
     this.draining = true;
     try {
       while (this.queue.length > 0) {
+        if (this.gatherMs > 0 && this.queue.length < MAX_BATCH_SIZE)
+          await new Promise((resolve) => setTimeout(resolve, this.gatherMs));
         const batch = this.queue.splice(0, MAX_BATCH_SIZE);
         await this.writeBatch(batch.map((pending) => pending.record));
         for (const pending of batch) pending.written();
@@ -176,7 +243,7 @@ export class AuditLog {
     }
   }
 
-  private async writeBatch(batch: AuditRecord[]): Promise<void> {
+  private async writeBatch(batch: AuditOutboxRecord[]): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
         await this.write(batch);
@@ -192,7 +259,7 @@ export class AuditLog {
     }
   }
 
-  private async writeRow(record: AuditRecord): Promise<void> {
+  private async writeRow(record: AuditOutboxRecord): Promise<void> {
     let row = record;
     for (let attempt = 1; ; attempt++) {
       try {
@@ -212,7 +279,7 @@ export class AuditLog {
     }
   }
 
-  private async write(batch: AuditRecord[]): Promise<void> {
+  private async write(batch: AuditOutboxRecord[]): Promise<void> {
     if (this.head !== undefined && (await this.appendAfterKnownHead(batch, this.head))) return;
     for (let race = 1; ; race++) {
       try {
@@ -230,8 +297,8 @@ export class AuditLog {
    * the chain's head. The unique index on `prev_hash` decides: the chain is linear, so a newer row exists
    * exactly when some row already links to `head`, and this insert then fails instead of forking the chain.
    */
-  private async appendAfterKnownHead(batch: AuditRecord[], head: string): Promise<boolean> {
-    const rows = linked(head, batch);
+  private async appendAfterKnownHead(batch: AuditOutboxRecord[], head: string): Promise<boolean> {
+    const rows = linked(head, uniqueRecords(batch));
     try {
       // Beside Prisma: on PGlite its cost per statement is as large as the insert's own (measured).
       await this.database.execute(INSERT_PREFIX + valuesPlaceholders(rows.length), rows.flatMap(rowValues));
@@ -246,27 +313,37 @@ export class AuditLog {
     return true;
   }
 
-  /** The transaction that takes the chain lock and reads the head first. */
-  private async appendUnderLock(batch: AuditRecord[]): Promise<void> {
-    const rows = await this.prisma.$transaction(async (tx) => {
+  /**
+   * The transaction that takes the chain lock and reads the head first. Records already stored (the
+   * outbox delivered them again, or a direct write raced their delivery) are left out here.
+   */
+  private async appendUnderLock(batch: AuditOutboxRecord[]): Promise<void> {
+    this.head = await this.prisma.$transaction(async (tx) => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(${AUDIT_CHAIN_LOCK})`;
       const head = await tx.auditEvent.findFirst({ orderBy: { id: 'desc' }, select: { hash: true } });
-      const linkedRows = linked(head?.hash ?? GENESIS_HASH, batch);
+      const ids = batch.map((record) => record.recordId);
+      const stored = new Set(
+        (await tx.auditEvent.findMany({ where: { recordId: { in: ids } }, select: { recordId: true } })).map(
+          (row) => row.recordId,
+        ),
+      );
+      const fresh = uniqueRecords(batch).filter((record) => !stored.has(record.recordId));
+      if (fresh.length === 0) return head?.hash ?? GENESIS_HASH;
+      const linkedRows = linked(head?.hash ?? GENESIS_HASH, fresh);
       await tx.$executeRawUnsafe(
         INSERT_PREFIX + valuesPlaceholders(linkedRows.length),
         ...linkedRows.flatMap(rowValues),
       );
-      return linkedRows;
+      return linkedRows[linkedRows.length - 1]!.hash;
     });
-    this.head = rows[rows.length - 1]!.hash;
   }
 }
 
-type LinkedRecord = AuditRecord & { prevHash: string; hash: string };
+type LinkedRecord = AuditOutboxRecord & { prevHash: string; hash: string };
 
 const INSERT_PREFIX =
-  'INSERT INTO audit_event (at, kind, actor, session_id, call_id, tool, args_hash, outcome, duration_ms, data, prev_hash, hash) VALUES ';
-const COLUMNS = 12;
+  'INSERT INTO audit_event (at, kind, actor, session_id, call_id, tool, args_hash, outcome, duration_ms, data, prev_hash, hash, record_id) VALUES ';
+const COLUMNS = 13;
 
 /**
  * `($1::text::timestamptz, $2, …), (…)` for `count` rows: plain VALUES plan in a fraction of the time a
@@ -279,7 +356,7 @@ function valuesPlaceholders(count: number): string {
   for (let row = 0; row < count; row++) {
     const n = row * COLUMNS;
     rows.push(
-      `($${n + 1}::text::timestamptz, $${n + 2}, $${n + 3}, $${n + 4}::text::uuid, $${n + 5}, $${n + 6}, $${n + 7}, $${n + 8}, $${n + 9}::int, $${n + 10}::text::jsonb, $${n + 11}, $${n + 12})`,
+      `($${n + 1}::text::timestamptz, $${n + 2}, $${n + 3}, $${n + 4}::text::uuid, $${n + 5}, $${n + 6}, $${n + 7}, $${n + 8}, $${n + 9}::int, $${n + 10}::text::jsonb, $${n + 11}, $${n + 12}, $${n + 13}::text::uuid)`,
     );
   }
   return rows.join(', ');
@@ -299,11 +376,18 @@ function rowValues(row: LinkedRecord): unknown[] {
     JSON.stringify(row.data),
     row.prevHash,
     row.hash,
+    row.recordId,
   ];
 }
 
+/** Each record id once (a record redelivered while its first copy still waits in the queue). */
+function uniqueRecords(batch: AuditOutboxRecord[]): AuditOutboxRecord[] {
+  const seen = new Set<string>();
+  return batch.filter((record) => !seen.has(record.recordId) && seen.add(record.recordId));
+}
+
 /** The batch as rows linked one to the next, the first to `head`. */
-function linked(head: string, batch: AuditRecord[]): LinkedRecord[] {
+function linked(head: string, batch: AuditOutboxRecord[]): LinkedRecord[] {
   let prevHash = head;
   return batch.map((record) => {
     const hash = computeAuditHash(prevHash, record);
@@ -317,7 +401,7 @@ function linked(head: string, batch: AuditRecord[]): LinkedRecord[] {
  * A record the table can always take: a session id that is not a UUID moves into `data` (the column is
  * a uuid), a duration becomes an int32, and `data` becomes plain JSON (or says it could not).
  */
-function normalize(record: AuditRecord): AuditRecord {
+function normalize(record: AuditOutboxRecord): AuditOutboxRecord {
   let data: Record<string, unknown>;
   try {
     data = JSON.parse(JSON.stringify(record.data ?? {})) as Record<string, unknown>;

@@ -32,3 +32,13 @@ describe('orchestrator config: turn leases', () => {
     expect(() => parseOrchestratorConfig({ TALON_TURN_LEASE_MS: 'soon' })).toThrow(/TALON_TURN_LEASE_MS/);
   });
 });
+
+describe('orchestrator config: the audit outbox', () => {
+  it('commits to the database unless TALON_AUDIT_OUTBOX=jetstream', () => {
+    expect(parseOrchestratorConfig({}).auditOutbox).toBe('off');
+    expect(parseOrchestratorConfig({ TALON_AUDIT_OUTBOX: 'JetStream' }).auditOutbox).toBe('jetstream');
+    expect(() => parseOrchestratorConfig({ TALON_AUDIT_OUTBOX: 'kafka' })).toThrow(
+      /TALON_AUDIT_OUTBOX="kafka" is invalid: expected off \(commit each record to the database\) or jetstream/,
+    );
+  });
+});

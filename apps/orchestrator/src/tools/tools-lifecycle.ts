@@ -4,7 +4,10 @@ import { AUDIT_LOG, CATALOG_SYNC, TOOL_CALL_REQUESTER } from '../config/orchestr
 import type { AuditLog } from '../audit/audit-log.js';
 import type { CatalogSync } from './catalog-sync.js';
 
-/** Starts catalog sync with the app; when it stops, ends the failover probes and flushes the audit log. */
+/**
+ * Starts the audit drain and catalog sync with the app; when it stops, ends the failover probes and
+ * writes what the audit log holds.
+ */
 @Injectable()
 export class ToolsLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
   constructor(
@@ -13,13 +16,14 @@ export class ToolsLifecycle implements OnApplicationBootstrap, OnApplicationShut
     @Inject(TOOL_CALL_REQUESTER) private readonly toolCalls: ToolCallRequester,
   ) {}
 
-  onApplicationBootstrap(): Promise<void> {
-    return this.sync.start();
+  async onApplicationBootstrap(): Promise<void> {
+    await this.audit.start();
+    await this.sync.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
     this.sync.stop();
     this.toolCalls.stop();
-    await this.audit.flush();
+    await this.audit.stop();
   }
 }

@@ -10,6 +10,7 @@ import {
 } from '@talon/service-runtime';
 import { CatalogWarmUp, ToolCatalog, type Tool } from '@talon/tool-runtime';
 import { AuditLog } from '../audit/audit-log.js';
+import { JetStreamAuditOutbox } from '../audit/jetstream-audit-outbox.js';
 import { ArtifactStore } from '../artifacts/artifact-store.js';
 import {
   ARTIFACT_STORE,
@@ -35,14 +36,21 @@ export function toolProviders(
   logger: JsonLogger,
   database: Database,
   rateLimits: OrchestratorConfig['rateLimits'],
+  auditOutbox: OrchestratorConfig['auditOutbox'],
 ): Provider[] {
   const catalog = new ToolCatalog();
   for (const tool of createMemoryTools(database.prisma)) catalog.registerLocal(tool);
   const skills = new SkillServiceClient(new NatsRequester(connection));
   for (const tool of createSkillTools(skills)) catalog.registerLocal(tool);
-  const audit = new AuditLog(database, (error, attempt, rows) =>
-    logger.write('error', 'audit write failed; retrying', { error: String(error), attempt, rows }),
-  );
+  const audit = new AuditLog(database, {
+    ...(auditOutbox === 'jetstream' ? { outbox: new JetStreamAuditOutbox(connection, logger) } : {}),
+    onWriteError: (error, attempt, rows) =>
+      logger.write('error', 'audit write failed; retrying', { error: String(error), attempt, rows }),
+    onOutboxError: (error) =>
+      logger.write('warn', 'the audit outbox refused a record; it was written directly', {
+        error: String(error),
+      }),
+  });
   const artifacts = new ArtifactStore(database.prisma);
   const warmUp = new CatalogWarmUp(DEFAULT_ANNOUNCE_TTL_MS);
   const toolCalls = new ToolCallRequester(connection, { logger });

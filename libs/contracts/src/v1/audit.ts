@@ -41,3 +41,32 @@ export const AuditListReplySchema = Type.Object({
 });
 /** Reply of `audit.list`. */
 export type AuditListReply = Static<typeof AuditListReplySchema>;
+
+/**
+ * The audit outbox: a call's record is safe once this JetStream stream holds it (before the call is
+ * answered); orchestrators drain it into the hash chain in PostgreSQL in batches. Work-queue retention
+ * (a record leaves once written), discard-new (a full outbox refuses, never drops), one durable consumer
+ * shared by every orchestrator.
+ */
+export const AUDIT_OUTBOX = {
+  stream: 'TALON_AUDIT_OUTBOX',
+  subject: 'talon.audit.v1.outbox',
+  consumer: 'audit-writer',
+} as const;
+
+/** One record in the audit outbox, as its author wrote it; `recordId` is also the message id. */
+export const AuditOutboxRecordSchema = Type.Object({
+  recordId: Type.String({ format: 'uuid' }),
+  at: Type.String({ minLength: 1, maxLength: 40 }),
+  kind: Type.String({ minLength: 1, maxLength: 100 }),
+  actor: Type.String({ minLength: 1, maxLength: 300 }),
+  sessionId: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),
+  callId: Type.Union([Type.String(), Type.Null()]),
+  tool: Type.Union([Type.String(), Type.Null()]),
+  argsHash: Type.Union([Type.String(), Type.Null()]),
+  outcome: Type.String(),
+  durationMs: Type.Union([Type.Integer(), Type.Null()]),
+  data: Type.Record(Type.String(), Type.Unknown()),
+});
+/** One record in the audit outbox. */
+export type AuditOutboxRecord = Static<typeof AuditOutboxRecordSchema>;

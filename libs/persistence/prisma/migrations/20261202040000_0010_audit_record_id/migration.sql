@@ -1,0 +1,4 @@
+-- Audit records reach the table through a JetStream outbox, which may deliver one twice (a writer that
+-- died between its commit and its acknowledgement): the id its author gave it is stored once.
+ALTER TABLE "audit_event" ADD COLUMN "record_id" UUID;
+CREATE UNIQUE INDEX "audit_event_record_id_key" ON "audit_event"("record_id");
