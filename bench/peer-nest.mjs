@@ -8,7 +8,8 @@
 // ≥ 1.0× Nest, p50 ≤ 1.1×, p99 ≤ 1.5×, CPU per call ≤ 1.3×. Talon runs twice: on embedded PGlite (the
 // default, on its own private nats-server's side above) and on PostgreSQL (as compose deploys it; on a second
 // private nats-server so the two orchestrators do not share a queue group; PostgreSQL's own CPU is not
-// counted).
+// counted), and on PostgreSQL once more with the audit outbox (TALON_AUDIT_OUTBOX=jetstream, a third
+// nats-server; nats-server's CPU, which the outbox adds to, is not counted on any side).
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -74,6 +75,28 @@ const [orchestratorPg, workerPg] = await Promise.all([
   testing.startServiceProcess('tool-worker', { ...envPg, LOG_LEVEL: 'info' }, { timeoutMs: 180_000 }),
 ]);
 const apiPg = await testing.connectTalonApi(natsPg.url);
+
+// The same on PostgreSQL with the audit outbox (TALON_AUDIT_OUTBOX=jetstream), behind a third nats-server.
+const natsOutbox = await testing.startNatsTestServer();
+const databaseOutbox = await testing.createTestDatabase('talon_bench_peer_nest_outbox');
+const envOutbox = {
+  ...envPg,
+  NATS_URL: natsOutbox.url,
+  DATABASE_URL: databaseOutbox.url,
+  TALON_AUDIT_OUTBOX: 'jetstream',
+  TALON_HTTP_PORT: String(await testing.findFreePort()),
+  TALON_GRPC_PORT: String(await testing.findFreePort()),
+};
+const [orchestratorOutbox, workerOutbox] = await Promise.all([
+  testing.startServiceProcess('orchestrator', { ...envOutbox, LOG_LEVEL: 'info' }, { timeoutMs: 180_000 }),
+  testing.startServiceProcess('tool-worker', { ...envOutbox, LOG_LEVEL: 'info' }, { timeoutMs: 180_000 }),
+]);
+const apiOutbox = await testing.connectTalonApi(natsOutbox.url);
+await testing.waitUntil(
+  async () => (await apiOutbox.call('tools.call', { tool: 'echo', params: { message: 'x' } })).ok,
+  30_000,
+  'echo in the catalog (outbox side)',
+);
 await testing.waitUntil(
   async () => (await apiPg.call('tools.call', { tool: 'echo', params: { message: 'x' } })).ok,
   30_000,
@@ -135,6 +158,17 @@ const sides = {
     pids: [orchestratorPg.child.pid, workerPg.child.pid],
     call: async () => {
       const reply = await apiPg.call('tools.call', { tool: 'echo', params: { message: 'hello' } }, 10_000);
+      if (!reply.ok) throw new Error(`${reply.error.code}: ${reply.error.message}`);
+    },
+  },
+  talonPostgresOutbox: {
+    pids: [orchestratorOutbox.child.pid, workerOutbox.child.pid],
+    call: async () => {
+      const reply = await apiOutbox.call(
+        'tools.call',
+        { tool: 'echo', params: { message: 'hello' } },
+        10_000,
+      );
       if (!reply.ok) throw new Error(`${reply.error.code}: ${reply.error.message}`);
     },
   },
@@ -215,6 +249,7 @@ const figures = Object.fromEntries(
 const labels = {
   talon: 'talon tools.call: client → orchestrator → tool-worker (token, full pipeline)',
   talonPostgres: 'talon tools.call, the same on PostgreSQL (its CPU not counted)',
+  talonPostgresOutbox: 'talon tools.call on PostgreSQL, audit via the JetStream outbox',
   talonAgent: 'talon tools.call policy "agent" (session policy too)',
   nest: 'stock NestJS: ClientProxy → gateway → worker (@MessagePattern, NATS)',
   raw: 'raw nats.js: client → relay → responder',
@@ -233,8 +268,9 @@ await nestClient.close();
 await raw.close();
 await api.close();
 await apiPg.close();
-await Promise.all([orchestratorPg.kill(), workerPg.kill()]);
-await Promise.all([natsPg.stop(), database.drop()]);
+await apiOutbox.close();
+await Promise.all([orchestratorPg.kill(), workerPg.kill(), orchestratorOutbox.kill(), workerOutbox.kill()]);
+await Promise.all([natsPg.stop(), database.drop(), natsOutbox.stop(), databaseOutbox.drop()]);
 for (const child of [nestGateway, nestWorker, rawRelay, rawResponder]) child.kill('SIGTERM');
 await Promise.all([orchestrator.kill(), worker.kill()]);
 await nats.stop();
@@ -260,6 +296,7 @@ console.log(
     ...figures,
     talonVsNest,
     talonPostgresVsNest: against('talonPostgres'),
+    talonPostgresOutboxVsNest: against('talonPostgresOutbox'),
     talonAgentVsNest: against('talonAgent'),
     rawVsNest: against('raw'),
     targets: { c64: 1.0, p50: 1.1, p99: 1.5, cpuPerCall: 1.3 },

@@ -59,6 +59,10 @@ describe('tools: catalog, dispatch and scaling over real NATS', () => {
     expect(
       tools.filter((entry) => entry.location === 'remote').map((entry) => entry.definition.name),
     ).toEqual(['echo', 'http', 'json', 'time', 'web_fetch']);
+    // Only http judges each call's approval (by its method); a gated call of the others asks nobody.
+    expect(
+      tools.filter((entry) => entry.location === 'remote').map((entry) => entry.definition.approvalByCall),
+    ).toEqual([false, true, false, false, false]);
     expect(tools.filter((entry) => entry.location === 'local').map((entry) => entry.definition.name)).toEqual(
       expect.arrayContaining(['tool_info', 'memory_search', 'secret_list', 'skill_list']),
     );

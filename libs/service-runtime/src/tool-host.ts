@@ -186,7 +186,10 @@ export class ToolHost {
       instanceId: this.options.instanceId,
       service: this.options.service,
       domain: this.options.domain,
-      tools: this.options.registry.list().map((tool) => tool.definition),
+      tools: this.options.registry.list().map((tool) => ({
+        ...tool.definition,
+        approvalByCall: Boolean(tool.explainApproval ?? tool.approvalFor),
+      })),
       ttlMs: this.ttlMs,
     };
   }

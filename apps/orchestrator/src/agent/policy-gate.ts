@@ -27,14 +27,18 @@ export class PolicyGate {
   async call(request: GatedCall): Promise<ToolsCallReply> {
     // Resolve and validate first: a call that could never run is refused before anyone is asked.
     const { definition, params } = this.dispatcher.check(request);
-    const assessment = await this.dispatcher.assessApproval(definition.name, params);
     // One approval per distinct call: the same tool with the same params maps to the same approval.
     const callKey = `gate:${createHash('sha256').update(request.tool).update('\n').update(canonicalJson(params)).digest('hex').slice(0, 32)}`;
-    const existing = await this.approvals.findByCall(request.sessionId, callKey);
+    // Three independent reads, at once: the domain's verdict, this call's approval, the session's grants.
+    const [assessment, existing, grants] = await Promise.all([
+      this.dispatcher.assessApproval(definition.name, params),
+      this.approvals.findByCall(request.sessionId, callKey),
+      this.grants.get(request.sessionId),
+    ]);
     const decision = this.policy.decide({
       tool: definition,
       requirement: assessment?.approval,
-      grants: await this.grants.get(request.sessionId),
+      grants,
       callApproved: existing?.status === 'approved',
     });
     if (decision.action === 'deny') {

@@ -94,6 +94,11 @@ export class AuditLog {
 
   private readonly prisma: Database['prisma'];
   private readonly onWriteError: AuditWriteErrorListener;
+  /**
+   * Only a log with an outbox can be handed a record twice, so only its rows keep their ids (the index on
+   * them is partial: rows without one cost nothing there).
+   */
+  private readonly storesIds: boolean;
 
   constructor(
     private readonly database: Pick<Database, 'prisma' | 'execute'>,
@@ -101,6 +106,7 @@ export class AuditLog {
   ) {
     this.prisma = database.prisma;
     this.onWriteError = options.onWriteError ?? (() => undefined);
+    this.storesIds = options.outbox !== undefined;
   }
 
   /** Starts draining the outbox (any orchestrator's records) into the chain. */
@@ -301,7 +307,10 @@ export class AuditLog {
     const rows = linked(head, uniqueRecords(batch));
     try {
       // Beside Prisma: on PGlite its cost per statement is as large as the insert's own (measured).
-      await this.database.execute(INSERT_PREFIX + valuesPlaceholders(rows.length), rows.flatMap(rowValues));
+      await this.database.execute(
+        insertStatement(rows.length),
+        rows.flatMap((row) => rowValues(row, this.storesIds)),
+      );
     } catch (error) {
       if (isUniqueViolation(error)) {
         this.head = undefined;
@@ -323,16 +332,18 @@ export class AuditLog {
       const head = await tx.auditEvent.findFirst({ orderBy: { id: 'desc' }, select: { hash: true } });
       const ids = batch.map((record) => record.recordId);
       const stored = new Set(
-        (await tx.auditEvent.findMany({ where: { recordId: { in: ids } }, select: { recordId: true } })).map(
-          (row) => row.recordId,
-        ),
+        this.storesIds
+          ? (
+              await tx.auditEvent.findMany({ where: { recordId: { in: ids } }, select: { recordId: true } })
+            ).map((row) => row.recordId)
+          : [],
       );
       const fresh = uniqueRecords(batch).filter((record) => !stored.has(record.recordId));
       if (fresh.length === 0) return head?.hash ?? GENESIS_HASH;
       const linkedRows = linked(head?.hash ?? GENESIS_HASH, fresh);
       await tx.$executeRawUnsafe(
-        INSERT_PREFIX + valuesPlaceholders(linkedRows.length),
-        ...linkedRows.flatMap(rowValues),
+        insertStatement(linkedRows.length),
+        ...linkedRows.flatMap((row) => rowValues(row, this.storesIds)),
       );
       return linkedRows[linkedRows.length - 1]!.hash;
     });
@@ -351,6 +362,17 @@ const COLUMNS = 13;
  * in list order, so ids follow the chain. Parameters travel as text and are cast here, the same on both
  * drivers.
  */
+/** The insert of `count` rows; built once per count (a busy log asks for the same few counts). */
+function insertStatement(count: number): string {
+  let statement = INSERT_STATEMENTS.get(count);
+  if (statement === undefined) {
+    statement = INSERT_PREFIX + valuesPlaceholders(count);
+    INSERT_STATEMENTS.set(count, statement);
+  }
+  return statement;
+}
+const INSERT_STATEMENTS = new Map<number, string>();
+
 function valuesPlaceholders(count: number): string {
   const rows: string[] = [];
   for (let row = 0; row < count; row++) {
@@ -362,7 +384,8 @@ function valuesPlaceholders(count: number): string {
   return rows.join(', ');
 }
 
-function rowValues(row: LinkedRecord): unknown[] {
+/** The row's parameters; the record id only when `withId` (rows of a log with an outbox). */
+function rowValues(row: LinkedRecord, withId: boolean): unknown[] {
   return [
     row.at,
     row.kind,
@@ -376,7 +399,7 @@ function rowValues(row: LinkedRecord): unknown[] {
     JSON.stringify(row.data),
     row.prevHash,
     row.hash,
-    row.recordId,
+    withId ? row.recordId : null,
   ];
 }
 

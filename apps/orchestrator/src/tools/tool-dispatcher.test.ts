@@ -149,3 +149,46 @@ describe('ToolDispatcher failover and warm-up', () => {
     await expect(dispatcher.call({ tool: 'nope' })).rejects.toMatchObject({ code: 'UNKNOWN_TOOL' });
   });
 });
+
+describe('ToolDispatcher approval assessment', () => {
+  function assessing(approvalByCall: boolean | undefined) {
+    const subjects: string[] = [];
+    const requester = {
+      async request(subject: string) {
+        subjects.push(subject);
+        return { approval: 'always', reasons: ['the domain read the params'] };
+      },
+    } as unknown as NatsRequester;
+    const catalog = new ToolCatalog();
+    catalog.announce({
+      instanceId: 'w1',
+      service: 'tool-worker',
+      domain: 'orchestrator',
+      ttlMs: 60_000,
+      tools: [
+        {
+          ...definition('judged', false),
+          ...(approvalByCall === undefined ? {} : { approvalByCall }),
+        },
+      ],
+    });
+    return { dispatcher: new ToolDispatcher({ catalog, requester, safety: NOOP_OUTPUT_SAFETY }), subjects };
+  }
+
+  it('asks the domain when the tool judges each call, or when its worker does not say', async () => {
+    for (const approvalByCall of [true, undefined]) {
+      const { dispatcher, subjects } = assessing(approvalByCall);
+      expect(await dispatcher.assessApproval('judged', { path: '/etc' })).toEqual({
+        approval: 'always',
+        reasons: ['the domain read the params'],
+      });
+      expect(subjects).toEqual(['talon.tools.v1.approval.orchestrator']);
+    }
+  });
+
+  it('does not ask when the declared requirement is the whole answer (the declared one applies)', async () => {
+    const { dispatcher, subjects } = assessing(false);
+    expect(await dispatcher.assessApproval('judged', { path: '/etc' })).toBeUndefined();
+    expect(subjects).toEqual([]);
+  });
+});

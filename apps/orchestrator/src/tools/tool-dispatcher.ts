@@ -144,6 +144,8 @@ export class ToolDispatcher {
       const approval = local?.approvalFor?.(params);
       return approval === undefined ? undefined : { approval, reasons: [] };
     }
+    // The domain announced that the declared requirement is its whole answer: no round trip.
+    if (entry.definition.approvalByCall === false) return undefined;
     try {
       return await this.options.requester.request<ToolApprovalAssessment>(
         SUBJECTS.toolApproval(entry.definition.domain),

@@ -68,6 +68,12 @@ export const ToolDefinitionSchema = Type.Object({
   idempotent: Type.Boolean(),
   /** The sandbox the tool's process runs in (shell, stdio MCP tools): what it may read, write and reach. */
   sandbox: Type.Optional(SandboxProfileSchema),
+  /**
+   * Whether the tool's domain judges each call's approval from its params (the shell parses the command
+   * line). `false`: `approval` is the whole answer, so nobody asks the domain. Absent (an older worker):
+   * the domain is asked.
+   */
+  approvalByCall: Type.Optional(Type.Boolean()),
 });
 /** A tool definition on the wire. */
 export type ToolDefinition = Static<typeof ToolDefinitionSchema>;
