@@ -4,6 +4,7 @@ import { InMemoryGrantStore, ApprovalQueue, type ApprovalRecord } from '@talon/a
 import { openDatabase, PGLITE_IN_MEMORY, type Database } from '@talon/persistence';
 import { createTestDatabase, type TestDatabase } from '@talon/testing';
 import { PrismaApprovalStore } from '../src/agent/prisma-approval-store.js';
+import { PrismaGrantStore } from '../src/agent/prisma-grant-store.js';
 import { PrismaSessionStore } from '../src/agent/prisma-session-store.js';
 import { PrismaToolCallClaimStore } from '../src/agent/prisma-tool-call-claim-store.js';
 import { PrismaTurnLeaseStore } from '../src/agent/prisma-turn-lease-store.js';
@@ -159,7 +160,7 @@ describe.each(['postgres', 'pglite'] as const)('turn leases and claims on %s', (
     const sessionId = await newSession();
     const queues = [a, b].map(
       (database) =>
-        new ApprovalQueue(new PrismaApprovalStore(database.prisma), new InMemoryGrantStore(), {
+        new ApprovalQueue(new PrismaApprovalStore(database), new InMemoryGrantStore(), {
           maxPendingPerSession: 3,
           pollIntervalMs: 0,
         }),
@@ -182,11 +183,40 @@ describe.each(['postgres', 'pglite'] as const)('turn leases and claims on %s', (
     });
     expect(await a.prisma.approval.count({ where: { sessionId, status: 'pending' } })).toBe(3);
     const record = (created[0] as PromiseFulfilledResult<ApprovalRecord>).value;
-    expect(await new PrismaApprovalStore(b.prisma).get(record.id)).toMatchObject({
+    expect(await new PrismaApprovalStore(b).get(record.id)).toMatchObject({
       id: record.id,
       sessionId,
       status: 'pending',
       params: { command: 'true' },
+    });
+  });
+
+  it('reads an approval by its call and the session grants beside Prisma exactly as Prisma reads them', async () => {
+    const sessionId = await newSession();
+    const store = new PrismaApprovalStore(a);
+    const queue = new ApprovalQueue(store, new InMemoryGrantStore(), { pollIntervalMs: 0 });
+    expect(await store.findByCall(sessionId, 'gate:none')).toBeUndefined();
+    const pending = await queue.request({
+      sessionId,
+      callId: 'gate:1',
+      tool: 'shell',
+      params: { command: 'ls "ä"', nested: { n: 1.5, list: [true, null] } },
+      reason: 'asks',
+    });
+    expect(await store.findByCall(sessionId, 'gate:1')).toEqual(await store.get(pending.id));
+    await queue.resolve(pending.id, 'approve', 'operator');
+    const resolved = await store.findByCall(sessionId, 'gate:1');
+    expect(resolved).toMatchObject({ status: 'approved', decision: 'approve', resolvedBy: 'operator' });
+    expect(resolved).toEqual(await store.get(pending.id));
+    expect(typeof resolved?.resolvedAt).toBe('number');
+
+    const grants = new PrismaGrantStore(a);
+    expect(await grants.get(sessionId)).toEqual({ byEffect: {}, byTool: {} });
+    await grants.setToolGrant(sessionId, 'shell', 'allow');
+    await grants.setEffectGrant(sessionId, 'network', 'deny');
+    expect(await new PrismaGrantStore(b).get(sessionId)).toEqual({
+      byEffect: { network: 'deny' },
+      byTool: { shell: 'allow' },
     });
   });
 });

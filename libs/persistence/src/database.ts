@@ -15,6 +15,15 @@ export interface Database {
    * audit append). Driver errors surface as they are (`isUniqueViolation` reads them).
    */
   execute(sql: string, params: readonly unknown[]): Promise<number>;
+  /**
+   * Runs one parameterised read outside Prisma and returns its rows, for hot-path reads (a gated call's
+   * grants). Only text columns read the same on both drivers (PGlite carries the Prisma adapter's parsers):
+   * cast anything else to text, or build one JSON text per row.
+   */
+  query<Row extends object = Record<string, string | null>>(
+    sql: string,
+    params: readonly unknown[],
+  ): Promise<Row[]>;
   /** What the start-up migration run did. */
   readonly migrations: MigrationReport;
   /** Disconnects the client and releases the connection pool or the PGlite instance. */

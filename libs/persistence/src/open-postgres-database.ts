@@ -36,6 +36,8 @@ export async function openPostgresDatabase(
     kind: 'postgres',
     pgPool: pool,
     execute: async (sql, params) => (await pool.query(sql, [...params])).rowCount ?? 0,
+    query: async <Row extends object>(sql: string, params: readonly unknown[]) =>
+      (await pool.query(sql, [...params])).rows as Row[],
     migrations: report,
     close: async () => {
       await prisma.$disconnect();

@@ -92,8 +92,8 @@ export function agentProviders(
     onRetry: (attempt) => logger.write('warn', 'retrying the model call', { attempt }),
   });
   logger.write('info', 'model', { model: describeLlmConfig(config.llm) });
-  const grants = new PrismaGrantStore(database.prisma);
-  const approvals = new ApprovalQueue(new PrismaApprovalStore(database.prisma), grants, {
+  const grants = new PrismaGrantStore(database);
+  const approvals = new ApprovalQueue(new PrismaApprovalStore(database), grants, {
     timeoutMs: config.approvalTimeoutMs,
   });
   const cipher = secretCipher(config, logger);

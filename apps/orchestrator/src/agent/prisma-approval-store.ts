@@ -1,6 +1,6 @@
 import type { ApprovalDecision, ApprovalRecord, ApprovalResolveOutcome, ApprovalStore } from '@talon/agent';
 import { statusOfDecision } from '@talon/agent';
-import type { Approval, PrismaClient } from '@talon/persistence';
+import type { Approval, Database, PrismaClient } from '@talon/persistence';
 
 function toRecord(row: Approval): ApprovalRecord {
   return {
@@ -20,9 +20,27 @@ function toRecord(row: Approval): ApprovalRecord {
   };
 }
 
+/** An approval row as the JSON text `findByCall` reads (timestamps as ISO strings). */
+type ApprovalJson = Omit<Approval, 'createdAt' | 'expiresAt' | 'resolvedAt'> & {
+  createdAt: string;
+  expiresAt: string;
+  resolvedAt: string | null;
+};
+
+/** One approval as JSON text: reads the same on both drivers (see `Database.query`). */
+const FIND_BY_CALL = `SELECT json_build_object(
+  'id', id, 'sessionId', session_id, 'callId', call_id, 'tool', tool, 'paramsRedacted', params_redacted,
+  'turnId', turn_id, 'reason', reason, 'status', status, 'createdAt', created_at, 'expiresAt', expires_at,
+  'resolvedAt', resolved_at, 'resolvedBy', resolved_by, 'decision', decision)::text AS row
+FROM approval WHERE session_id = $1::text::uuid AND call_id = $2 ORDER BY created_at DESC LIMIT 1`;
+
 /** Approvals in the database: they survive a restart and every orchestrator sees the same state. */
 export class PrismaApprovalStore implements ApprovalStore {
-  constructor(private readonly prisma: PrismaClient) {}
+  private readonly prisma: PrismaClient;
+
+  constructor(private readonly database: Pick<Database, 'prisma' | 'query'>) {
+    this.prisma = database.prisma;
+  }
 
   async create(record: ApprovalRecord): Promise<void> {
     await this.prisma.approval.create({
@@ -90,12 +108,17 @@ export class PrismaApprovalStore implements ApprovalStore {
     return this.prisma.approval.count({ where: { sessionId, status: 'pending' } });
   }
 
+  /** Read on every gated call: beside Prisma, whose per-query CPU is larger than the read's (measured). */
   async findByCall(sessionId: string, callId: string): Promise<ApprovalRecord | undefined> {
-    const row = await this.prisma.approval.findFirst({
-      where: { sessionId, callId },
-      orderBy: { createdAt: 'desc' },
+    const [found] = await this.database.query<{ row: string }>(FIND_BY_CALL, [sessionId, callId]);
+    if (!found) return undefined;
+    const row = JSON.parse(found.row) as ApprovalJson;
+    return toRecord({
+      ...row,
+      createdAt: new Date(row.createdAt),
+      expiresAt: new Date(row.expiresAt),
+      resolvedAt: row.resolvedAt === null ? null : new Date(row.resolvedAt),
     });
-    return row ? toRecord(row) : undefined;
   }
 
   async listExpired(now: number): Promise<readonly ApprovalRecord[]> {
