@@ -1,7 +1,7 @@
 // server-everything's echo over stdio, called two ways in the same run: through Talon (`tools.call` over
 // NATS → orchestrator: validation, dispatch → wasm-runner: McpManager → server; then leak scan, sanitize,
 // wrap and audit) and directly with the SDK client on its own server process, rounds alternated.
-// Target: Talon adds under 1 ms at p50. Last line: JSON.
+// Target (issue 19): Talon adds under 0.5 ms at p50 (it was 1 ms). Last line: JSON.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -107,6 +107,7 @@ console.log(
     ratioP99: Math.round((talonStats.p99 / directStats.p99) * 100) / 100,
     builtinEchoViaTalon: builtinStats,
     mcpOverBuiltinP50Ms: round(talonStats.p50 - builtinStats.p50 - directStats.p50),
-    targetAddedP50Ms: 1,
+    targetAddedP50Ms: 0.5,
+    targetMet: talonStats.p50 - directStats.p50 < 0.5,
   }),
 );

@@ -3,7 +3,8 @@
 // request/reply to a raw responder: the same single hop. Both run on a NATS server with Talon's
 // authorization (per-service users and permissions); the same pair on a server without authorization
 // gives the cost of the front door on this path, and the same dispatcher without acknowledgements and
-// failover probes the cost of failover. Targets: p50 ratio ≤ 1.5; authorization adds ≤ 3%; failover
+// failover probes the cost of failover. Targets: p50 ratio ≤ 1.2 (issue 19; it was 1.5); authorization
+// adds ≤ 3%; failover
 // within noise.
 import { join } from 'node:path';
 import { createInProcessDispatcher } from './support/in-process-dispatcher.mjs';
@@ -91,7 +92,8 @@ console.log(
     talonWithoutFailover: plainStats,
     failoverRatioP50: ratio(talonStats.p50, plainStats.p50),
     failoverRatioMean: ratio(talonStats.mean, plainStats.mean),
-    targetP50Ratio: 1.5,
+    targetP50Ratio: 1.2,
     targetAuthorizationRatioP50: 1.03,
+    targetMet: ratio(talonStats.p50, rawStats.p50) <= 1.2,
   }),
 );
