@@ -137,13 +137,21 @@ export class JetStreamAuditOutbox implements AuditOutbox {
         max_bytes: this.options.maxBytes ?? DEFAULT_MAX_BYTES,
         duplicate_window: nanos(DUPLICATE_WINDOW_MS),
       });
-      await manager.consumers.add(AUDIT_OUTBOX.stream, {
-        durable_name: AUDIT_OUTBOX.consumer,
-        ack_policy: AckPolicy.Explicit,
+      const settings = {
         ack_wait: nanos(this.options.ackWaitMs ?? DEFAULT_ACK_WAIT_MS),
         max_ack_pending: this.options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT,
         max_deliver: -1,
-      });
+      };
+      try {
+        await manager.consumers.add(AUDIT_OUTBOX.stream, {
+          durable_name: AUDIT_OUTBOX.consumer,
+          ack_policy: AckPolicy.Explicit,
+          ...settings,
+        });
+      } catch {
+        // It exists with other settings (another orchestrator's options, an older version): take ours.
+        await manager.consumers.update(AUDIT_OUTBOX.stream, AUDIT_OUTBOX.consumer, settings);
+      }
       return manager;
     })();
     // A failed setup is tried again by the next call instead of failing every later one.
