@@ -33,6 +33,8 @@ describe('the scheduler fires each slot exactly once across 3 orchestrators', ()
       TALON_GRPC_PORT: String(await findFreePort()),
       TALON_SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'),
       TALON_SCHEDULER_TICK_MS: '250',
+      // Long idle waits, so a first slot that waited for one (no wake) would be seconds late.
+      TALON_SCHEDULER_IDLE_TICK_MS: '10000',
       TALON_JOB_LEASE_MS: '3000',
     });
   }
@@ -126,4 +128,35 @@ describe('the scheduler fires each slot exactly once across 3 orchestrators', ()
       expect(events.at(-1)!.type).toBe('job.finished');
     }
   }, 90_000);
+
+  it('idles between slots, yet fires the first slot of a routine created meanwhile on time', async () => {
+    // Every routine so far is paused: the schedulers wait up to their idle bound (10 s here) between ticks.
+    // The orchestrator that creates a routine wakes its own scheduler, which then waits for the slot.
+    const lateness: number[] = [];
+    for (let index = 0; index < 4; index++) {
+      // Past the tick the last fire planned (1 s): every scheduler is in an idle wait.
+      await sleep(1_500);
+      const { routine } = await api.ok<{ routine: Routine }>('routines.create', {
+        name: `first-slot-${index}`,
+        trigger: { kind: 'interval', everyMs: INTERVAL_MS },
+        action: { kind: 'reminder', text: `first ${index}` },
+      });
+      let first: RoutineFire | undefined;
+      await waitUntil(
+        async () => {
+          const { fires } = await api.ok<{ fires: RoutineFire[] }>('routines.history', { id: routine.id });
+          first = fires.find((fire) => fire.source === 'schedule');
+          return first !== undefined;
+        },
+        10_000,
+        'the first fire',
+        50,
+      );
+      await api.ok('routines.pause', { id: routine.id });
+      lateness.push(Date.parse(first!.claimedAt) - Date.parse(first!.slotAt));
+    }
+    process.stdout.write(`first-slot lateness ms: ${lateness.join(', ')}\n`);
+    // Without the wake, a first slot waits for some scheduler's idle tick (up to 10 s).
+    expect(Math.max(...lateness)).toBeLessThan(400);
+  }, 60_000);
 });

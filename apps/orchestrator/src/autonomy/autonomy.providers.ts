@@ -77,6 +77,7 @@ export function autonomyProviders(
         new Scheduler(database.prisma, jobs, logger, {
           owner,
           tickMs: config.autonomy.schedulerTickMs,
+          idleTickMs: config.autonomy.schedulerIdleTickMs,
           onEnqueued: () => notify({ wake: true }),
         }),
     },
@@ -92,13 +93,21 @@ export function autonomyProviders(
     },
     {
       provide: ROUTINE_SERVICE,
-      inject: [TOOL_CATALOG, SKILL_SERVICE_CLIENT, JOB_ACTION_HANDLERS, SECRET_CIPHER, HAND_CATALOG],
+      inject: [
+        TOOL_CATALOG,
+        SKILL_SERVICE_CLIENT,
+        JOB_ACTION_HANDLERS,
+        SECRET_CIPHER,
+        HAND_CATALOG,
+        SCHEDULER,
+      ],
       useFactory: (
         catalog: ToolCatalog,
         skills: SkillServiceClient,
         handlers: JobActionHandlers,
         cipher: SecretCipher,
         hands: HandCatalog,
+        scheduler: Scheduler,
       ) =>
         new RoutineService(
           database.prisma,
@@ -107,6 +116,7 @@ export function autonomyProviders(
           cipher,
           owner,
           () => notify({ wake: true }),
+          () => scheduler.poke(),
         ),
     },
     {

@@ -55,6 +55,8 @@ export class RoutineService {
     private readonly cipher: SecretCipher,
     private readonly owner: string,
     private readonly onEnqueued: () => void,
+    /** A routine's next slot was set here (created, changed, resumed): the scheduler looks at once. */
+    private readonly onScheduled: () => void = () => undefined,
   ) {}
 
   private seal(id: string, secret: string): string {
@@ -93,6 +95,7 @@ export class RoutineService {
       },
     });
     this.eventRoutines = undefined;
+    if (row.nextFireAt) this.onScheduled();
     return { routine: toRoutineView(row), ...(secret ? { webhookSecret: secret } : {}) };
   }
 
@@ -129,6 +132,7 @@ export class RoutineService {
       },
     });
     this.eventRoutines = undefined;
+    if (row.nextFireAt) this.onScheduled();
     return toRoutineView(row);
   }
 
@@ -150,17 +154,17 @@ export class RoutineService {
     const current = await this.require(id);
     const now = new Date();
     this.eventRoutines = undefined;
-    return toRoutineView(
-      await this.prisma.routine.update({
-        where: { id },
-        data: {
-          paused: false,
-          disabledReason: null,
-          consecutiveFailures: 0,
-          nextFireAt: scheduleFrom(current.trigger as Trigger, now, current.createdAt),
-        },
-      }),
-    );
+    const row = await this.prisma.routine.update({
+      where: { id },
+      data: {
+        paused: false,
+        disabledReason: null,
+        consecutiveFailures: 0,
+        nextFireAt: scheduleFrom(current.trigger as Trigger, now, current.createdAt),
+      },
+    });
+    if (row.nextFireAt) this.onScheduled();
+    return toRoutineView(row);
   }
 
   /** The webhook secret of a routine (operators only: skill-made webhook routines have no other way to show it). */

@@ -44,8 +44,14 @@ function fromDueRow(row: DueRoutineRow): FiringRoutine & {
 export interface SchedulerOptions {
   /** This orchestrator's instance id (recorded as the claimant of each fire). */
   owner: string;
-  /** Longest time between ticks (sooner when the next slot is due sooner). Default 250 ms. */
+  /** Time between ticks while a slot is due or comes due within it (sooner for a sooner slot). Default 250 ms. */
   tickMs?: number;
+  /**
+   * Longest time between ticks when no slot comes due sooner. Routines created, changed or resumed on this
+   * orchestrator wake it at once (`poke`); one written by another orchestrator is that one's to fire
+   * (its scheduler is poked), and this one sees it within this bound should that one die. Default 2 s.
+   */
+  idleTickMs?: number;
   /**
    * Routines handled per transaction; a tick runs transactions until none is due (the runners are
    * woken after each commit, when its jobs become claimable). Default 500.
@@ -75,10 +81,14 @@ export interface SchedulerStats {
 export class Scheduler {
   readonly stats: SchedulerStats = { ticks: 0, fires: 0, skipped: 0, lastTickMs: 0 };
   private readonly tickMs: number;
+  private readonly idleTickMs: number;
   private readonly batchSize: number;
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
   private stopped = false;
+  /** Set while a tick runs and a poke arrived: tick again as soon as it ends. */
+  private poked = false;
+  private loop?: () => void;
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -87,6 +97,7 @@ export class Scheduler {
     private readonly options: SchedulerOptions,
   ) {
     this.tickMs = options.tickMs ?? 250;
+    this.idleTickMs = Math.max(this.tickMs, options.idleTickMs ?? 2_000);
     this.batchSize = options.batchSize ?? 500;
   }
 
@@ -94,6 +105,8 @@ export class Scheduler {
     this.stopped = false;
     const loop = (): void => {
       if (this.stopped) return;
+      this.timer = undefined;
+      this.poked = false;
       this.running = this.tick()
         .then(() => this.nextTickInMs())
         .catch((error) => {
@@ -101,10 +114,23 @@ export class Scheduler {
           return this.tickMs;
         })
         .then((delayMs) => {
-          if (!this.stopped) this.timer = setTimeout(loop, delayMs);
+          this.running = undefined;
+          if (!this.stopped) this.timer = setTimeout(loop, this.poked ? 0 : delayMs);
         });
     };
+    this.loop = loop;
     loop();
+  }
+
+  /** A routine's schedule changed here: tick now instead of at the end of an idle wait. */
+  poke(): void {
+    if (this.stopped || !this.loop) return;
+    if (this.running) {
+      this.poked = true;
+      return;
+    }
+    clearTimeout(this.timer);
+    this.loop();
   }
 
   async stop(): Promise<void> {
@@ -139,7 +165,9 @@ export class Scheduler {
       SELECT (EXTRACT(EPOCH FROM (min(next_fire_at) - now())) * 1000)::float8 AS in_ms FROM routine
       WHERE NOT paused AND disabled_reason IS NULL`;
     const inMs = row?.in_ms ?? null;
-    if (inMs === null || inMs <= 0 || inMs >= this.tickMs) return this.tickMs;
+    if (inMs === null) return this.idleTickMs;
+    if (inMs <= 0) return this.tickMs;
+    if (inMs >= this.tickMs) return Math.min(Math.ceil(inMs) + 1, this.idleTickMs);
     // The statement's now() was read before its reply travelled back: waiting the full difference
     // lands a little after the slot, never before it.
     return Math.ceil(inMs) + 1;

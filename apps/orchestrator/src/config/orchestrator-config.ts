@@ -82,6 +82,12 @@ export interface OrchestratorConfig extends ServiceConfig {
   autonomy: {
     /** Scheduler tick. Default 250 ms (env `TALON_SCHEDULER_TICK_MS`). */
     schedulerTickMs: number;
+    /**
+     * Longest scheduler wait while no slot comes due sooner; a routine changed here wakes it at once, one
+     * whose orchestrator died is fired at most this late. Default 2000 ms (env
+     * `TALON_SCHEDULER_IDLE_TICK_MS`; never below the tick).
+     */
+    schedulerIdleTickMs: number;
     /** Lease of a running job, renewed every third. Default 15000 ms (env `TALON_JOB_LEASE_MS`). */
     jobLeaseMs: number;
     /** Jobs run at once by one orchestrator. Default 8 (env `TALON_JOB_CONCURRENCY`). */
@@ -226,6 +232,7 @@ export function parseOrchestratorConfig(env: NodeJS.ProcessEnv = process.env): O
     },
     autonomy: {
       schedulerTickMs: readPositiveInt(env, 'TALON_SCHEDULER_TICK_MS', 250),
+      schedulerIdleTickMs: readPositiveInt(env, 'TALON_SCHEDULER_IDLE_TICK_MS', 2_000),
       jobLeaseMs: readLeaseMs(env, 'TALON_JOB_LEASE_MS', 15_000),
       jobConcurrency: readPositiveInt(env, 'TALON_JOB_CONCURRENCY', 8),
       skillRoutinesSyncMs: readPositiveInt(env, 'TALON_SKILL_ROUTINES_SYNC_MS', 5_000),
