@@ -38,6 +38,8 @@ export interface InstalledToolsState {
   readArtifact(record: InstalledToolRecord): Promise<Uint8Array>;
   /** Saves the artifact (if given) and the record. @throws ToolAlreadyInstalledError with `ifAbsent` */
   put(record: InstalledToolRecord, artifact?: Uint8Array, options?: InstalledToolPutOptions): Promise<void>;
+  /** Saves an artifact ahead of the record that will name it (an install uploads while its version starts). */
+  putArtifact(sha256: string, artifact: Uint8Array): Promise<void>;
   delete(name: string): Promise<void>;
   /** Deletes an artifact no record refers to any more. */
   pruneArtifact(sha256: string): Promise<void>;
@@ -116,14 +118,16 @@ export class InstalledToolsStore implements InstalledToolsState {
       throw new ToolAlreadyInstalledError(
         `${record.name} is already installed; use upgrade to change its version.`,
       );
-    if (artifact) {
-      const path = this.artifactPath(record.sha256);
-      const temporary = temporaryNameFor(path);
-      await writeFile(temporary, artifact);
-      await rename(temporary, path);
-    }
+    if (artifact) await this.putArtifact(record.sha256, artifact);
     this.records.set(record.name, record);
     await this.persist();
+  }
+
+  async putArtifact(sha256: string, artifact: Uint8Array): Promise<void> {
+    const path = this.artifactPath(sha256);
+    const temporary = temporaryNameFor(path);
+    await writeFile(temporary, artifact);
+    await rename(temporary, path);
   }
 
   /** Forgets a tool; its artifact is deleted when no other record uses it. */

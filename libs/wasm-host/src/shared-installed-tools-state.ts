@@ -61,15 +61,17 @@ export class SharedInstalledToolsState implements InstalledToolsState {
     artifact?: Uint8Array,
     options: InstalledToolPutOptions = {},
   ): Promise<void> {
-    if (artifact) {
-      await this.options.artifacts.put(record.sha256, artifact);
-      await this.cache(record.sha256, artifact);
-    }
+    if (artifact) await this.putArtifact(record.sha256, artifact);
     if (!options.ifAbsent) return this.options.records.put(record.name, record);
     if (!(await this.options.records.create(record.name, record)))
       throw new ToolAlreadyInstalledError(
         `${record.name} was just installed by another runner; use upgrade to change its version.`,
       );
+  }
+
+  async putArtifact(sha256: string, artifact: Uint8Array): Promise<void> {
+    await this.options.artifacts.put(sha256, artifact);
+    await this.cache(sha256, artifact);
   }
 
   async delete(name: string): Promise<void> {

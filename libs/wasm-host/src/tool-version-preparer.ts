@@ -60,8 +60,16 @@ export class ToolVersionPreparer {
     return located;
   }
 
-  /** Reads, verifies and starts a version. @throws IntegrityMismatchError, ForbiddenImportError, CapabilitiesInvalidError, ArtifactTooLargeError */
-  async prepare(name: string, given?: LocatedRegistryEntry): Promise<PreparedVersion> {
+  /**
+   * Reads, verifies and starts a version. `alongside` runs once the artifact is verified, while the version
+   * starts (an install uploads the artifact meanwhile); both must succeed.
+   * @throws IntegrityMismatchError, ForbiddenImportError, CapabilitiesInvalidError, ArtifactTooLargeError
+   */
+  async prepare(
+    name: string,
+    given?: LocatedRegistryEntry,
+    alongside?: (record: InstalledToolRecord, bytes: Uint8Array) => Promise<void>,
+  ): Promise<PreparedVersion> {
     const { entry, baseDir, origin } = this.locate(name, given);
     const supported = this.options.supportedWitVersions ?? SUPPORTED_WIT_VERSIONS;
     if (!supported.includes(entry.wit_version)) {
@@ -104,7 +112,16 @@ export class ToolVersionPreparer {
     const config = this.options.toolConfig?.[name];
     if (config) record.config = config;
     if (origin === 'built') record.origin = 'built';
-    const version = await this.loadVersion(record, bytes);
+    const [loaded, beside] = await Promise.allSettled([
+      this.loadVersion(record, bytes),
+      alongside?.(record, bytes),
+    ]);
+    if (loaded.status === 'rejected') throw loaded.reason;
+    const version = loaded.value;
+    if (beside.status === 'rejected') {
+      await version.pool.close().catch(() => undefined);
+      throw beside.reason;
+    }
     try {
       return {
         version,

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -174,6 +174,9 @@ describe('tool installer (registry entries, sha256 and WIT checks, hot upgrade, 
     expect(error).toMatchObject({ name: 'ForbiddenImportError', code: 'POLICY_DENIED' });
     expect(error.message).toContain('wasi:random/random@0.2.0');
     expect(installer.get('wasi-random')).toBeUndefined();
+    // Its artifact was saved while the version started (an install uploads meanwhile), and pruned again.
+    const sha = sha256Hex(readFileSync(artifactPath('wasi-random', 'wat')));
+    expect(existsSync(join(state.path, 'artifacts', `${sha}.wasm`))).toBe(false);
   });
 
   it('downloads an http artifact, and refuses one above the byte cap', async () => {
