@@ -38,14 +38,17 @@ function flakyRequester(failures: number, error: () => Error) {
   return { requester, calls };
 }
 
-function dispatcherWith(requester: NatsRequester) {
+function dispatcherWith(
+  requester: NatsRequester,
+  tools: ToolDefinition[] = [definition('safe', true), definition('unsafe', false)],
+) {
   const catalog = new ToolCatalog();
   catalog.announce({
     instanceId: 'w1',
     service: 'tool-worker',
     domain: 'orchestrator',
     ttlMs: 60_000,
-    tools: [definition('safe', true), definition('unsafe', false)],
+    tools,
   });
   return new ToolDispatcher({ catalog, requester, safety: NOOP_OUTPUT_SAFETY });
 }
@@ -159,20 +162,11 @@ describe('ToolDispatcher approval assessment', () => {
         return { approval: 'always', reasons: ['the domain read the params'] };
       },
     } as unknown as NatsRequester;
-    const catalog = new ToolCatalog();
-    catalog.announce({
-      instanceId: 'w1',
-      service: 'tool-worker',
-      domain: 'orchestrator',
-      ttlMs: 60_000,
-      tools: [
-        {
-          ...definition('judged', false),
-          ...(approvalByCall === undefined ? {} : { approvalByCall }),
-        },
-      ],
-    });
-    return { dispatcher: new ToolDispatcher({ catalog, requester, safety: NOOP_OUTPUT_SAFETY }), subjects };
+    const judged = {
+      ...definition('judged', false),
+      ...(approvalByCall === undefined ? {} : { approvalByCall }),
+    };
+    return { dispatcher: dispatcherWith(requester, [judged]), subjects };
   }
 
   it('asks the domain when the tool judges each call, or when its worker does not say', async () => {

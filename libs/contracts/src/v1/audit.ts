@@ -16,6 +16,16 @@ export const AuditListRequestSchema = Type.Object(
 /** Request of `audit.list`. */
 export type AuditListRequest = Static<typeof AuditListRequestSchema>;
 
+/** What a call's record says beside who, when and which session: the same in the outbox and the table. */
+const AUDIT_RECORD_FACTS = {
+  callId: Type.Union([Type.String(), Type.Null()]),
+  tool: Type.Union([Type.String(), Type.Null()]),
+  argsHash: Type.Union([Type.String(), Type.Null()]),
+  outcome: Type.String(),
+  durationMs: Type.Union([Type.Integer(), Type.Null()]),
+  data: Type.Record(Type.String(), Type.Unknown()),
+};
+
 /** One stored audit record as the API shows it (the id as a decimal string: it is a 64-bit integer). */
 export const AuditRecordViewSchema = Type.Object({
   id: Type.String(),
@@ -23,12 +33,7 @@ export const AuditRecordViewSchema = Type.Object({
   kind: Type.String(),
   actor: Type.String(),
   sessionId: Type.Union([Type.String(), Type.Null()]),
-  callId: Type.Union([Type.String(), Type.Null()]),
-  tool: Type.Union([Type.String(), Type.Null()]),
-  argsHash: Type.Union([Type.String(), Type.Null()]),
-  outcome: Type.String(),
-  durationMs: Type.Union([Type.Integer(), Type.Null()]),
-  data: Type.Record(Type.String(), Type.Unknown()),
+  ...AUDIT_RECORD_FACTS,
   hash: Type.String(),
 });
 /** A stored audit record. */
@@ -61,12 +66,7 @@ export const AuditOutboxRecordSchema = Type.Object({
   kind: Type.String({ minLength: 1, maxLength: 100 }),
   actor: Type.String({ minLength: 1, maxLength: 300 }),
   sessionId: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),
-  callId: Type.Union([Type.String(), Type.Null()]),
-  tool: Type.Union([Type.String(), Type.Null()]),
-  argsHash: Type.Union([Type.String(), Type.Null()]),
-  outcome: Type.String(),
-  durationMs: Type.Union([Type.Integer(), Type.Null()]),
-  data: Type.Record(Type.String(), Type.Unknown()),
+  ...AUDIT_RECORD_FACTS,
 });
 /** One record in the audit outbox. */
 export type AuditOutboxRecord = Static<typeof AuditOutboxRecordSchema>;
