@@ -119,10 +119,12 @@ describe('a remote MCP server added with mcp.add is followed by every tool-worke
       change: 'added',
     });
     const [a, b] = instances as [string, string];
-    // A registry announces as each tool is registered, so wait for both to settle on the whole list.
+    // A registry announces as each tool is registered, so wait for both to settle on the whole list: equal
+    // lists alone can be two workers caught at the same point midway (CI once saw both at 5 tools).
     await waitUntil(
       () =>
-        toolsOf(a).includes(`${SERVER}_echo`) && JSON.stringify(toolsOf(a)) === JSON.stringify(toolsOf(b)),
+        [`${SERVER}_echo`, `${SERVER}_get-sum`].every((tool) => toolsOf(a).includes(tool)) &&
+        JSON.stringify(toolsOf(a)) === JSON.stringify(toolsOf(b)),
       PROPAGATION_MS,
       'both workers announce the added server tools',
     );
