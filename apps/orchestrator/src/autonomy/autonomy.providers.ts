@@ -66,6 +66,7 @@ export function autonomyProviders(
           leaseMs: config.autonomy.jobLeaseMs,
           concurrency: config.autonomy.jobConcurrency,
           pollMs: config.autonomy.schedulerTickMs,
+          idlePollMs: config.autonomy.schedulerIdleTickMs,
         });
         talonMetrics().jobsRunning.observe(() => runner.running);
         return runner;

@@ -15,8 +15,14 @@ export interface JobRunnerOptions {
   concurrency?: number;
   /** Lease of a claimed job, renewed every third of it. Default 15000 ms. */
   leaseMs?: number;
-  /** Queue poll interval (a wake-up nudge claims at once). Default 250 ms. */
+  /** Queue poll interval while jobs run or were just claimed (a wake-up nudge claims at once). Default 250 ms. */
   pollMs?: number;
+  /**
+   * Poll interval while this runner is idle and found nothing to claim (never past the next lease sweep).
+   * Every path that makes a job claimable wakes the runners (the scheduler, `jobs.create`, a takeover's
+   * requeue runs in the same cycle), so this bounds only a lost nudge. Default 2000 ms.
+   */
+  idlePollMs?: number;
 }
 
 /** Why a local run was stopped. */
@@ -55,6 +61,9 @@ export class JobRunner {
   /** Renewal and takeover pacing, shared with turn leases (expiry itself is the database clock's). */
   private readonly schedule: LeaseSchedule;
   private readonly pollMs: number;
+  private readonly idlePollMs: number;
+  /** The last claim found nothing and nothing runs here: the next poll may wait `idlePollMs`. */
+  private idle = false;
   private timer?: NodeJS.Timeout;
   private stopped = true;
   private claiming = false;
@@ -77,6 +86,7 @@ export class JobRunner {
     this.leaseMs = options.leaseMs ?? 15_000;
     this.schedule = leaseSchedule(this.leaseMs);
     this.pollMs = options.pollMs ?? 250;
+    this.idlePollMs = Math.max(this.pollMs, options.idlePollMs ?? 2_000);
   }
 
   start(): void {
@@ -84,7 +94,7 @@ export class JobRunner {
     const loop = (): void => {
       if (this.stopped) return;
       void this.cycle().finally(() => {
-        if (!this.stopped) this.timer = setTimeout(loop, this.pollMs);
+        if (!this.stopped) this.timer = setTimeout(loop, this.nextPollMs());
       });
     };
     loop();
@@ -141,6 +151,7 @@ export class JobRunner {
         this.claimAgain = false;
         const free = this.concurrency - this.active.size;
         const claimed = await this.jobs.claim(this.options.owner, free, this.leaseMs);
+        this.idle = claimed.length === 0 && this.active.size === 0;
         this.claimed += claimed.length;
         observeFireLag(claimed);
         for (const { job } of claimed) this.launch(job, false);
@@ -150,6 +161,13 @@ export class JobRunner {
     } finally {
       this.claiming = false;
     }
+  }
+
+  /** A poll soon while work is about; an idle wait otherwise, ending no later than the next lease sweep. */
+  private nextPollMs(): number {
+    if (!this.idle || this.active.size > 0) return this.pollMs;
+    const untilSweep = this.lastTakeover + this.schedule.sweepEveryMs - Date.now();
+    return Math.max(this.pollMs, Math.min(this.idlePollMs, untilSweep));
   }
 
   private async renew(): Promise<void> {

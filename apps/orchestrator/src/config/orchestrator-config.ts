@@ -83,8 +83,9 @@ export interface OrchestratorConfig extends ServiceConfig {
     /** Scheduler tick. Default 250 ms (env `TALON_SCHEDULER_TICK_MS`). */
     schedulerTickMs: number;
     /**
-     * Longest scheduler wait while no slot comes due sooner; a routine changed here wakes it at once, one
-     * whose orchestrator died is fired at most this late. Default 2000 ms (env
+     * Longest scheduler wait while no slot comes due sooner (a routine changed here wakes it at once, one
+     * whose orchestrator died is fired at most this late), and the job queue's poll while this
+     * orchestrator runs no job and found none (enqueues wake every runner). Default 2000 ms (env
      * `TALON_SCHEDULER_IDLE_TICK_MS`; never below the tick).
      */
     schedulerIdleTickMs: number;
