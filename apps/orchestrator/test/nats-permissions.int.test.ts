@@ -111,6 +111,7 @@ describe('the private bus: per-service NATS users from one permission table', ()
     api.subscribe('talon.secrets.v1.>');
     api.publish('talon.tools.v1.call.orchestrator', '{}');
     api.publish('talon.tools.v1.catalog.announce', '{}');
+    api.publish('talon.audit.v1.outbox', '{}');
     await api.flush();
     await settle();
     const text = errors.join('\n');
@@ -118,6 +119,7 @@ describe('the private bus: per-service NATS users from one permission table', ()
     expect(text).toMatch(/Permissions Violation for Subscription to "talon\.secrets\.v1\.>"/);
     expect(text).toMatch(/Permissions Violation for Publish to "talon\.tools\.v1\.call\.orchestrator"/);
     expect(text).toMatch(/Permissions Violation for Publish to "talon\.tools\.v1\.catalog\.announce"/);
+    expect(text).toMatch(/Permissions Violation for Publish to "talon\.audit\.v1\.outbox"/);
     await api.close();
   });
 

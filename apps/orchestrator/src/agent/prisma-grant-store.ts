@@ -10,7 +10,7 @@ export class PrismaGrantStore implements GrantStore {
     this.prisma = database.prisma;
   }
 
-  /** Read on every gated call and every tool call of a turn: beside Prisma, whose per-query CPU is 4× the read's (measured). */
+  /** Read on every gated call and every turn: beside Prisma, whose per-query CPU is 4× the read's (measured). */
   async get(sessionId: string): Promise<SessionGrants> {
     const rows = await this.database.query<{ kind: string; target: string; action: string }>(
       'SELECT kind, target, action FROM session_grant WHERE session_id = $1::text::uuid',

@@ -58,8 +58,8 @@ export interface AuditLogOptions {
   /** Told when the outbox refused a record and it was written directly instead. */
   onOutboxError?: (error: unknown) => void;
   /**
-   * With an outbox, how long a commit waits for more records before it writes (nobody waits for it:
-   * callers are answered once the outbox holds their record). Default {@link DEFAULT_GATHER_MS}.
+   * With an outbox, how long a commit waits for more records before it writes (callers are answered once
+   * the outbox holds their record; only one the outbox refused waits for it). Default {@link DEFAULT_GATHER_MS}.
    */
   gatherMs?: number;
 }
@@ -362,17 +362,6 @@ const COLUMNS = 13;
  * in list order, so ids follow the chain. Parameters travel as text and are cast here, the same on both
  * drivers.
  */
-/** The insert of `count` rows; built once per count (a busy log asks for the same few counts). */
-function insertStatement(count: number): string {
-  let statement = INSERT_STATEMENTS.get(count);
-  if (statement === undefined) {
-    statement = INSERT_PREFIX + valuesPlaceholders(count);
-    INSERT_STATEMENTS.set(count, statement);
-  }
-  return statement;
-}
-const INSERT_STATEMENTS = new Map<number, string>();
-
 function valuesPlaceholders(count: number): string {
   const rows: string[] = [];
   for (let row = 0; row < count; row++) {
@@ -383,6 +372,17 @@ function valuesPlaceholders(count: number): string {
   }
   return rows.join(', ');
 }
+
+/** The insert of `count` rows; built once per count (a busy log asks for the same few counts). */
+function insertStatement(count: number): string {
+  let statement = INSERT_STATEMENTS.get(count);
+  if (statement === undefined) {
+    statement = INSERT_PREFIX + valuesPlaceholders(count);
+    INSERT_STATEMENTS.set(count, statement);
+  }
+  return statement;
+}
+const INSERT_STATEMENTS = new Map<number, string>();
 
 /** The row's parameters; the record id only when `withId` (rows of a log with an outbox). */
 function rowValues(row: LinkedRecord, withId: boolean): unknown[] {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   AckPolicy,
   DiscardPolicy,
@@ -11,8 +12,8 @@ import {
   type JsMsg,
 } from '@nats-io/jetstream';
 import { nanos, type NatsConnection } from '@nats-io/transport-node';
-import { AUDIT_OUTBOX, AuditOutboxRecordSchema, type AuditOutboxRecord } from '@talon/contracts';
-import { validatePayload, type JsonLogger } from '@talon/service-runtime';
+import { AUDIT_OUTBOX, AuditOutboxRecordSchema, isUuid, type AuditOutboxRecord } from '@talon/contracts';
+import { decodeJsonPayload, encodeJson, validatePayload, type JsonLogger } from '@talon/service-runtime';
 import type { AuditCommit, AuditOutbox } from './audit-outbox.js';
 
 /** Options of {@link JetStreamAuditOutbox}. */
@@ -33,8 +34,8 @@ const DUPLICATE_WINDOW_MS = 120_000;
 /** First and last pause between checks of `drained`. */
 const DRAIN_POLL_FIRST_MS = 2;
 const DRAIN_POLL_MAX_MS = 50;
-
-const encoder = new TextEncoder();
+/** An outbox message is one record; anything larger than NATS's default payload limit is not one. */
+const MAX_RECORD_BYTES = 1024 * 1024;
 
 /**
  * The audit outbox on a JetStream stream ({@link AUDIT_OUTBOX}): file storage, work-queue retention,
@@ -60,7 +61,7 @@ export class JetStreamAuditOutbox implements AuditOutbox {
 
   async publish(record: AuditOutboxRecord): Promise<void> {
     await this.ready();
-    await this.js.publish(AUDIT_OUTBOX.subject, encoder.encode(JSON.stringify(record)), {
+    await this.js.publish(AUDIT_OUTBOX.subject, encodeJson(record), {
       msgID: record.recordId,
       expect: { streamName: AUDIT_OUTBOX.stream },
     });
@@ -111,7 +112,7 @@ export class JetStreamAuditOutbox implements AuditOutbox {
     try {
       record = validatePayload<AuditOutboxRecord>(
         AuditOutboxRecordSchema,
-        message.json(),
+        decodeJsonPayload(message.data, MAX_RECORD_BYTES),
         'An audit outbox record',
       );
     } catch (error) {
@@ -164,7 +165,7 @@ export class JetStreamAuditOutbox implements AuditOutbox {
 function unreadableRecord(message: JsMsg, error: unknown): AuditOutboxRecord {
   const id = message.headers?.get('Nats-Msg-Id');
   return {
-    recordId: /^[0-9a-f-]{36}$/i.test(id ?? '') ? id! : crypto.randomUUID(),
+    recordId: id && isUuid(id) ? id : randomUUID(),
     at: new Date().toISOString(),
     kind: 'audit.unreadable',
     actor: 'system',

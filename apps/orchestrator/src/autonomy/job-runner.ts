@@ -62,8 +62,8 @@ export class JobRunner {
   private readonly schedule: LeaseSchedule;
   private readonly pollMs: number;
   private readonly idlePollMs: number;
-  /** The last claim found nothing and nothing runs here: the next poll may wait `idlePollMs`. */
-  private idle = false;
+  /** The last claim found nothing: while nothing runs here either, the next poll may wait `idlePollMs`. */
+  private foundNothing = false;
   private timer?: NodeJS.Timeout;
   private stopped = true;
   private claiming = false;
@@ -151,7 +151,7 @@ export class JobRunner {
         this.claimAgain = false;
         const free = this.concurrency - this.active.size;
         const claimed = await this.jobs.claim(this.options.owner, free, this.leaseMs);
-        this.idle = claimed.length === 0 && this.active.size === 0;
+        this.foundNothing = claimed.length === 0;
         this.claimed += claimed.length;
         observeFireLag(claimed);
         for (const { job } of claimed) this.launch(job, false);
@@ -165,7 +165,7 @@ export class JobRunner {
 
   /** A poll soon while work is about; an idle wait otherwise, ending no later than the next lease sweep. */
   private nextPollMs(): number {
-    if (!this.idle || this.active.size > 0) return this.pollMs;
+    if (!this.foundNothing || this.active.size > 0) return this.pollMs;
     const untilSweep = this.lastTakeover + this.schedule.sweepEveryMs - Date.now();
     return Math.max(this.pollMs, Math.min(this.idlePollMs, untilSweep));
   }
