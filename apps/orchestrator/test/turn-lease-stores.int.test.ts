@@ -41,8 +41,8 @@ describe.each(['postgres', 'pglite'] as const)('turn leases and claims on %s', (
 
   it('keeps a lease for its owner until it expires on the database clock, whatever the process clock says', async () => {
     const sessionId = await newSession();
-    const leasesA = new PrismaTurnLeaseStore(a.prisma);
-    const leasesB = new PrismaTurnLeaseStore(b.prisma);
+    const leasesA = new PrismaTurnLeaseStore(a);
+    const leasesB = new PrismaTurnLeaseStore(b);
     expect(await leasesA.acquire(sessionId, 't1', 'orch-a', 1_500)).toEqual({ acquired: true });
     // Orchestrator b's clock runs an hour ahead: leases never read it. (PGlite runs inside the process,
     // so its clock is the process's: it serves one orchestrator, and there is no other clock to disagree.)
@@ -68,8 +68,8 @@ describe.each(['postgres', 'pglite'] as const)('turn leases and claims on %s', (
     });
     // The slow owner's renewal finds nothing, and its fenced writes are refused.
     expect(await leasesA.renew('orch-a', [sessionId], 1_000)).toEqual(new Set());
-    const sessionsA = new PrismaSessionStore(a.prisma);
-    const sessionsB = new PrismaSessionStore(b.prisma);
+    const sessionsA = new PrismaSessionStore(a);
+    const sessionsB = new PrismaSessionStore(b);
     await expect(
       sessionsA.append(sessionId, 't1', { role: 'user', content: 'late' }, { owner: 'orch-a', leased: true }),
     ).rejects.toMatchObject({ code: 'TURN_LEASE_LOST' });
@@ -89,9 +89,9 @@ describe.each(['postgres', 'pglite'] as const)('turn leases and claims on %s', (
 
   it('claims a tool call once, only while the lease is held, and forgets claims with the lease', async () => {
     const sessionId = await newSession();
-    const leases = new PrismaTurnLeaseStore(a.prisma);
-    const claimsA = new PrismaToolCallClaimStore(a.prisma);
-    const claimsB = new PrismaToolCallClaimStore(b.prisma);
+    const leases = new PrismaTurnLeaseStore(a);
+    const claimsA = new PrismaToolCallClaimStore(a);
+    const claimsB = new PrismaToolCallClaimStore(b);
     await leases.acquire(sessionId, 't1', 'orch-a', 60_000);
     const fenceA = { owner: 'orch-a', leased: true };
     const calls = [
@@ -122,7 +122,7 @@ describe.each(['postgres', 'pglite'] as const)('turn leases and claims on %s', (
 
   it('numbers 120 messages written at once from two clients 1..120 without a gap or a duplicate', async () => {
     const sessionId = await newSession();
-    const stores = [new PrismaSessionStore(a.prisma), new PrismaSessionStore(b.prisma)];
+    const stores = [new PrismaSessionStore(a), new PrismaSessionStore(b)];
     // Single appends and batches of three race on the one session row.
     const written = await Promise.all(
       Array.from({ length: 80 }, (_, index) =>
@@ -148,12 +148,48 @@ describe.each(['postgres', 'pglite'] as const)('turn leases and claims on %s', (
   });
 
   it('refuses a message for a session that does not exist, with NOT_FOUND, and numbers a new one from 1', async () => {
-    const store = new PrismaSessionStore(a.prisma);
+    const store = new PrismaSessionStore(a);
     await expect(
       store.append('00000000-0000-4000-8000-000000000000', 't', { role: 'user', content: 'lost' }),
     ).rejects.toMatchObject({ code: 'NOT_FOUND' });
     const sessionId = await newSession();
     expect((await store.append(sessionId, 't', { role: 'user', content: 'first' })).seq).toBe(1);
+  });
+
+  it('opens a turn in one statement: the log before it, the user message appended, fenced like any append', async () => {
+    const store = new PrismaSessionStore(a);
+    const leases = new PrismaTurnLeaseStore(a);
+    const sessionId = await newSession();
+    const first = await store.openTurn(sessionId, 't1', { role: 'user', content: 'hello' });
+    expect(first.history).toEqual([]);
+    expect(first.appended).toMatchObject({ seq: 1, turnId: 't1', message: { content: 'hello' } });
+    await store.appendMany(sessionId, 't1', [
+      { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'echo', arguments: { text: 'x' } }] },
+      { role: 'tool', toolCallId: 'c1', toolName: 'echo', content: 'x' },
+    ]);
+    await leases.acquire(sessionId, 't2', 'orch-a', 60_000);
+    const fence = { owner: 'orch-a', leased: true };
+    const second = await store.openTurn(sessionId, 't2', { role: 'user', content: 'again' }, fence);
+    expect(second.history.map((entry) => [entry.seq, entry.turnId, entry.message.role])).toEqual([
+      [1, 't1', 'user'],
+      [2, 't1', 'assistant'],
+      [3, 't1', 'tool'],
+    ]);
+    expect(second.appended.seq).toBe(4);
+    // What it read is what a load reads, and what Prisma reads (the same instants, to the millisecond).
+    const loaded = await store.load(sessionId);
+    expect(loaded.slice(0, 3)).toEqual(second.history);
+    const rows = await a.prisma.message.findMany({ where: { sessionId }, orderBy: { seq: 'asc' } });
+    expect(loaded.map((entry) => entry.createdAt)).toEqual(rows.map((row) => row.createdAt.getTime()));
+    expect(loaded[3]!.createdAt).toBe(second.appended.createdAt);
+    // Without the lease nothing is written, and an unknown session is NOT_FOUND.
+    await expect(
+      store.openTurn(sessionId, 't3', { role: 'user', content: 'late' }, { owner: 'orch-b', leased: true }),
+    ).rejects.toMatchObject({ code: 'TURN_LEASE_LOST' });
+    await expect(
+      store.openTurn('00000000-0000-4000-8000-000000000000', 't', { role: 'user', content: 'lost' }),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect(await store.load(sessionId)).toHaveLength(4);
   });
 
   it('holds the pending-approval cap when two orchestrators ask at once', async () => {

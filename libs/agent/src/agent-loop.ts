@@ -86,9 +86,17 @@ export class TurnRunner implements SkillTaskHost {
         // History and skill selection are independent: fetch both at once (the system prompt is slot 0).
         await Promise.all([
           (async () => {
-            const log = await this.deps.sessions.load(input.sessionId);
+            const message: LlmMessage = { role: 'user', content: input.message };
+            const { sessions } = this.deps;
+            if (sessions.openTurn) {
+              const opened = await sessions.openTurn(input.sessionId, turnId, message, state.scope.fence);
+              for (const stored of opened.history) state.messages.push(stored.message);
+              state.messages.push(message);
+              return;
+            }
+            const log = await sessions.load(input.sessionId);
             for (const stored of log) state.messages.push(stored.message);
-            await this.append(state, { role: 'user', content: input.message });
+            await this.append(state, message);
           })(),
           this.prepare(state, mentions + input.message, state.scope.signal, input.skillParameters),
         ]);
@@ -290,7 +298,9 @@ export class TurnRunner implements SkillTaskHost {
                 message: 'The turn failed with an unexpected error; see the orchestrator log.',
               };
       scope.emit({ type: 'error', sessionId, turnId, ...error, fatal: true });
-      // Close the calls left without a result, so the history stays valid for the next turn.
+      // Close the calls left without a result, so the history stays valid for the next turn (after the
+      // write in flight, which decides which calls are open).
+      await this.settleLog(state).catch(() => undefined);
       await this.closeOpenCalls(state, error).catch(() => undefined);
     }
     // A leased turn's claims go with its lease; an unleased one's are forgotten here (all calls have results).
@@ -429,35 +439,61 @@ export class TurnRunner implements SkillTaskHost {
         state.usage.inputTokens + state.usage.outputTokens > state.tokenBudget
       )
         throw new SkillTaskLimitError(state.toolLimit?.skill ?? 'skill', `${state.tokenBudget} tokens`);
+      await this.settleLog(state);
       const calls = reply.toolCalls.map((entry) => entry.call);
-      await this.append(
-        state,
-        calls.length > 0
-          ? { role: 'assistant', content: reply.text, toolCalls: calls }
-          : { role: 'assistant', content: reply.text },
-      );
       if (calls.length === 0) {
+        await this.append(state, { role: 'assistant', content: reply.text });
         scope.emit({ type: 'message', sessionId, turnId, content: reply.text });
         return reply.text;
       }
-      state.open = calls.slice();
+      // Written while the batch reads its policy; the batch claims nothing before it is in the log.
+      const logged = this.append(state, { role: 'assistant', content: reply.text, toolCalls: calls }).then(
+        () => {
+          state.open = calls.slice();
+        },
+      );
+      this.inFlight(state, logged);
       const runnable: LlmToolCall[] = [];
       for (const entry of reply.toolCalls) {
         if (entry.malformed === undefined) runnable.push(entry.call);
-        else await this.appendResult(state, this.malformedOutcome(state, entry.call, entry.malformed));
+        else {
+          await this.settleLog(state);
+          await this.appendResult(state, this.malformedOutcome(state, entry.call, entry.malformed));
+        }
       }
-      if (runnable.length === 0) continue;
+      if (runnable.length === 0) {
+        await this.settleLog(state);
+        continue;
+      }
       const batchScope = {
         ...scope,
         ...(visible.ceiling === undefined ? {} : { ceiling: visible.ceiling }),
         preApprovals: state.preApprovals,
         usage: state.usage,
+        logged,
       };
       const outcomes = await state.clock.inTools(() => this.executor.runBatch(runnable, batchScope));
-      await this.appendResults(state, outcomes);
+      await this.settleLog(state);
+      // Written while the model answers the next call; the next write waits for it.
+      this.inFlight(state, this.appendResults(state, outcomes));
       this.adoptLoadedSkills(state, runnable, outcomes);
     }
+    await this.settleLog(state);
     return undefined;
+  }
+
+  /** Keeps a write that runs beside other work; its failure surfaces at {@link settleLog}, never unhandled. */
+  private inFlight(state: TurnState, write: Promise<void>): void {
+    write.catch(() => undefined);
+    state.logging = write;
+  }
+
+  /** Waits for the write in flight, if any, and rethrows its failure. */
+  private async settleLog(state: TurnState): Promise<void> {
+    const pending = state.logging;
+    if (pending === undefined) return;
+    state.logging = undefined;
+    await pending;
   }
 
   /**
@@ -683,12 +719,11 @@ export class TurnRunner implements SkillTaskHost {
     if (index >= 0) state.open.splice(index, 1);
   }
 
-  /** A batch's results in one write when the store supports it (one commit instead of one per result). */
+  /**
+   * A batch's results. They join the turn's messages at once (the next model call sees them) and are then
+   * written, in one statement when the store supports it; a call stays open until its result is written.
+   */
   private async appendResults(state: TurnState, outcomes: readonly ToolCallOutcome[]): Promise<void> {
-    if (!this.deps.sessions.appendMany || outcomes.length < 2 || !state.persist) {
-      for (const outcome of outcomes) await this.appendResult(state, outcome);
-      return;
-    }
     const messages: LlmMessage[] = outcomes.map((outcome) => ({
       role: 'tool',
       toolCallId: outcome.callId,
@@ -697,8 +732,13 @@ export class TurnRunner implements SkillTaskHost {
       ...(replyImages(outcome.reply) ? { images: replyImages(outcome.reply)! } : {}),
       ...(outcome.ok ? {} : { isError: true }),
     }));
-    await this.deps.sessions.appendMany(state.sessionId, state.turnId, messages, state.scope.fence);
     state.messages.push(...messages);
+    const { sessions } = this.deps;
+    if (state.persist && sessions.appendMany && messages.length > 1)
+      await sessions.appendMany(state.sessionId, state.turnId, messages, state.scope.fence);
+    else if (state.persist)
+      for (const message of messages)
+        await sessions.append(state.sessionId, state.turnId, message, state.scope.fence);
     const done = new Set(outcomes.map((outcome) => outcome.callId));
     state.open = state.open.filter((call) => !done.has(call.id));
   }

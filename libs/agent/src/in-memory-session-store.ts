@@ -31,4 +31,14 @@ export class InMemorySessionStore implements SessionStore {
   async load(sessionId: string): Promise<readonly StoredMessage[]> {
     return this.sessions.get(sessionId) ?? [];
   }
+
+  async openTurn(
+    sessionId: string,
+    turnId: string,
+    message: LlmMessage,
+    fence?: TurnFence,
+  ): Promise<{ history: readonly StoredMessage[]; appended: StoredMessage }> {
+    const history = [...(await this.load(sessionId))];
+    return { history, appended: await this.append(sessionId, turnId, message, fence) };
+  }
 }

@@ -35,4 +35,15 @@ export interface SessionStore {
   ): Promise<readonly StoredMessage[]>;
   /** All messages of the session in sequence order (empty for an unknown session). */
   load(sessionId: string): Promise<readonly StoredMessage[]>;
+  /**
+   * Appends a turn's first message (the user's) and returns the log as it was before it, in one step,
+   * fenced like {@link append}. Optional: a store that can do both in one statement saves a turn one
+   * round trip, which it would otherwise spend on a `load` followed by an `append`.
+   */
+  openTurn?(
+    sessionId: string,
+    turnId: string,
+    message: LlmMessage,
+    fence?: TurnFence,
+  ): Promise<{ history: readonly StoredMessage[]; appended: StoredMessage }>;
 }

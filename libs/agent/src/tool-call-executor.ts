@@ -61,6 +61,11 @@ export interface ToolCallScope {
   readonly usage?: { inputTokens: number; outputTokens: number };
   /** The turn's owner: with claims, each call is claimed under it before dispatch (fenced by its lease). */
   readonly fence?: TurnFence;
+  /**
+   * The write of the assistant message that holds the batch's calls, when it runs beside the batch's policy
+   * reads: nothing is claimed, asked or refused before it is in the log.
+   */
+  readonly logged?: Promise<void>;
 }
 
 /** Where a sub-task sits: how deep, which skills run above it (the recursion check), what it came from. */
@@ -115,6 +120,7 @@ export class ToolCallExecutor {
         ? undefined
         : this.decide(call, catalog.get(call.name), grants, scope, false, assessments[index]),
     );
+    await scope.logged;
     if (!decisions.some((decision) => decision?.action === 'ask')) {
       // Every call that will run is claimed in one statement before any of them is dispatched.
       const claimed = await this.claim(

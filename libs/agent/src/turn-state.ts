@@ -22,6 +22,11 @@ export interface TurnState {
   iterations: number;
   /** Tool calls of the last assistant message still without a persisted result. */
   open: LlmToolCall[];
+  /**
+   * A write still in flight: the assistant message with tool calls (while the batch's policy is read) or
+   * the batch's results (while the model answers). Settled before the next write and before the turn ends.
+   */
+  logging?: Promise<void>;
   /** Model calls allowed. */
   readonly maxIterations: number;
   /** The job's tool allowlist, if any. */

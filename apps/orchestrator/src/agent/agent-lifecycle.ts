@@ -38,7 +38,7 @@ export class AgentLifecycle implements OnApplicationBootstrap, OnApplicationShut
     @Inject(DATABASE) database: Database,
     @Inject(LOGGER) private readonly logger: JsonLogger,
   ) {
-    this.store = new PrismaTurnLeaseStore(database.prisma);
+    this.store = new PrismaTurnLeaseStore(database);
   }
 
   async onApplicationBootstrap(): Promise<void> {

@@ -101,7 +101,7 @@ export function agentProviders(
   const policy = new PolicyEngine();
   // One owner per process: a restarted orchestrator (same instance id) is a new owner, and waits for
   // its predecessor's leases to expire like any other.
-  const leases = new TurnLeaseKeeper(new PrismaTurnLeaseStore(database.prisma), {
+  const leases = new TurnLeaseKeeper(new PrismaTurnLeaseStore(database), {
     owner: `${config.instanceId}/${randomBytes(4).toString('hex')}`,
     leaseMs: config.turnLeaseMs,
     onTakeover: (sessionId, previousOwner) =>
@@ -146,7 +146,7 @@ export function agentProviders(
               secrets,
               new WasmDeclaredSecrets(catalog, new NatsRequester(connection)),
             ),
-            sessions: new PrismaSessionStore(database.prisma),
+            sessions: new PrismaSessionStore(database),
             approvals,
             grants,
             policy,
@@ -157,7 +157,7 @@ export function agentProviders(
               new SkillMcpStarter(mcpControl, toolSource, installable, config.skillMcpAutostart),
             ),
             leases,
-            claims: new PrismaToolCallClaimStore(database.prisma),
+            claims: new PrismaToolCallClaimStore(database),
           },
           { maxIterations: config.maxIterations, skillTasks: config.skillTasks },
         );

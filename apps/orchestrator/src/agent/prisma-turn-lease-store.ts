@@ -1,12 +1,34 @@
 import type { TurnLeaseAcquisition, TurnLeaseStore } from '@talon/agent';
-import type { PrismaClient } from '@talon/persistence';
+import type { Database } from '@talon/persistence';
+
+/** $1 session, $2 turn, $3 owner, $4 lease seconds. */
+const ACQUIRE = `
+  WITH previous AS (SELECT owner FROM turn_lease WHERE session_id = $1::text::uuid)
+  INSERT INTO turn_lease AS lease (session_id, turn_id, owner, expires_at)
+  VALUES ($1::text::uuid, $2::text, $3::text, now() + make_interval(secs => $4::text::float8))
+  ON CONFLICT (session_id) DO UPDATE SET turn_id = EXCLUDED.turn_id, owner = EXCLUDED.owner,
+    expires_at = EXCLUDED.expires_at, acquired_at = now()
+  WHERE lease.expires_at < now() OR lease.owner = EXCLUDED.owner
+  RETURNING (SELECT owner FROM previous) AS previous`;
+
+/** $1 session, $2 owner. */
+const RELEASE = `
+  WITH gone AS (
+    DELETE FROM turn_lease WHERE session_id = $1::text::uuid AND owner = $2::text RETURNING session_id
+  )
+  DELETE FROM tool_call_claim WHERE session_id IN (SELECT session_id FROM gone)`;
 
 /**
  * Turn leases in the `turn_lease` table. Every expiry is computed and compared with the database's
- * `now()`, so orchestrators whose clocks disagree still agree on who holds a session's turn.
+ * `now()`, so orchestrators whose clocks disagree still agree on who holds a session's turn. Acquire
+ * and release, once per turn each, run beside Prisma (see `Database.query`).
  */
 export class PrismaTurnLeaseStore implements TurnLeaseStore {
-  constructor(private readonly prisma: PrismaClient) {}
+  private readonly prisma: Database['prisma'];
+
+  constructor(private readonly database: Pick<Database, 'prisma' | 'query' | 'execute'>) {
+    this.prisma = database.prisma;
+  }
 
   /** One statement: insert, or take over a row that expired or is already ours; a live one stays. */
   async acquire(
@@ -15,14 +37,12 @@ export class PrismaTurnLeaseStore implements TurnLeaseStore {
     owner: string,
     leaseMs: number,
   ): Promise<TurnLeaseAcquisition> {
-    const rows = await this.prisma.$queryRaw<Array<{ previous: string | null }>>`
-      WITH previous AS (SELECT owner FROM turn_lease WHERE session_id = ${sessionId}::uuid)
-      INSERT INTO turn_lease AS lease (session_id, turn_id, owner, expires_at)
-      VALUES (${sessionId}::uuid, ${turnId}, ${owner}, now() + make_interval(secs => ${leaseMs / 1000}::float8))
-      ON CONFLICT (session_id) DO UPDATE SET turn_id = EXCLUDED.turn_id, owner = EXCLUDED.owner,
-        expires_at = EXCLUDED.expires_at, acquired_at = now()
-      WHERE lease.expires_at < now() OR lease.owner = EXCLUDED.owner
-      RETURNING (SELECT owner FROM previous) AS previous`;
+    const rows = await this.database.query<{ previous: string | null }>(ACQUIRE, [
+      sessionId,
+      turnId,
+      owner,
+      String(leaseMs / 1000),
+    ]);
     if (rows.length === 0) return { acquired: false };
     const previous = rows[0]!.previous;
     return { acquired: true, ...(previous === null ? {} : { previousOwner: previous }) };
@@ -39,11 +59,7 @@ export class PrismaTurnLeaseStore implements TurnLeaseStore {
 
   /** The lease and the turn's tool call claims go together (every call of a finished turn has a result). */
   async release(sessionId: string, owner: string): Promise<void> {
-    await this.prisma.$executeRaw`
-      WITH gone AS (
-        DELETE FROM turn_lease WHERE session_id = ${sessionId}::uuid AND owner = ${owner} RETURNING session_id
-      )
-      DELETE FROM tool_call_claim WHERE session_id IN (SELECT session_id FROM gone)`;
+    await this.database.execute(RELEASE, [sessionId, owner]);
   }
 
   expireAll(owner: string): Promise<number> {

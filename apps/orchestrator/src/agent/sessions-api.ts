@@ -42,7 +42,7 @@ export class SessionsApi implements OnModuleInit {
 
   onModuleInit(): void {
     const prisma = this.database.prisma;
-    const messages = new PrismaSessionStore(prisma);
+    const messages = new PrismaSessionStore(this.database);
     this.router.register({
       name: 'sessions.create',
       scope: 'agent',
