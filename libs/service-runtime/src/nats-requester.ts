@@ -12,6 +12,7 @@ import {
 import { setTimeout as sleep } from 'node:timers/promises';
 import { encodeJson } from './json-codec.js';
 import { linkStateOf } from './nats-link-state.js';
+import { ReplyInbox } from './reply-inbox.js';
 import { MalformedPayloadError } from './errors/malformed-payload-error.js';
 import { NoRespondersError } from './errors/no-responders-error.js';
 import { RequestTimeoutError } from './errors/request-timeout-error.js';
@@ -59,7 +60,7 @@ function isConnectionGone(error: unknown): boolean {
 
 /**
  * Request/reply between services with an explicit deadline on every call. Replies are Talon envelopes;
- * an error envelope is rethrown as a typed error. Shares the connection's single reply inbox. A request
+ * an error envelope is rethrown as a typed error. Shares the connection's {@link ReplyInbox}. A request
  * that a NATS outage swallowed (timeout or no responders while the link was down or settling) is sent
  * again once the link is back, as long as its deadline has not passed.
  */
@@ -130,10 +131,12 @@ export class NatsRequester {
     for (;;) {
       const sentAt = Date.now();
       try {
-        message = await this.connection.request(subject, body, {
-          timeout: Math.max(1, deadline - sentAt),
-          ...(headers ? { headers } : {}),
-        });
+        message = await ReplyInbox.of(this.connection).request(
+          subject,
+          body,
+          Math.max(1, deadline - sentAt),
+          headers,
+        );
         break;
       } catch (error) {
         const noResponders = isNoResponders(error);
