@@ -351,32 +351,9 @@ describe('agent loop through the orchestrator (OpenAI protocol)', () => {
     await recorder.subscription.unsubscribe();
   });
 
-  it('a pending approval that times out counts as denied', async () => {
-    await orchestrator.stop();
-    orchestrator = await startServiceProcess('orchestrator', {
-      ...orchestratorEnv,
-      TALON_APPROVAL_TIMEOUT_MS: '1500',
-    });
-    const sessionId = await newSession();
-    const recorder = recordEvents(client, sessionId);
-    llm.enqueue(
-      { toolCalls: [{ name: 'write_file', arguments: { path: 'late.txt', content: 'late' } }] },
-      { text: 'Timed out.' },
-    );
-    await api('chat.send', { sessionId, message: 'write late' });
-    expect(await recorder.waitFor('approval_resolved')).toMatchObject({
-      approved: false,
-      decision: 'expire',
-    });
-    await expect(readFile(join(workspaceDir, 'late.txt'))).rejects.toMatchObject({ code: 'ENOENT' });
-    await recorder.subscription.unsubscribe();
-    await orchestrator.stop();
-    orchestrator = await startServiceProcess('orchestrator', orchestratorEnv);
-  });
-
-  it('a turn waiting for approval resumes after the orchestrator restarts, and no message is lost', async () => {
-    // write_file lives on the wasm-runner: make sure its announcement is in the catalog before the turn.
-    await waitUntil(
+  // write_file lives on the wasm-runner: a restarted orchestrator knows it once the runner has announced it.
+  const writeFileInCatalog = () =>
+    waitUntil(
       async () =>
         (await api<{ tools: Array<{ definition: { name: string } }> }>('tools.list', {})).tools.some(
           (entry) => entry.definition.name === 'write_file',
@@ -384,6 +361,37 @@ describe('agent loop through the orchestrator (OpenAI protocol)', () => {
       20_000,
       'write_file in the catalog',
     );
+
+  it('a pending approval that times out counts as denied', async () => {
+    await orchestrator.stop();
+    orchestrator = await startServiceProcess('orchestrator', {
+      ...orchestratorEnv,
+      TALON_APPROVAL_TIMEOUT_MS: '1500',
+    });
+    try {
+      await writeFileInCatalog();
+      const sessionId = await newSession();
+      const recorder = recordEvents(client, sessionId);
+      llm.enqueue(
+        { toolCalls: [{ name: 'write_file', arguments: { path: 'late.txt', content: 'late' } }] },
+        { text: 'Timed out.' },
+      );
+      await api('chat.send', { sessionId, message: 'write late' });
+      expect(await recorder.waitFor('approval_resolved')).toMatchObject({
+        approved: false,
+        decision: 'expire',
+      });
+      await expect(readFile(join(workspaceDir, 'late.txt'))).rejects.toMatchObject({ code: 'ENOENT' });
+      await recorder.subscription.unsubscribe();
+    } finally {
+      // The next tests run on the usual approval timeout, whatever happened here.
+      await orchestrator.stop();
+      orchestrator = await startServiceProcess('orchestrator', orchestratorEnv);
+    }
+  });
+
+  it('a turn waiting for approval resumes after the orchestrator restarts, and no message is lost', async () => {
+    await writeFileInCatalog();
     const sessionId = await newSession();
     const recorder = recordEvents(client, sessionId);
     llm.enqueue(
