@@ -24,7 +24,12 @@ import {
   type ToolCallResult,
 } from '@talon/contracts';
 import { fromWireError } from '@talon/errors';
-import { WorkerLossDetector, type LostCall, type WorkerLossDetectorOptions } from '@talon/tool-runtime';
+import {
+  WorkerLossDetector,
+  type CallAbort,
+  type LostCall,
+  type WorkerLossDetectorOptions,
+} from '@talon/tool-runtime';
 import { encodeJson } from './json-codec.js';
 import type { JsonLogger } from './json-logger.js';
 import { MalformedPayloadError } from './errors/malformed-payload-error.js';
@@ -55,7 +60,7 @@ export interface ToolCallSend {
   /** How long to wait for the result. */
   timeoutMs: number;
   /** Aborting gives up on the call and tells its worker to stop it. */
-  signal?: AbortSignal;
+  abort?: Pick<CallAbort, 'aborted' | 'reason' | 'onAbort'>;
   /** An idempotent call nobody acknowledged before a NATS outage is sent again after the reconnect. */
   idempotent?: boolean;
 }
@@ -140,8 +145,8 @@ export class ToolCallRequester {
   }
 
   private send(send: ToolCallSend, headers?: MsgHdrs): Promise<ToolCallResult> {
-    const { request, signal } = send;
-    if (signal?.aborted) return Promise.reject(signal.reason as unknown);
+    const { request, abort } = send;
+    if (abort?.aborted) return Promise.reject(abort.reason);
     const subject = SUBJECTS.toolCall(send.domain);
     const bytes = encodeJson({ ...request, ack: true });
     // The server would refuse it (and nats.js throw an untyped error): say so before anything is sent.
@@ -153,7 +158,7 @@ export class ToolCallRequester {
     return new Promise<ToolCallResult>((resolve, reject) => {
       const finish = (): void => {
         clearTimeout(deadline);
-        signal?.removeEventListener('abort', onAbort);
+        unlisten?.();
         this.pending.delete(token);
         this.detector.settle(token);
       };
@@ -162,12 +167,11 @@ export class ToolCallRequester {
         this.cancel(send.domain, request.callId, 'deadline');
         reject(new RequestTimeoutError(subject, send.timeoutMs));
       }, send.timeoutMs);
-      const onAbort = (): void => {
+      const unlisten = abort?.onAbort((reason) => {
         finish();
         this.cancel(send.domain, request.callId, 'cancelled');
-        reject(signal!.reason as unknown);
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
+        reject(reason);
+      });
       this.pending.set(token, {
         callId: request.callId,
         tool: request.tool,

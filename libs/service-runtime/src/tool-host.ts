@@ -21,6 +21,7 @@ import {
 } from '@talon/contracts';
 import { toWireError } from '@talon/errors';
 import {
+  CallAbort,
   ConcurrencyLimiter,
   ToolPipeline,
   UnknownToolError,
@@ -82,7 +83,7 @@ export class ToolHost {
   private checkSubscription?: Subscription;
   private cancelSubscription?: Subscription;
   /** Calls taken and not yet answered (queued or running), by call id: the failover probe reads it. */
-  private readonly held = new Map<string, { controller: AbortController; done: Promise<ToolCallResult> }>();
+  private readonly held = new Map<string, { abort: CallAbort; done: Promise<ToolCallResult> }>();
   private unlisten?: () => void;
   private readonly results: ToolResultStore;
 
@@ -233,13 +234,13 @@ export class ToolHost {
   cancel(payload: unknown): boolean {
     const request = validatePayload<ToolCallCancel>(ToolCallCancelSchema, payload, 'The cancel');
     if (request.instanceId && request.instanceId !== this.options.instanceId) return false;
-    const controller = this.held.get(request.callId)?.controller;
-    if (!controller) return false;
+    const abort = this.held.get(request.callId)?.abort;
+    if (!abort) return false;
     this.options.logger.write('info', 'cancelling a tool call', {
       callId: request.callId,
       reason: request.reason,
     });
-    controller.abort(new CallCancelledError(request.callId, request.reason ?? 'cancelled'));
+    abort.abort(new CallCancelledError(request.callId, request.reason ?? 'cancelled'));
     return true;
   }
 
@@ -299,29 +300,29 @@ export class ToolHost {
       ack?.(this.options.instanceId);
       return first.done;
     }
-    const controller = new AbortController();
-    const done = this.run(request, remainingMs, controller);
-    this.held.set(request.callId, { controller, done });
+    const abort = new CallAbort();
+    const done = this.run(request, remainingMs, abort);
+    this.held.set(request.callId, { abort, done });
     // A call that answers within ACK_DELAY_MS needs no acknowledgement: fast calls cost one reply only.
     const ackTimer = ack ? setTimeout(() => ack(this.options.instanceId), ACK_DELAY_MS) : undefined;
     try {
       return await done;
     } finally {
       clearTimeout(ackTimer);
-      if (this.held.get(request.callId)?.controller === controller) this.held.delete(request.callId);
+      if (this.held.get(request.callId)?.abort === abort) this.held.delete(request.callId);
     }
   }
 
   private async run(
     request: ToolCallRequest,
     remainingMs: number,
-    controller: AbortController,
+    abort: CallAbort,
   ): Promise<ToolCallResult> {
-    // A timer only when the call has to wait for a slot: most calls start at once.
+    // A timer and signals only when the call has to wait for a slot: most calls start at once.
     const waitSignal =
       this.limiter.running >= this.limiter.limit
-        ? AbortSignal.any([AbortSignal.timeout(remainingMs), controller.signal])
-        : controller.signal;
+        ? AbortSignal.any([AbortSignal.timeout(remainingMs), abort.signal])
+        : undefined;
     const started = performance.now();
     try {
       const executed = await this.limiter.run(() => {
@@ -333,7 +334,7 @@ export class ToolHost {
           sessionId: request.sessionId,
           grants: request.grants ?? [],
           timeoutMs: Math.min(request.timeoutMs, remainingMs),
-          signal: controller.signal,
+          abort,
         });
       }, waitSignal);
       return await this.fitReply({
@@ -342,8 +343,8 @@ export class ToolHost {
         instanceId: this.options.instanceId,
       });
     } catch (error) {
-      if (controller.signal.aborted) throw controller.signal.reason;
-      if (waitSignal.aborted && !(error as { code?: string })?.code)
+      if (abort.aborted) throw abort.reason;
+      if (waitSignal?.aborted && !(error as { code?: string })?.code)
         throw new RequestTimeoutError(this.callSubject, request.timeoutMs);
       throw error;
     }

@@ -47,6 +47,7 @@ export type {
   OutputRenderer,
 } from './tool-call.js';
 export { runWithTimeout } from './run-with-timeout.js';
+export { CallAbort } from './call-abort.js';
 export type {
   LeakScanner,
   LeakFinding,

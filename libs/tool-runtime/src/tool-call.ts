@@ -1,4 +1,5 @@
 import type { ToolDefinition, ToolMedia } from '@talon/contracts';
+import type { CallAbort } from './call-abort.js';
 import type { LeakFinding } from './output-safety.js';
 import type { CredentialGrant } from './tool.js';
 
@@ -12,6 +13,8 @@ export interface ToolCall {
   grants?: readonly CredentialGrant[];
   /** Aborts the call when the caller goes away. */
   signal?: AbortSignal;
+  /** The call's own abort, when the caller holds one (a worker's cancel aborts it); else one is made per run. */
+  abort?: CallAbort;
   /** A tighter deadline than the tool's own `timeoutMs` (e.g. what is left of the turn). */
   timeoutMs?: number;
 }
@@ -27,6 +30,7 @@ export interface PreparedCall {
   readonly sessionId?: string;
   readonly grants: readonly CredentialGrant[];
   readonly signal?: AbortSignal;
+  readonly abort?: CallAbort;
   /** The effective timeout: the tool's, or the call's when that is shorter. */
   readonly timeoutMs: number;
 }
@@ -53,8 +57,11 @@ export interface ToolRunResult {
   durationMs: number;
 }
 
-/** Runs a prepared call somewhere (e.g. over NATS on the tool's domain) and resolves with its output. */
-export type ToolExecutor = (prepared: PreparedCall, signal: AbortSignal) => Promise<unknown>;
+/**
+ * Runs a prepared call somewhere (e.g. over NATS on the tool's domain) and resolves with its output; `abort`
+ * fires on timeout or cancel (read its `signal` only where an AbortSignal is needed: it is made on demand).
+ */
+export type ToolExecutor = (prepared: PreparedCall, abort: CallAbort) => Promise<unknown>;
 
 /** A tool output rendered for the model: its text, and images or audio kept typed beside it. */
 export interface RenderedOutput {

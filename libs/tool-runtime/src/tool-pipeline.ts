@@ -168,6 +168,7 @@ export class ToolPipeline {
       sessionId: call.sessionId,
       grants: call.grants ?? [],
       signal: call.signal,
+      abort: call.abort,
       timeoutMs:
         call.timeoutMs !== undefined ? Math.min(call.timeoutMs, definition.timeoutMs) : definition.timeoutMs,
     };
@@ -189,8 +190,12 @@ export class ToolPipeline {
     const run = executor ?? this.localExecutor(prepared);
     const started = performance.now();
     try {
-      const output = await runWithTimeout(prepared.tool, prepared.timeoutMs, prepared.signal, (signal) =>
-        run(prepared, signal),
+      const output = await runWithTimeout(
+        prepared.tool,
+        prepared.timeoutMs,
+        prepared.signal,
+        (abort) => run(prepared, abort),
+        prepared.abort,
       );
       return { output, durationMs: performance.now() - started };
     } catch (error) {
@@ -295,10 +300,12 @@ export class ToolPipeline {
     if (typeof tool.execute !== 'function') throw new NoLocalExecutorError(prepared.tool);
     const execute = tool.execute.bind(tool);
     const log = this.log;
-    return (call, signal) =>
+    return (call, abort) =>
       execute(call.params, {
         callId: call.callId,
-        signal,
+        get signal() {
+          return abort.signal;
+        },
         grants: call.grants,
         sessionId: call.sessionId,
         log: (level, message, fields) =>

@@ -245,10 +245,12 @@ export class ToolDispatcher {
   private executorFor(entry: CatalogEntry, onInstance: (id: string) => void): ToolExecutor {
     if (entry.location === 'local') {
       const tool = entry.tool!;
-      return (prepared, signal) =>
+      return (prepared, abort) =>
         tool.execute(prepared.params, {
           callId: prepared.callId,
-          signal,
+          get signal() {
+            return abort.signal;
+          },
           grants: prepared.grants,
           sessionId: prepared.sessionId,
           log: this.options.log ?? (() => undefined),
@@ -256,7 +258,7 @@ export class ToolDispatcher {
     }
     const subject = SUBJECTS.toolCall(entry.definition.domain);
     const toolCalls = this.options.toolCalls;
-    return async (prepared, signal) => {
+    return async (prepared, abort) => {
       const message: ToolCallRequest = {
         callId: prepared.callId,
         tool: prepared.tool,
@@ -270,7 +272,7 @@ export class ToolDispatcher {
             domain: entry.definition.domain,
             request: message,
             timeoutMs: prepared.timeoutMs + this.marginMs,
-            signal,
+            abort,
             idempotent: prepared.definition.idempotent,
           })
         : await this.options.requester.request<ToolCallResult>(subject, message, {
