@@ -81,6 +81,55 @@ describe('the audit log never drops a row', () => {
     expect(await audit.verify()).toMatchObject({ ok: true, checked: 120 });
   }, 60_000);
 
+  // Rows are written with literal values (one pass into PGlite): hostile text must come back exactly, on both drivers.
+  const HOSTILE = [
+    "it's",
+    "'); DROP TABLE audit_event; --",
+    "back\\slash \\' and \\",
+    "$1 $$ $tag$ E'x'",
+    'ünïcødé 漢字 🦅',
+    '"double" quotes',
+  ];
+  it.each(['postgres', 'pglite'] as const)(
+    'stores hostile text exactly as given and keeps the chain verifiable (%s)',
+    async (kind) => {
+      const target =
+        kind === 'postgres' ? opened : await openDatabase({ kind: 'pglite', dataDir: 'memory://' });
+      try {
+        const audit = new AuditLog(target);
+        const sessionId = randomUUID();
+        await Promise.all(
+          HOSTILE.map((text, index) =>
+            audit.append({
+              kind: 'test.hostile',
+              actor: text,
+              sessionId,
+              callId: `${text} ${index}`,
+              tool: text,
+              argsHash: text,
+              outcome: text,
+              durationMs: index,
+              data: { text, nested: { text }, index },
+            }),
+          ),
+        );
+        const listed = await audit.list({ sessionId, limit: 50 });
+        const stored = [...listed.records].sort((a, b) => Number(a.durationMs) - Number(b.durationMs));
+        expect(
+          stored.map((record) => [record.actor, record.callId, record.tool, record.argsHash, record.outcome]),
+        ).toEqual(HOSTILE.map((text, index) => [text, `${text} ${index}`, text, text, text]));
+        expect(stored.map((record) => record.data)).toEqual(
+          HOSTILE.map((text, index) => ({ text, nested: { text }, index })),
+        );
+        expect(await audit.verify()).toMatchObject({ ok: true });
+        expect(Number(await target.prisma.auditEvent.count())).toBeGreaterThanOrEqual(HOSTILE.length);
+      } finally {
+        if (target !== opened) await target.close();
+      }
+    },
+    60_000,
+  );
+
   it('verifies a chain longer than one page, and still finds an edited row on a later page', async () => {
     const audit = new AuditLog(opened);
     await Promise.all(

@@ -16,6 +16,13 @@ export interface Database {
    */
   execute(sql: string, params: readonly unknown[]): Promise<number>;
   /**
+   * Runs SQL text without parameters (values inlined with `sqlLiteral`) in the simple query protocol:
+   * on PGlite one pass into the engine instead of the extended protocol's parse, describe, bind and execute,
+   * which costs a quarter less CPU for a one-row insert and a third less for 16 rows (measured; the audit
+   * append). Driver errors surface as they are.
+   */
+  executeText(sql: string): Promise<void>;
+  /**
    * Runs one parameterised read outside Prisma and returns its rows, for hot-path reads (a gated call's
    * grants). Only text columns read the same on both drivers (PGlite carries the Prisma adapter's parsers):
    * cast anything else to text, or build one JSON text per row.

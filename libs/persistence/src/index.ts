@@ -19,6 +19,7 @@ export {
   type CommittedMigration,
 } from './committed-migrations.js';
 export { isUniqueViolation } from './unique-violation.js';
+export { sqlLiteral } from './sql-literal.js';
 export type { SqlExecutor } from './sql-executor.js';
 export { PgSqlExecutor } from './pg-sql-executor.js';
 export { PgliteSqlExecutor } from './pglite-sql-executor.js';

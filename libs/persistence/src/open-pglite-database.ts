@@ -69,6 +69,9 @@ async function openOn(
     kind: 'pglite',
     pgPool: null,
     execute: async (sql, params) => (await db.query(sql, [...params])).affectedRows ?? 0,
+    executeText: async (sql) => {
+      await db.exec(sql);
+    },
     query: async <Row extends object>(sql: string, params: readonly unknown[]) =>
       (await db.query<Row>(sql, [...params])).rows,
     migrations: report,

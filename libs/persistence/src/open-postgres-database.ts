@@ -36,6 +36,9 @@ export async function openPostgresDatabase(
     kind: 'postgres',
     pgPool: pool,
     execute: async (sql, params) => (await pool.query(sql, [...params])).rowCount ?? 0,
+    executeText: async (sql) => {
+      await pool.query(sql);
+    },
     query: async <Row extends object>(sql: string, params: readonly unknown[]) =>
       (await pool.query(sql, [...params])).rows as Row[],
     migrations: report,
