@@ -4,6 +4,7 @@ import { InMemoryGrantStore, ApprovalQueue, type ApprovalRecord } from '@talon/a
 import { openDatabase, PGLITE_IN_MEMORY, type Database } from '@talon/persistence';
 import { createTestDatabase, type TestDatabase } from '@talon/testing';
 import { PrismaApprovalStore } from '../src/agent/prisma-approval-store.js';
+import { PrismaGateReads } from '../src/agent/prisma-gate-reads.js';
 import { PrismaGrantStore } from '../src/agent/prisma-grant-store.js';
 import { PrismaSessionStore } from '../src/agent/prisma-session-store.js';
 import { PrismaToolCallClaimStore } from '../src/agent/prisma-tool-call-claim-store.js';
@@ -253,6 +254,26 @@ describe.each(['postgres', 'pglite'] as const)('turn leases and claims on %s', (
     expect(await new PrismaGrantStore(b).get(sessionId)).toEqual({
       byEffect: { network: 'deny' },
       byTool: { shell: 'allow' },
+    });
+
+    // A gated call reads both in one statement, and reads them the same.
+    const reads = new PrismaGateReads(b);
+    expect(await reads.read(sessionId, 'gate:1')).toEqual({
+      approval: await store.get(pending.id),
+      grants: { byEffect: { network: 'deny' }, byTool: { shell: 'allow' } },
+    });
+    const later = await queue.request({
+      sessionId,
+      callId: 'gate:1',
+      tool: 'shell',
+      params: { command: 'ls' },
+      reason: 'asks again',
+    });
+    expect((await reads.read(sessionId, 'gate:1')).approval).toEqual(await store.get(later.id));
+    const other = await newSession();
+    expect(await reads.read(other, 'gate:1')).toEqual({
+      approval: undefined,
+      grants: { byEffect: {}, byTool: {} },
     });
   });
 });

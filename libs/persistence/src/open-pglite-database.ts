@@ -10,6 +10,7 @@ import { PrismaClient } from './generated/prisma/client.js';
 import { runMigrations } from './migration-runner.js';
 import { pgliteAdapterView } from './pglite-adapter-view.js';
 import { PgliteSqlExecutor } from './pglite-sql-executor.js';
+import { PglitePreparedStatements } from './prepared-statements.js';
 import { lockDataDir, type DataDirLock, type DataDirLockOptions } from './data-dir-lock.js';
 import { createPgliteClusterInChildProcess } from './pglite-cluster-creation.js';
 import { DEFAULT_PGLITE_SHARED_BUFFERS, PGLITE_POSTGRES_MAJOR } from './pglite-settings.js';
@@ -64,16 +65,17 @@ async function openOn(
     throw error;
   }
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pgliteAdapterView(db)) });
+  const statements = new PglitePreparedStatements(db);
   return {
     prisma,
     kind: 'pglite',
     pgPool: null,
-    execute: async (sql, params) => (await db.query(sql, [...params])).affectedRows ?? 0,
+    execute: async (sql, params) => (await statements.run(sql, params)).affectedRows ?? 0,
     executeText: async (sql) => {
       await db.exec(sql);
     },
     query: async <Row extends object>(sql: string, params: readonly unknown[]) =>
-      (await db.query<Row>(sql, [...params])).rows,
+      (await statements.run<Row>(sql, params)).rows,
     migrations: report,
     close: async () => {
       try {

@@ -7,6 +7,7 @@ import { DatabaseUnreachableError } from './errors/database-unreachable-error.js
 import { PrismaClient } from './generated/prisma/client.js';
 import { runMigrations } from './migration-runner.js';
 import { PgSqlExecutor } from './pg-sql-executor.js';
+import { preparedStatementName } from './prepared-statements.js';
 
 /** Connects to PostgreSQL, migrates it over one dedicated connection, then hands out a pooled Prisma client. */
 export async function openPostgresDatabase(
@@ -35,12 +36,14 @@ export async function openPostgresDatabase(
     prisma,
     kind: 'postgres',
     pgPool: pool,
-    execute: async (sql, params) => (await pool.query(sql, [...params])).rowCount ?? 0,
+    // Named statements: node-postgres prepares each once per pooled connection.
+    execute: async (sql, params) =>
+      (await pool.query({ name: preparedStatementName(sql), text: sql, values: [...params] })).rowCount ?? 0,
     executeText: async (sql) => {
       await pool.query(sql);
     },
     query: async <Row extends object>(sql: string, params: readonly unknown[]) =>
-      (await pool.query(sql, [...params])).rows as Row[],
+      (await pool.query({ name: preparedStatementName(sql), text: sql, values: [...params] })).rows as Row[],
     migrations: report,
     close: async () => {
       await prisma.$disconnect();

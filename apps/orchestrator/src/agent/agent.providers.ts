@@ -47,6 +47,7 @@ import { PolicyGate } from './policy-gate.js';
 import { DispatcherToolCaller } from './dispatcher-tool-caller.js';
 import { WasmDeclaredSecrets } from './wasm-declared-secrets.js';
 import { PrismaApprovalStore } from './prisma-approval-store.js';
+import { PrismaGateReads } from './prisma-gate-reads.js';
 import { PrismaGrantStore } from './prisma-grant-store.js';
 import { PrismaSessionStore } from './prisma-session-store.js';
 import { PrismaToolCallClaimStore } from './prisma-tool-call-claim-store.js';
@@ -118,7 +119,7 @@ export function agentProviders(
       provide: POLICY_GATE,
       inject: [TOOL_CATALOG, TOOL_DISPATCHER],
       useFactory: (catalog: ToolCatalog, dispatcher: ToolDispatcher) =>
-        new PolicyGate(catalog, dispatcher, policy, grants, approvals),
+        new PolicyGate(catalog, dispatcher, policy, new PrismaGateReads(database), approvals),
     },
     { provide: APPROVAL_QUEUE, useValue: approvals },
     { provide: SECRET_STORE, useValue: secrets },

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { explainedReason, type ApprovalQueue, type GrantStore, type PolicyEngine } from '@talon/agent';
+import { explainedReason, type ApprovalQueue, type PolicyEngine } from '@talon/agent';
 import { ERROR_CODES, type ToolsCallReply } from '@talon/contracts';
 import { TalonError } from '@talon/errors';
 import { canonicalJson, redactParams, type ToolCatalog } from '@talon/tool-runtime';
 import type { DispatchRequest, ToolDispatcher } from '../tools/tool-dispatcher.js';
+import type { GateReads } from './gate-reads.js';
 
 /** A call from an agent that is not inside a chat turn (an MCP client), judged by the session's policy. */
 export interface GatedCall extends DispatchRequest {
@@ -20,7 +21,7 @@ export class PolicyGate {
     private readonly catalog: ToolCatalog,
     private readonly dispatcher: ToolDispatcher,
     private readonly policy: PolicyEngine,
-    private readonly grants: GrantStore,
+    private readonly reads: GateReads,
     private readonly approvals: ApprovalQueue,
   ) {}
 
@@ -29,11 +30,10 @@ export class PolicyGate {
     const { definition, params } = this.dispatcher.check(request);
     // One approval per distinct call: the same tool with the same params maps to the same approval.
     const callKey = `gate:${createHash('sha256').update(request.tool).update('\n').update(canonicalJson(params)).digest('hex').slice(0, 32)}`;
-    // Three independent reads, at once: the domain's verdict, this call's approval, the session's grants.
-    const [assessment, existing, grants] = await Promise.all([
+    // Independent reads, at once: the domain's verdict; this call's approval and the session's grants.
+    const [assessment, { approval: existing, grants }] = await Promise.all([
       this.dispatcher.assessApproval(definition.name, params),
-      this.approvals.findByCall(request.sessionId, callKey),
-      this.grants.get(request.sessionId),
+      this.reads.read(request.sessionId, callKey),
     ]);
     const decision = this.policy.decide({
       tool: definition,

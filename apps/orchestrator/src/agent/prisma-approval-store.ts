@@ -21,18 +21,33 @@ function toRecord(row: Approval): ApprovalRecord {
 }
 
 /** An approval row as the JSON text `findByCall` reads (timestamps as ISO strings). */
-type ApprovalJson = Omit<Approval, 'createdAt' | 'expiresAt' | 'resolvedAt'> & {
+export type ApprovalJson = Omit<Approval, 'createdAt' | 'expiresAt' | 'resolvedAt'> & {
   createdAt: string;
   expiresAt: string;
   resolvedAt: string | null;
 };
 
-/** One approval as JSON text: reads the same on both drivers (see `Database.query`). */
-const FIND_BY_CALL = `SELECT json_build_object(
+/**
+ * The latest approval of call `$2` in session `$1` as one JSON value (NULL when there is none), for
+ * {@link approvalFromJson}; JSON reads the same on both drivers (see `Database.query`).
+ */
+export const APPROVAL_BY_CALL_JSON = `(SELECT json_build_object(
   'id', id, 'sessionId', session_id, 'callId', call_id, 'tool', tool, 'paramsRedacted', params_redacted,
   'turnId', turn_id, 'reason', reason, 'status', status, 'createdAt', created_at, 'expiresAt', expires_at,
-  'resolvedAt', resolved_at, 'resolvedBy', resolved_by, 'decision', decision)::text AS row
-FROM approval WHERE session_id = $1::text::uuid AND call_id = $2 ORDER BY created_at DESC LIMIT 1`;
+  'resolvedAt', resolved_at, 'resolvedBy', resolved_by, 'decision', decision)
+FROM approval WHERE session_id = $1::text::uuid AND call_id = $2 ORDER BY created_at DESC LIMIT 1)`;
+
+const FIND_BY_CALL = `SELECT ${APPROVAL_BY_CALL_JSON}::text AS row`;
+
+/** An approval read as {@link APPROVAL_BY_CALL_JSON}. */
+export function approvalFromJson(row: ApprovalJson): ApprovalRecord {
+  return toRecord({
+    ...row,
+    createdAt: new Date(row.createdAt),
+    expiresAt: new Date(row.expiresAt),
+    resolvedAt: row.resolvedAt === null ? null : new Date(row.resolvedAt),
+  });
+}
 
 /** Approvals in the database: they survive a restart and every orchestrator sees the same state. */
 export class PrismaApprovalStore implements ApprovalStore {
@@ -110,15 +125,9 @@ export class PrismaApprovalStore implements ApprovalStore {
 
   /** Read on every gated call: beside Prisma, whose per-query CPU is larger than the read's (measured). */
   async findByCall(sessionId: string, callId: string): Promise<ApprovalRecord | undefined> {
-    const [found] = await this.database.query<{ row: string }>(FIND_BY_CALL, [sessionId, callId]);
-    if (!found) return undefined;
-    const row = JSON.parse(found.row) as ApprovalJson;
-    return toRecord({
-      ...row,
-      createdAt: new Date(row.createdAt),
-      expiresAt: new Date(row.expiresAt),
-      resolvedAt: row.resolvedAt === null ? null : new Date(row.resolvedAt),
-    });
+    const [found] = await this.database.query<{ row: string | null }>(FIND_BY_CALL, [sessionId, callId]);
+    if (!found?.row) return undefined;
+    return approvalFromJson(JSON.parse(found.row) as ApprovalJson);
   }
 
   async listExpired(now: number): Promise<readonly ApprovalRecord[]> {

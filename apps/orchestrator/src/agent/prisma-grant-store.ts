@@ -2,6 +2,28 @@ import type { GrantStore, PolicyAction, SessionGrants } from '@talon/agent';
 import type { ToolEffect } from '@talon/contracts';
 import type { Database } from '@talon/persistence';
 
+/** One `session_grant` row as read. */
+export interface GrantRow {
+  kind: string;
+  target: string;
+  action: string;
+}
+
+/** The session's grants of the JSON array {@link GRANTS_JSON} reads: `$1` is the session id. */
+export const GRANTS_JSON = `(SELECT COALESCE(json_agg(json_build_object('kind', kind, 'target', target, 'action', action)), '[]')
+FROM session_grant WHERE session_id = $1::text::uuid)`;
+
+/** Grants as the policy reads them, from their rows. */
+export function grantsFromRows(rows: readonly GrantRow[]): SessionGrants {
+  const byEffect: Partial<Record<ToolEffect, PolicyAction>> = {};
+  const byTool: Record<string, PolicyAction> = {};
+  for (const row of rows) {
+    if (row.kind === 'effect') byEffect[row.target as ToolEffect] = row.action as PolicyAction;
+    else byTool[row.target] = row.action as PolicyAction;
+  }
+  return { byEffect, byTool };
+}
+
 /** Per-session grants in the database, so "always allow for this session" survives a restart. */
 export class PrismaGrantStore implements GrantStore {
   private readonly prisma: Database['prisma'];
@@ -12,17 +34,11 @@ export class PrismaGrantStore implements GrantStore {
 
   /** Read on every gated call and every turn: beside Prisma, whose per-query CPU is 4× the read's (measured). */
   async get(sessionId: string): Promise<SessionGrants> {
-    const rows = await this.database.query<{ kind: string; target: string; action: string }>(
+    const rows = await this.database.query<GrantRow>(
       'SELECT kind, target, action FROM session_grant WHERE session_id = $1::text::uuid',
       [sessionId],
     );
-    const byEffect: Partial<Record<ToolEffect, PolicyAction>> = {};
-    const byTool: Record<string, PolicyAction> = {};
-    for (const row of rows) {
-      if (row.kind === 'effect') byEffect[row.target as ToolEffect] = row.action as PolicyAction;
-      else byTool[row.target] = row.action as PolicyAction;
-    }
-    return { byEffect, byTool };
+    return grantsFromRows(rows);
   }
 
   setToolGrant(sessionId: string, tool: string, action: PolicyAction): Promise<void> {

@@ -1,0 +1,73 @@
+import { createHash } from 'node:crypto';
+import type { PGlite, Results } from '@electric-sql/pglite';
+import { sqlLiteral } from './sql-literal.js';
+
+/**
+ * Most distinct statements kept prepared per database; past it a statement runs unprepared, so SQL built at
+ * run time can never grow the cache without bound.
+ */
+export const MAX_PREPARED_STATEMENTS = 128;
+
+/** Names by statement text: the same text gets the same name on every connection and every run. */
+const names = new Map<string, string>();
+
+/** The name `sql` is prepared under (`talon_` and 20 hex digits of its SHA-256). */
+export function preparedStatementName(sql: string): string {
+  let name = names.get(sql);
+  if (name === undefined) {
+    name = `talon_${createHash('sha256').update(sql).digest('hex').slice(0, 20)}`;
+    if (names.size < MAX_PREPARED_STATEMENTS * 4) names.set(sql, name);
+  }
+  return name;
+}
+
+type LiteralValue = string | number | null;
+
+function isLiteralValue(value: unknown): value is LiteralValue {
+  return (
+    value === null || typeof value === 'string' || (typeof value === 'number' && Number.isSafeInteger(value))
+  );
+}
+
+/**
+ * The statements `Database.query` and `Database.execute` run on PGlite, each planned once: the first use
+ * runs `PREPARE`, every later one `EXECUTE name(literals)` in the simple query protocol. On PGlite
+ * planning is most of a statement's CPU: a gated call's approval-and-grants read costs 0.8 ms planned
+ * each time and 0.2 ms prepared (measured). PGlite is one backend session, so what is prepared stays.
+ */
+export class PglitePreparedStatements {
+  /** Statement text → its prepared name, or null when it could not be prepared (it then runs as it is). */
+  private readonly prepared = new Map<string, Promise<string | null>>();
+
+  constructor(private readonly db: PGlite) {}
+
+  async run<Row>(sql: string, params: readonly unknown[]): Promise<Results<Row>> {
+    const name = params.every(isLiteralValue) ? await this.nameOf(sql) : null;
+    if (name === null) return this.db.query<Row>(sql, [...params]);
+    const args = params.length === 0 ? '' : `(${(params as LiteralValue[]).map(sqlLiteral).join(', ')})`;
+    const [result] = await this.db.exec(`EXECUTE ${name}${args}`);
+    return result as Results<Row>;
+  }
+
+  private nameOf(sql: string): Promise<string | null> {
+    let name = this.prepared.get(sql);
+    if (name === undefined) {
+      if (this.prepared.size >= MAX_PREPARED_STATEMENTS) return Promise.resolve(null);
+      name = this.prepare(sql);
+      this.prepared.set(sql, name);
+    }
+    return name;
+  }
+
+  private async prepare(sql: string): Promise<string | null> {
+    const name = preparedStatementName(sql);
+    try {
+      await this.db.exec(`PREPARE ${name} AS ${sql}`);
+      return name;
+    } catch {
+      // A statement PREPARE cannot type (a parameter only the extended protocol infers): it runs as it is,
+      // and its own errors, if any, surface there.
+      return null;
+    }
+  }
+}
