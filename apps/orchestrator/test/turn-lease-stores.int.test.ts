@@ -193,6 +193,39 @@ describe.each(['postgres', 'pglite'] as const)('turn leases and claims on %s', (
     expect(await store.load(sessionId)).toHaveLength(4);
   });
 
+  it('closes a turn in one statement: the last message in, the lease and its claims gone; a lost lease writes and releases nothing', async () => {
+    const sessionId = await newSession();
+    const leases = new PrismaTurnLeaseStore(a);
+    const claims = new PrismaToolCallClaimStore(a);
+    const store = new PrismaSessionStore(b);
+    await leases.acquire(sessionId, 't1', 'orch-a', 60_000);
+    const fence = { owner: 'orch-a', leased: true };
+    await claims.claim(sessionId, 't1', [{ callId: 'c1', tool: 'echo' }], fence);
+    await store.append(sessionId, 't1', { role: 'user', content: 'hi' }, fence);
+    // Another owner's close is refused and leaves the lease and the log as they were.
+    await expect(
+      store.closeTurn(
+        sessionId,
+        't1',
+        { role: 'assistant', content: 'not mine' },
+        { owner: 'orch-b', leased: true },
+      ),
+    ).rejects.toMatchObject({ code: 'TURN_LEASE_LOST' });
+    expect(await leases.acquire(sessionId, 't2', 'orch-b', 60_000)).toEqual({ acquired: false });
+    expect(await claims.started(sessionId, ['c1'])).toEqual(new Set(['c1']));
+    const closed = await store.closeTurn(sessionId, 't1', { role: 'assistant', content: 'done' }, fence);
+    expect(closed).toMatchObject({ seq: 2, turnId: 't1', message: { content: 'done' } });
+    expect((await store.load(sessionId)).map((message) => message.message.content)).toEqual(['hi', 'done']);
+    expect(await claims.started(sessionId, ['c1'])).toEqual(new Set());
+    // The lease is free at once: the next turn may start on any orchestrator.
+    expect(await leases.acquire(sessionId, 't2', 'orch-b', 60_000)).toEqual({ acquired: true });
+    await expect(
+      store.closeTurn(sessionId, 't1', { role: 'assistant', content: 'late' }, fence),
+    ).rejects.toMatchObject({ code: 'TURN_LEASE_LOST' });
+    expect(await store.load(sessionId)).toHaveLength(2);
+    await leases.release(sessionId, 'orch-b');
+  });
+
   it('holds the pending-approval cap when two orchestrators ask at once', async () => {
     const sessionId = await newSession();
     const queues = [a, b].map(

@@ -442,7 +442,7 @@ export class TurnRunner implements SkillTaskHost {
       await this.settleLog(state);
       const calls = reply.toolCalls.map((entry) => entry.call);
       if (calls.length === 0) {
-        await this.append(state, { role: 'assistant', content: reply.text });
+        await this.appendLast(state, { role: 'assistant', content: reply.text });
         scope.emit({ type: 'message', sessionId, turnId, content: reply.text });
         return reply.text;
       }
@@ -741,6 +741,19 @@ export class TurnRunner implements SkillTaskHost {
         await sessions.append(state.sessionId, state.turnId, message, state.scope.fence);
     const done = new Set(outcomes.map((outcome) => outcome.callId));
     state.open = state.open.filter((call) => !done.has(call.id));
+  }
+
+  /**
+   * The turn's final answer: with a lease and a store that can, written together with the lease's end
+   * (one statement instead of two at the end of every turn); otherwise appended, and the lease ends later.
+   */
+  private async appendLast(state: TurnState, message: LlmMessage): Promise<void> {
+    const { sessions } = this.deps;
+    const lease = state.lease;
+    if (!state.persist || lease === undefined || sessions.closeTurn === undefined)
+      return this.append(state, message);
+    await lease.closeWith((fence) => sessions.closeTurn!(state.sessionId, state.turnId, message, fence));
+    state.messages.push(message);
   }
 
   private async append(state: TurnState, message: LlmMessage): Promise<void> {

@@ -28,6 +28,17 @@ export class InMemorySessionStore implements SessionStore {
     return stored;
   }
 
+  async closeTurn(
+    sessionId: string,
+    turnId: string,
+    message: LlmMessage,
+    fence: TurnFence,
+  ): Promise<StoredMessage> {
+    const stored = await this.append(sessionId, turnId, message, fence);
+    if (fence.leased) await this.leases?.release(sessionId, fence.owner);
+    return stored;
+  }
+
   async load(sessionId: string): Promise<readonly StoredMessage[]> {
     return this.sessions.get(sessionId) ?? [];
   }

@@ -46,4 +46,16 @@ export interface SessionStore {
     message: LlmMessage,
     fence?: TurnFence,
   ): Promise<{ history: readonly StoredMessage[]; appended: StoredMessage }>;
+  /**
+   * Appends a leased turn's last message and ends its lease (the lease row and the turn's tool call claims
+   * go, as `TurnLeaseStore.release` does), in one step, fenced like {@link append}: nothing is
+   * written or released when `fence.owner` no longer holds the lease. Optional: a store that can do both in
+   * one statement saves a turn the round trip of its release.
+   */
+  closeTurn?(
+    sessionId: string,
+    turnId: string,
+    message: LlmMessage,
+    fence: TurnFence,
+  ): Promise<StoredMessage>;
 }

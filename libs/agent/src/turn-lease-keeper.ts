@@ -26,12 +26,19 @@ export interface HeldTurnLease {
   readonly lost: boolean;
   /** Ends the lease (the turn is over); a lost lease is left to its new owner. */
   release(): Promise<void>;
+  /**
+   * Runs the turn's last write, which ends the lease itself (`SessionStore.closeTurn`): renewals stop
+   * first, and once it has succeeded {@link release} has nothing left to do.
+   */
+  closeWith<T>(write: (fence: TurnFence) => Promise<T>): Promise<T>;
 }
 
 interface Holding {
   readonly controller: AbortController;
   /** When a renewal last confirmed the lease (monotonic ms). */
   confirmedAt: number;
+  /** The last write ended the lease in the store. */
+  closed?: boolean;
 }
 
 /**
@@ -68,18 +75,33 @@ export class TurnLeaseKeeper {
     this.holdings.set(sessionId, holding);
     this.startRenewing();
     const signal = holding.controller.signal;
+    const fence: TurnFence = { owner: this.owner, leased: true };
+    let closing = false;
     return {
       sessionId,
-      fence: { owner: this.owner, leased: true },
+      fence,
       signal,
       get lost() {
         return signal.aborted;
       },
       release: async () => {
-        if (this.holdings.get(sessionId) !== holding) return;
-        this.holdings.delete(sessionId);
-        this.stopRenewingWhenIdle();
+        if (holding.closed) return;
+        if (this.holdings.get(sessionId) === holding) {
+          this.holdings.delete(sessionId);
+          this.stopRenewingWhenIdle();
+        } else if (!closing) return;
         if (!signal.aborted) await this.store.release(sessionId, this.owner);
+      },
+      closeWith: async (write) => {
+        // A renewal after the write would miss the deleted row and report the lease lost.
+        if (this.holdings.get(sessionId) === holding) {
+          closing = true;
+          this.holdings.delete(sessionId);
+          this.stopRenewingWhenIdle();
+        }
+        const result = await write(fence);
+        holding.closed = true;
+        return result;
       },
     };
   }

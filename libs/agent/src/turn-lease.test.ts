@@ -103,6 +103,41 @@ describe('TurnLeaseKeeper', () => {
     expect(held!.lost).toBe(true);
   });
 
+  it("closes a lease with the turn's last write: no renewal meanwhile, no release after, a failed write still releases", async () => {
+    const store = new InMemoryTurnLeaseStore();
+    const sessions = new InMemorySessionStore(store);
+    const keeper = new TurnLeaseKeeper(store, { owner: 'a', leaseMs: 60_000 });
+    const released: string[] = [];
+    const release = store.release.bind(store);
+    store.release = async (sessionId, owner) => {
+      released.push(sessionId);
+      return release(sessionId, owner);
+    };
+    const held = (await keeper.hold('s1', 't1'))!;
+    let renewedDuringWrite: ReadonlySet<string> | undefined;
+    await held.closeWith(async (fence) => {
+      await keeper.renewNow();
+      renewedDuringWrite = new Set(keeper.held ? ['s1'] : []);
+      return sessions.closeTurn('s1', 't1', { role: 'assistant', content: 'done' }, fence);
+    });
+    expect(renewedDuringWrite).toEqual(new Set());
+    expect(held.lost).toBe(false);
+    expect(released).toEqual(['s1']); // by closeTurn itself
+    await held.release();
+    expect(released).toEqual(['s1']);
+    expect((await sessions.load('s1')).map((message) => message.message.content)).toEqual(['done']);
+    expect(await new TurnLeaseKeeper(store, { owner: 'b' }).hold('s1', 't2')).toBeDefined();
+
+    const again = (await keeper.hold('s2', 't1'))!;
+    await expect(
+      again.closeWith(async () => {
+        throw new Error('database down');
+      }),
+    ).rejects.toThrow('database down');
+    await again.release();
+    expect(released).toEqual(['s1', 's2']);
+  });
+
   it('hands its leases over at shutdown: they expire at once for the next owner', async () => {
     const store = new InMemoryTurnLeaseStore();
     const a = new TurnLeaseKeeper(store, { owner: 'a', leaseMs: 60_000 });

@@ -22,7 +22,18 @@ interface LogRow {
  * With `withHistory` it also returns the log as it was before the append: the statement's snapshot does
  * not see its own insert, and a turn opens under its lease, so no other writer can be in between.
  */
-function appendStatement(withHistory: boolean): string {
+function appendStatement(withHistory: boolean, releasing = false): string {
+  // Closing a turn: the lease row (read FOR SHARE above, by this same statement) and the turn's claims go
+  // once the message is in, as the lease store's release would delete them.
+  const release = releasing
+    ? `, released AS (
+    DELETE FROM turn_lease WHERE session_id = $1::text::uuid AND owner = $3::text AND $2::text::boolean
+      AND EXISTS (SELECT 1 FROM inserted)
+    RETURNING session_id
+  ), forgotten AS (
+    DELETE FROM tool_call_claim WHERE session_id IN (SELECT session_id FROM released)
+  )`
+    : '';
   const history = withHistory
     ? `, 'history', (SELECT COALESCE(json_agg(json_build_object('seq', seq, 'at', created_at, 'content', content) ORDER BY seq), '[]')
         FROM message WHERE session_id = $1::text::uuid AND EXISTS (SELECT 1 FROM bumped))`
@@ -43,7 +54,7 @@ function appendStatement(withHistory: boolean): string {
     SELECT gen_random_uuid(), $1::text::uuid, bumped.seq + item.ordinality, item.value->'message'->>'role', item.value
     FROM bumped, jsonb_array_elements($6::text::jsonb) WITH ORDINALITY AS item
     RETURNING seq, created_at
-  )
+  )${release}
   SELECT json_build_object(
     'appended', (SELECT COALESCE(json_agg(json_build_object('seq', seq, 'at', created_at) ORDER BY seq), '[]') FROM inserted)${history}
   )::text AS row`;
@@ -51,6 +62,7 @@ function appendStatement(withHistory: boolean): string {
 
 const APPEND = appendStatement(false);
 const OPEN_TURN = appendStatement(true);
+const CLOSE_TURN = appendStatement(false, true);
 
 const LOAD = `
   SELECT COALESCE(json_agg(json_build_object('seq', seq, 'at', created_at, 'content', content) ORDER BY seq), '[]')::text AS rows
@@ -141,6 +153,16 @@ export class PrismaSessionStore implements SessionStore {
       })),
       ...(written.history ? { history: written.history.map((row) => toStored(sessionId, row)) } : {}),
     };
+  }
+
+  /** The turn's last message and the end of its lease, in one statement (see `appendStatement`). */
+  async closeTurn(
+    sessionId: string,
+    turnId: string,
+    message: LlmMessage,
+    fence: TurnFence,
+  ): Promise<StoredMessage> {
+    return (await this.write(CLOSE_TURN, sessionId, turnId, [message], fence)).appended[0]!;
   }
 
   async load(sessionId: string): Promise<readonly StoredMessage[]> {
