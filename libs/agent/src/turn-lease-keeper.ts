@@ -37,8 +37,6 @@ interface Holding {
   readonly controller: AbortController;
   /** When a renewal last confirmed the lease (monotonic ms). */
   confirmedAt: number;
-  /** The last write ended the lease in the store. */
-  closed?: boolean;
 }
 
 /**
@@ -76,7 +74,9 @@ export class TurnLeaseKeeper {
     this.startRenewing();
     const signal = holding.controller.signal;
     const fence: TurnFence = { owner: this.owner, leased: true };
+    // closeWith took the lease off renewal (closing); its write then ended the lease in the store (closed).
     let closing = false;
+    let closed = false;
     return {
       sessionId,
       fence,
@@ -85,7 +85,7 @@ export class TurnLeaseKeeper {
         return signal.aborted;
       },
       release: async () => {
-        if (holding.closed) return;
+        if (closed) return;
         if (this.holdings.get(sessionId) === holding) {
           this.holdings.delete(sessionId);
           this.stopRenewingWhenIdle();
@@ -100,7 +100,7 @@ export class TurnLeaseKeeper {
           this.stopRenewingWhenIdle();
         }
         const result = await write(fence);
-        holding.closed = true;
+        closed = true;
         return result;
       },
     };

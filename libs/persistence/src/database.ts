@@ -12,7 +12,8 @@ export interface Database {
   /**
    * Runs one parameterised statement (`$1`, `$2`, …) on its own, outside Prisma, and returns the rows it
    * changed: for hot-path writes where Prisma's per-statement cost is as large as the statement's (the
-   * audit append). Driver errors surface as they are (`isUniqueViolation` reads them).
+   * audit append). Driver errors surface as they are (`isUniqueViolation` reads them). Like `query`, it
+   * prepares the statement once per connection (see `prepared-statements.ts`), so pass constant SQL.
    */
   execute(sql: string, params: readonly unknown[]): Promise<number>;
   /**

@@ -36,14 +36,13 @@ export async function openPostgresDatabase(
     prisma,
     kind: 'postgres',
     pgPool: pool,
-    // Named statements: node-postgres prepares each once per pooled connection.
-    execute: async (sql, params) =>
-      (await pool.query({ name: preparedStatementName(sql), text: sql, values: [...params] })).rowCount ?? 0,
+    // Named statements: node-postgres prepares each once per pooled connection (unnamed past the cap).
+    execute: async (sql, params) => (await pool.query(namedQuery(sql, params))).rowCount ?? 0,
     executeText: async (sql) => {
       await pool.query(sql);
     },
     query: async <Row extends object>(sql: string, params: readonly unknown[]) =>
-      (await pool.query({ name: preparedStatementName(sql), text: sql, values: [...params] })).rows as Row[],
+      (await pool.query(namedQuery(sql, params))).rows as Row[],
     migrations: report,
     close: async () => {
       await prisma.$disconnect();
@@ -56,4 +55,10 @@ function describeConnectError(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
   const message = error instanceof Error ? error.message : String(error);
   return typeof code === 'string' && !message.includes(code) ? `${code}: ${message}` : message;
+}
+
+/** A node-postgres query config: named (prepared per connection) while under the cap, else unnamed. */
+function namedQuery(sql: string, params: readonly unknown[]): pg.QueryConfig {
+  const name = preparedStatementName(sql);
+  return name === undefined ? { text: sql, values: [...params] } : { name, text: sql, values: [...params] };
 }

@@ -3,20 +3,25 @@ import type { PGlite, Results } from '@electric-sql/pglite';
 import { sqlLiteral } from './sql-literal.js';
 
 /**
- * Most distinct statements kept prepared per database; past it a statement runs unprepared, so SQL built at
- * run time can never grow the cache without bound.
+ * Most distinct statements given a prepared name in a process; past it a statement runs unprepared, so SQL
+ * built at run time can never grow a connection's prepared statements without bound.
  */
 export const MAX_PREPARED_STATEMENTS = 128;
 
 /** Names by statement text: the same text gets the same name on every connection and every run. */
 const names = new Map<string, string>();
 
-/** The name `sql` is prepared under (`talon_` and 20 hex digits of its SHA-256). */
-export function preparedStatementName(sql: string): string {
+/**
+ * The name `sql` is prepared under (`talon_` and 20 hex digits of its SHA-256), or undefined once
+ * {@link MAX_PREPARED_STATEMENTS} other statements have names: such a statement runs unprepared, on either
+ * driver, so no connection ever holds more prepared statements than that.
+ */
+export function preparedStatementName(sql: string): string | undefined {
   let name = names.get(sql);
   if (name === undefined) {
+    if (names.size >= MAX_PREPARED_STATEMENTS) return undefined;
     name = `talon_${createHash('sha256').update(sql).digest('hex').slice(0, 20)}`;
-    if (names.size < MAX_PREPARED_STATEMENTS * 4) names.set(sql, name);
+    names.set(sql, name);
   }
   return name;
 }
@@ -52,15 +57,15 @@ export class PglitePreparedStatements {
   private nameOf(sql: string): Promise<string | null> {
     let name = this.prepared.get(sql);
     if (name === undefined) {
-      if (this.prepared.size >= MAX_PREPARED_STATEMENTS) return Promise.resolve(null);
-      name = this.prepare(sql);
+      const named = preparedStatementName(sql);
+      if (named === undefined) return Promise.resolve(null);
+      name = this.prepare(sql, named);
       this.prepared.set(sql, name);
     }
     return name;
   }
 
-  private async prepare(sql: string): Promise<string | null> {
-    const name = preparedStatementName(sql);
+  private async prepare(sql: string, name: string): Promise<string | null> {
     try {
       await this.db.exec(`PREPARE ${name} AS ${sql}`);
       return name;
