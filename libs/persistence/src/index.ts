@@ -31,6 +31,7 @@ export { DEFAULT_LOCK_STALE_MS, type DataDirLockOptions } from './data-dir-lock.
 export { InvalidDatabaseConfigError } from './errors/invalid-database-config-error.js';
 export { MigrationChecksumMismatchError } from './errors/migration-checksum-mismatch-error.js';
 export { MigrationFailedError } from './errors/migration-failed-error.js';
+export { PgliteStatementError, type PgliteStatementErrorFields } from './errors/pglite-statement-error.js';
 export { PrismaClient, Prisma } from './generated/prisma/client.js';
 export type {
   Approval,

@@ -9,6 +9,7 @@ import { IncompatibleDataDirError } from './errors/incompatible-data-dir-error.j
 import { PrismaClient } from './generated/prisma/client.js';
 import { runMigrations } from './migration-runner.js';
 import { pgliteAdapterView } from './pglite-adapter-view.js';
+import { PgliteSimpleQuery } from './pglite-simple-query.js';
 import { PgliteSqlExecutor } from './pglite-sql-executor.js';
 import { PglitePreparedStatements } from './prepared-statements.js';
 import { lockDataDir, type DataDirLock, type DataDirLockOptions } from './data-dir-lock.js';
@@ -65,14 +66,15 @@ async function openOn(
     throw error;
   }
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pgliteAdapterView(db)) });
-  const statements = new PglitePreparedStatements(db);
+  const simpleQuery = new PgliteSimpleQuery(db);
+  const statements = new PglitePreparedStatements(db, simpleQuery);
   return {
     prisma,
     kind: 'pglite',
     pgPool: null,
-    execute: async (sql, params) => (await statements.run(sql, params)).affectedRows ?? 0,
+    execute: (sql, params) => statements.execute(sql, params),
     executeText: async (sql) => {
-      await db.exec(sql);
+      await simpleQuery.run(sql);
     },
     query: async <Row extends object>(sql: string, params: readonly unknown[]) =>
       (await statements.run<Row>(sql, params)).rows,

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { PGlite, Results } from '@electric-sql/pglite';
+import type { PgliteSimpleQuery } from './pglite-simple-query.js';
 import { sqlLiteral } from './sql-literal.js';
 
 /**
@@ -34,6 +35,11 @@ function isLiteralValue(value: unknown): value is LiteralValue {
   );
 }
 
+/** `EXECUTE name(literals)`, or `EXECUTE name` without parameters. */
+function executeText(name: string, params: readonly LiteralValue[]): string {
+  return params.length === 0 ? `EXECUTE ${name}` : `EXECUTE ${name}(${params.map(sqlLiteral).join(', ')})`;
+}
+
 /**
  * The statements `Database.query` and `Database.execute` run on PGlite, each planned once: the first use
  * runs `PREPARE`, every later one `EXECUTE name(literals)` in the simple query protocol. On PGlite
@@ -44,14 +50,23 @@ export class PglitePreparedStatements {
   /** Statement text → its prepared name, or null when it could not be prepared (it then runs as it is). */
   private readonly prepared = new Map<string, Promise<string | null>>();
 
-  constructor(private readonly db: PGlite) {}
+  constructor(
+    private readonly db: PGlite,
+    private readonly simpleQuery: PgliteSimpleQuery,
+  ) {}
 
   async run<Row>(sql: string, params: readonly unknown[]): Promise<Results<Row>> {
     const name = params.every(isLiteralValue) ? await this.nameOf(sql) : null;
     if (name === null) return this.db.query<Row>(sql, [...params]);
-    const args = params.length === 0 ? '' : `(${(params as LiteralValue[]).map(sqlLiteral).join(', ')})`;
-    const [result] = await this.db.exec(`EXECUTE ${name}${args}`);
+    const [result] = await this.db.exec(executeText(name, params as LiteralValue[]));
     return result as Results<Row>;
+  }
+
+  /** Runs a statement for its effect and returns the rows it changed (no result rows are read). */
+  async execute(sql: string, params: readonly unknown[]): Promise<number> {
+    const name = params.every(isLiteralValue) ? await this.nameOf(sql) : null;
+    if (name === null) return (await this.db.query(sql, [...params])).affectedRows ?? 0;
+    return (await this.simpleQuery.run(executeText(name, params as LiteralValue[]))).affectedRows;
   }
 
   private nameOf(sql: string): Promise<string | null> {

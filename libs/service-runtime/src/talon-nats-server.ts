@@ -5,7 +5,7 @@ import {
   type Subscription,
 } from '@nats-io/transport-node';
 import { Server, type CustomTransportStrategy } from '@nestjs/microservices';
-import { lastValueFrom } from 'rxjs';
+import { isObservable, lastValueFrom } from 'rxjs';
 import { ERROR_CODES, HEADERS, type Envelope } from '@talon/contracts';
 import { TalonError, toWireError } from '@talon/errors';
 import {
@@ -87,9 +87,12 @@ export class TalonNatsServer extends Server implements CustomTransportStrategy {
       const reply = isTracingEnabled()
         ? await this.invokeInSpan(pattern, message)
         : await this.invoke(pattern, message);
+      const bytes = message.reply ? this.encodeReply(reply, message) : undefined;
+      const elapsed = performance.now() - started;
+      if (bytes) message.respond(bytes);
+      // Counted after the reply has left: the caller does not wait for the bookkeeping.
       metrics.natsRequests.inc({ subject: pattern, code: reply.ok ? 'ok' : reply.error.code });
-      metrics.natsDuration.observe({ subject: pattern }, (performance.now() - started) / 1000);
-      if (message.reply) message.respond(this.encodeReply(reply, message));
+      metrics.natsDuration.observe({ subject: pattern }, elapsed / 1000);
     } catch (error) {
       this.options.logger.write('error', 'failed to reply', {
         subject: message.subject,
@@ -141,8 +144,10 @@ export class TalonNatsServer extends Server implements CustomTransportStrategy {
     try {
       const payload = decodeJsonPayload(message.data, this.options.maxPayloadBytes);
       if (!handler) throw new Error(`no handler for ${pattern}`);
-      const result$ = this.transformToObservable(await handler(payload, context));
-      return { ok: true, data: (await lastValueFrom(result$, { defaultValue: null })) ?? null };
+      const result = await handler(payload, context);
+      // Handlers answer with a value or a promise; only an Observable one goes through rxjs (its last value).
+      const data = isObservable(result) ? await lastValueFrom(result, { defaultValue: null }) : await result;
+      return { ok: true, data: data ?? null };
     } catch (error) {
       const wire = toWireError(error);
       if (wire.code === 'INTERNAL') {
