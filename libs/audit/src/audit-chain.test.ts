@@ -37,6 +37,25 @@ describe('audit chain', () => {
     expect(computeAuditHash(GENESIS_HASH, reordered)).toBe(row!.hash);
   });
 
+  it('hashes as the chains already stored were hashed (sorted keys, undefined left out, arrays in order)', () => {
+    const record: AuditRecord = {
+      at: '2026-12-03T10:00:00.000Z',
+      kind: 'tool.call',
+      actor: 'operator',
+      sessionId: null,
+      callId: 'c-1',
+      tool: 'echo',
+      argsHash: null,
+      outcome: 'ok',
+      durationMs: 4,
+      data: { z: [1, { b: 'x"\\', a: null }], a: true, skipped: undefined, '10': 'n', '2': 'm' },
+    };
+    // Computed by the first implementation; a change of the canonical form would break every stored chain.
+    expect(computeAuditHash(GENESIS_HASH, record)).toBe(
+      'f86379c046260c3d4c23495cb4d807a64241b28558027cce0dad42516882809a',
+    );
+  });
+
   it('names an edited row', () => {
     const rows = chain(5);
     rows[2] = { ...rows[2]!, outcome: 'denied' };

@@ -1,14 +1,33 @@
 import { createHash } from 'node:crypto';
 import { GENESIS_HASH, type AuditRecord, type ChainedAuditRecord } from './audit-record.js';
 
-/** JSON with sorted keys, so equal records hash equally whatever their key order. */
+/**
+ * JSON with sorted keys, so equal records hash equally whatever their key order. Written as loops: it runs
+ * for every audit row, and the entries/filter/sort/map chain allocated an array per step.
+ */
 function canonical(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value ?? null);
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, item]) => item !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonical(item)}`).join(',')}}`;
+  if (Array.isArray(value)) {
+    let text = '[';
+    for (let index = 0; index < value.length; index++)
+      text += (index === 0 ? '' : ',') + canonical(value[index]);
+    return `${text}]`;
+  }
+  const object = value as Record<string, unknown>;
+  const keys = Object.keys(object).sort(byCodeUnits);
+  let text = '{';
+  let first = true;
+  for (const key of keys) {
+    const item = object[key];
+    if (item === undefined) continue;
+    text += `${first ? '' : ','}${JSON.stringify(key)}:${canonical(item)}`;
+    first = false;
+  }
+  return `${text}}`;
+}
+
+function byCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** sha256 over the previous hash and the record's canonical JSON. */
