@@ -5,10 +5,10 @@
 // Targets: p50 ratio ≤ 1.2 against raw (issue 19; it was 1.5); authentication adds ≤ 3% at p50.
 import { join } from 'node:path';
 import { rawCredentials, REPO_ROOT, startScript, testing } from './support/processes.mjs';
-import { printTable, summarize, timeSequential } from './support/stats.mjs';
+import { pairedRatio, printTable, summarize, timeInterleavedRounds } from './support/stats.mjs';
 
 const COUNT = Number(process.env.BENCH_COUNT ?? 3000);
-const ROUNDS = 5;
+const ROUNDS = 10;
 
 async function startSide(withoutAuthorization) {
   const nats = await testing.startNatsTestServer({ withoutAuthorization });
@@ -64,14 +64,13 @@ async function startSide(withoutAuthorization) {
 
 const secured = await startSide(false);
 const open = await startSide(true);
-// Alternate rounds so that machine noise hits every side alike.
-const samples = { talon: [], raw: [], open: [] };
-for (let round = 0; round < ROUNDS; round++) {
-  const warm = round === 0 ? 300 : 50;
-  samples.raw.push(...(await timeSequential(secured.raw, COUNT / ROUNDS, warm)));
-  samples.talon.push(...(await timeSequential(secured.talon, COUNT / ROUNDS, warm)));
-  samples.open.push(...(await timeSequential(open.talon, COUNT / ROUNDS, warm)));
-}
+// Interleaved rounds in rotating order, so that machine noise hits every side alike.
+const rounds = await timeInterleavedRounds(
+  { raw: secured.raw, talon: secured.talon, open: open.talon },
+  { rounds: ROUNDS, count: COUNT / ROUNDS },
+);
+const samples = Object.fromEntries(Object.entries(rounds).map(([side, list]) => [side, list.flat()]));
+const pairedP50 = pairedRatio(rounds.talon, rounds.raw);
 const talonStats = summarize(samples.talon);
 const rawStats = summarize(samples.raw);
 const openStats = summarize(samples.open);
@@ -91,9 +90,12 @@ console.log(
     raw: rawStats,
     ratioP50: ratio(talonStats.p50, rawStats.p50),
     ratioP99: ratio(talonStats.p99, rawStats.p99),
+    // The median of the rounds' own ratios: what the target is judged on (see `pairedRatio`).
+    pairedRatioP50: pairedP50,
     authRatioP50: ratio(talonStats.p50, openStats.p50),
+    pairedAuthRatioP50: pairedRatio(rounds.talon, rounds.open),
     targetP50Ratio: 1.2,
     targetAuthRatioP50: 1.03,
-    targetMet: ratio(talonStats.p50, rawStats.p50) <= 1.2,
+    targetMet: pairedP50 <= 1.2,
   }),
 );

@@ -9,10 +9,10 @@
 import { join } from 'node:path';
 import { createInProcessDispatcher } from './support/in-process-dispatcher.mjs';
 import { rawCredentials, REPO_ROOT, startScript, testing } from './support/processes.mjs';
-import { printTable, summarize, timeSequential } from './support/stats.mjs';
+import { pairedRatio, printTable, summarize, timeInterleavedRounds } from './support/stats.mjs';
 
 const COUNT = Number(process.env.BENCH_COUNT ?? 3000);
-const ROUNDS = 5;
+const ROUNDS = 10;
 
 /** A NATS server with a tool-worker, a raw responder and an in-process dispatcher. */
 async function startSide(withoutAuthorization) {
@@ -59,14 +59,18 @@ async function startSide(withoutAuthorization) {
 
 const secured = await startSide(false);
 const open = await startSide(true);
-const samples = { talon: [], raw: [], talonOpen: [], plain: [] };
-for (let round = 0; round < ROUNDS; round++) {
-  const warm = round === 0 ? 300 : 50;
-  samples.raw.push(...(await timeSequential(secured.viaRaw, COUNT / ROUNDS, warm)));
-  samples.talon.push(...(await timeSequential(secured.viaDispatcher, COUNT / ROUNDS, warm)));
-  samples.talonOpen.push(...(await timeSequential(open.viaDispatcher, COUNT / ROUNDS, warm)));
-  samples.plain.push(...(await timeSequential(secured.viaPlainDispatcher, COUNT / ROUNDS, warm)));
-}
+// Interleaved rounds in rotating order, so that machine noise hits every side alike.
+const rounds = await timeInterleavedRounds(
+  {
+    raw: secured.viaRaw,
+    talon: secured.viaDispatcher,
+    talonOpen: open.viaDispatcher,
+    plain: secured.viaPlainDispatcher,
+  },
+  { rounds: ROUNDS, count: COUNT / ROUNDS },
+);
+const samples = Object.fromEntries(Object.entries(rounds).map(([side, list]) => [side, list.flat()]));
+const pairedP50 = pairedRatio(rounds.talon, rounds.raw);
 const talonStats = summarize(samples.talon);
 const rawStats = summarize(samples.raw);
 const openStats = summarize(samples.talonOpen);
@@ -88,12 +92,15 @@ console.log(
     raw: rawStats,
     ratioP50: ratio(talonStats.p50, rawStats.p50),
     ratioP99: ratio(talonStats.p99, rawStats.p99),
+    // The median of the rounds' own ratios: what the target is judged on (see `pairedRatio`).
+    pairedRatioP50: pairedP50,
     authorizationRatioP50: ratio(talonStats.p50, openStats.p50),
+    pairedAuthorizationRatioP50: pairedRatio(rounds.talon, rounds.talonOpen),
     talonWithoutFailover: plainStats,
     failoverRatioP50: ratio(talonStats.p50, plainStats.p50),
     failoverRatioMean: ratio(talonStats.mean, plainStats.mean),
     targetP50Ratio: 1.2,
     targetAuthorizationRatioP50: 1.03,
-    targetMet: ratio(talonStats.p50, rawStats.p50) <= 1.2,
+    targetMet: pairedP50 <= 1.2,
   }),
 );

@@ -41,3 +41,29 @@ export function printTable(rows) {
   console.log(line(columns));
   for (const row of rows) console.log(line(columns.map((column) => row[column])));
 }
+
+/**
+ * The median over rounds of each round's ratio of the q-quantiles of `a` and `b` (rounds measured back to
+ * back, in alternating order). On a machine whose speed drifts between rounds (here ×2 within a minute)
+ * this compares the sides at the same moment, where the ratio of pooled percentiles compares whatever
+ * rounds happened to be slow. Rounded to two decimals.
+ */
+export function pairedRatio(roundsA, roundsB, q = 0.5) {
+  const ratios = roundsA.map((round, index) => percentile(round, q) / percentile(roundsB[index], q));
+  return Math.round(percentile(ratios, 0.5) * 100) / 100;
+}
+
+/**
+ * Runs `rounds` rounds of `count` sequential calls of every side, in an order rotated each round so no
+ * side always runs first; returns each side's samples per round.
+ */
+export async function timeInterleavedRounds(sides, { rounds, count, firstWarmup = 300, warmup = 50 }) {
+  const names = Object.keys(sides);
+  const perRound = Object.fromEntries(names.map((name) => [name, []]));
+  for (let round = 0; round < rounds; round++) {
+    const order = names.map((_, index) => names[(index + round) % names.length]);
+    for (const name of order)
+      perRound[name].push(await timeSequential(sides[name], count, round === 0 ? firstWarmup : warmup));
+  }
+  return perRound;
+}
