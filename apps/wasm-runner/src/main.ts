@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import type { Sandbox } from '@talon/sandbox';
-import { bootstrapService } from '@talon/service-runtime';
+import { bootstrapService, TOOL_HOST, toolCallHandler, type ToolHost } from '@talon/service-runtime';
 import { startRunnerSandbox } from './sandbox/runner-sandbox.js';
 import { parseWasmRunnerConfig } from './wasm-runner-config.js';
 import { WasmRunnerModule } from './wasm-runner.module.js';
@@ -14,4 +14,5 @@ await bootstrapService({
     sandbox = startRunnerSandbox(config, logger);
     return WasmRunnerModule.register(config, sandbox, connection, logger);
   },
+  handlers: (app) => [toolCallHandler(app.get<ToolHost>(TOOL_HOST), 'container')],
 });

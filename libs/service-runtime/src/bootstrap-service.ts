@@ -8,6 +8,7 @@ import { connectToNats } from './nats-connection.js';
 import { JsonLogger } from './json-logger.js';
 import { ServiceHealth } from './service-health.js';
 import { TalonNatsServer } from './talon-nats-server.js';
+import type { NatsHandlerRegistration } from './nats-handler-registration.js';
 import type { ServiceConfig } from './service-config.js';
 import { WireExceptionFilter } from './wire-exception-filter.js';
 import { startMetricsServer, startTracing, talonMetrics, type MetricsServer } from '@talon/telemetry';
@@ -35,6 +36,8 @@ export interface BootstrapOptions {
   http?: { port: number; host: string; httpsOptions?: { cert: Buffer; key: Buffer } };
   /** Extra set-up after the app exists and before it listens (e.g. gRPC transport). */
   configure?: (app: INestApplication | INestMicroservice) => void | Promise<void>;
+  /** Handlers the NATS server calls without Nest's per-request wrapper (see `NatsHandlerRegistration`). */
+  handlers?: (app: INestApplication | INestMicroservice) => readonly NatsHandlerRegistration[];
   /** Extra fields of the health reply (the wasm-runner's sandbox mode, shown in `system.status`). */
   health?: () => Pick<HealthReply, 'sandbox'>;
   /** Install SIGTERM/SIGINT handlers that stop gracefully. Default true. */
@@ -101,6 +104,7 @@ export async function bootstrapService(options: BootstrapOptions): Promise<Runni
     // Filters first: inheritAppConfig copies the app's global filters at connect time.
     httpApp.useGlobalFilters(new WireExceptionFilter());
     httpApp.connectMicroservice({ strategy: server }, { inheritAppConfig: true });
+    addHandlers(server, options.handlers?.(httpApp));
     await options.configure?.(httpApp);
     await httpApp.startAllMicroservices();
     await httpApp.listen(options.http.port, options.http.host);
@@ -112,6 +116,7 @@ export async function bootstrapService(options: BootstrapOptions): Promise<Runni
       abortOnError: false,
     });
     microservice.useGlobalFilters(new WireExceptionFilter());
+    addHandlers(server, options.handlers?.(microservice));
     await options.configure?.(microservice);
     await microservice.listen();
     app = microservice;
@@ -163,4 +168,9 @@ export async function bootstrapService(options: BootstrapOptions): Promise<Runni
     ...(metricsServer ? { metricsPort: metricsServer.port } : {}),
     stop,
   };
+}
+
+/** Registers handlers before the server subscribes (it subscribes to every handler it holds on `listen`). */
+function addHandlers(server: TalonNatsServer, handlers: readonly NatsHandlerRegistration[] = []): void {
+  for (const { pattern, handler } of handlers) server.addHandler(pattern, handler, false);
 }

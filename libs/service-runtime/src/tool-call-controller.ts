@@ -3,37 +3,36 @@ import {
   Inject,
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
-  type Type,
 } from '@nestjs/common';
-import { Ctx, MessagePattern, Payload } from '@nestjs/microservices';
-import { SUBJECTS, type ToolCallResult, type ToolDomain } from '@talon/contracts';
-import type { TalonNatsContext } from './talon-nats-context.js';
+import { SUBJECTS, type ToolDomain } from '@talon/contracts';
+import type { NatsHandlerRegistration } from './nats-handler-registration.js';
 import type { ToolHost } from './tool-host.js';
 
 /** Injection token of the {@link ToolHost} a worker app provides. */
 export const TOOL_HOST = Symbol('TOOL_HOST');
 
 /**
- * The Nest controller of a worker's tool calls for one domain: it starts and stops the tool host with
- * the app and hands each call on `talon.tools.v1.call.<domain>` to it. Both worker apps use it.
+ * The Nest controller of a worker's tool host: it starts and stops the host with the app. The calls
+ * themselves (`talon.tools.v1.call.<domain>`) reach the host through {@link toolCallHandler}, which the
+ * worker's bootstrap registers with the NATS server. Both worker apps use it.
  */
-export function toolCallControllerFor(domain: ToolDomain): Type<unknown> {
-  @Controller()
-  class ToolCallController implements OnApplicationBootstrap, BeforeApplicationShutdown {
-    constructor(@Inject(TOOL_HOST) private readonly host: ToolHost) {}
+@Controller()
+export class ToolCallController implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  constructor(@Inject(TOOL_HOST) private readonly host: ToolHost) {}
 
-    onApplicationBootstrap(): void {
-      this.host.start();
-    }
-
-    beforeApplicationShutdown(): void {
-      this.host.stop();
-    }
-
-    @MessagePattern(SUBJECTS.toolCall(domain))
-    call(@Payload() payload: unknown, @Ctx() context: TalonNatsContext): Promise<ToolCallResult> {
-      return this.host.handleCall(payload, context.deadline, context.acknowledge);
-    }
+  onApplicationBootstrap(): void {
+    this.host.start();
   }
-  return ToolCallController;
+
+  beforeApplicationShutdown(): void {
+    this.host.stop();
+  }
+}
+
+/** The handler of `talon.tools.v1.call.<domain>`: each call goes to `host` with its deadline and acknowledgement. */
+export function toolCallHandler(host: ToolHost, domain: ToolDomain): NatsHandlerRegistration {
+  return {
+    pattern: SUBJECTS.toolCall(domain),
+    handler: (payload, context) => host.handleCall(payload, context.deadline, context.acknowledge),
+  };
 }
