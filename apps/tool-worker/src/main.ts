@@ -7,5 +7,5 @@ const config = parseToolWorkerConfig();
 await bootstrapService({
   config,
   module: (connection, logger) => ToolWorkerModule.register(config, connection, logger),
-  handlers: (app) => [toolCallHandler(app.get<ToolHost>(TOOL_HOST), 'orchestrator')],
+  handlers: (app) => [toolCallHandler(app.get<ToolHost>(TOOL_HOST))],
 });

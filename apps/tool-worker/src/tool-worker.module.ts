@@ -1,6 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { TOOL_HOST, ToolHost, ToolCallController, type JsonLogger } from '@talon/service-runtime';
+import { TOOL_HOST, ToolHost, ToolHostLifecycleController, type JsonLogger } from '@talon/service-runtime';
 import { createBuiltinToolRegistry } from './builtin-tool-registry.js';
 import { remoteMcpProviders } from './mcp/remote-mcp.providers.js';
 import type { ToolWorkerConfig } from './tool-worker-config.js';
@@ -21,7 +21,7 @@ export class ToolWorkerModule {
     });
     return {
       module: ToolWorkerModule,
-      controllers: [ToolCallController],
+      controllers: [ToolHostLifecycleController],
       providers: [
         { provide: TOOL_HOST, useValue: host },
         ...remoteMcpProviders(config, registry, connection, logger),

@@ -14,5 +14,5 @@ await bootstrapService({
     sandbox = startRunnerSandbox(config, logger);
     return WasmRunnerModule.register(config, sandbox, connection, logger);
   },
-  handlers: (app) => [toolCallHandler(app.get<ToolHost>(TOOL_HOST), 'container')],
+  handlers: (app) => [toolCallHandler(app.get<ToolHost>(TOOL_HOST))],
 });

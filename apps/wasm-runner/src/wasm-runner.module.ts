@@ -1,6 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { TOOL_HOST, ToolHost, ToolCallController, type JsonLogger } from '@talon/service-runtime';
+import { TOOL_HOST, ToolHost, ToolHostLifecycleController, type JsonLogger } from '@talon/service-runtime';
 import type { Sandbox } from '@talon/sandbox';
 import { ToolRegistry } from '@talon/tool-runtime';
 import { registerDevTools } from './dev-tool-registration.js';
@@ -34,7 +34,7 @@ export class WasmRunnerModule {
     });
     return {
       module: WasmRunnerModule,
-      controllers: [ToolCallController],
+      controllers: [ToolHostLifecycleController],
       providers: [
         { provide: RUNNER_CONFIG, useValue: config },
         { provide: TOOL_REGISTRY, useValue: registry },

@@ -18,9 +18,10 @@ export interface SimpleQueryOutcome {
 /**
  * Runs SQL text that returns no rows on PGlite as one simple-query message, read back without PGlite's
  * result parser. `PGlite.exec` sends the query and then a separate Sync, and parses every reply message into
- * objects; this reads only the command tags and an error, if any. For a one-row audit append that
- * is a fifth of the statement's CPU (measured standalone, interleaved: 268 → 217 µs a row). Both of PGlite's locks are held, as its own `exec` holds them, so the text never runs inside
- * another caller's open transaction, and the data directory is synced afterwards as `exec` does.
+ * objects; this reads only the command tags and an error, if any. For a one-row audit append that is a
+ * fifth of the statement's CPU (measured standalone, interleaved: 268 → 217 µs a row). Both of PGlite's
+ * locks are held, as its own `exec` holds them, so the text never runs inside another caller's open
+ * transaction, and the data directory is synced afterwards as `exec` does.
  */
 export class PgliteSimpleQuery {
   constructor(private readonly db: PGlite) {}

@@ -56,7 +56,7 @@ export class PglitePreparedStatements {
   ) {}
 
   async run<Row>(sql: string, params: readonly unknown[]): Promise<Results<Row>> {
-    const name = params.every(isLiteralValue) ? await this.nameOf(sql) : null;
+    const name = await this.preparedName(sql, params);
     if (name === null) return this.db.query<Row>(sql, [...params]);
     const [result] = await this.db.exec(executeText(name, params as LiteralValue[]));
     return result as Results<Row>;
@@ -64,9 +64,14 @@ export class PglitePreparedStatements {
 
   /** Runs a statement for its effect and returns the rows it changed (no result rows are read). */
   async execute(sql: string, params: readonly unknown[]): Promise<number> {
-    const name = params.every(isLiteralValue) ? await this.nameOf(sql) : null;
+    const name = await this.preparedName(sql, params);
     if (name === null) return (await this.db.query(sql, [...params])).affectedRows ?? 0;
     return (await this.simpleQuery.run(executeText(name, params as LiteralValue[]))).affectedRows;
+  }
+
+  /** The statement's prepared name, or null when it runs as it is (parameters that are not literals). */
+  private preparedName(sql: string, params: readonly unknown[]): Promise<string | null> {
+    return params.every(isLiteralValue) ? this.nameOf(sql) : Promise.resolve(null);
   }
 
   private nameOf(sql: string): Promise<string | null> {

@@ -31,7 +31,7 @@ export {
   type ToolHostOptions,
 } from './tool-host.js';
 export { McpControlHost, type McpControlHostOptions, type McpControlTarget } from './mcp-control-host.js';
-export { ToolCallController, toolCallHandler, TOOL_HOST } from './tool-call-controller.js';
+export { ToolHostLifecycleController, toolCallHandler, TOOL_HOST } from './tool-call-controller.js';
 export type { NatsHandlerRegistration } from './nats-handler-registration.js';
 export { findFreePort } from './free-port.js';
 export { WriteBatcher } from './write-batcher.js';

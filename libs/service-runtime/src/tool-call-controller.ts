@@ -4,7 +4,6 @@ import {
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
-import { SUBJECTS, type ToolDomain } from '@talon/contracts';
 import type { NatsHandlerRegistration } from './nats-handler-registration.js';
 import type { ToolHost } from './tool-host.js';
 
@@ -17,7 +16,7 @@ export const TOOL_HOST = Symbol('TOOL_HOST');
  * worker's bootstrap registers with the NATS server. Both worker apps use it.
  */
 @Controller()
-export class ToolCallController implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class ToolHostLifecycleController implements OnApplicationBootstrap, BeforeApplicationShutdown {
   constructor(@Inject(TOOL_HOST) private readonly host: ToolHost) {}
 
   onApplicationBootstrap(): void {
@@ -29,10 +28,10 @@ export class ToolCallController implements OnApplicationBootstrap, BeforeApplica
   }
 }
 
-/** The handler of `talon.tools.v1.call.<domain>`: each call goes to `host` with its deadline and acknowledgement. */
-export function toolCallHandler(host: ToolHost, domain: ToolDomain): NatsHandlerRegistration {
+/** The handler of the host's call subject: each call goes to `host` with its deadline and acknowledgement. */
+export function toolCallHandler(host: ToolHost): NatsHandlerRegistration {
   return {
-    pattern: SUBJECTS.toolCall(domain),
+    pattern: host.callSubject,
     handler: (payload, context) => host.handleCall(payload, context.deadline, context.acknowledge),
   };
 }
