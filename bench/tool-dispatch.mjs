@@ -1,15 +1,17 @@
 // The orchestrator's dispatcher, in-process, running `echo` through the full pipeline (validation,
 // rate limit, NATS dispatch to a tool-worker, leak scan, sanitize, truncate, wrap), against raw NATS
 // request/reply to a raw responder: the same single hop. Both run on a NATS server with Talon's
-// authorization (per-service users and permissions); the same pair on a server without authorization
-// gives the cost of the front door on this path, and the same dispatcher without acknowledgements and
-// failover probes the cost of failover. Targets: p50 ratio ≤ 1.2 (issue 19; it was 1.5); authorization
-// adds ≤ 3%; failover
-// within noise.
+// authorization (per-service users and permissions). Beside them: the same pair on a server without
+// authorization (the front door's cost on this path), the same dispatcher without acknowledgements and
+// failover probes (the cost of failover), and the same dispatcher against a canned worker (nats.js, one
+// fixed answer), which splits the overhead into the dispatcher's share and the worker's.
+// Targets: p50 ratio ≤ 1.2 (issue 19; it was 1.5); authorization adds ≤ 3%; failover within noise.
 import { join } from 'node:path';
 import { createInProcessDispatcher } from './support/in-process-dispatcher.mjs';
 import { rawCredentials, REPO_ROOT, startScript, testing } from './support/processes.mjs';
 import { pairedRatio, printTable, summarize, timeInterleavedRounds } from './support/stats.mjs';
+
+const { NATS_PERMISSIONS, SUBJECTS } = await import(join(REPO_ROOT, 'libs/contracts/dist/index.js'));
 
 const COUNT = Number(process.env.BENCH_COUNT ?? 3000);
 const ROUNDS = 10;
@@ -46,6 +48,9 @@ async function startSide(withoutAuthorization) {
     viaPlainDispatcher: async () => {
       await plain.dispatcher.call({ tool: 'echo', params: { message: 'hello' } });
     },
+    /** The tool-worker's announcement, for a canned worker to announce the same tools. */
+    announcement: async () =>
+      (await raw.request(SUBJECTS.toolCatalogRequest, new Uint8Array(0), { timeout: 5000 })).json().data,
     async stop() {
       await raw.close();
       await talon.close();
@@ -57,8 +62,39 @@ async function startSide(withoutAuthorization) {
   };
 }
 
+/**
+ * The dispatcher against a worker reduced to nats.js (a fixed answer, the tool-worker's NATS user) on a
+ * server of its own: this side over raw is the dispatcher's share of the overhead, the full side over this
+ * one the worker's share.
+ */
+async function startCannedSide(announcement) {
+  const nats = await testing.startNatsTestServer({});
+  const worker = await startScript(
+    join(REPO_ROOT, 'bench/support/canned-tool-worker.mjs'),
+    [nats.url, JSON.stringify(announcement)],
+    {
+      NATS_USER: 'tool-worker',
+      NATS_PASSWORD: nats.credentials['tool-worker'],
+      NATS_INBOX_PREFIX: NATS_PERMISSIONS['tool-worker'].inboxPrefix,
+    },
+  );
+  const talon = await createInProcessDispatcher(nats);
+  await talon.waitForInstances('echo', 1);
+  return {
+    viaDispatcher: async () => {
+      await talon.dispatcher.call({ tool: 'echo', params: { message: 'hello' } });
+    },
+    async stop() {
+      await talon.close();
+      worker.kill('SIGTERM');
+      await nats.stop();
+    },
+  };
+}
+
 const secured = await startSide(false);
 const open = await startSide(true);
+const canned = await startCannedSide(await secured.announcement());
 // Interleaved rounds in rotating order, so that machine noise hits every side alike.
 const rounds = await timeInterleavedRounds(
   {
@@ -66,6 +102,7 @@ const rounds = await timeInterleavedRounds(
     talon: secured.viaDispatcher,
     talonOpen: open.viaDispatcher,
     plain: secured.viaPlainDispatcher,
+    canned: canned.viaDispatcher,
   },
   { rounds: ROUNDS, count: COUNT / ROUNDS },
 );
@@ -75,13 +112,15 @@ const talonStats = summarize(samples.talon);
 const rawStats = summarize(samples.raw);
 const openStats = summarize(samples.talonOpen);
 const plainStats = summarize(samples.plain);
+const cannedStats = summarize(samples.canned);
 printTable([
   { path: 'dispatcher → tool-worker echo (full pipeline, authorized NATS)', ...talonStats },
   { path: 'the same on NATS without authorization', ...openStats },
   { path: 'the same without acks/failover probes (plain request)', ...plainStats },
+  { path: 'dispatcher → canned worker (nats.js, fixed answer)', ...cannedStats },
   { path: 'raw request → raw responder (authorized NATS)', ...rawStats },
 ]);
-await Promise.all([secured.stop(), open.stop()]);
+await Promise.all([secured.stop(), open.stop(), canned.stop()]);
 const ratio = (a, b) => Math.round((a / b) * 100) / 100;
 console.log(
   JSON.stringify({
@@ -99,6 +138,10 @@ console.log(
     talonWithoutFailover: plainStats,
     failoverRatioP50: ratio(talonStats.p50, plainStats.p50),
     failoverRatioMean: ratio(talonStats.mean, plainStats.mean),
+    // Where the overhead is: the dispatcher's share (against a canned worker) and the worker's.
+    talonToCannedWorker: cannedStats,
+    pairedDispatcherShareP50: pairedRatio(rounds.canned, rounds.raw),
+    pairedWorkerShareP50: pairedRatio(rounds.talon, rounds.canned),
     targetP50Ratio: 1.2,
     targetAuthorizationRatioP50: 1.03,
     targetMet: pairedP50 <= 1.2,

@@ -15,4 +15,10 @@ const reply = new TextEncoder().encode('{"ok":true,"data":{"service":"raw","inst
 nc.subscribe(subject, { queue: 'raw-responders', callback: (_error, message) => message.respond(reply) });
 await nc.flush();
 process.stdout.write('ready\n');
-process.on('SIGTERM', () => nc.drain().then(() => process.exit(0)));
+// The server may already be gone when the benchmark stops: exit either way.
+process.on('SIGTERM', () =>
+  nc
+    .drain()
+    .catch(() => undefined)
+    .then(() => process.exit(0)),
+);
