@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Objm, type ObjectStore } from '@nats-io/obj';
 import { nanos, type NatsConnection } from '@nats-io/transport-node';
 import { TOOL_RESULT_BUCKET, type ToolResultReference } from '@talon/contracts';
+import { objectChunkBytes, useNativeObjectDigests } from '@talon/shared-state';
 
 /** Options of {@link ToolResultStore}. */
 export interface ToolResultStoreOptions {
@@ -14,8 +15,6 @@ export interface ToolResultStoreOptions {
 /** Long enough for any caller still waiting (tool timeouts are minutes at most), short enough to clean up after one that died. */
 export const DEFAULT_TOOL_RESULT_TTL_MS = 15 * 60_000;
 export const DEFAULT_TOOL_RESULT_BUCKET_BYTES = 1024 ** 3;
-/** Chunks stay well under `max_payload` (object chunks are ordinary JetStream messages). */
-const MAX_CHUNK_BYTES = 128 * 1024;
 
 /**
  * Tool results too large for one NATS message, kept in the {@link TOOL_RESULT_BUCKET} object store: the
@@ -34,8 +33,7 @@ export class ToolResultStore {
   async put(json: Uint8Array): Promise<ToolResultReference> {
     const store = await this.open();
     const name = randomUUID();
-    const maxPayload = this.connection.info?.max_payload ?? MAX_CHUNK_BYTES * 2;
-    const chunk = Math.max(1024, Math.min(MAX_CHUNK_BYTES, Math.floor(maxPayload / 2)));
+    const chunk = objectChunkBytes(this.connection.info?.max_payload);
     await store.putBlob({ name, options: { max_chunk_size: chunk } }, json);
     return { bucket: TOOL_RESULT_BUCKET, name, bytes: json.byteLength };
   }
@@ -53,6 +51,7 @@ export class ToolResultStore {
   }
 
   private open(): Promise<ObjectStore> {
+    useNativeObjectDigests();
     this.store ??= new Objm(this.connection)
       .create(TOOL_RESULT_BUCKET, {
         storage: 'file',

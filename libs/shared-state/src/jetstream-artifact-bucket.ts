@@ -6,6 +6,7 @@ import { bucketSettingsDifferences } from './bucket-settings-check.js';
 import { ArtifactIntegrityError } from './errors/artifact-integrity-error.js';
 import { ArtifactMissingError } from './errors/artifact-missing-error.js';
 import { StateBucketMismatchError } from './errors/state-bucket-mismatch-error.js';
+import { objectChunkBytes, useNativeObjectDigests } from './object-store-transfer.js';
 import { sha256Hex } from './sha256-hex.js';
 
 /**
@@ -16,10 +17,12 @@ export class JetStreamArtifactBucket implements ArtifactBucket {
   private constructor(
     private readonly store: ObjectStore,
     private readonly bucket: string,
+    private readonly chunkBytes: number,
   ) {}
 
   /** @throws StateBucketMismatchError when the store exists with settings Talon cannot use */
   static async open(connection: NatsConnection, bucket: string): Promise<JetStreamArtifactBucket> {
+    useNativeObjectDigests();
     const store = await new Objm(connection).create(bucket, { storage: SHARED_BUCKET_SETTINGS.storage });
     const status = await store.status();
     const differences = bucketSettingsDifferences(
@@ -31,7 +34,7 @@ export class JetStreamArtifactBucket implements ArtifactBucket {
       `$O.${bucket}.C.>`,
     );
     if (differences.length > 0) throw new StateBucketMismatchError(bucket, differences);
-    return new JetStreamArtifactBucket(store, bucket);
+    return new JetStreamArtifactBucket(store, bucket, objectChunkBytes(connection.info?.max_payload));
   }
 
   async put(sha256: string, bytes: Uint8Array): Promise<void> {
@@ -46,7 +49,7 @@ export class JetStreamArtifactBucket implements ArtifactBucket {
       sameDigest(existing.digest, digest)
     )
       return;
-    await this.store.putBlob({ name: sha256 }, bytes);
+    await this.store.putBlob({ name: sha256, options: { max_chunk_size: this.chunkBytes } }, bytes);
   }
 
   async get(sha256: string): Promise<Uint8Array> {

@@ -93,15 +93,23 @@ describe('shared state in JetStream, under Talon authorization', () => {
   it('stores artifacts by sha256 and refuses bytes that do not match their name (INTEGRITY_MISMATCH)', async () => {
     const store = await JetStreamArtifactBucket.open(runnerA, SHARED_STATE_BUCKETS.wasmArtifacts);
     const other = await JetStreamArtifactBucket.open(runnerB, SHARED_STATE_BUCKETS.wasmArtifacts);
-    const bytes = new Uint8Array(300_000).map((_, index) => index % 251);
+    const bytes = new Uint8Array(1_300_000).map((_, index) => index % 251);
     const sha = sha256Hex(bytes);
     await store.put(sha, bytes);
     await store.put(sha, bytes); // an upload of bytes already there is a no-op
     expect(Buffer.from(await other.get(sha)).equals(Buffer.from(bytes))).toBe(true);
     await expect(store.put('0'.repeat(64), bytes)).rejects.toBeInstanceOf(ArtifactIntegrityError);
+    // Half-of-max_payload chunks (512 KiB on the default 1 MiB), and the digest nats.js computed is the sha256.
+    const raw = await new Objm(runnerA).open(SHARED_STATE_BUCKETS.wasmArtifacts);
+    const info = await raw.info(sha);
+    expect(info).toMatchObject({
+      chunks: 3,
+      size: bytes.byteLength,
+      options: { max_chunk_size: 512 * 1024 },
+    });
+    expect(Buffer.from(info!.digest.replace(/^SHA-256=/, ''), 'base64url').toString('hex')).toBe(sha);
 
     // Someone with write access replaces the object under the same name.
-    const raw = await new Objm(runnerA).open(SHARED_STATE_BUCKETS.wasmArtifacts);
     await raw.putBlob({ name: sha }, new TextEncoder().encode('tampered'));
     await expect(other.get(sha)).rejects.toMatchObject({
       code: 'INTEGRITY_MISMATCH',

@@ -69,9 +69,21 @@ export class SharedInstalledToolsState implements InstalledToolsState {
       );
   }
 
+  /**
+   * Uploads the artifact and keeps this runner's copy at the same time (the copy's fsync takes about as long
+   * as the upload). A failed upload takes the copy back unless a record uses those bytes.
+   */
   async putArtifact(sha256: string, artifact: Uint8Array): Promise<void> {
-    await this.options.artifacts.put(sha256, artifact);
-    await this.cache(sha256, artifact);
+    const [stored, cached] = await Promise.allSettled([
+      this.options.artifacts.put(sha256, artifact),
+      this.cache(sha256, artifact),
+    ]);
+    if (stored.status === 'rejected') {
+      if (cached.status === 'fulfilled' && !this.list().some((record) => record.sha256 === sha256))
+        await rm(this.cachePath(sha256), { force: true }).catch(() => undefined);
+      throw stored.reason;
+    }
+    if (cached.status === 'rejected') throw cached.reason;
   }
 
   async delete(name: string): Promise<void> {
