@@ -37,9 +37,11 @@ export class JetStreamArtifactBucket implements ArtifactBucket {
     return new JetStreamArtifactBucket(store, bucket, objectChunkBytes(connection.info?.max_payload));
   }
 
+  /**
+   * Uploads bytes under their sha256. The check is the digest nats.js computes while it uploads (one pass over
+   * the bytes, not two): an object whose digest is not its name is deleted again before the error.
+   */
   async put(sha256: string, bytes: Uint8Array): Promise<void> {
-    const actual = sha256Hex(bytes);
-    if (actual !== sha256) throw new ArtifactIntegrityError(this.bucket, sha256, actual);
     const existing = await this.store.info(sha256);
     const digest = `SHA-256=${Buffer.from(sha256, 'hex').toString('base64url')}`;
     if (
@@ -49,7 +51,14 @@ export class JetStreamArtifactBucket implements ArtifactBucket {
       sameDigest(existing.digest, digest)
     )
       return;
-    await this.store.putBlob({ name: sha256, options: { max_chunk_size: this.chunkBytes } }, bytes);
+    const stored = await this.store.putBlob(
+      { name: sha256, options: { max_chunk_size: this.chunkBytes } },
+      bytes,
+    );
+    if (!sameDigest(stored.digest, digest)) {
+      await this.store.delete(sha256).catch(() => undefined);
+      throw new ArtifactIntegrityError(this.bucket, sha256, digestHex(stored.digest));
+    }
   }
 
   async get(sha256: string): Promise<Uint8Array> {
@@ -68,6 +77,15 @@ export class JetStreamArtifactBucket implements ArtifactBucket {
 
 /** Object digests are base64url; older writers used padded standard base64. */
 function sameDigest(stored: string, expected: string): boolean {
-  const normalise = (digest: string) => digest.replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
-  return normalise(stored.replace(/^SHA-256=/i, '')) === normalise(expected.replace(/^SHA-256=/i, ''));
+  return digestHex(stored) === digestHex(expected);
+}
+
+/** An object digest (`SHA-256=<base64 or base64url>`) as lower-case hex. */
+function digestHex(digest: string): string {
+  const base64url = digest
+    .replace(/^SHA-256=/i, '')
+    .replace(/=+$/, '')
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_');
+  return Buffer.from(base64url, 'base64url').toString('hex');
 }

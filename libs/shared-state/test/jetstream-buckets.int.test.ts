@@ -108,6 +108,12 @@ describe('shared state in JetStream, under Talon authorization', () => {
       options: { max_chunk_size: 512 * 1024 },
     });
     expect(Buffer.from(info!.digest.replace(/^SHA-256=/, ''), 'base64url').toString('hex')).toBe(sha);
+    // The refused upload above left nothing under the wrong name.
+    await expect(other.get('0'.repeat(64))).rejects.toBeInstanceOf(ArtifactMissingError);
+    await expect(store.put('0'.repeat(64), bytes)).rejects.toMatchObject({
+      code: 'INTEGRITY_MISMATCH',
+      details: { expected: '0'.repeat(64), actual: sha },
+    });
 
     // Someone with write access replaces the object under the same name.
     await raw.putBlob({ name: sha }, new TextEncoder().encode('tampered'));

@@ -24,6 +24,11 @@ export interface ComponentToolSpec {
   version: string;
   /** Host-side configuration handed to the guest in `request.context` (e.g. a base URL). Never secrets. */
   config?: Record<string, unknown>;
+  /**
+   * The sha256 of `bytes` when the caller has just checked it against them (an install, a restore): the
+   * compile cache is keyed by it, so it saves hashing megabytes again. Never a value read from elsewhere.
+   */
+  verifiedSha256?: string;
 }
 
 /**
@@ -38,9 +43,11 @@ export class ComponentToolLoader {
     toolName = 'component',
   ): Promise<WasmToolVersion & { witVersion?: string }> {
     const { capabilities } = spec;
-    const compiled = await this.options.compiler.compile(spec.bytes, {
-      allowedImports: capabilities.allowedImports,
-    });
+    const compiled = await this.options.compiler.compile(
+      spec.bytes,
+      { allowedImports: capabilities.allowedImports },
+      spec.verifiedSha256,
+    );
     const modules = await this.options.compiler.loadModules(compiled, capabilities.memoryMb);
     const pool = new ComponentWorkerPool({
       toolName,

@@ -146,12 +146,15 @@ export class ToolVersionPreparer {
     }
   }
 
-  /** Compiles and starts a version, then checks the WIT version the component really imports. */
+  /**
+   * Compiles and starts a version, then checks the WIT version the component really imports. `bytes` have
+   * been checked against `record.sha256` by the caller (the compile cache is keyed by it).
+   */
   async loadVersion(record: InstalledToolRecord, bytes: Uint8Array): Promise<WasmToolVersion> {
     const capabilities = parseCapabilities(record.capabilities, `capabilities of ${record.name}`);
     const config = this.options.toolConfig?.[record.name] ?? record.config;
     const version = await this.options.loader.loadVersion(
-      { bytes, capabilities, version: record.version, config },
+      { bytes, capabilities, version: record.version, config, verifiedSha256: record.sha256 },
       record.name,
     );
     if (version.witVersion !== undefined && version.witVersion !== record.wit_version) {
