@@ -51,8 +51,9 @@ export class ToolResultStore {
   }
 
   private open(): Promise<ObjectStore> {
+    if (this.store) return this.store;
     useNativeObjectDigests();
-    this.store ??= new Objm(this.connection)
+    this.store = new Objm(this.connection)
       .create(TOOL_RESULT_BUCKET, {
         storage: 'file',
         ttl: nanos(this.options.ttlMs ?? DEFAULT_TOOL_RESULT_TTL_MS),

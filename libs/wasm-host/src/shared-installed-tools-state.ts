@@ -79,7 +79,7 @@ export class SharedInstalledToolsState implements InstalledToolsState {
       this.cache(sha256, artifact),
     ]);
     if (stored.status === 'rejected') {
-      if (cached.status === 'fulfilled' && !this.list().some((record) => record.sha256 === sha256))
+      if (cached.status === 'fulfilled' && !this.inUse(sha256))
         await rm(this.cachePath(sha256), { force: true }).catch(() => undefined);
       throw stored.reason;
     }
@@ -97,13 +97,18 @@ export class SharedInstalledToolsState implements InstalledToolsState {
    * that moment uploads them again before writing its record, so the store heals on the next install.
    */
   async pruneArtifact(sha256: string): Promise<void> {
-    if (this.list().some((record) => record.sha256 === sha256)) return;
+    if (this.inUse(sha256)) return;
     await rm(this.cachePath(sha256), { force: true });
     await this.options.artifacts.delete(sha256);
   }
 
   /** The watch keeps the records current: nothing to re-read. */
   async reload(): Promise<void> {}
+
+  /** Whether a record refers to these bytes. */
+  private inUse(sha256: string): boolean {
+    return this.list().some((record) => record.sha256 === sha256);
+  }
 
   private cachePath(sha256: string): string {
     return join(this.options.cacheDir, `${sha256}.wasm`);
