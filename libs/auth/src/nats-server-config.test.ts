@@ -24,6 +24,38 @@ describe('renderNatsServerConfig', () => {
       expect(subject.startsWith('$JS.API.') || subject === '$KV.talon_skills.>').toBe(true);
   });
 
+  it('lets services answer each request once, and the orchestrator answer on static grants only', () => {
+    const config = renderNatsServerConfig({
+      passwords: Object.fromEntries(
+        NATS_USERS.map((user) => [user, { env: natsPasswordEnvName(user) }]),
+      ) as never,
+    });
+    // One block per user, in table order: which of them may answer through `allow_responses`.
+    const blocks = config.split(/\n {4}\{\n/).slice(1);
+    const answering = Object.fromEntries(
+      blocks.map((block) => [/user: "([^"]+)"/.exec(block)![1], block.includes('allow_responses')]),
+    );
+    expect(answering).toEqual({
+      orchestrator: false,
+      'skill-service': true,
+      'tool-worker': true,
+      'wasm-runner': true,
+      api: false,
+    });
+    // Never more than one reply per request: an unanswered allowance stays in the server for minutes.
+    expect(config).not.toMatch(/allow_responses: \{/);
+    expect(config.match(/allow_responses: true/g)).toHaveLength(3);
+    // The orchestrator reaches the callers' and every service's inbox without it; workers acknowledge
+    // long calls on the ack subjects.
+    for (const inbox of ['_INBOX.>', '_INBOX_tool-worker.>', '_INBOX_wasm-runner.>', '_INBOX_skill-service.>'])
+      expect(NATS_PERMISSIONS.orchestrator.publish).toContain(inbox);
+    expect(NATS_PERMISSIONS['tool-worker'].publish).toContain('talon.tools.v1.ack.>');
+    expect(NATS_PERMISSIONS['wasm-runner'].publish).toContain('talon.tools.v1.ack.>');
+    expect(NATS_PERMISSIONS['tool-worker'].publish.some((subject) => subject.startsWith('_INBOX'))).toBe(
+      false,
+    );
+  });
+
   it('references environment variables for compose', () => {
     const config = renderNatsServerConfig({
       passwords: Object.fromEntries(

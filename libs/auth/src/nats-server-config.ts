@@ -62,13 +62,7 @@ export function renderNatsServerConfig(options: NatsServerConfigOptions): string
         ? `        publish: { allow: ${publish} }`
         : `        publish: { deny: [">"] }`,
       `        subscribe: { allow: ${list(permissions.subscribe)} }`,
-      ...(permissions.allowResponses
-        ? [
-            permissions.maxResponses && permissions.maxResponses > 1
-              ? `        allow_responses: { max: ${permissions.maxResponses} }`
-              : '        allow_responses: true',
-          ]
-        : []),
+      ...(permissions.allowResponses ? ['        allow_responses: true'] : []),
       '      }',
       '    }',
     );

@@ -6,7 +6,7 @@ type ContextArgs = [
   traceparent: string | undefined,
   deadline: number | undefined,
   token: string | undefined,
-  acknowledge: ((instanceId: string) => void) | undefined,
+  acknowledge: (subject: string, instanceId: string) => void,
 ];
 
 /** What a handler knows about the message beyond its payload. */
@@ -28,8 +28,11 @@ export class TalonNatsContext extends BaseRpcContext<ContextArgs> {
   get token(): string | undefined {
     return this.args[4];
   }
-  /** Sends the caller an acknowledgement (a reply with only the `talon-ack` header) before the result. */
-  get acknowledge(): ((instanceId: string) => void) | undefined {
+  /**
+   * Publishes an acknowledgement (a message with only the `talon-ack` header naming `instanceId`) on the
+   * subject a tool call names, before its result (which goes to the reply subject).
+   */
+  get acknowledge(): (subject: string, instanceId: string) => void {
     return this.args[5];
   }
 }

@@ -139,7 +139,7 @@ export class TalonNatsServer extends Server implements CustomTransportStrategy {
       message.headers?.get(HEADERS.traceparent) || undefined,
       Number(message.headers?.get(HEADERS.deadline)) || undefined,
       message.headers?.get(HEADERS.token) || undefined,
-      message.reply ? (instanceId: string) => this.acknowledge(message, instanceId) : undefined,
+      this.acknowledge,
     ]);
     try {
       const payload = decodeJsonPayload(message.data, this.options.maxPayloadBytes);
@@ -161,11 +161,16 @@ export class TalonNatsServer extends Server implements CustomTransportStrategy {
     }
   }
 
-  private acknowledge(message: Msg, instanceId: string): void {
+  /** Never the reply subject: each request gets exactly one reply (see `allowResponses`). */
+  private readonly acknowledge = (subject: string, instanceId: string): void => {
     const headers = natsHeaders();
     headers.set(HEADERS.ack, instanceId);
-    message.respond(undefined, { headers });
-  }
+    try {
+      this.options.connection.publish(subject, undefined, { headers });
+    } catch {
+      // A closed connection: the caller's probe finds the call gone.
+    }
+  };
 
   /**
    * The reply as bytes, or a typed error envelope when it cannot travel: a reply the server's `max_payload`

@@ -246,12 +246,12 @@ export class ToolHost {
 
   /**
    * Runs one call from the orchestrator. Errors are typed and travel in the envelope. `acknowledge`
-   * tells the caller which instance took the call, once it is registered as held.
+   * tells the caller which instance took the call (on the call's `ack` subject), once it is held.
    */
   async handleCall(
     payload: unknown,
     deadline?: number,
-    acknowledge?: (instanceId: string) => void,
+    acknowledge?: (subject: string, instanceId: string) => void,
   ): Promise<ToolCallResult> {
     const request = validatePayload<ToolCallRequest>(ToolCallRequestSchema, payload, 'The tool call');
     const metrics = talonMetrics();
@@ -288,23 +288,27 @@ export class ToolHost {
   private async execute(
     request: ToolCallRequest,
     deadline: number | undefined,
-    acknowledge?: (instanceId: string) => void,
+    acknowledge?: (subject: string, instanceId: string) => void,
   ): Promise<ToolCallResult> {
     const remainingMs = deadline ? deadline - Date.now() : request.timeoutMs;
     if (remainingMs <= 0) throw new RequestTimeoutError(this.callSubject, request.timeoutMs);
-    // A plain request/reply caller takes the first reply as the result: acknowledge only when asked.
-    const ack = request.ack ? acknowledge : undefined;
+    // Acknowledged only when the caller names where (the schema checked the subject's shape).
+    const ackSubject = request.ack;
+    const ack =
+      acknowledge && ackSubject !== undefined
+        ? () => acknowledge(ackSubject, this.options.instanceId)
+        : undefined;
     const first = this.held.get(request.callId);
     if (first) {
       // The same request again (sent once more after a NATS outage): it shares the first one's run.
-      ack?.(this.options.instanceId);
+      ack?.();
       return first.done;
     }
     const abort = new CallAbort();
     const done = this.run(request, remainingMs, abort);
     this.held.set(request.callId, { abort, done });
-    // A call that answers within ACK_DELAY_MS needs no acknowledgement: fast calls cost one reply only.
-    const ackTimer = ack ? setTimeout(() => ack(this.options.instanceId), ACK_DELAY_MS) : undefined;
+    // A call that answers within ACK_DELAY_MS needs no acknowledgement: fast calls cost one message only.
+    const ackTimer = ack ? setTimeout(ack, ACK_DELAY_MS) : undefined;
     try {
       return await done;
     } finally {

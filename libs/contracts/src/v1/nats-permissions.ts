@@ -10,7 +10,7 @@ import {
 import { toolBuildEventsSubject } from './tool-build.js';
 import { TOOL_RESULT_BUCKET } from './tools.js';
 import { WASM_DECLARED_SECRETS_SUBJECT } from './wasm-tools.js';
-import { API_PREFIX, SUBJECTS, type ServiceName } from './subjects.js';
+import { API_PREFIX, SERVICE_NAMES, SUBJECTS, TOOL_ACK_PREFIX, type ServiceName } from './subjects.js';
 
 /**
  * The private bus: one NATS user per service and one `api` user for callers, each allowed exactly the
@@ -27,13 +27,16 @@ export interface NatsUserPermissions {
   publish: readonly string[];
   /** Subjects the user may subscribe to (queue subscriptions included). */
   subscribe: readonly string[];
-  /** May answer requests it received (publish to their reply subject once) without a publish grant. */
-  allowResponses: boolean;
   /**
-   * Replies allowed per request received (default 1). Workers send two to a tool call: the
-   * acknowledgement naming their instance, then the result.
+   * May answer requests it received (publish to their reply subject once) without a publish grant.
+   * nats-server keeps one entry per request received until it is answered (or for two minutes), and once
+   * a connection holds more than 4,096 of them it scans them all on every request it delivers: every
+   * request to a user with this set must be answered exactly once, and a user that answers on static
+   * grants instead (the orchestrator) must not have it. (Measured on nats-server 2.9: a responder that
+   * answered once where two replies were allowed went from 20 to 2,000 µs of server CPU a request within
+   * 60,000 requests.)
    */
-  maxResponses?: number;
+  allowResponses: boolean;
   /**
    * Inbox prefix the user's requests take their replies on. Services get one of their own, so no other
    * user can read their replies; callers share the default `_INBOX`.
@@ -51,6 +54,12 @@ export const TOOL_INVOKE_SUBJECT = 'talon.tools.v1.invoke';
 
 /** MCP credentials a tool-worker may read for the remote servers it runs, e.g. `talon.mcp.v1.credentials.get`. */
 export const MCP_CREDENTIALS_PREFIX = 'talon.mcp.v1.credentials';
+
+/**
+ * Workers acknowledge long calls on the requester's ack subjects. Any worker may publish there, so the
+ * requester names each call by a random token: a worker can only acknowledge calls it was sent.
+ */
+const TOOL_ACK_ANY = `${TOOL_ACK_PREFIX}.>`;
 
 /** Every instance's failover probe subject (instance ids are sanitized, so `*` cannot go through `toolCallCheck`). */
 const TOOL_CALL_CHECK_ANY = 'talon.tools.v1.held.*';
@@ -106,11 +115,18 @@ const SKILL_SERVICE_SHARED_STATE = unique([
 /** The permission table, derived from the subject names in `subjects.ts`. */
 export const NATS_PERMISSIONS: Readonly<Record<NatsUser, NatsUserPermissions>> = {
   orchestrator: {
-    // `_INBOX.>`: the API callers' replies. `allow_responses` lives in one server process's memory, so a
-    // turn that outlives a NATS restart could not answer its caller without it.
-    publish: ['talon.>', ...JETSTREAM, '_INBOX.>'],
+    // Replies on static grants: the API callers' inboxes (`allow_responses` lives in one server process's
+    // memory, so a turn that outlives a NATS restart could not answer its caller without it) and every
+    // service's (the orchestrator already reaches all of `talon.>`). Without `allow_responses` the server
+    // keeps no entry per API request (see `allowResponses`).
+    publish: [
+      'talon.>',
+      ...JETSTREAM,
+      '_INBOX.>',
+      ...SERVICE_NAMES.map((service) => `${serviceInboxPrefix(service)}.>`),
+    ],
     subscribe: ['talon.>', `${serviceInboxPrefix('orchestrator')}.>`, ...JETSTREAM],
-    allowResponses: true,
+    allowResponses: false,
     inboxPrefix: serviceInboxPrefix('orchestrator'),
   },
   'skill-service': {
@@ -123,6 +139,7 @@ export const NATS_PERMISSIONS: Readonly<Record<NatsUser, NatsUserPermissions>> =
     publish: [
       SUBJECTS.toolAnnounce,
       SUBJECTS.toolWithdraw,
+      TOOL_ACK_ANY,
       `${MCP_CREDENTIALS_PREFIX}.>`,
       ...TOOL_RESULT_WRITER,
       ...MCP_DEFINITIONS_READER,
@@ -138,13 +155,13 @@ export const NATS_PERMISSIONS: Readonly<Record<NatsUser, NatsUserPermissions>> =
       ...serviceBasics('tool-worker'),
     ],
     allowResponses: true,
-    maxResponses: 2,
     inboxPrefix: serviceInboxPrefix('tool-worker'),
   },
   'wasm-runner': {
     publish: [
       SUBJECTS.toolAnnounce,
       SUBJECTS.toolWithdraw,
+      TOOL_ACK_ANY,
       TOOL_INVOKE_SUBJECT,
       toolBuildEventsSubject('>'),
       ...WASM_RUNNER_SHARED_STATE,
@@ -161,7 +178,6 @@ export const NATS_PERMISSIONS: Readonly<Record<NatsUser, NatsUserPermissions>> =
       ...serviceBasics('wasm-runner'),
     ],
     allowResponses: true,
-    maxResponses: 2,
     inboxPrefix: serviceInboxPrefix('wasm-runner'),
   },
   api: {

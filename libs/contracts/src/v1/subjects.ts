@@ -54,11 +54,22 @@ export const SUBJECTS = {
    * {@link ToolCallCheckReply}); the orchestrator's failover probe. No queue group: one instance, one subject.
    */
   toolCallCheck: (instanceId: string) => `talon.tools.v1.held.${instanceSubjectToken(instanceId)}`,
+  /**
+   * Where a worker acknowledges one tool call: the requester's subject (`talon.tools.v1.ack.<requester>`)
+   * plus the call's own token. The request names it (`ack`, {@link TOOL_ACK_SUBJECT_PATTERN}).
+   */
+  toolAck: (requester: string) => `${TOOL_ACK_PREFIX}.${requester}`,
   /** Every worker of a domain hears a cancel for one call id ({@link ToolCallCancel}); the holder aborts it. */
   toolCancel: (domain: string) => `talon.tools.v1.cancel.${domain}`,
   /** Scatter to every orchestrator: stop the running turn of a session ({@link TurnCancelRequest}). */
   turnCancel: 'talon.turns.v1.cancel',
 } as const;
+
+/** The subjects of tool-call acknowledgements: `talon.tools.v1.ack.<requester>.<call token>`. */
+export const TOOL_ACK_PREFIX = 'talon.tools.v1.ack';
+
+/** A tool call's `ack` subject: the requester's and the call's token, each one subject token. */
+export const TOOL_ACK_SUBJECT_PATTERN = '^talon\\.tools\\.v1\\.ack\\.[A-Za-z0-9_-]{1,64}\\.[A-Za-z0-9_-]{1,64}$';
 
 /** An instance id as one subject token: anything but letters, digits, `_` and `-` becomes `_`. */
 export function instanceSubjectToken(instanceId: string): string {
@@ -75,6 +86,6 @@ export const HEADERS = {
   deadline: 'talon-deadline',
   /** The caller's API token on `talon.api.v1.>` requests (never logged, never forwarded). */
   token: 'talon-token',
-  /** Set (to the instance id) on a worker's acknowledgement of a tool call, sent before its result. */
+  /** Set (to the instance id) on a worker's acknowledgement of a tool call, sent on the call's `ack` subject. */
   ack: 'talon-ack',
 } as const;

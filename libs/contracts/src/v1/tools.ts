@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { SandboxProfileSchema } from './sandbox.js';
+import { TOOL_ACK_SUBJECT_PATTERN } from './subjects.js';
 
 /** The 13 kinds of side effect a tool may declare. Policy grants and denies by effect. */
 export const TOOL_EFFECTS = [
@@ -97,10 +98,12 @@ export const ToolCallRequestSchema = Type.Object({
   params: Type.Record(Type.String(), Type.Unknown()),
   timeoutMs: Type.Integer({ minimum: 1 }),
   /**
-   * Ask the worker to acknowledge the call (an empty reply with the `talon-ack` header naming its
-   * instance) before the result. Only a caller that reads several replies per request sets it.
+   * Where the worker acknowledges a call that runs longer than a moment: a message with only the
+   * `talon-ack` header naming its instance, published on this subject (`talon.tools.v1.ack.<requester>.
+   * <token>`), never on the reply subject, so every request gets exactly one reply (see `allowResponses`
+   * in nats-permissions.ts). Only a caller that watches for lost workers sets it.
    */
-  ack: Type.Optional(Type.Boolean()),
+  ack: Type.Optional(Type.String({ pattern: TOOL_ACK_SUBJECT_PATTERN })),
   /** Credentials granted to this call only (host-side injection; never shown to the model). */
   grants: Type.Optional(
     Type.Array(
