@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { connect, type NatsConnection, type Status } from '@nats-io/transport-node';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
 import {
+  collectNatsErrors,
   createTestDatabase,
   findFreePort,
   natsTokenHeaders,
@@ -10,17 +11,6 @@ import {
   type ServiceProcess,
   type TestDatabase,
 } from '@talon/testing';
-
-/** Collects the asynchronous errors (permission violations) the server reports on a connection. */
-function errorsOf(connection: NatsConnection): string[] {
-  const errors: string[] = [];
-  void (async () => {
-    for await (const status of connection.status() as AsyncIterable<Status>) {
-      if (status.type === 'error') errors.push(String((status as { error?: unknown }).error));
-    }
-  })();
-  return errors;
-}
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
 
@@ -73,7 +63,7 @@ describe('the private bus: per-service NATS users from one permission table', ()
 
   it('stops a tool-worker identity at the secrets and API subjects: the orchestrator receives nothing', async () => {
     const worker = await nats.connect('tool-worker');
-    const errors = errorsOf(worker);
+    const errors = collectNatsErrors(worker);
     const attempts = [
       worker.request('talon.secrets.v1.mcp.get', '{"name":"GITHUB_TOKEN"}', { timeout: 500 }),
       worker.request('talon.api.v1.tools.call', '{"tool":"shell","params":{"command":"id"}}', {
@@ -101,7 +91,7 @@ describe('the private bus: per-service NATS users from one permission table', ()
 
   it('lets the api user call the API and read events, and nothing else', async () => {
     const api = await nats.connect('api');
-    const errors = errorsOf(api);
+    const errors = collectNatsErrors(api);
     const reply = await api.request('talon.api.v1.system.ping', '{}', {
       timeout: 5_000,
       headers: natsTokenHeaders(nats.bootstrapToken),
@@ -125,7 +115,7 @@ describe('the private bus: per-service NATS users from one permission table', ()
 
   it("keeps a worker out of other services' replies and tool calls", async () => {
     const worker = await nats.connect('wasm-runner');
-    const errors = errorsOf(worker);
+    const errors = collectNatsErrors(worker);
     worker.subscribe('_INBOX.>');
     worker.subscribe('_INBOX_orchestrator.>');
     worker.subscribe('talon.tools.v1.call.orchestrator');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { NATS_PERMISSIONS, NATS_USERS } from '@talon/contracts';
+import { MAX_TOOL_TIMEOUT_MS, NATS_PERMISSIONS, NATS_USERS, REPLY_WINDOW_MS } from '@talon/contracts';
 import { generateNatsCredentials } from './nats-credentials.js';
 import { natsPasswordEnvName, renderNatsServerConfig } from './nats-server-config.js';
 
@@ -42,12 +42,19 @@ describe('renderNatsServerConfig', () => {
       'wasm-runner': true,
       api: false,
     });
-    // Never more than one reply per request: an unanswered allowance stays in the server for minutes.
-    expect(config).not.toMatch(/allow_responses: \{/);
-    expect(config.match(/allow_responses: true/g)).toHaveLength(3);
+    // One reply per request (an allowance left unused stays in the server), for longer than any tool call
+    // may run (nats-server's default window is two minutes).
+    expect(config.match(/allow_responses: \{ max: 1, expires: "660s" \}/g)).toHaveLength(3);
+    expect(config).not.toMatch(/allow_responses: true/);
+    expect(REPLY_WINDOW_MS).toBeGreaterThan(MAX_TOOL_TIMEOUT_MS + 250);
     // The orchestrator reaches the callers' and every service's inbox without it; workers acknowledge
     // long calls on the ack subjects.
-    for (const inbox of ['_INBOX.>', '_INBOX_tool-worker.>', '_INBOX_wasm-runner.>', '_INBOX_skill-service.>'])
+    for (const inbox of [
+      '_INBOX.>',
+      '_INBOX_tool-worker.>',
+      '_INBOX_wasm-runner.>',
+      '_INBOX_skill-service.>',
+    ])
       expect(NATS_PERMISSIONS.orchestrator.publish).toContain(inbox);
     expect(NATS_PERMISSIONS['tool-worker'].publish).toContain('talon.tools.v1.ack.>');
     expect(NATS_PERMISSIONS['wasm-runner'].publish).toContain('talon.tools.v1.ack.>');

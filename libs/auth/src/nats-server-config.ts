@@ -1,4 +1,4 @@
-import { NATS_PERMISSIONS, NATS_USERS, type NatsUser } from '@talon/contracts';
+import { NATS_PERMISSIONS, NATS_USERS, REPLY_WINDOW_MS, type NatsUser } from '@talon/contracts';
 
 /** A password written into the config, or a reference to an environment variable nats-server reads at start. */
 export type NatsPasswordSource = { value: string } | { env: string };
@@ -62,7 +62,9 @@ export function renderNatsServerConfig(options: NatsServerConfigOptions): string
         ? `        publish: { allow: ${publish} }`
         : `        publish: { deny: [">"] }`,
       `        subscribe: { allow: ${list(permissions.subscribe)} }`,
-      ...(permissions.allowResponses ? ['        allow_responses: true'] : []),
+      ...(permissions.allowResponses
+        ? [`        allow_responses: { max: 1, expires: "${REPLY_WINDOW_MS / 1000}s" }`]
+        : []),
       '      }',
       '    }',
     );

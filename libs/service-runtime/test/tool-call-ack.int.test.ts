@@ -2,29 +2,27 @@
 // worker receives gets exactly one reply, which is what keeps nats-server's response permissions cheap
 // (see `allowResponses` in nats-permissions.ts). A hand-written worker, as the tool-worker NATS user.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { headers as natsHeaders, type Msg, type NatsConnection, type Status } from '@nats-io/transport-node';
+import { headers as natsHeaders, type Msg, type NatsConnection } from '@nats-io/transport-node';
 import { HEADERS, SUBJECTS, TOOL_ACK_SUBJECT_PATTERN, type ToolCallRequest } from '@talon/contracts';
-import { startNatsTestServer, type NatsTestServer } from '@talon/testing';
+import { collectNatsErrors, startNatsTestServer, type NatsTestServer } from '@talon/testing';
 import { ToolCallRequester } from '../src/tool-call-requester.js';
 
 const encoder = new TextEncoder();
 const CALL_SUBJECT = SUBJECTS.toolCall('orchestrator');
-
-function permissionErrors(connection: NatsConnection): string[] {
-  const errors: string[] = [];
-  void (async () => {
-    for await (const status of connection.status() as AsyncIterable<Status>) {
-      if (status.type === 'error') errors.push(String((status as { error?: unknown }).error));
-    }
-  })();
-  return errors;
-}
 
 function acknowledge(worker: NatsConnection, subject: string, instanceId: string): void {
   const headers = natsHeaders();
   headers.set(HEADERS.ack, instanceId);
   worker.publish(subject, undefined, { headers });
 }
+
+/** A call that could run for 20 s: only the failover watch ends it early. */
+const longCall = (requester: ToolCallRequester, callId: string) =>
+  requester.call({
+    domain: 'orchestrator',
+    request: { callId, tool: 'slow', params: {}, timeoutMs: 20_000 },
+    timeoutMs: 20_000,
+  });
 
 const result = (message: Msg) =>
   message.respond(encoder.encode(JSON.stringify({ ok: true, data: { output: 'done', durationMs: 1 } })));
@@ -41,7 +39,7 @@ describe('tool-call acknowledgements on their own subject, under Talon authoriza
   beforeAll(async () => {
     nats = await startNatsTestServer();
     [orchestrator, worker] = await Promise.all([nats.connect('orchestrator'), nats.connect('tool-worker')]);
-    workerErrors = permissionErrors(worker);
+    workerErrors = collectNatsErrors(worker);
     worker.subscribe(CALL_SUBJECT, {
       callback: (_error, message) => {
         const request = message.json<ToolCallRequest>();
@@ -106,13 +104,7 @@ describe('tool-call acknowledgements on their own subject, under Talon authoriza
     behave = (_message, request) => acknowledge(worker, request.ack!, 'vanished-instance');
     const started = Date.now();
     try {
-      await expect(
-        requester.call({
-          domain: 'orchestrator',
-          request: { callId: 'lost', tool: 'slow', params: {}, timeoutMs: 20_000 },
-          timeoutMs: 20_000,
-        }),
-      ).rejects.toMatchObject({ code: 'WORKER_LOST' });
+      await expect(longCall(requester, 'lost')).rejects.toMatchObject({ code: 'WORKER_LOST' });
     } finally {
       requester.stop();
     }
@@ -130,20 +122,17 @@ describe('tool-call acknowledgements on their own subject, under Talon authoriza
       worker.publish(request.ack!); // no `talon-ack` header
     };
     try {
-      await expect(
-        requester.call({
-          domain: 'orchestrator',
-          request: { callId: 'unacked', tool: 'slow', params: {}, timeoutMs: 20_000 },
-          timeoutMs: 20_000,
-        }),
-      ).rejects.toMatchObject({ code: 'WORKER_LOST', message: expect.stringMatching(/acknowledged/) });
+      await expect(longCall(requester, 'unacked')).rejects.toMatchObject({
+        code: 'WORKER_LOST',
+        message: expect.stringMatching(/acknowledged/),
+      });
     } finally {
       requester.stop();
     }
   });
 
   it('refuses a second reply to one request: each request gets exactly one', async () => {
-    const errors = permissionErrors(worker);
+    const errors = collectNatsErrors(worker);
     behave = (message) => {
       result(message);
       result(message);

@@ -4,6 +4,7 @@ export {
   type NatsTestServer,
   type NatsTestServerOptions,
 } from './nats-test-server.js';
+export { collectNatsErrors } from './nats-connection-errors.js';
 export { bearerHeaders } from './bearer-headers.js';
 export { findFreePort } from '@talon/service-runtime';
 export { startServiceProcess, REPO_ROOT, type ServiceProcess } from './service-process.js';

@@ -8,7 +8,7 @@ import {
   objectStoreWriteSubjects,
 } from './shared-state.js';
 import { toolBuildEventsSubject } from './tool-build.js';
-import { TOOL_RESULT_BUCKET } from './tools.js';
+import { MAX_TOOL_TIMEOUT_MS, TOOL_RESULT_BUCKET } from './tools.js';
 import { WASM_DECLARED_SECRETS_SUBJECT } from './wasm-tools.js';
 import { API_PREFIX, SERVICE_NAMES, SUBJECTS, TOOL_ACK_PREFIX, type ServiceName } from './subjects.js';
 
@@ -21,6 +21,13 @@ export const NATS_USERS = ['orchestrator', 'skill-service', 'tool-worker', 'wasm
 /** One NATS user of Talon. */
 export type NatsUser = (typeof NATS_USERS)[number];
 
+/**
+ * How long the server lets a request be answered through `allow_responses`: longer than the longest tool
+ * call and its transport margin. nats-server's default, two minutes, would refuse the result of a longer
+ * call (the caller would then wait out its deadline for a reply the worker had sent).
+ */
+export const REPLY_WINDOW_MS = MAX_TOOL_TIMEOUT_MS + 60_000;
+
 /** What one NATS user may publish and subscribe to. */
 export interface NatsUserPermissions {
   /** Subjects the user may publish (and so request) on. */
@@ -28,13 +35,13 @@ export interface NatsUserPermissions {
   /** Subjects the user may subscribe to (queue subscriptions included). */
   subscribe: readonly string[];
   /**
-   * May answer requests it received (publish to their reply subject once) without a publish grant.
-   * nats-server keeps one entry per request received until it is answered (or for two minutes), and once
-   * a connection holds more than 4,096 of them it scans them all on every request it delivers: every
-   * request to a user with this set must be answered exactly once, and a user that answers on static
-   * grants instead (the orchestrator) must not have it. (Measured on nats-server 2.9: a responder that
-   * answered once where two replies were allowed went from 20 to 2,000 µs of server CPU a request within
-   * 60,000 requests.)
+   * May answer requests it received (publish to their reply subject once, within {@link REPLY_WINDOW_MS})
+   * without a publish grant. nats-server keeps one entry per request received until it is answered (or
+   * its window ends), and once a connection holds more than 4,096 of them it scans them all on every
+   * request it delivers: every request to a user with this set must be answered exactly once, and a user
+   * that answers on static grants instead (the orchestrator) must not have it. (Measured on nats-server
+   * 2.9: a responder that answered once where two replies were allowed went from 20 to 2,000 µs of server
+   * CPU a request within 60,000 requests.)
    */
   allowResponses: boolean;
   /**

@@ -69,7 +69,8 @@ export const SUBJECTS = {
 export const TOOL_ACK_PREFIX = 'talon.tools.v1.ack';
 
 /** A tool call's `ack` subject: the requester's and the call's token, each one subject token. */
-export const TOOL_ACK_SUBJECT_PATTERN = '^talon\\.tools\\.v1\\.ack\\.[A-Za-z0-9_-]{1,64}\\.[A-Za-z0-9_-]{1,64}$';
+export const TOOL_ACK_SUBJECT_PATTERN =
+  '^talon\\.tools\\.v1\\.ack\\.[A-Za-z0-9_-]{1,64}\\.[A-Za-z0-9_-]{1,64}$';
 
 /** An instance id as one subject token: anything but letters, digits, `_` and `-` becomes `_`. */
 export function instanceSubjectToken(instanceId: string): string {

@@ -49,6 +49,9 @@ export const RateLimitSchema = Type.Object({
 /** A rate limit. */
 export type RateLimit = Static<typeof RateLimitSchema>;
 
+/** The longest a tool call may run: a tool's `timeoutMs` and a `tools.call`'s. */
+export const MAX_TOOL_TIMEOUT_MS = 600_000;
+
 /**
  * A tool as announced by a worker and listed by the catalog: data only, no code.
  * `name` is the LLM-facing name (`^[a-zA-Z0-9_-]{1,64}$`); `displayName` is what people read
@@ -61,7 +64,7 @@ export const ToolDefinitionSchema = Type.Object({
   parameters: Type.Record(Type.String(), Type.Unknown(), { description: 'JSON Schema of the parameters' }),
   effects: Type.Array(ToolEffectSchema),
   approval: ApprovalRequirementSchema,
-  timeoutMs: Type.Integer({ minimum: 1, maximum: 600000 }),
+  timeoutMs: Type.Integer({ minimum: 1, maximum: MAX_TOOL_TIMEOUT_MS }),
   domain: ToolDomainSchema,
   source: Type.Union(TOOL_SOURCES.map((value) => Type.Literal(value))),
   sensitiveParams: Type.Array(Type.String()),
@@ -229,7 +232,7 @@ export const ToolsCallRequestSchema = Type.Object(
     /** A session id (a UUID, from `sessions.create`): the call counts against it and is audited with it. */
     sessionId: Type.Optional(Type.String({ format: 'uuid' })),
     callId: Type.Optional(Type.String({ maxLength: 128 })),
-    timeoutMs: Type.Optional(Type.Integer({ minimum: 1, maximum: 600000 })),
+    timeoutMs: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_TOOL_TIMEOUT_MS })),
     /**
      * `operator` (default): the caller is the person who would approve. `agent`: the session's policy
      * applies as for a model (deny → POLICY_DENIED, ask → APPROVAL_REQUIRED with `details.approvalId`);
