@@ -9,7 +9,9 @@
 // default, on its own private nats-server's side above) and on PostgreSQL (as compose deploys it; on a second
 // private nats-server so the two orchestrators do not share a queue group; PostgreSQL's own CPU is not
 // counted), and on PostgreSQL once more with the audit outbox (TALON_AUDIT_OUTBOX=jetstream, a third
-// nats-server; nats-server's CPU, which the outbox adds to, is not counted on any side).
+// nats-server). nats-server's CPU is not in "server CPU" (the outbox adds to it); it is reported beside it
+// per side (sides run one at a time, so the server's CPU meanwhile is that side's; the idle stacks on the
+// same server add their heartbeats).
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -149,6 +151,7 @@ const rawPayload = new TextEncoder().encode(JSON.stringify({ message: 'hello' })
 const sides = {
   talon: {
     pids: [orchestrator.child.pid, worker.child.pid],
+    natsPid: nats.pid,
     call: async () => {
       const reply = await api.call('tools.call', { tool: 'echo', params: { message: 'hello' } }, 10_000);
       if (!reply.ok) throw new Error(`${reply.error.code}: ${reply.error.message}`);
@@ -156,6 +159,7 @@ const sides = {
   },
   talonPostgres: {
     pids: [orchestratorPg.child.pid, workerPg.child.pid],
+    natsPid: natsPg.pid,
     call: async () => {
       const reply = await apiPg.call('tools.call', { tool: 'echo', params: { message: 'hello' } }, 10_000);
       if (!reply.ok) throw new Error(`${reply.error.code}: ${reply.error.message}`);
@@ -163,6 +167,7 @@ const sides = {
   },
   talonPostgresOutbox: {
     pids: [orchestratorOutbox.child.pid, workerOutbox.child.pid],
+    natsPid: natsOutbox.pid,
     call: async () => {
       const reply = await apiOutbox.call(
         'tools.call',
@@ -174,6 +179,7 @@ const sides = {
   },
   talonAgent: {
     pids: [orchestrator.child.pid, worker.child.pid],
+    natsPid: nats.pid,
     call: async () => {
       const reply = await api.call(
         'tools.call',
@@ -185,6 +191,7 @@ const sides = {
   },
   nest: {
     pids: [nestGateway.pid, nestWorker.pid],
+    natsPid: nats.pid,
     call: async () => {
       const reply = await firstValueFrom(nestClient.send('talon.bench.nest.gateway', { message: 'hello' }));
       if (reply?.message !== 'hello') throw new Error('nest echo failed');
@@ -192,6 +199,7 @@ const sides = {
   },
   raw: {
     pids: [rawRelay.pid, rawResponder.pid],
+    natsPid: nats.pid,
     call: async () => {
       const reply = (await raw.request('talon.bench.raw.relay', rawPayload, { timeout: 10_000 })).json();
       if (reply.ok === false) throw new Error('raw echo failed');
@@ -221,14 +229,17 @@ for (let round = 0; round < ROUNDS; round++) {
     const warm = round === 0 ? 300 : 50;
     for (let i = 0; i < warm; i++) await side.call();
     const cpuBefore = cpuMs(side.pids);
+    const natsBefore = cpuMs([side.natsPid]);
     const samples = await timeSequential(side.call, SEQUENTIAL, 0);
     const loaded = await throughput(side.call);
     const cpu = cpuMs(side.pids) - cpuBefore;
+    const natsCpu = cpuMs([side.natsPid]) - natsBefore;
     perRound[name].push({
       p50: percentile(samples, 0.5),
       p99: percentile(samples, 0.99),
       perSecond: loaded.perSecond,
       cpuPer1000: (cpu / (SEQUENTIAL + loaded.calls)) * 1000,
+      natsCpuPer1000: (natsCpu / (SEQUENTIAL + loaded.calls)) * 1000,
     });
   }
 }
@@ -243,6 +254,7 @@ const figures = Object.fromEntries(
       p99: round3(median(rounds.map((r) => r.p99))),
       c64PerSecond: Math.round(median(rounds.map((r) => r.perSecond))),
       cpuMsPer1000: Math.round(median(rounds.map((r) => r.cpuPer1000))),
+      natsServerCpuMsPer1000: Math.round(median(rounds.map((r) => r.natsCpuPer1000))),
     },
   ]),
 );
@@ -261,6 +273,7 @@ printTable(
     'p99 ms': figure.p99,
     'c64 calls/s': figure.c64PerSecond,
     'server CPU ms/1000': figure.cpuMsPer1000,
+    'nats-server CPU ms/1000': figure.natsServerCpuMsPer1000,
   })),
 );
 

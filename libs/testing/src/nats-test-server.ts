@@ -17,6 +17,8 @@ import { findFreePort } from '@talon/service-runtime';
 export interface NatsTestServer {
   url: string;
   port: number;
+  /** The server process's pid (a new one after {@link restart}), e.g. to read its CPU time. */
+  readonly pid: number | undefined;
   /** The password of every Talon NATS user on this server. */
   credentials: NatsCredentials;
   /** An operator token every orchestrator started on this server (through the helpers) accepts. */
@@ -81,6 +83,9 @@ export async function startNatsTestServer(options: NatsTestServerOptions = {}): 
   const server: NatsTestServer = {
     url,
     port,
+    get pid() {
+      return child.pid;
+    },
     credentials,
     bootstrapToken,
     envFor(service): Record<string, string> {
