@@ -131,6 +131,21 @@ describe('tool-call acknowledgements on their own subject, under Talon authoriza
     }
   });
 
+  it('keeps callers off the ack subjects: only workers (and the orchestrator) may publish there', async () => {
+    const caller = await nats.connect('api');
+    const errors = collectNatsErrors(caller);
+    try {
+      caller.publish(`${SUBJECTS.toolAck('requester')}.token`);
+      await caller.flush();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(
+        errors.some((error) => /Permissions Violation for Publish to "talon\.tools\.v1\.ack\./.test(error)),
+      ).toBe(true);
+    } finally {
+      await caller.close();
+    }
+  });
+
   it('refuses a second reply to one request: each request gets exactly one', async () => {
     const errors = collectNatsErrors(worker);
     behave = (message) => {
