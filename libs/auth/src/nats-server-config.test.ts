@@ -56,6 +56,8 @@ describe('renderNatsServerConfig', () => {
       '_INBOX_skill-service.>',
     ])
       expect(NATS_PERMISSIONS.orchestrator.publish).toContain(inbox);
+    // Without `allow_responses` the orchestrator answers JetStream's flow control on a grant.
+    expect(NATS_PERMISSIONS.orchestrator.publish).toContain('$JS.FC.>');
     expect(NATS_PERMISSIONS['tool-worker'].publish).toContain('talon.tools.v1.ack.>');
     expect(NATS_PERMISSIONS['wasm-runner'].publish).toContain('talon.tools.v1.ack.>');
     expect(NATS_PERMISSIONS['tool-worker'].publish.some((subject) => subject.startsWith('_INBOX'))).toBe(

@@ -78,6 +78,11 @@ function serviceBasics(service: ServiceName): string[] {
 
 /** JetStream, key-value and object-store API subjects (durable state lives in the orchestrator today). */
 const JETSTREAM = ['$JS.API.>', '$JS.ACK.>', '$KV.>', '$O.>'];
+/**
+ * The answers to JetStream's flow-control requests, which every ordered consumer (an object read, a KV
+ * watch) must send: a user without `allow_responses` needs them granted, or its reads stall.
+ */
+const JETSTREAM_FLOW_CONTROL = '$JS.FC.>';
 
 /** Each subject once, in order. */
 function unique(subjects: string[]): string[] {
@@ -131,6 +136,7 @@ export const NATS_PERMISSIONS: Readonly<Record<NatsUser, NatsUserPermissions>> =
       ...JETSTREAM,
       '_INBOX.>',
       ...SERVICE_NAMES.map((service) => `${serviceInboxPrefix(service)}.>`),
+      JETSTREAM_FLOW_CONTROL,
     ],
     subscribe: ['talon.>', `${serviceInboxPrefix('orchestrator')}.>`, ...JETSTREAM],
     allowResponses: false,
