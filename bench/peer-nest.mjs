@@ -5,15 +5,16 @@
 // nats.js chain (client → relay → responder). Rounds are interleaved; figures are medians over rounds:
 // sequential p50/p99, calls/s at concurrency 64 for a fixed time, and server CPU time per 1,000 calls
 // (utime + stime from /proc/<pid>/stat of each side's server processes). Targets (issue 19): Talon c64
-// ≥ 1.0× Nest, p50 ≤ 1.1×, p99 ≤ 1.5×, CPU per call ≤ 1.3×. Talon runs twice: on embedded PGlite (the
-// default, on its own private nats-server's side above) and on PostgreSQL (as compose deploys it; on a second
+// ≥ 1.0× Nest, p50 ≤ 1.1×, p99 ≤ 1.5×, CPU per call ≤ 1.3×. Talon runs twice: on embedded PGlite as
+// `talon up` runs it (a data directory on disk, so each record is made durable in the audit journal before
+// the reply; on the private nats-server's side above) and on PostgreSQL (as compose deploys it; on a second
 // private nats-server so the two orchestrators do not share a queue group; PostgreSQL's own CPU is not
 // counted), and on PostgreSQL once more with the audit outbox (TALON_AUDIT_OUTBOX=jetstream, a third
 // nats-server). nats-server's CPU is not in "server CPU" (the outbox adds to it); it is reported beside it
 // per side (sides run one at a time, so the server's CPU meanwhile is that side's; the idle stacks on the
 // same server add their heartbeats).
-import { readFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rawCredentials, REPO_ROOT, startScript, testing } from './support/processes.mjs';
 import { percentile, printTable, timeSequential } from './support/stats.mjs';
@@ -42,9 +43,10 @@ function cpuMs(pids) {
 }
 
 const nats = await testing.startNatsTestServer();
+const pgliteDir = mkdtempSync(join(tmpdir(), 'talon-bench-peer-nest-'));
 const env = {
   NATS_URL: nats.url,
-  TALON_PGLITE_DIR: 'memory://',
+  TALON_PGLITE_DIR: join(pgliteDir, 'pglite'),
   TALON_HTTP_PORT: String(await testing.findFreePort()),
   TALON_GRPC_PORT: String(await testing.findFreePort()),
   LOG_LEVEL: 'warn',
@@ -259,7 +261,8 @@ const figures = Object.fromEntries(
   ]),
 );
 const labels = {
-  talon: 'talon tools.call: client → orchestrator → tool-worker (token, full pipeline)',
+  talon:
+    'talon tools.call: client → orchestrator → tool-worker (token, full pipeline; PGlite on disk, audit journal)',
   talonPostgres: 'talon tools.call, the same on PostgreSQL (its CPU not counted)',
   talonPostgresOutbox: 'talon tools.call on PostgreSQL, audit via the JetStream outbox',
   talonAgent: 'talon tools.call policy "agent" (session policy too)',
@@ -287,6 +290,7 @@ await Promise.all([natsPg.stop(), database.drop(), natsOutbox.stop(), databaseOu
 for (const child of [nestGateway, nestWorker, rawRelay, rawResponder]) child.kill('SIGTERM');
 await Promise.all([orchestrator.kill(), worker.kill()]);
 await nats.stop();
+rmSync(pgliteDir, { recursive: true, force: true });
 
 const ratio = (a, b) => Math.round((a / b) * 100) / 100;
 const against = (side) => ({
@@ -305,7 +309,7 @@ console.log(
     concurrency: CONCURRENCY,
     throughputMs: THROUGHPUT_MS,
     stages:
-      'talon: API token, schema validation, rate limit, NATS dispatch, leak scan, sanitize, wrap, audit',
+      'talon: API token, schema validation, rate limit, NATS dispatch, leak scan, sanitize, wrap, audit (journal on PGlite, commit on PostgreSQL, JetStream outbox)',
     ...figures,
     talonVsNest,
     talonPostgresVsNest: against('talonPostgres'),

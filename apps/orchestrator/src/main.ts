@@ -13,6 +13,8 @@ import { OrchestratorModule } from './orchestrator.module.js';
 import { TalonMcpEndpoint } from './mcp/talon-mcp-endpoint.js';
 import { httpFrontDoor } from './api/http-front-door.js';
 import { ApiAuthenticator } from './auth/api-authenticator.js';
+import { ApiRouter } from './api/api-router.js';
+import { natsApiHandler } from './api/nats-api-handler.js';
 import { consoleStatic } from './console/console-static.js';
 
 const config = parseOrchestratorConfig();
@@ -43,6 +45,7 @@ const running = await bootstrapService({
     });
     return OrchestratorModule.register(config, connection, logger, database);
   },
+  handlers: (app) => [natsApiHandler(app.get(ApiRouter), app.get(ApiAuthenticator))],
   configure: (app) => {
     // The front door first: Host, Origin, media type and token checks for every route, /mcp included.
     (app as INestApplication).use(httpFrontDoor(config.auth, app.get(ApiAuthenticator)));

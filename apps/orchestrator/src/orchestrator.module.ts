@@ -26,7 +26,6 @@ import { GrpcTypedApiController } from './api/grpc-typed-api.controller.js';
 import { SessionEventReplay } from './agent/session-event-replay.js';
 import { HttpApiController } from './api/http-api.controller.js';
 import { MetricsController } from './metrics/metrics.controller.js';
-import { NatsApiController } from './api/nats-api.controller.js';
 import {
   DATABASE,
   LOGGER,
@@ -66,7 +65,6 @@ export class OrchestratorModule {
       module: OrchestratorModule,
       // ChatHttpController before HttpApiController, whose catch-all route answers unknown paths.
       controllers: [
-        NatsApiController,
         ToolInvokeController,
         ChatHttpController,
         McpOAuthCallbackController,

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   AckPolicy,
   DiscardPolicy,
@@ -12,9 +11,10 @@ import {
   type JsMsg,
 } from '@nats-io/jetstream';
 import { nanos, type NatsConnection } from '@nats-io/transport-node';
-import { AUDIT_OUTBOX, AuditOutboxRecordSchema, isUuid, type AuditOutboxRecord } from '@talon/contracts';
+import { AUDIT_OUTBOX, AuditOutboxRecordSchema, type AuditOutboxRecord } from '@talon/contracts';
 import { decodeJsonPayload, encodeJson, validatePayload, type JsonLogger } from '@talon/service-runtime';
 import type { AuditCommit, AuditOutbox } from './audit-outbox.js';
+import { unreadableAuditRecord } from './unreadable-audit-record.js';
 
 /** Options of {@link JetStreamAuditOutbox}. */
 export interface JetStreamAuditOutboxOptions {
@@ -116,7 +116,7 @@ export class JetStreamAuditOutbox implements AuditOutbox {
         'An audit outbox record',
       );
     } catch (error) {
-      record = unreadableRecord(message, error);
+      record = unreadableAuditRecord(message.headers?.get('Nats-Msg-Id'), { seq: message.seq }, error);
     }
     const done = commit(record).then(() => {
       message.ack();
@@ -159,22 +159,4 @@ export class JetStreamAuditOutbox implements AuditOutbox {
     this.manager.catch(() => (this.manager = undefined));
     return this.manager;
   }
-}
-
-/** Only an orchestrator may publish to the outbox, so this is a bug's trace; it is kept, never dropped. */
-function unreadableRecord(message: JsMsg, error: unknown): AuditOutboxRecord {
-  const id = message.headers?.get('Nats-Msg-Id');
-  return {
-    recordId: id && isUuid(id) ? id : randomUUID(),
-    at: new Date().toISOString(),
-    kind: 'audit.unreadable',
-    actor: 'system',
-    sessionId: null,
-    callId: null,
-    tool: null,
-    argsHash: null,
-    outcome: 'unreadable',
-    durationMs: null,
-    data: { seq: message.seq, error: String((error as Error)?.message ?? error).slice(0, 500) },
-  };
 }

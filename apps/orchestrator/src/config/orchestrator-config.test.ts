@@ -34,11 +34,40 @@ describe('orchestrator config: turn leases', () => {
 });
 
 describe('orchestrator config: the audit outbox', () => {
-  it('commits to the database unless TALON_AUDIT_OUTBOX=jetstream', () => {
-    expect(parseOrchestratorConfig({}).auditOutbox).toBe('off');
-    expect(parseOrchestratorConfig({ TALON_AUDIT_OUTBOX: 'JetStream' }).auditOutbox).toBe('jetstream');
+  const postgres = { DATABASE_URL: 'postgres://talon@127.0.0.1:5432/talon' };
+
+  it('journals on PGlite with a data directory, in a folder of that directory', () => {
+    expect(parseOrchestratorConfig({ TALON_PGLITE_DIR: '/var/talon/pglite' }).auditOutbox).toEqual({
+      mode: 'journal',
+      dir: '/var/talon/pglite/talon-audit-journal',
+    });
+    expect(parseOrchestratorConfig({ TALON_STATE_DIR: '/var/talon' }).auditOutbox).toEqual({
+      mode: 'journal',
+      dir: '/var/talon/pglite/talon-audit-journal',
+    });
+  });
+
+  it('commits to the database on PostgreSQL and on PGlite in memory, and when told to', () => {
+    expect(parseOrchestratorConfig(postgres).auditOutbox).toEqual({ mode: 'off' });
+    expect(parseOrchestratorConfig({ TALON_PGLITE_DIR: 'memory://' }).auditOutbox).toEqual({ mode: 'off' });
+    expect(
+      parseOrchestratorConfig({ TALON_PGLITE_DIR: '/var/talon/pglite', TALON_AUDIT_OUTBOX: 'off' })
+        .auditOutbox,
+    ).toEqual({ mode: 'off' });
+    expect(parseOrchestratorConfig({ ...postgres, TALON_AUDIT_OUTBOX: 'JetStream' }).auditOutbox).toEqual({
+      mode: 'jetstream',
+    });
+  });
+
+  it('refuses an unknown outbox, and a journal where no single orchestrator owns a folder', () => {
     expect(() => parseOrchestratorConfig({ TALON_AUDIT_OUTBOX: 'kafka' })).toThrow(
-      /TALON_AUDIT_OUTBOX="kafka" is invalid: expected off \(commit each record to the database\) or jetstream/,
+      /TALON_AUDIT_OUTBOX="kafka" is invalid: expected off \(commit each record to the database\), journal/,
     );
+    expect(() => parseOrchestratorConfig({ ...postgres, TALON_AUDIT_OUTBOX: 'journal' })).toThrow(
+      /TALON_AUDIT_OUTBOX="journal" is invalid: expected off or jetstream: the journal lives in the data directory of PGlite/,
+    );
+    expect(() =>
+      parseOrchestratorConfig({ TALON_PGLITE_DIR: 'memory://', TALON_AUDIT_OUTBOX: 'journal' }),
+    ).toThrow(/not memory:/);
   });
 });

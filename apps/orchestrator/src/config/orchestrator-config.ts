@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { IANAZone } from 'luxon';
 import { fileURLToPath } from 'node:url';
 import { parseLlmConfig, type LlmConfig } from '@talon/llm';
@@ -6,6 +6,7 @@ import { DEFAULT_TOKEN_CACHE_MS, looksLikeApiToken } from '@talon/auth';
 import { SKILL_MCP_AUTOSTART_MODES, type SkillMcpAutostart } from '@talon/skills';
 import { DEFAULT_TURN_LEASE_MS, MIN_LEASE_MS } from '@talon/agent';
 import type { ScopedRateLimit } from '@talon/tool-runtime';
+import { parseDatabaseConfig, PGLITE_IN_MEMORY } from '@talon/persistence';
 import {
   InvalidConfigError,
   parseServiceConfig,
@@ -72,12 +73,13 @@ export interface OrchestratorConfig extends ServiceConfig {
   rateLimits: ReadonlyMap<string, ScopedRateLimit>;
   /**
    * Where a call's audit record is made durable before the call is answered (env `TALON_AUDIT_OUTBOX`):
-   * `off` (default) commits it to the database, grouped with the records of concurrent calls;
-   * `jetstream` publishes it to the JetStream outbox stream, which orchestrators drain into the database
-   * (on PostgreSQL about 1 ms less per call, but more work per call for NATS and the orchestrator: see
-   * docs/security.md).
+   * `journal` (the default on PGlite with a data directory) appends it to a journal in the data directory,
+   * which this orchestrator drains into the chain in statements of many rows; `off` (the default on
+   * PostgreSQL and on PGlite in memory) commits it to the database, grouped with the records of concurrent
+   * calls; `jetstream` publishes it to the JetStream outbox stream, which orchestrators drain into the
+   * database (more work per call for NATS and the orchestrator: see docs/security.md).
    */
-  auditOutbox: AuditOutboxMode;
+  auditOutbox: AuditOutboxConfig;
   /** Jobs and routines (issue 13). */
   autonomy: {
     /** Scheduler tick. Default 250 ms (env `TALON_SCHEDULER_TICK_MS`). */
@@ -243,18 +245,36 @@ export function parseOrchestratorConfig(env: NodeJS.ProcessEnv = process.env): O
 }
 
 /** Where audit records are made durable before a call is answered. */
-export const AUDIT_OUTBOX_MODES = ['off', 'jetstream'] as const;
+export const AUDIT_OUTBOX_MODES = ['off', 'journal', 'jetstream'] as const;
 export type AuditOutboxMode = (typeof AUDIT_OUTBOX_MODES)[number];
+/** The audit outbox and, for the journal, its folder (in the PGlite data directory). */
+export type AuditOutboxConfig = { mode: 'off' | 'jetstream' } | { mode: 'journal'; dir: string };
 
-function readAuditOutbox(env: NodeJS.ProcessEnv): AuditOutboxMode {
-  const value = (env.TALON_AUDIT_OUTBOX || 'off').toLowerCase();
+/** The journal's folder inside the PGlite data directory, whose lock makes this orchestrator its one owner. */
+export const AUDIT_JOURNAL_FOLDER = 'talon-audit-journal';
+
+function readAuditOutbox(env: NodeJS.ProcessEnv): AuditOutboxConfig {
+  const database = parseDatabaseConfig(env);
+  // The journal needs a folder one orchestrator owns: PGlite's data directory (locked by its process).
+  const journalDir =
+    database.kind === 'pglite' && database.dataDir !== PGLITE_IN_MEMORY
+      ? join(database.dataDir, AUDIT_JOURNAL_FOLDER)
+      : undefined;
+  const value = (env.TALON_AUDIT_OUTBOX || (journalDir ? 'journal' : 'off')).toLowerCase();
   if (!(AUDIT_OUTBOX_MODES as readonly string[]).includes(value))
     throw new InvalidConfigError(
       'TALON_AUDIT_OUTBOX',
       env.TALON_AUDIT_OUTBOX ?? '',
-      'off (commit each record to the database) or jetstream (the JetStream outbox)',
+      'off (commit each record to the database), journal (PGlite with a data directory) or jetstream (the JetStream outbox)',
     );
-  return value as AuditOutboxMode;
+  if (value !== 'journal') return { mode: value as 'off' | 'jetstream' };
+  if (!journalDir)
+    throw new InvalidConfigError(
+      'TALON_AUDIT_OUTBOX',
+      env.TALON_AUDIT_OUTBOX ?? '',
+      'off or jetstream: the journal lives in the data directory of PGlite, which one orchestrator owns (not PostgreSQL, not memory://)',
+    );
+  return { mode: 'journal', dir: journalDir };
 }
 
 function readSkillMcpAutostart(env: NodeJS.ProcessEnv): SkillMcpAutostart {

@@ -11,6 +11,7 @@ import {
 import { CatalogWarmUp, ToolCatalog, type Tool } from '@talon/tool-runtime';
 import { AuditLog } from '../audit/audit-log.js';
 import { JetStreamAuditOutbox } from '../audit/jetstream-audit-outbox.js';
+import { JournalAuditOutbox } from '../audit/journal-audit-outbox.js';
 import { ArtifactStore } from '../artifacts/artifact-store.js';
 import {
   ARTIFACT_STORE,
@@ -43,7 +44,8 @@ export function toolProviders(
   const skills = new SkillServiceClient(new NatsRequester(connection));
   for (const tool of createSkillTools(skills)) catalog.registerLocal(tool);
   const audit = new AuditLog(database, {
-    ...(auditOutbox === 'jetstream' ? { outbox: new JetStreamAuditOutbox(connection, logger) } : {}),
+    ...(auditOutbox.mode === 'jetstream' ? { outbox: new JetStreamAuditOutbox(connection, logger) } : {}),
+    ...(auditOutbox.mode === 'journal' ? { outbox: new JournalAuditOutbox(auditOutbox.dir, logger) } : {}),
     onWriteError: (error, attempt, rows) =>
       logger.write('error', 'audit write failed; retrying', { error: String(error), attempt, rows }),
     onOutboxError: (error) =>

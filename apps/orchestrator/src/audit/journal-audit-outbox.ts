@@ -1,0 +1,222 @@
+import {
+  closeSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { AuditOutboxRecordSchema, type AuditOutboxRecord } from '@talon/contracts';
+import { validatePayload, type JsonLogger } from '@talon/service-runtime';
+import type { AuditCommit, AuditOutbox } from './audit-outbox.js';
+import { unreadableAuditRecord } from './unreadable-audit-record.js';
+
+/** Options of {@link JournalAuditOutbox}. */
+export interface JournalAuditOutboxOptions {
+  /** Records one segment file takes before the next starts. Default {@link DEFAULT_SEGMENT_RECORDS}. */
+  segmentRecords?: number;
+  /** The longest `stop` waits for the records it holds to be committed; the rest stay in the journal. Default 10 s. */
+  stopWaitMs?: number;
+}
+
+/** A segment is deleted once every record in it is committed, so this bounds what a restart replays. */
+export const DEFAULT_SEGMENT_RECORDS = 4_096;
+const DEFAULT_STOP_WAIT_MS = 10_000;
+const SEGMENT_NAME = /^segment-(\d{12})\.jsonl$/;
+
+/** One journal file: its records are appended, committed, and then the file is deleted. */
+interface Segment {
+  readonly path: string;
+  /** Open for appending while it is the current segment. */
+  fd: number | undefined;
+  bytes: number;
+  appended: number;
+  committed: number;
+}
+
+/**
+ * The audit outbox of an embedded database: a journal of JSON lines in a folder of the PGlite data
+ * directory, which one orchestrator owns (the data directory's lock). `publish` appends the record with
+ * one `write` and resolves: the record then survives a crash of this process exactly as a PGlite commit
+ * does (PGlite runs with fsync off, so both live in the operating system's page cache until it writes
+ * them out). Each record is handed to the chain at once; the chain gathers them into statements of dozens
+ * of rows, which on PGlite cost a fraction of a statement per row. A segment whose records are all
+ * committed is deleted; at start the segments left by a killed process are committed again (the chain
+ * stores a record id once, so a record committed before the kill is not stored twice). A line cut short
+ * by a crash in the middle of its write belongs to a call that was never answered and is skipped; any
+ * other line that is not a record is kept as an `audit.unreadable` row.
+ */
+export class JournalAuditOutbox implements AuditOutbox {
+  private commit?: AuditCommit;
+  private current?: Segment;
+  private nextSegment = 1;
+  private outstanding = 0;
+  private idleWaiters: Array<() => void> = [];
+  private stopped = false;
+  private readonly segmentRecords: number;
+
+  constructor(
+    private readonly dir: string,
+    private readonly logger: JsonLogger,
+    private readonly options: JournalAuditOutboxOptions = {},
+  ) {
+    this.segmentRecords = options.segmentRecords ?? DEFAULT_SEGMENT_RECORDS;
+  }
+
+  publish(record: AuditOutboxRecord): Promise<void> {
+    try {
+      this.append(record);
+      return Promise.resolve();
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+  }
+
+  /** Commits what earlier runs left in the journal, then takes new records. */
+  start(commit: AuditCommit): Promise<void> {
+    mkdirSync(this.dir, { recursive: true });
+    const names = readdirSync(this.dir)
+      .filter((name) => SEGMENT_NAME.test(name))
+      .sort();
+    let replayed = 0;
+    for (const name of names) {
+      const segment: Segment = {
+        path: join(this.dir, name),
+        fd: undefined,
+        bytes: 0,
+        appended: 0,
+        committed: 0,
+      };
+      this.nextSegment = Math.max(this.nextSegment, Number(SEGMENT_NAME.exec(name)![1]) + 1);
+      const records = this.readSegment(segment.path);
+      segment.appended = records.length;
+      replayed += records.length;
+      if (records.length === 0) this.remove(segment);
+      for (const record of records) this.track(segment, commit(record));
+    }
+    if (replayed > 0)
+      this.logger.write('info', 'committing audit records left in the journal', {
+        records: replayed,
+        segments: names.length,
+      });
+    this.commit = commit;
+    return Promise.resolve();
+  }
+
+  async drained(maxWaitMs: number): Promise<boolean> {
+    if (this.outstanding === 0) return true;
+    let timer: NodeJS.Timeout | undefined;
+    const idle = await Promise.race([
+      new Promise<boolean>((resolve) => this.idleWaiters.push(() => resolve(true))),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), maxWaitMs))),
+    ]);
+    clearTimeout(timer);
+    return idle;
+  }
+
+  /** Takes no more records; waits (bounded) for those taken, and deletes the segments they fill. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    const segment = this.current;
+    if (segment) this.seal(segment);
+    await this.drained(this.options.stopWaitMs ?? DEFAULT_STOP_WAIT_MS);
+  }
+
+  private append(record: AuditOutboxRecord): void {
+    const commit = this.commit;
+    if (!commit || this.stopped)
+      throw new Error('The audit journal is not taking records (not started, or stopping).');
+    const segment = this.current ?? this.openSegment();
+    const line = Buffer.from(JSON.stringify(record) + '\n');
+    try {
+      for (let written = 0; written < line.byteLength;)
+        written += writeSync(segment.fd!, line, written, line.byteLength - written);
+    } catch (error) {
+      // A full disk, say: take back the part written (a line cut short would read as a torn write), close
+      // the segment, and let the caller write the record directly.
+      try {
+        ftruncateSync(segment.fd!, segment.bytes);
+      } finally {
+        this.seal(segment);
+      }
+      throw error;
+    }
+    segment.bytes += line.byteLength;
+    segment.appended++;
+    if (segment.appended >= this.segmentRecords) this.seal(segment);
+    this.track(segment, commit(record));
+  }
+
+  private openSegment(): Segment {
+    const name = `segment-${String(this.nextSegment++).padStart(12, '0')}.jsonl`;
+    const path = join(this.dir, name);
+    const segment: Segment = { path, fd: openSync(path, 'a', 0o600), bytes: 0, appended: 0, committed: 0 };
+    this.current = segment;
+    return segment;
+  }
+
+  /** No more records go into `segment`; it is deleted now or once its last record is committed. */
+  private seal(segment: Segment): void {
+    if (this.current === segment) this.current = undefined;
+    if (segment.fd !== undefined) closeSync(segment.fd);
+    segment.fd = undefined;
+    if (segment.committed === segment.appended) this.remove(segment);
+  }
+
+  private track(segment: Segment, committed: Promise<void>): void {
+    this.outstanding++;
+    // `commit` never rejects: the chain retries a failed write until it is stored.
+    void committed.then(() => {
+      segment.committed++;
+      if (segment.fd === undefined && segment.committed === segment.appended) this.remove(segment);
+      if (--this.outstanding === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
+    });
+  }
+
+  private remove(segment: Segment): void {
+    try {
+      unlinkSync(segment.path);
+    } catch (error) {
+      // Still there at the next start: its records are then found stored and not written twice.
+      this.logger.write('warn', 'a committed audit journal segment could not be deleted', {
+        path: segment.path,
+        error: String(error),
+      });
+    }
+  }
+
+  private readSegment(path: string): AuditOutboxRecord[] {
+    const lines = readFileSync(path, 'utf8').split('\n');
+    // Text after the last newline is a line whose write a crash cut short: its call was never answered.
+    const torn = lines.pop();
+    if (torn)
+      this.logger.write('warn', 'skipped an audit journal line cut short by a crash', {
+        path,
+        bytes: Buffer.byteLength(torn),
+      });
+    const records: AuditOutboxRecord[] = [];
+    lines.forEach((line, index) => {
+      if (line === '') return;
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(line);
+        records.push(
+          validatePayload<AuditOutboxRecord>(AuditOutboxRecordSchema, parsed, 'An audit journal record'),
+        );
+      } catch (error) {
+        const id = (parsed as { recordId?: unknown } | undefined)?.recordId;
+        records.push(
+          unreadableAuditRecord(
+            typeof id === 'string' ? id : undefined,
+            { journal: path, line: index + 1 },
+            error,
+          ),
+        );
+      }
+    });
+    return records;
+  }
+}

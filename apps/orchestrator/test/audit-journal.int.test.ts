@@ -1,0 +1,240 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDatabase, type Database } from '@talon/persistence';
+import {
+  connectTalonApi,
+  findFreePort,
+  startNatsTestServer,
+  startServiceProcess,
+  type NatsTestServer,
+  type ServiceProcess,
+  type TalonApiClient,
+} from '@talon/testing';
+import type { AuditOutboxRecord } from '@talon/contracts';
+import { JsonLogger } from '@talon/service-runtime';
+import { AuditLog } from '../src/audit/audit-log.js';
+import { JournalAuditOutbox } from '../src/audit/journal-audit-outbox.js';
+
+const quietLogger = (lines: string[] = []) =>
+  new JsonLogger({ service: 'test', instanceId: 'test' }, 'info', (line) => void lines.push(line));
+
+const record = (callId = randomUUID()): AuditOutboxRecord => ({
+  recordId: randomUUID(),
+  at: new Date().toISOString(),
+  kind: 'tool.call',
+  actor: 'operator:test',
+  sessionId: null,
+  callId,
+  tool: 'echo',
+  argsHash: null,
+  outcome: 'ok',
+  durationMs: 1,
+  data: {},
+});
+
+const segments = (dir: string) => readdirSync(dir).filter((name) => name.endsWith('.jsonl'));
+
+describe('the audit journal (PGlite with a data directory)', () => {
+  let database: Database;
+  let base: string;
+
+  beforeAll(async () => {
+    database = await openDatabase({ kind: 'pglite', dataDir: 'memory://' });
+    base = mkdtempSync(join(tmpdir(), 'talon-audit-journal-'));
+  }, 60_000);
+
+  afterAll(async () => {
+    await database?.close();
+    rmSync(base, { recursive: true, force: true });
+  });
+
+  const rows = async (callIds: string[]) =>
+    database.prisma.auditEvent.findMany({ where: { callId: { in: callIds } }, orderBy: { id: 'asc' } });
+
+  it('answers once the record is in the journal, commits it in a later statement, then deletes the segment', async () => {
+    const dir = join(base, 'answer');
+    const audit = new AuditLog(database, {
+      outbox: new JournalAuditOutbox(dir, quietLogger()),
+      gatherMs: 200,
+    });
+    await audit.start();
+    const callIds = Array.from({ length: 5 }, () => randomUUID());
+    for (const callId of callIds)
+      await audit.append({ kind: 'tool.call', actor: 'operator:test', callId, outcome: 'ok' });
+    // Answered: every record is a line of the journal, and the chain has not been written yet.
+    const journal = segments(dir)
+      .map((name) => readFileSync(join(dir, name), 'utf8'))
+      .join('');
+    for (const callId of callIds) expect(journal).toContain(callId);
+    expect(await rows(callIds)).toHaveLength(0);
+    await audit.flush();
+    const stored = await rows(callIds);
+    expect(stored.map((row) => row.callId)).toEqual(callIds);
+    // In one statement: the ids are consecutive and each row links to the one before.
+    expect(stored.every((row, index) => index === 0 || row.prevHash === stored[index - 1]!.hash)).toBe(true);
+    await audit.stop();
+    expect(segments(dir)).toEqual([]);
+    expect((await audit.verify()).ok).toBe(true);
+  }, 30_000);
+
+  it('moves to a new segment every N records and deletes each once its records are committed', async () => {
+    const dir = join(base, 'segments');
+    const audit = new AuditLog(database, {
+      outbox: new JournalAuditOutbox(dir, quietLogger(), { segmentRecords: 3 }),
+      gatherMs: 200,
+    });
+    await audit.start();
+    const callIds = Array.from({ length: 10 }, () => randomUUID());
+    for (const callId of callIds)
+      await audit.append({ kind: 'tool.call', actor: 'operator:test', callId, outcome: 'ok' });
+    expect(segments(dir)).toHaveLength(4);
+    await audit.flush();
+    // The three full segments are gone; the current one stays open until it fills or the log stops.
+    expect(segments(dir)).toHaveLength(1);
+    expect(await rows(callIds)).toHaveLength(10);
+    await audit.stop();
+    expect(segments(dir)).toEqual([]);
+  }, 30_000);
+
+  it('commits at start what a killed process left: once each, a torn last line skipped, a damaged line kept', async () => {
+    const dir = join(base, 'replay');
+    const first = new AuditLog(database, { outbox: new JournalAuditOutbox(dir, quietLogger()), gatherMs: 1 });
+    await first.start();
+    // Committed before the "kill": their lines are still in the journal and must not be stored twice.
+    const committed = [record(), record()];
+    for (const entry of committed) await first.commit(entry);
+    const pending = [record(), record(), record()];
+    const damagedId = randomUUID();
+    const tornId = randomUUID();
+    writeFileSync(
+      join(dir, 'segment-000000000007.jsonl'),
+      [...committed, pending[0]].map((entry) => JSON.stringify(entry) + '\n').join('') +
+        JSON.stringify({ ...record(), recordId: damagedId, kind: 7 }) +
+        '\n' +
+        JSON.stringify(pending[1]) +
+        '\n',
+    );
+    writeFileSync(join(dir, 'segment-000000000008.jsonl'), JSON.stringify(pending[2]) + '\n');
+    appendFileSync(
+      join(dir, 'segment-000000000008.jsonl'),
+      JSON.stringify({ ...record(), recordId: tornId }).slice(0, 40),
+    );
+    writeFileSync(join(dir, 'segment-000000000009.jsonl'), '');
+    const logs: string[] = [];
+    const second = new AuditLog(database, {
+      outbox: new JournalAuditOutbox(dir, quietLogger(logs)),
+      gatherMs: 1,
+    });
+    await second.start();
+    await second.flush();
+    const ids = [...committed, ...pending].map((entry) => entry.callId!);
+    const stored = await rows(ids);
+    expect(stored.map((row) => row.callId).sort()).toEqual([...ids].sort());
+    const damaged = await database.prisma.auditEvent.findMany({ where: { recordId: damagedId } });
+    expect(damaged).toMatchObject([{ kind: 'audit.unreadable', outcome: 'unreadable' }]);
+    expect((damaged[0]!.data as { line: number }).line).toBe(4);
+    expect(await database.prisma.auditEvent.count({ where: { recordId: tornId } })).toBe(0);
+    expect(logs.join('\n')).toMatch(/cut short by a crash/);
+    // Numbering goes on after the highest segment found, and every replayed segment is gone.
+    await second.append({ kind: 'tool.call', actor: 'operator:test', outcome: 'ok' });
+    expect(segments(dir)).toEqual(['segment-000000000010.jsonl']);
+    await second.stop();
+    await first.stop();
+    expect(segments(dir)).toEqual([]);
+    expect((await second.verify()).ok).toBe(true);
+  }, 30_000);
+
+  it('writes a record directly when the journal cannot take it', async () => {
+    const refused: unknown[] = [];
+    const outbox = new JournalAuditOutbox(join(base, 'refused'), quietLogger());
+    const audit = new AuditLog(database, { outbox, onOutboxError: (error) => refused.push(error) });
+    // Not started: the journal refuses, and the append waits for its own commit instead.
+    const callId = randomUUID();
+    await audit.append({ kind: 'tool.call', actor: 'operator:test', callId, outcome: 'ok' });
+    expect(refused).toHaveLength(1);
+    expect(String(refused[0])).toMatch(/not taking records/);
+    expect(await rows([callId])).toHaveLength(1);
+  }, 30_000);
+});
+
+describe('through the orchestrator on a PGlite data directory', () => {
+  let nats: NatsTestServer;
+  let orchestrator: ServiceProcess;
+  let worker: ServiceProcess;
+  let api: TalonApiClient;
+  let stateDir: string;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    nats = await startNatsTestServer();
+    stateDir = mkdtempSync(join(tmpdir(), 'talon-journal-orchestrator-'));
+    env = {
+      NATS_URL: nats.url,
+      TALON_STATE_DIR: stateDir,
+      TALON_HTTP_PORT: String(await findFreePort()),
+      TALON_GRPC_PORT: String(await findFreePort()),
+    };
+    [orchestrator, worker] = await Promise.all([
+      startServiceProcess('orchestrator', env, { timeoutMs: 120_000 }),
+      startServiceProcess('tool-worker', { NATS_URL: nats.url }),
+    ]);
+    api = await connectTalonApi(nats.url);
+  }, 180_000);
+
+  afterAll(async () => {
+    await api?.close();
+    await Promise.all([orchestrator, worker].map((service) => service?.kill()));
+    await nats?.stop();
+    rmSync(stateDir, { recursive: true, force: true });
+  });
+
+  it('loses no audit row of an answered call when the orchestrator is SIGKILLed under load, and stores none twice', async () => {
+    await api.ok('tools.call', { tool: 'echo', params: { message: 'warm' } }, 10_000);
+    const answered: string[] = [];
+    let stop = false;
+    const callers = Array.from({ length: 16 }, async () => {
+      while (!stop) {
+        const callId = randomUUID();
+        try {
+          const reply = await api.call(
+            'tools.call',
+            { tool: 'echo', params: { message: callId }, callId },
+            2_000,
+          );
+          if (reply.ok || reply.error) answered.push(callId);
+        } catch {
+          // No reply (the orchestrator died mid-call): not answered, so no promise was made.
+        }
+      }
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await orchestrator.kill();
+    stop = true;
+    await Promise.all(callers);
+    expect(answered.length).toBeGreaterThan(50);
+    const journal = join(stateDir, 'pglite', 'talon-audit-journal');
+    // The kill left the journal behind: its records are committed again at the next start.
+    expect(segments(journal).length).toBeGreaterThan(0);
+    // The dead process's data-directory lock would go stale after 30 s; removed here instead of waited for.
+    rmSync(join(stateDir, 'pglite.lock'), { recursive: true, force: true });
+    orchestrator = await startServiceProcess('orchestrator', env, { timeoutMs: 120_000 });
+    expect(await api.ok('audit.verify', {}, 60_000)).toMatchObject({ ok: true });
+    await orchestrator.stop();
+    expect(segments(journal)).toEqual([]);
+    const database = await openDatabase({ kind: 'pglite', dataDir: join(stateDir, 'pglite') });
+    try {
+      const stored = await database.prisma.auditEvent.groupBy({
+        by: ['callId'],
+        where: { callId: { in: answered } },
+        _count: { _all: true },
+      });
+      expect(stored).toHaveLength(answered.length);
+      expect(stored.filter((row) => row._count._all !== 1)).toEqual([]);
+    } finally {
+      await database.close();
+    }
+  }, 240_000);
+});
