@@ -1,7 +1,8 @@
 // server-everything's echo over stdio, called two ways in the same run: through Talon (`tools.call` over
 // NATS → orchestrator: validation, dispatch → wasm-runner: McpManager → server; then leak scan, sanitize,
 // wrap and audit) and directly with the SDK client on its own server process, rounds alternated.
-// Target (issue 19): Talon adds under 0.5 ms at p50 (it was 1 ms). Last line: JSON.
+// Target (issue 19): Talon adds under 0.5 ms at p50 (it was 1 ms). The orchestrator runs on PostgreSQL, or with
+// BENCH_DATABASE=pglite on PGlite with a data directory as `talon up` runs it (the audit journal). Last line: JSON.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import { printTable, summarize, timeSequential } from './support/stats.mjs';
 import { connectTalonApi } from './support/talon-api.mjs';
 
 const COUNT = Number(process.env.BENCH_COUNT ?? 2000);
+const PGLITE = process.env.BENCH_DATABASE === 'pglite';
 const everything = join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const state = await mkdtemp(join(tmpdir(), 'talon-bench-mcp-'));
 const [nats, database] = await Promise.all([testing.startNatsTestServer(), testing.createTestDatabase()]);
@@ -21,7 +23,7 @@ const orchestrator = await testing.startServiceProcess(
   'orchestrator',
   {
     ...quiet,
-    DATABASE_URL: database.url,
+    ...(PGLITE ? { TALON_PGLITE_DIR: join(state, 'pglite') } : { DATABASE_URL: database.url }),
     TALON_HTTP_PORT: String(await testing.findFreePort()),
     TALON_GRPC_PORT: String(await testing.findFreePort()),
   },
@@ -98,6 +100,7 @@ const round = (value) => Math.round(value * 1000) / 1000;
 console.log(
   JSON.stringify({
     benchmark: 'mcp',
+    database: PGLITE ? 'pglite data dir, audit journal' : 'postgres',
     calls: COUNT,
     talon: talonStats,
     direct: directStats,

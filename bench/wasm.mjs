@@ -72,7 +72,10 @@ const orchestrator = await testing.startServiceProcess(
   'orchestrator',
   {
     NATS_URL: nats.url,
-    DATABASE_URL: database.url,
+    // BENCH_DATABASE=pglite: PGlite with a data directory, as `talon up` runs it (the audit journal).
+    ...(process.env.BENCH_DATABASE === 'pglite'
+      ? { TALON_PGLITE_DIR: join(base, 'pglite') }
+      : { DATABASE_URL: database.url }),
     LOG_LEVEL: 'warn',
     TALON_HTTP_PORT: String(await testing.findFreePort()),
     TALON_GRPC_PORT: String(await testing.findFreePort()),
@@ -272,6 +275,7 @@ rmSync(base, { recursive: true, force: true });
 console.log(
   JSON.stringify({
     benchmark: 'wasm',
+    database: process.env.BENCH_DATABASE === 'pglite' ? 'pglite data dir, audit journal' : 'postgres',
     calls: COUNT,
     coldStartMs: cold,
     warmExecuteMs: {

@@ -222,7 +222,15 @@ describe('through the orchestrator on a PGlite data directory', () => {
     rmSync(join(stateDir, 'pglite.lock'), { recursive: true, force: true });
     orchestrator = await startServiceProcess('orchestrator', env, { timeoutMs: 120_000 });
     expect(await api.ok('audit.verify', {}, 60_000)).toMatchObject({ ok: true });
-    await orchestrator.stop();
+    // A SIGTERM right after a burst: what the journal holds is committed before the database closes.
+    const burst = Array.from({ length: 64 }, () => randomUUID());
+    await Promise.all(
+      burst.map((callId) =>
+        api.ok('tools.call', { tool: 'echo', params: { message: callId }, callId }, 10_000),
+      ),
+    );
+    answered.push(...burst);
+    expect(await orchestrator.stop()).toBe(0);
     expect(segments(journal)).toEqual([]);
     const database = await openDatabase({ kind: 'pglite', dataDir: join(stateDir, 'pglite') });
     try {
