@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase, type Database } from '@talon/persistence';
@@ -145,6 +154,37 @@ describe('the audit journal (PGlite with a data directory)', () => {
     await first.stop();
     expect(segments(dir)).toEqual([]);
     expect((await second.verify()).ok).toBe(true);
+  }, 30_000);
+
+  it('writes a record directly when the disk refuses the line, and journals the next one in a new segment', async () => {
+    const dir = join(base, 'full-disk');
+    mkdirSync(dir);
+    // Something that is not a file where a segment would be is left alone at start, not read.
+    mkdirSync(join(dir, 'segment-000000000003.jsonl'));
+    const refused: unknown[] = [];
+    const logs: string[] = [];
+    const outbox = new JournalAuditOutbox(dir, quietLogger(logs));
+    const audit = new AuditLog(database, {
+      outbox,
+      gatherMs: 1,
+      onOutboxError: (error) => refused.push(error),
+    });
+    await audit.start();
+    expect(logs.join('\n')).toMatch(/not a file/);
+    rmSync(join(dir, 'segment-000000000003.jsonl'), { recursive: true });
+    // The next segment the journal opens is /dev/full: every write to it fails with ENOSPC.
+    symlinkSync('/dev/full', join(dir, 'segment-000000000004.jsonl'));
+    const first = randomUUID();
+    await audit.append({ kind: 'tool.call', actor: 'operator:test', callId: first, outcome: 'ok' });
+    expect(String(refused[0])).toMatch(/ENOSPC|no space/i);
+    expect(await rows([first])).toHaveLength(1);
+    const second = randomUUID();
+    await audit.append({ kind: 'tool.call', actor: 'operator:test', callId: second, outcome: 'ok' });
+    expect(refused).toHaveLength(1);
+    expect(readFileSync(join(dir, 'segment-000000000005.jsonl'), 'utf8')).toContain(second);
+    await audit.stop();
+    expect(await rows([second])).toHaveLength(1);
+    expect(segments(dir)).toEqual([]);
   }, 30_000);
 
   it('writes a record directly when the journal cannot take it', async () => {

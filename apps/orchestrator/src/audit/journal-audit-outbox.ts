@@ -1,6 +1,7 @@
 import {
   closeSync,
   ftruncateSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readdirSync,
@@ -83,15 +84,15 @@ export class JournalAuditOutbox implements AuditOutbox {
       .sort();
     let replayed = 0;
     for (const name of names) {
-      const segment: Segment = {
-        path: join(this.dir, name),
-        fd: undefined,
-        bytes: 0,
-        appended: 0,
-        committed: 0,
-      };
+      const path = join(this.dir, name);
       this.nextSegment = Math.max(this.nextSegment, Number(SEGMENT_NAME.exec(name)![1]) + 1);
-      const records = this.readSegment(segment.path);
+      // Only regular files are read: a link to a device or a FIFO could stall the start.
+      if (!lstatSync(path).isFile()) {
+        this.logger.write('warn', 'left alone an audit journal entry that is not a file', { path });
+        continue;
+      }
+      const segment: Segment = { path, fd: undefined, bytes: 0, appended: 0, committed: 0 };
+      const records = this.readSegment(path);
       segment.appended = records.length;
       replayed += records.length;
       if (records.length === 0) this.remove(segment);
@@ -135,13 +136,18 @@ export class JournalAuditOutbox implements AuditOutbox {
       for (let written = 0; written < line.byteLength;)
         written += writeSync(segment.fd!, line, written, line.byteLength - written);
     } catch (error) {
-      // A full disk, say: take back the part written (a line cut short would read as a torn write), close
-      // the segment, and let the caller write the record directly.
+      // A full disk, say: take back the part written, close the segment, and let the caller write the
+      // record directly. A part that stays (the truncate failed too) is the segment's last line, which a
+      // replay skips as a torn write: right, since the record was committed directly.
       try {
         ftruncateSync(segment.fd!, segment.bytes);
-      } finally {
-        this.seal(segment);
+      } catch (truncateError) {
+        this.logger.write('warn', 'could not take back a failed audit journal write', {
+          path: segment.path,
+          error: String(truncateError),
+        });
       }
+      this.seal(segment);
       throw error;
     }
     segment.bytes += line.byteLength;
