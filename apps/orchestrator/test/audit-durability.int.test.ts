@@ -17,6 +17,7 @@ import {
 import { AUDIT_OUTBOX, type AuditOutboxRecord } from '@talon/contracts';
 import { JsonLogger } from '@talon/service-runtime';
 import { AuditLog } from '../src/audit/audit-log.js';
+import { echoCallsAcrossKill } from './support/echo-calls-across-kill.js';
 import { JetStreamAuditOutbox } from '../src/audit/jetstream-audit-outbox.js';
 
 describe('the audit log never drops a row', () => {
@@ -378,27 +379,7 @@ describe('the audit log never drops a row', () => {
 
     it('loses no audit row of an answered call when the orchestrator is SIGKILLed under load', async () => {
       await api.ok('tools.call', { tool: 'echo', params: { message: 'warm' } }, 10_000);
-      const answered: string[] = [];
-      let stop = false;
-      const callers = Array.from({ length: 16 }, async () => {
-        while (!stop) {
-          const callId = randomUUID();
-          try {
-            const reply = await api.call(
-              'tools.call',
-              { tool: 'echo', params: { message: callId }, callId },
-              2_000,
-            );
-            if (reply.ok || reply.error) answered.push(callId);
-          } catch {
-            // No reply (the orchestrator died mid-call): not answered, so no promise was made.
-          }
-        }
-      });
-      await sleep(1_500);
-      await orchestrator.kill();
-      stop = true;
-      await Promise.all(callers);
+      const answered = await echoCallsAcrossKill(api, () => orchestrator.kill());
       expect(answered.length).toBeGreaterThan(50);
       // Committed before each reply, or (with the outbox) in the stream before each reply.
       if (outbox === 'off') expect(await rowsFor(answered)).toBe(answered.length);

@@ -25,6 +25,7 @@ import {
 import type { AuditOutboxRecord } from '@talon/contracts';
 import { JsonLogger } from '@talon/service-runtime';
 import { AuditLog } from '../src/audit/audit-log.js';
+import { echoCallsAcrossKill } from './support/echo-calls-across-kill.js';
 import { JournalAuditOutbox } from '../src/audit/journal-audit-outbox.js';
 
 const quietLogger = (lines: string[] = []) =>
@@ -233,27 +234,7 @@ describe('through the orchestrator on a PGlite data directory', () => {
 
   it('loses no audit row of an answered call when the orchestrator is SIGKILLed under load, and stores none twice', async () => {
     await api.ok('tools.call', { tool: 'echo', params: { message: 'warm' } }, 10_000);
-    const answered: string[] = [];
-    let stop = false;
-    const callers = Array.from({ length: 16 }, async () => {
-      while (!stop) {
-        const callId = randomUUID();
-        try {
-          const reply = await api.call(
-            'tools.call',
-            { tool: 'echo', params: { message: callId }, callId },
-            2_000,
-          );
-          if (reply.ok || reply.error) answered.push(callId);
-        } catch {
-          // No reply (the orchestrator died mid-call): not answered, so no promise was made.
-        }
-      }
-    });
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
-    await orchestrator.kill();
-    stop = true;
-    await Promise.all(callers);
+    const answered = await echoCallsAcrossKill(api, () => orchestrator.kill());
     expect(answered.length).toBeGreaterThan(50);
     const journal = join(stateDir, 'pglite', 'talon-audit-journal');
     // The kill left the journal behind: its records are committed again at the next start.
