@@ -21,11 +21,19 @@ export interface JournalAuditOutboxOptions {
   segmentRecords?: number;
   /** The longest `stop` waits for the records it holds to be committed; the rest stay in the journal. Default 10 s. */
   stopWaitMs?: number;
+  /**
+   * Records answered but not yet committed that the journal holds at most. Past it the journal refuses, so
+   * a call waits for its own commit again: while the database refuses writes, callers slow down instead of
+   * the queue growing without bound. Default {@link DEFAULT_MAX_UNCOMMITTED}.
+   */
+  maxUncommitted?: number;
 }
 
 /** A segment is deleted once every record in it is committed, so this bounds what a restart replays. */
 export const DEFAULT_SEGMENT_RECORDS = 4_096;
 const DEFAULT_STOP_WAIT_MS = 10_000;
+/** About two seconds of a busy orchestrator's calls. */
+export const DEFAULT_MAX_UNCOMMITTED = 10_000;
 const SEGMENT_NAME = /^segment-(\d{12})\.jsonl$/;
 
 /** One journal file: its records are appended, committed, and then the file is deleted. */
@@ -130,6 +138,10 @@ export class JournalAuditOutbox implements AuditOutbox {
     const commit = this.commit;
     if (!commit || this.stopped)
       throw new Error('The audit journal is not taking records (not started, or stopping).');
+    if (this.outstanding >= (this.options.maxUncommitted ?? DEFAULT_MAX_UNCOMMITTED))
+      throw new Error(
+        'The audit journal holds as many uncommitted records as it may; this one is committed directly.',
+      );
     const segment = this.current ?? this.openSegment();
     const line = Buffer.from(JSON.stringify(record) + '\n');
     try {

@@ -1,0 +1,79 @@
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AuditOutboxRecord } from '@talon/contracts';
+import { JsonLogger } from '@talon/service-runtime';
+import { JournalAuditOutbox } from './journal-audit-outbox.js';
+
+const logger = new JsonLogger({ service: 'test', instanceId: 'test' }, 'error', () => undefined);
+const record = (): AuditOutboxRecord => ({
+  recordId: randomUUID(),
+  at: new Date().toISOString(),
+  kind: 'tool.call',
+  actor: 'operator:test',
+  sessionId: null,
+  callId: randomUUID(),
+  tool: 'echo',
+  argsHash: null,
+  outcome: 'ok',
+  durationMs: 1,
+  data: {},
+});
+
+/** A chain that commits only when told to: records stay uncommitted until `release`. */
+function heldChain() {
+  const waiting: Array<() => void> = [];
+  return {
+    commit: () => new Promise<void>((resolve) => waiting.push(resolve)),
+    release: () => waiting.splice(0).forEach((resolve) => resolve()),
+    get held() {
+      return waiting.length;
+    },
+  };
+}
+
+describe('JournalAuditOutbox', () => {
+  const dirs: string[] = [];
+  const newDir = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'talon-journal-unit-'));
+    dirs.push(dir);
+    return dir;
+  };
+  afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+  it('refuses records past its bound while the chain does not commit, and takes them again once it does', async () => {
+    const chain = heldChain();
+    const journal = new JournalAuditOutbox(newDir(), logger, { maxUncommitted: 3 });
+    await journal.start(chain.commit);
+    for (let i = 0; i < 3; i++) await journal.publish(record());
+    await expect(journal.publish(record())).rejects.toThrow(/as many uncommitted records as it may/);
+    expect(chain.held).toBe(3);
+    expect(await journal.drained(20)).toBe(false);
+    chain.release();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await journal.drained(20)).toBe(true);
+    await journal.publish(record());
+    chain.release();
+    await journal.stop();
+  });
+
+  it('keeps what the chain has not committed when stop gives up waiting, for the next start', async () => {
+    const dir = newDir();
+    const chain = heldChain();
+    const journal = new JournalAuditOutbox(dir, logger, { stopWaitMs: 20 });
+    await journal.start(chain.commit);
+    const kept = [record(), record()];
+    for (const entry of kept) await journal.publish(entry);
+    await journal.stop();
+    await expect(journal.publish(record())).rejects.toThrow(/not taking records/);
+    expect(readdirSync(dir)).toHaveLength(1);
+    const replayed: AuditOutboxRecord[] = [];
+    const next = new JournalAuditOutbox(dir, logger);
+    await next.start(async (entry) => void replayed.push(entry));
+    expect(replayed.map((entry) => entry.recordId)).toEqual(kept.map((entry) => entry.recordId));
+    await next.stop();
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});
