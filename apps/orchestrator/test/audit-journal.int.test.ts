@@ -188,6 +188,53 @@ describe('the audit journal (PGlite with a data directory)', () => {
     expect(segments(dir)).toEqual([]);
   }, 30_000);
 
+  it('writes batches of 32 rows or more by COPY: hostile text round-trips, and two writers keep one chain', async () => {
+    const copies: number[] = [];
+    const counted = {
+      prisma: database.prisma,
+      executeText: (sql: string) => database.executeText(sql),
+      copyRows: (table: string, columns: readonly string[], rows: string) => {
+        copies.push(rows.split('\n').length - 1);
+        return database.copyRows!(table, columns, rows);
+      },
+    };
+    const hostile = ['tab\tand\nnewline', 'back\\slash \\N \\.', "it's '); --", 'ünïcødé 🦅', '\r'];
+    const failures: unknown[] = [];
+    const onWriteError = (error: unknown) => failures.push(error);
+    const first = new AuditLog(counted, { onWriteError });
+    const second = new AuditLog(counted, { onWriteError });
+    const sessionId = randomUUID();
+    const append = (audit: AuditLog, index: number) =>
+      audit.append({
+        kind: 'test.copy',
+        actor: hostile[index % hostile.length]!,
+        sessionId,
+        callId: `${hostile[index % hostile.length]} ${index}`,
+        outcome: 'ok',
+        durationMs: index,
+        data: { text: hostile[index % hostile.length], index },
+      });
+    // Both learn the head, then each queues a large batch behind it: the later one finds the head moved.
+    await Promise.all([append(first, 0), append(second, 1)]);
+    await Promise.all(
+      Array.from({ length: 80 }, (_, index) => append(index % 2 ? second : first, index + 2)),
+    );
+    expect(copies.some((rows) => rows >= 32)).toBe(true);
+    // Every statement went in at its first try (a refused COPY would be retried and split into INSERTs).
+    expect(failures).toEqual([]);
+    const stored = await database.prisma.auditEvent.findMany({
+      where: { sessionId },
+      orderBy: { durationMs: 'asc' },
+    });
+    expect(stored.map((row) => [row.actor, row.callId, row.data])).toEqual(
+      Array.from({ length: 82 }, (_, index) => {
+        const text = hostile[index % hostile.length]!;
+        return [text, `${text} ${index}`, { text, index }];
+      }),
+    );
+    expect((await first.verify()).ok).toBe(true);
+  }, 30_000);
+
   it('writes a record directly when the journal cannot take it', async () => {
     const refused: unknown[] = [];
     const outbox = new JournalAuditOutbox(join(base, 'refused'), quietLogger());

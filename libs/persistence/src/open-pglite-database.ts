@@ -76,6 +76,9 @@ async function openOn(
     executeText: async (sql) => {
       await simpleQuery.run(sql);
     },
+    copyRows: async (table, columns, rows) => {
+      await simpleQuery.run(`COPY ${table} (${columns.join(', ')}) FROM '/dev/blob'`, rows);
+    },
     query: async <Row extends object>(sql: string, params: readonly unknown[]) =>
       (await statements.run<Row>(sql, params)).rows,
     migrations: report,

@@ -26,16 +26,25 @@ export interface SimpleQueryOutcome {
 export class PgliteSimpleQuery {
   constructor(private readonly db: PGlite) {}
 
-  run(sql: string): Promise<SimpleQueryOutcome> {
+  /**
+   * Runs `sql`; `input` is what PGlite's `/dev/blob` reads meanwhile (a `COPY … FROM '/dev/blob'`), as
+   * PGlite's own `exec` hands over its `blob` option.
+   */
+  run(sql: string, input?: string): Promise<SimpleQueryOutcome> {
     return this.db._runExclusiveTransaction(() =>
       this.db._runExclusiveQuery(async () => {
-        // The stream form hands over the reply bytes as they come; the plain one parses them all first.
-        const chunks: Uint8Array[] = [];
-        await this.db.execProtocolRawStream(queryMessage(sql), {
-          syncToFs: true,
-          onRawData: (chunk) => chunks.push(chunk.slice()), // a view into PGlite's memory
-        });
-        return readReply(chunks.length === 1 ? chunks[0]! : concat(chunks));
+        if (input !== undefined) await this.db._handleBlob(new Blob([input]));
+        try {
+          // The stream form hands over the reply bytes as they come; the plain one parses them all first.
+          const chunks: Uint8Array[] = [];
+          await this.db.execProtocolRawStream(queryMessage(sql), {
+            syncToFs: true,
+            onRawData: (chunk) => chunks.push(chunk.slice()), // a view into PGlite's memory
+          });
+          return readReply(chunks.length === 1 ? chunks[0]! : concat(chunks));
+        } finally {
+          if (input !== undefined) await this.db._cleanupBlob();
+        }
       }),
     );
   }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { PGlite } from '@electric-sql/pglite';
 import { PgliteStatementError } from '../src/errors/pglite-statement-error.js';
+import { copyTextField } from '../src/copy-text-field.js';
 import { PgliteSimpleQuery } from '../src/pglite-simple-query.js';
 import { isUniqueViolation } from '../src/unique-violation.js';
 
@@ -45,6 +46,39 @@ describe('PgliteSimpleQuery', () => {
     await expect(simple.run('SELECT * FROM missing_table')).rejects.toMatchObject({ code: '42P01' });
     await expect(simple.run('NOT SQL AT ALL')).rejects.toMatchObject({ code: '42601' });
     expect(await simple.run("INSERT INTO item VALUES (5, 'e')")).toEqual({ affectedRows: 1 });
+  });
+
+  it('feeds COPY … FROM /dev/blob: hostile text round-trips exactly, a refused row refuses all', async () => {
+    await db.exec('CREATE TABLE copied (id int PRIMARY KEY, name text, note text)');
+    const hostile = [
+      'tab\there',
+      'line\nbreak and \r return',
+      'back\\slash \\N \\. \\t',
+      '\\.',
+      '\\N',
+      "it's '); DROP TABLE copied; --",
+      'ünïcødé 漢字 🦅',
+      '',
+    ];
+    const line = (id: number, name: string | null, note: string | null) =>
+      [id, name, note].map(copyTextField).join('\t') + '\n';
+    const input = hostile.map((text, index) => line(index, text, index % 2 ? null : text)).join('');
+    expect(await simple.run("COPY copied (id, name, note) FROM '/dev/blob'", input)).toEqual({
+      affectedRows: hostile.length,
+    });
+    const rows = await db.query<{ id: number; name: string; note: string | null }>(
+      'SELECT id, name, note FROM copied ORDER BY id',
+    );
+    expect(rows.rows).toEqual(
+      hostile.map((text, index) => ({ id: index, name: text, note: index % 2 ? null : text })),
+    );
+    // A duplicate key refuses the whole input as a unique violation; nothing of it is stored.
+    const refused = await simple
+      .run("COPY copied (id, name, note) FROM '/dev/blob'", line(100, 'new', null) + line(0, 'again', null))
+      .catch((error: unknown) => error);
+    expect(isUniqueViolation(refused)).toBe(true);
+    expect((await db.query('SELECT 1 FROM copied WHERE id = 100')).rows).toEqual([]);
+    expect(await simple.run("INSERT INTO copied VALUES (200, 'after', NULL)")).toEqual({ affectedRows: 1 });
   });
 
   it('waits for another caller’s open transaction instead of running inside it', async () => {
