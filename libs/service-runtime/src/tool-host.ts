@@ -322,25 +322,28 @@ export class ToolHost {
     remainingMs: number,
     abort: CallAbort,
   ): Promise<ToolCallResult> {
-    // A timer and signals only when the call has to wait for a slot: most calls start at once.
-    const waitSignal =
-      this.limiter.running >= this.limiter.limit
-        ? AbortSignal.any([AbortSignal.timeout(remainingMs), abort.signal])
-        : undefined;
     const started = performance.now();
     try {
-      const executed = await this.limiter.run(() => {
-        talonMetrics().toolQueueWait.observe((performance.now() - started) / 1000);
-        return this.pipeline.runLocal({
-          tool: request.tool,
-          params: request.params,
-          callId: request.callId,
-          sessionId: request.sessionId,
-          grants: request.grants ?? [],
-          timeoutMs: Math.min(request.timeoutMs, remainingMs),
+      const executed = await this.limiter.run(
+        () => {
+          talonMetrics().toolQueueWait.observe((performance.now() - started) / 1000);
+          return this.pipeline.runLocal({
+            tool: request.tool,
+            params: request.params,
+            callId: request.callId,
+            sessionId: request.sessionId,
+            grants: request.grants ?? [],
+            timeoutMs: Math.min(request.timeoutMs, remainingMs),
+            abort,
+          });
+        },
+        {
+          // A call that has to wait for a slot gives up at its deadline, or when it is cancelled.
+          timeoutMs: remainingMs,
+          timeoutError: () => new RequestTimeoutError(this.callSubject, request.timeoutMs),
           abort,
-        });
-      }, waitSignal);
+        },
+      );
       return await this.fitReply({
         output: executed.output,
         durationMs: performance.now() - started,
@@ -348,8 +351,6 @@ export class ToolHost {
       });
     } catch (error) {
       if (abort.aborted) throw abort.reason;
-      if (waitSignal?.aborted && !(error as { code?: string })?.code)
-        throw new RequestTimeoutError(this.callSubject, request.timeoutMs);
       throw error;
     }
   }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { CallAbort } from './call-abort.js';
 import { ConcurrencyLimiter } from './concurrency-limiter.js';
 
 describe('ConcurrencyLimiter', () => {
@@ -23,18 +24,42 @@ describe('ConcurrencyLimiter', () => {
     expect(limiter.running).toBe(0);
   });
 
-  it('drops a waiter whose signal aborts, and frees its slot for the next', async () => {
+  it('drops a waiter whose call is aborted, and frees its place for the next', async () => {
     const limiter = new ConcurrencyLimiter(1);
     let release!: () => void;
     const first = limiter.run(() => new Promise<void>((resolve) => (release = resolve)));
-    const controller = new AbortController();
-    const abandoned = limiter.run(async () => 'ran', controller.signal);
+    const abort = new CallAbort();
+    const abandoned = limiter.run(async () => 'ran', { abort });
     const third = limiter.run(async () => 'third');
-    controller.abort(new Error('deadline passed'));
-    await expect(abandoned).rejects.toThrow('deadline passed');
+    expect(limiter.queued).toBe(2);
+    abort.abort(new Error('cancelled'));
+    await expect(abandoned).rejects.toThrow('cancelled');
+    expect(limiter.queued).toBe(1);
     release();
     await first;
     await expect(third).resolves.toBe('third');
+    // Aborted before it asks: it never waits.
+    await expect(limiter.run(async () => 'ran', { abort })).rejects.toThrow('cancelled');
+  });
+
+  it('drops a waiter whose deadline passes with the error it names, and starts one that got a slot in time', async () => {
+    const limiter = new ConcurrencyLimiter(1);
+    let release!: () => void;
+    const first = limiter.run(() => new Promise<void>((resolve) => (release = resolve)));
+    const late = limiter.run(async () => 'ran', {
+      timeoutMs: 20,
+      timeoutError: () => new Error('no slot in time'),
+    });
+    const abort = new CallAbort();
+    const patient = limiter.run(async () => 'patient', { timeoutMs: 5_000, abort });
+    await expect(late).rejects.toThrow('no slot in time');
+    release();
+    await first;
+    await expect(patient).resolves.toBe('patient');
+    // Its timer and its abort listener are gone: aborting now changes nothing.
+    abort.abort(new Error('too late'));
+    expect(limiter.running).toBe(0);
+    expect(limiter.queued).toBe(0);
   });
 
   it('rejects a bad limit', () => {

@@ -86,7 +86,7 @@ export {
   type CatalogConflict,
   type CatalogListener,
 } from './tool-catalog.js';
-export { ConcurrencyLimiter } from './concurrency-limiter.js';
+export { ConcurrencyLimiter, type SlotWait } from './concurrency-limiter.js';
 export {
   WorkerLossDetector,
   DEFAULT_ACK_TIMEOUT_MS,
