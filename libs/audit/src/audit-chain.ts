@@ -30,10 +30,33 @@ function byCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** sha256 over the previous hash and the record's canonical JSON. */
+/** The hashed fields of a record, in the order `canonical` sorts them. */
+const HASHED_FIELDS = [
+  'actor',
+  'argsHash',
+  'at',
+  'callId',
+  'data',
+  'durationMs',
+  'kind',
+  'outcome',
+  'sessionId',
+  'tool',
+] as const satisfies ReadonlyArray<keyof AuditRecord>;
+
+/**
+ * sha256 over the previous hash and the record's canonical JSON. The record's own fields are written in
+ * their sorted order directly (the same text `canonical` gives the object of those fields, pinned by a
+ * test), so only `data` is sorted key by key.
+ */
 export function computeAuditHash(prevHash: string, record: AuditRecord): string {
-  const { at, kind, actor, sessionId, callId, tool, argsHash, outcome, durationMs, data } = record;
-  const body = canonical({ at, kind, actor, sessionId, callId, tool, argsHash, outcome, durationMs, data });
+  let body = '{';
+  for (const field of HASHED_FIELDS) {
+    const value = record[field];
+    if (value === undefined) continue;
+    body += `${body === '{' ? '' : ','}"${field}":${canonical(value)}`;
+  }
+  body += '}';
   return createHash('sha256').update(prevHash).update('\n').update(body).digest('hex');
 }
 
