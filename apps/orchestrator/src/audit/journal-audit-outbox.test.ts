@@ -48,7 +48,10 @@ describe('JournalAuditOutbox', () => {
     const journal = new JournalAuditOutbox(newDir(), logger, { maxUncommitted: 3 });
     await journal.start(chain.commit);
     for (let i = 0; i < 3; i++) await journal.publish(record());
-    await expect(journal.publish(record())).rejects.toThrow(/as many uncommitted records as it may/);
+    await expect(journal.publish(record())).rejects.toMatchObject({
+      code: 'UNAVAILABLE',
+      details: { reason: 'full', held: 3 },
+    });
     expect(chain.held).toBe(3);
     expect(await journal.drained(20)).toBe(false);
     chain.release();
@@ -67,7 +70,10 @@ describe('JournalAuditOutbox', () => {
     const kept = [record(), record()];
     for (const entry of kept) await journal.publish(entry);
     await journal.stop();
-    await expect(journal.publish(record())).rejects.toThrow(/not taking records/);
+    await expect(journal.publish(record())).rejects.toMatchObject({
+      code: 'UNAVAILABLE',
+      details: { reason: 'not-taking-records' },
+    });
     expect(readdirSync(dir)).toHaveLength(1);
     const replayed: AuditOutboxRecord[] = [];
     const next = new JournalAuditOutbox(dir, logger);

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { AuditOutboxRecordSchema, type AuditOutboxRecord } from '@talon/contracts';
 import { validatePayload, type JsonLogger } from '@talon/service-runtime';
 import type { AuditCommit, AuditOutbox } from './audit-outbox.js';
+import { AuditJournalRefusedError } from './audit-journal-refused-error.js';
 import { unreadableAuditRecord } from './unreadable-audit-record.js';
 
 /** Options of {@link JournalAuditOutbox}. */
@@ -136,12 +137,9 @@ export class JournalAuditOutbox implements AuditOutbox {
 
   private append(record: AuditOutboxRecord): void {
     const commit = this.commit;
-    if (!commit || this.stopped)
-      throw new Error('The audit journal is not taking records (not started, or stopping).');
+    if (!commit || this.stopped) throw new AuditJournalRefusedError('not-taking-records');
     if (this.outstanding >= (this.options.maxUncommitted ?? DEFAULT_MAX_UNCOMMITTED))
-      throw new Error(
-        'The audit journal holds as many uncommitted records as it may; this one is committed directly.',
-      );
+      throw new AuditJournalRefusedError('full', this.outstanding);
     const segment = this.current ?? this.openSegment();
     const line = Buffer.from(JSON.stringify(record) + '\n');
     try {
