@@ -6,7 +6,7 @@ import { ReflectionService } from '@grpc/reflection';
 import type { INestApplication } from '@nestjs/common';
 import { Transport } from '@nestjs/microservices';
 import { TALON_PROTO_PACKAGE, TALON_PROTO_PATH } from '@talon/contracts';
-import { openDatabase, parseDatabaseConfig, redactUrl } from '@talon/persistence';
+import { openDatabase, redactUrl } from '@talon/persistence';
 import { bootstrapService } from '@talon/service-runtime';
 import { parseOrchestratorConfig } from './config/orchestrator-config.js';
 import { OrchestratorModule } from './orchestrator.module.js';
@@ -28,7 +28,7 @@ const running = await bootstrapService({
       : {}),
   },
   module: async (connection, logger) => {
-    const databaseConfig = parseDatabaseConfig(process.env);
+    const databaseConfig = config.database;
     const started = performance.now();
     const where = databaseConfig.kind === 'postgres' ? redactUrl(databaseConfig.url) : databaseConfig.dataDir;
     // A line before the wait, so `talon up` shows what it waits for (PGlite's first start migrates).

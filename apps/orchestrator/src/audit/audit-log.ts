@@ -309,7 +309,7 @@ export class AuditLog {
       // Beside Prisma (on PGlite its cost per statement is as large as the insert's own): as text with
       // literal values (see `insertSql`), or, for a large batch on PGlite, as COPY input (see `copyText`).
       if (this.database.copyRows && rows.length >= COPY_MIN_ROWS)
-        await this.database.copyRows('audit_event', COLUMNS, copyText(rows, this.storesIds));
+        await this.database.copyRows('audit_event', COLUMN_NAMES, copyText(rows, this.storesIds));
       else await this.database.executeText(insertSql(rows, this.storesIds));
     } catch (error) {
       if (isUniqueViolation(error)) {
@@ -349,60 +349,71 @@ export class AuditLog {
 
 type LinkedRecord = AuditOutboxRecord & { prevHash: string; hash: string };
 
+/** The table's columns a row fills, with the cast its literal takes in `INSERT … VALUES` (COPY needs none). */
 const COLUMNS = [
-  'at',
-  'kind',
-  'actor',
-  'session_id',
-  'call_id',
-  'tool',
-  'args_hash',
-  'outcome',
-  'duration_ms',
-  'data',
-  'prev_hash',
-  'hash',
-  'record_id',
+  ['at', '::timestamptz'],
+  ['kind', ''],
+  ['actor', ''],
+  ['session_id', '::uuid'],
+  ['call_id', ''],
+  ['tool', ''],
+  ['args_hash', ''],
+  ['outcome', ''],
+  ['duration_ms', '::int'],
+  ['data', '::jsonb'],
+  ['prev_hash', ''],
+  ['hash', ''],
+  ['record_id', '::uuid'],
 ] as const;
-const INSERT_PREFIX = `INSERT INTO audit_event (${COLUMNS.join(', ')}) VALUES `;
+const COLUMN_NAMES = COLUMNS.map(([name]) => name);
+const INSERT_PREFIX = `INSERT INTO audit_event (${COLUMN_NAMES.join(', ')}) VALUES `;
 /**
  * From this many rows a batch goes to PGlite as COPY input: per row COPY costs about a third less CPU at
  * 64 rows, but its fixed cost is higher, so at 16 rows the two are even and below that INSERT wins (measured).
  */
 const COPY_MIN_ROWS = 32;
 
+/** A row's values in {@link COLUMNS} order; the record id only when `withId` (rows of a log with an outbox). */
+function rowValues(row: LinkedRecord, withId: boolean): Array<string | number | null> {
+  return [
+    row.at,
+    row.kind,
+    row.actor,
+    row.sessionId,
+    row.callId,
+    row.tool,
+    row.argsHash,
+    row.outcome,
+    row.durationMs,
+    JSON.stringify(row.data),
+    row.prevHash,
+    row.hash,
+    withId ? row.recordId : null,
+  ];
+}
+
 /**
  * The insert of `rows` as one plain VALUES statement with literal values (rows get their ids in list
  * order, so ids follow the chain). Literals instead of parameters: PGlite then takes the statement in one
  * pass (the simple query protocol) and skips the per-parameter encoding, which together cost 20–30 % of an
  * append's CPU at one row and 30–40 % at 16–32 rows (measured); every value goes through `sqlLiteral`.
- * The record id only when `withId` (rows of a log with an outbox).
  */
 function insertSql(rows: readonly LinkedRecord[], withId: boolean): string {
   let sql = INSERT_PREFIX;
   for (let index = 0; index < rows.length; index++) {
-    const row = rows[index]!;
-    sql +=
-      (index === 0 ? '(' : ', (') +
-      `${sqlLiteral(row.at)}::timestamptz, ${sqlLiteral(row.kind)}, ${sqlLiteral(row.actor)}, ` +
-      `${sqlLiteral(row.sessionId)}::uuid, ${sqlLiteral(row.callId)}, ${sqlLiteral(row.tool)}, ` +
-      `${sqlLiteral(row.argsHash)}, ${sqlLiteral(row.outcome)}, ${sqlLiteral(row.durationMs)}::int, ` +
-      `${sqlLiteral(JSON.stringify(row.data))}::jsonb, ${sqlLiteral(row.prevHash)}, ${sqlLiteral(row.hash)}, ` +
-      `${sqlLiteral(withId ? row.recordId : null)}::uuid)`;
+    const values = rowValues(rows[index]!, withId);
+    sql += index === 0 ? '(' : ', (';
+    for (let column = 0; column < values.length; column++)
+      sql += `${column === 0 ? '' : ', '}${sqlLiteral(values[column] ?? null)}${COLUMNS[column]![1]}`;
+    sql += ')';
   }
   return sql;
 }
 
-/** The rows as COPY text input, one line each, in {@link COLUMNS} order (the record id only when `withId`). */
+/** The rows as COPY text input: one line each, fields by `copyTextField`, tab-separated. */
 function copyText(rows: readonly LinkedRecord[], withId: boolean): string {
   let text = '';
-  for (const row of rows)
-    text +=
-      `${copyTextField(row.at)}\t${copyTextField(row.kind)}\t${copyTextField(row.actor)}\t` +
-      `${copyTextField(row.sessionId)}\t${copyTextField(row.callId)}\t${copyTextField(row.tool)}\t` +
-      `${copyTextField(row.argsHash)}\t${copyTextField(row.outcome)}\t${copyTextField(row.durationMs)}\t` +
-      `${copyTextField(JSON.stringify(row.data))}\t${copyTextField(row.prevHash)}\t${copyTextField(row.hash)}\t` +
-      `${copyTextField(withId ? row.recordId : null)}\n`;
+  for (const row of rows) text += `${rowValues(row, withId).map(copyTextField).join('\t')}\n`;
   return text;
 }
 

@@ -116,15 +116,21 @@ export class JournalAuditOutbox implements AuditOutbox {
     return Promise.resolve();
   }
 
-  async drained(maxWaitMs: number): Promise<boolean> {
-    if (this.outstanding === 0) return true;
-    let timer: NodeJS.Timeout | undefined;
-    const idle = await Promise.race([
-      new Promise<boolean>((resolve) => this.idleWaiters.push(() => resolve(true))),
-      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), maxWaitMs))),
-    ]);
-    clearTimeout(timer);
-    return idle;
+  drained(maxWaitMs: number): Promise<boolean> {
+    if (this.outstanding === 0) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const idle = (): void => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      // A wait that gives up takes its waiter back: while the database refuses writes, every `audit.list`
+      // would otherwise leave one behind.
+      const timer = setTimeout(() => {
+        this.idleWaiters.splice(this.idleWaiters.indexOf(idle), 1);
+        resolve(false);
+      }, maxWaitMs);
+      this.idleWaiters.push(idle);
+    });
   }
 
   /** Takes no more records; waits (bounded) for those taken, and deletes the segments they fill. */

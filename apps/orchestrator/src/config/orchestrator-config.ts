@@ -6,7 +6,7 @@ import { DEFAULT_TOKEN_CACHE_MS, looksLikeApiToken } from '@talon/auth';
 import { SKILL_MCP_AUTOSTART_MODES, type SkillMcpAutostart } from '@talon/skills';
 import { DEFAULT_TURN_LEASE_MS, MIN_LEASE_MS } from '@talon/agent';
 import type { ScopedRateLimit } from '@talon/tool-runtime';
-import { parseDatabaseConfig, PGLITE_IN_MEMORY } from '@talon/persistence';
+import { parseDatabaseConfig, PGLITE_IN_MEMORY, type DatabaseConfig } from '@talon/persistence';
 import {
   InvalidConfigError,
   parseServiceConfig,
@@ -80,6 +80,8 @@ export interface OrchestratorConfig extends ServiceConfig {
    * database (more work per call for NATS and the orchestrator: see docs/security.md).
    */
   auditOutbox: AuditOutboxConfig;
+  /** The database (env `DATABASE_URL`, `TALON_PGLITE_DIR`, `TALON_STATE_DIR`, `TALON_PGLITE_SHARED_BUFFERS`). */
+  database: DatabaseConfig;
   /** Jobs and routines (issue 13). */
   autonomy: {
     /** Scheduler tick. Default 250 ms (env `TALON_SCHEDULER_TICK_MS`). */
@@ -200,6 +202,7 @@ export function parseOrchestratorConfig(env: NodeJS.ProcessEnv = process.env): O
     host: env.TALON_HTTP_HOST || '127.0.0.1',
     port: readPositiveInt(env, 'TALON_HTTP_PORT', DEFAULT_HTTP_PORT),
   };
+  const database = parseDatabaseConfig(env);
   return {
     ...parseServiceConfig('orchestrator', env),
     http,
@@ -217,7 +220,8 @@ export function parseOrchestratorConfig(env: NodeJS.ProcessEnv = process.env): O
     turnLeaseMs: readLeaseMs(env, 'TALON_TURN_LEASE_MS', DEFAULT_TURN_LEASE_MS),
     handsDir: resolve(env.TALON_HANDS_DIR || 'hands'),
     rateLimits: readRateLimits(env),
-    auditOutbox: readAuditOutbox(env),
+    auditOutbox: readAuditOutbox(env, database),
+    database,
     timezone: readTimezone(env),
     toolRegistry: toolRegistryOf(env),
     consoleDir: resolve(
@@ -253,8 +257,7 @@ export type AuditOutboxConfig = { mode: 'off' | 'jetstream' } | { mode: 'journal
 /** The journal's folder inside the PGlite data directory, whose lock makes this orchestrator its one owner. */
 export const AUDIT_JOURNAL_FOLDER = 'talon-audit-journal';
 
-function readAuditOutbox(env: NodeJS.ProcessEnv): AuditOutboxConfig {
-  const database = parseDatabaseConfig(env);
+function readAuditOutbox(env: NodeJS.ProcessEnv, database: DatabaseConfig): AuditOutboxConfig {
   // The journal needs a folder one orchestrator owns: PGlite's data directory (locked by its process).
   const journalDir =
     database.kind === 'pglite' && database.dataDir !== PGLITE_IN_MEMORY
