@@ -100,7 +100,11 @@ const api = (method, payload) => talon.api(method, payload, 120_000);
 
 async function untilCatalogHas(tool) {
   for (let i = 0; i < 400; i++) {
-    const list = await api('tools.list', {});
+    // An orchestrator still creating its PGlite cluster has no responder yet.
+    const list = await api('tools.list', {}).catch((error) => {
+      if (error.code === 'NO_RESPONDERS') return { tools: [] };
+      throw error;
+    });
     if (list.tools.some((row) => row.definition.name === tool)) return;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }

@@ -179,11 +179,16 @@ describe('the audit log never drops a row', () => {
       );
       expect(rows[0].n).toBe(2 * [0, 1, 2, 3].reduce((sum, step) => sum + 5 * (1 + step * 3), 0));
       expect(await writers[0]!.verify()).toMatchObject({ ok: true });
-      // A race the head check cannot see is refused by the unique link and retried, never written as a fork.
+      // A race the head check cannot see is refused by the unique position and retried, never written as a
+      // fork: one row per predecessor, and positions 1, 2, 3… in id order.
       const forks = await sql.query(
         'SELECT prev_hash FROM audit_event GROUP BY prev_hash HAVING count(*) > 1',
       );
       expect(forks.rows).toEqual([]);
+      const positions = await sql.query(
+        'SELECT count(*)::int AS misplaced FROM (SELECT chain_seq, row_number() OVER (ORDER BY id) AS n FROM audit_event) o WHERE chain_seq <> n',
+      );
+      expect(positions.rows[0].misplaced).toBe(0);
       console.log(`two writers: ${rows[0].n} rows, ${failures.length} retried writes`);
     } finally {
       await other.close();

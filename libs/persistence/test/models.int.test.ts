@@ -85,6 +85,7 @@ describe.each(BACKENDS)('models on $name', (backend) => {
         outcome: 'ok',
         prevHash: '',
         hash: 'h1',
+        chainSeq: 1n,
         tool: 'echo',
         argsHash: 'a1',
         durationMs: 3,
@@ -97,6 +98,7 @@ describe.each(BACKENDS)('models on $name', (backend) => {
         outcome: 'approved',
         prevHash: 'h1',
         hash: 'h2',
+        chainSeq: 2n,
         data: { approvalId: 'x' },
       },
     });

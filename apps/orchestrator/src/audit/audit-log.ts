@@ -5,7 +5,7 @@ import {
   type AuditRecord,
   type AuditVerification,
 } from '@talon/audit';
-import { randomUUID } from 'node:crypto';
+import { v7 as timeOrderedUuid } from 'uuid';
 import { isUuid, type AuditListReply, type AuditListRequest, type AuditOutboxRecord } from '@talon/contracts';
 import { copyTextField, isUniqueViolation, sqlLiteral, type Database } from '@talon/persistence';
 import type { AuditOutbox } from './audit-outbox.js';
@@ -80,8 +80,9 @@ const DEFAULT_GATHER_MS = 20;
  * Every record carries an id, stored once: the outbox may deliver a record twice.
  * A failed write is retried with backoff and never dropped: a batch that keeps failing is written row by
  * row, and a row that still fails is written with its `data` replaced by the error. A batch links to the
- * head this log last wrote, in one statement; when another orchestrator wrote since, the unique
- * `prev_hash` refuses it and the batch is linked again under an advisory lock, so all keep one chain.
+ * head this log last wrote, in one statement, at the positions after the head's; when another orchestrator
+ * wrote since, the unique `chain_seq` refuses it and the batch is linked again under an advisory lock, so
+ * all keep one chain.
  */
 export class AuditLog {
   private queue: Pending[] = [];
@@ -89,8 +90,8 @@ export class AuditLog {
   /** Pause before each write while the outbox feeds the log, so rows arriving meanwhile share it. */
   private gatherMs = 0;
   private idleWaiters: Array<() => void> = [];
-  /** The hash of the last row this log committed; undefined until known (then the locked path reads it). */
-  private head: string | undefined;
+  /** The last row this log committed; undefined until known (then the locked path reads it). */
+  private head: ChainHead | undefined;
 
   private readonly prisma: Database['prisma'];
   private readonly onWriteError: AuditWriteErrorListener;
@@ -125,7 +126,8 @@ export class AuditLog {
   /** One record: resolves once it is durable (see the class comment); it never rejects. */
   append(entry: AuditEntry): Promise<void> {
     const record = normalize({
-      recordId: randomUUID(),
+      // Time-ordered (UUIDv7), so the unique index on record ids is appended to like the one on positions.
+      recordId: timeOrderedUuid(),
       at: new Date().toISOString(),
       sessionId: null,
       callId: null,
@@ -300,10 +302,11 @@ export class AuditLog {
 
   /**
    * One statement linking the batch to `head`, the last row this log wrote; false when `head` is no longer
-   * the chain's head. The unique index on `prev_hash` decides: the chain is linear, so a newer row exists
-   * exactly when some row already links to `head`, and this insert then fails instead of forking the chain.
+   * the chain's head. The unique index on `chain_seq` decides: the chain is linear, so a newer row exists
+   * exactly when some row already holds the position after `head`, and this insert then fails instead of
+   * forking the chain.
    */
-  private async appendAfterKnownHead(batch: AuditOutboxRecord[], head: string): Promise<boolean> {
+  private async appendAfterKnownHead(batch: AuditOutboxRecord[], head: ChainHead): Promise<boolean> {
     const rows = linked(head, uniqueRecords(batch));
     try {
       // Beside Prisma (on PGlite its cost per statement is as large as the insert's own): as text with
@@ -318,7 +321,7 @@ export class AuditLog {
       }
       throw error;
     }
-    this.head = rows[rows.length - 1]!.hash;
+    this.head = headOf(rows);
     return true;
   }
 
@@ -329,7 +332,11 @@ export class AuditLog {
   private async appendUnderLock(batch: AuditOutboxRecord[]): Promise<void> {
     this.head = await this.prisma.$transaction(async (tx) => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(${AUDIT_CHAIN_LOCK})`;
-      const head = await tx.auditEvent.findFirst({ orderBy: { id: 'desc' }, select: { hash: true } });
+      const last = await tx.auditEvent.findFirst({
+        orderBy: { id: 'desc' },
+        select: { hash: true, chainSeq: true },
+      });
+      const head = last ? { hash: last.hash, seq: last.chainSeq } : GENESIS_HEAD;
       const ids = batch.map((record) => record.recordId);
       const stored = new Set(
         this.storesIds
@@ -339,15 +346,24 @@ export class AuditLog {
           : [],
       );
       const fresh = uniqueRecords(batch).filter((record) => !stored.has(record.recordId));
-      if (fresh.length === 0) return head?.hash ?? GENESIS_HASH;
-      const linkedRows = linked(head?.hash ?? GENESIS_HASH, fresh);
+      if (fresh.length === 0) return head;
+      const linkedRows = linked(head, fresh);
       await tx.$executeRawUnsafe(insertSql(linkedRows, this.storesIds));
-      return linkedRows[linkedRows.length - 1]!.hash;
+      return headOf(linkedRows);
     });
   }
 }
 
-type LinkedRecord = AuditOutboxRecord & { prevHash: string; hash: string };
+/** The last row of the chain: its hash and position. */
+interface ChainHead {
+  hash: string;
+  seq: bigint;
+}
+
+/** The head of an empty chain: the first row links to the genesis hash at position 1. */
+const GENESIS_HEAD: ChainHead = { hash: GENESIS_HASH, seq: 0n };
+
+type LinkedRecord = AuditOutboxRecord & { prevHash: string; hash: string; chainSeq: bigint };
 
 /** The table's columns a row fills, with the cast its literal takes in `INSERT … VALUES` (COPY needs none). */
 const COLUMNS = [
@@ -363,6 +379,7 @@ const COLUMNS = [
   ['data', '::jsonb'],
   ['prev_hash', ''],
   ['hash', ''],
+  ['chain_seq', '::bigint'],
   ['record_id', '::uuid'],
 ] as const;
 const COLUMN_NAMES = COLUMNS.map(([name]) => name);
@@ -388,6 +405,7 @@ function rowValues(row: LinkedRecord, withId: boolean): Array<string | number | 
     JSON.stringify(row.data),
     row.prevHash,
     row.hash,
+    row.chainSeq.toString(),
     withId ? row.recordId : null,
   ];
 }
@@ -423,15 +441,22 @@ function uniqueRecords(batch: AuditOutboxRecord[]): AuditOutboxRecord[] {
   return batch.filter((record) => !seen.has(record.recordId) && seen.add(record.recordId));
 }
 
-/** The batch as rows linked one to the next, the first to `head`. */
-function linked(head: string, batch: AuditOutboxRecord[]): LinkedRecord[] {
-  let prevHash = head;
+/** The batch as rows linked one to the next, the first to `head`, at the positions after it. */
+function linked(head: ChainHead, batch: AuditOutboxRecord[]): LinkedRecord[] {
+  let prevHash = head.hash;
+  let chainSeq = head.seq;
   return batch.map((record) => {
     const hash = computeAuditHash(prevHash, record);
-    const row = { ...record, prevHash, hash };
+    const row = { ...record, prevHash, hash, chainSeq: ++chainSeq };
     prevHash = hash;
     return row;
   });
+}
+
+/** The head a batch of linked rows leaves. */
+function headOf(rows: readonly LinkedRecord[]): ChainHead {
+  const last = rows[rows.length - 1]!;
+  return { hash: last.hash, seq: last.chainSeq };
 }
 
 /**

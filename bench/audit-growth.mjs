@@ -1,0 +1,155 @@
+// What an audit row costs on PGlite once the table is large. The audit log writes busy periods as COPY
+// statements of many rows; this times such statements (64 rows, as AuditLog builds them) on an empty table
+// and again after it holds BENCH_AUDIT_ROWS rows (default 500,000: a few days of a busy orchestrator), for
+// two index layouts in the same run:
+//   current: time-ordered record ids (UUIDv7) and a unique chain position (`chain_seq`), both appended to;
+//   previous: random record ids (UUIDv4) and the fork guard a unique index on `prev_hash` (a random hash),
+//     as before migration 0011: every insert lands on random pages of two indexes.
+// Prints the CPU per row (this process: PGlite runs in it) and each layout's grown/empty ratio.
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { REPO_ROOT } from './support/processes.mjs';
+import { printTable } from './support/stats.mjs';
+
+const FILL = Number(process.env.BENCH_AUDIT_ROWS ?? 500_000);
+const STATEMENTS = 60;
+const BATCH = 64;
+const ROUNDS = 3;
+const { openDatabase, copyTextField } = await import(join(REPO_ROOT, 'libs/persistence/dist/index.js'));
+const { v7 } = await import('uuid');
+
+console.log(
+  `audit-growth: load average at start ${loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ')}`,
+);
+const COLUMNS = [
+  'at',
+  'kind',
+  'actor',
+  'session_id',
+  'call_id',
+  'tool',
+  'args_hash',
+  'outcome',
+  'duration_ms',
+  'data',
+  'prev_hash',
+  'hash',
+  'chain_seq',
+  'record_id',
+];
+const LAYOUTS = {
+  current: { recordId: v7, recordIdSql: 'uuidv7()' },
+  previous: {
+    recordId: randomUUID,
+    recordIdSql: 'gen_random_uuid()',
+    // The indexes before migration 0011 (the position stays as a plain column: both layouts write it).
+    ddl: `DROP INDEX audit_event_chain_seq_key; CREATE UNIQUE INDEX audit_event_prev_hash_key ON audit_event(prev_hash)`,
+  },
+};
+
+const scratch = mkdtempSync(join(tmpdir(), 'talon-bench-audit-growth-'));
+const figures = {};
+for (const [name, layout] of Object.entries(LAYOUTS)) {
+  const db = await openDatabase({ kind: 'pglite', dataDir: join(scratch, name) });
+  if (layout.ddl) await db.executeText(layout.ddl);
+  let prevHash = '0'.repeat(64);
+  let seq = 0;
+  const batchText = () => {
+    let text = '';
+    for (let index = 0; index < BATCH; index++) {
+      const hash = createHash('sha256').update(`${prevHash}${seq}`).digest('hex');
+      const values = [
+        new Date().toISOString(),
+        'tool.call',
+        'operator',
+        null,
+        randomUUID(),
+        'echo',
+        createHash('sha256').update(String(seq)).digest('hex'),
+        'ok',
+        1,
+        '{"worker":"tool-worker-1","bytes":17}',
+        prevHash,
+        hash,
+        String(++seq),
+        layout.recordId(),
+      ];
+      text += `${values.map(copyTextField).join('\t')}\n`;
+      prevHash = hash;
+    }
+    return text;
+  };
+  const measure = async () => {
+    const samples = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const texts = Array.from({ length: STATEMENTS }, batchText); // built outside the timed part
+      const before = process.cpuUsage();
+      for (const text of texts) await db.copyRows('audit_event', COLUMNS, text);
+      const used = process.cpuUsage(before);
+      samples.push((used.user + used.system) / (STATEMENTS * BATCH));
+    }
+    return samples.sort((a, b) => a - b)[Math.floor(samples.length / 2)];
+  };
+  await measure(); // warm-up
+  const empty = await measure();
+  // The fill: rows like the chain's, made by PostgreSQL itself in statements of 50,000.
+  const started = performance.now();
+  for (let done = 0; done < FILL; done += 50_000) {
+    const rows = Math.min(50_000, FILL - done);
+    await db.executeText(
+      `INSERT INTO audit_event (kind, actor, call_id, tool, args_hash, outcome, duration_ms, data, prev_hash, hash, chain_seq, record_id)
+       SELECT 'tool.call', 'operator', gen_random_uuid()::text, 'echo', md5(g::text) || md5(g::text), 'ok', 1,
+              '{"worker":"tool-worker-1","bytes":17}', md5(random()::text) || md5(random()::text),
+              md5(random()::text) || md5(random()::text), ${seq} + g, ${layout.recordIdSql}
+       FROM generate_series(1, ${rows}) AS g`,
+    );
+    seq += rows;
+  }
+  const fillSeconds = (performance.now() - started) / 1000;
+  const grown = await measure();
+  const [{ size }] = await db.query(
+    "SELECT pg_size_pretty(pg_total_relation_size('audit_event')) AS size",
+    [],
+  );
+  figures[name] = {
+    emptyCpuUsPerRow: round(empty),
+    grownCpuUsPerRow: round(grown),
+    ratio: ratio(grown, empty),
+  };
+  figures[name].tableSize = size;
+  figures[name].fillSeconds = round(fillSeconds);
+  await db.close();
+}
+rmSync(scratch, { recursive: true, force: true });
+
+printTable(
+  Object.entries(figures).map(([name, figure]) => ({
+    layout: name,
+    'empty µs/row': figure.emptyCpuUsPerRow,
+    [`${FILL} rows µs/row`]: figure.grownCpuUsPerRow,
+    'grown/empty': figure.ratio,
+    'table size': figure.tableSize,
+  })),
+);
+console.log(
+  JSON.stringify({
+    benchmark: 'audit-growth',
+    loadAverage: loadavg().map(round),
+    rowsPerStatement: BATCH,
+    filledRows: FILL,
+    figures,
+    currentVsPreviousGrown: ratio(figures.current.grownCpuUsPerRow, figures.previous.grownCpuUsPerRow),
+  }),
+);
+
+function round(value) {
+  return Math.round(value * 10) / 10;
+}
+
+function ratio(a, b) {
+  return Math.round((a / b) * 100) / 100;
+}
