@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AuditOutboxRecord } from '@talon/contracts';
@@ -60,6 +60,30 @@ describe('JournalAuditOutbox', () => {
     await journal.publish(record());
     chain.release();
     await journal.stop();
+  });
+
+  it('writes the records of one turn together, in order, and still starts a new segment when one is full', async () => {
+    const dir = newDir();
+    const chain = heldChain();
+    const journal = new JournalAuditOutbox(dir, logger, { segmentRecords: 4 });
+    await journal.start(chain.commit);
+    const records = Array.from({ length: 10 }, record);
+    const published = records.map((entry) => journal.publish(entry));
+    expect(chain.held).toBe(0); // nothing is handed on before it is written
+    await Promise.all(published);
+    expect(chain.held).toBe(10);
+    const segments = readdirSync(dir).sort();
+    const lines = segments.map((name) =>
+      readFileSync(join(dir, name), 'utf8')
+        .trimEnd()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as AuditOutboxRecord).recordId),
+    );
+    expect(lines.map((segment) => segment.length)).toEqual([4, 4, 2]);
+    expect(lines.flat()).toEqual(records.map((entry) => entry.recordId));
+    chain.release();
+    await journal.stop();
+    expect(readdirSync(dir)).toEqual([]);
   });
 
   it('keeps what the chain has not committed when stop gives up waiting, for the next start', async () => {
