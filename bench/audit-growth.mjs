@@ -18,7 +18,7 @@ const STATEMENTS = 60;
 const BATCH = 64;
 const ROUNDS = 3;
 const { openDatabase, copyTextField } = await import(join(REPO_ROOT, 'libs/persistence/dist/index.js'));
-const { v7 } = await import('uuid');
+const { timeOrderedUuid } = await import(join(REPO_ROOT, 'libs/audit/dist/index.js'));
 
 console.log(
   `audit-growth: load average at start ${loadavg()
@@ -42,7 +42,7 @@ const COLUMNS = [
   'record_id',
 ];
 const LAYOUTS = {
-  current: { recordId: v7, recordIdSql: 'uuidv7()' },
+  current: { recordId: () => timeOrderedUuid(), recordIdSql: 'uuidv7()' },
   previous: {
     recordId: randomUUID,
     recordIdSql: 'gen_random_uuid()',

@@ -6,3 +6,4 @@ export {
   type AuditChainBreak,
   type AuditVerification,
 } from './audit-chain.js';
+export { timeOrderedUuid } from './time-ordered-uuid.js';

@@ -2,10 +2,10 @@ import {
   AuditChainVerifier,
   computeAuditHash,
   GENESIS_HASH,
+  timeOrderedUuid,
   type AuditRecord,
   type AuditVerification,
 } from '@talon/audit';
-import { v7 as timeOrderedUuid } from 'uuid';
 import { isUuid, type AuditListReply, type AuditListRequest, type AuditOutboxRecord } from '@talon/contracts';
 import { copyTextField, isUniqueViolation, sqlLiteral, type Database } from '@talon/persistence';
 import type { AuditOutbox } from './audit-outbox.js';
