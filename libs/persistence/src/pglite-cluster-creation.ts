@@ -12,13 +12,14 @@ const CREATION_TIMEOUT_MS = 300_000;
 // by its resolved path without a module resolution of its own.
 const CREATE_AND_CLOSE = `
 const { PGlite } = require(process.argv[1]);
-PGlite.create(process.argv[2], { startParams: JSON.parse(process.argv[3]) })
+PGlite.create(process.argv[2], { startParams: [...PGlite.defaultStartParams, ...JSON.parse(process.argv[3])] })
   .then((db) => db.close())
   .then(() => process.exit(0), (error) => { console.error(error && error.stack || String(error)); process.exit(1); });
 `;
 
 /**
- * Creates a new PGlite cluster in `dataDir` in a short-lived child process. initdb grows the WebAssembly
+ * Creates a new PGlite cluster in `dataDir` in a short-lived child process, with `startParams` after
+ * PGlite's default start parameters. initdb grows the WebAssembly
  * memory of the process that runs it to about 780 MiB, and a WebAssembly memory never shrinks: created in
  * the service itself, that peak would stay resident for its whole life (measured 557 MiB idle afterwards,
  * against about 200 MiB for the same directory opened fresh).

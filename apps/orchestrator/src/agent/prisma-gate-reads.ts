@@ -7,7 +7,7 @@ const READ = `SELECT json_build_object('approval', ${APPROVAL_BY_CALL_JSON}, 'gr
 
 /**
  * A gated call's approval and grants in one statement instead of two: on PGlite every statement costs
- * about 0.25 ms of CPU on the orchestrator's only thread whatever it reads (measured), so one saves that.
+ * about 0.25 ms of CPU whatever it reads (measured), so one saves that.
  */
 export class PrismaGateReads implements GateReads {
   constructor(private readonly database: Pick<Database, 'query'>) {}
