@@ -41,6 +41,7 @@ const running = await bootstrapService({
     logger.write('info', 'database ready', {
       kind: databaseConfig.kind,
       where,
+      ...(databaseConfig.kind === 'pglite' ? { thread: databaseConfig.thread === true } : {}),
       ms: Math.round(performance.now() - started),
     });
     return OrchestratorModule.register(config, connection, logger, database);

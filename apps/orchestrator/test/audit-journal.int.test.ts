@@ -248,69 +248,81 @@ describe('the audit journal (PGlite with a data directory)', () => {
   }, 30_000);
 });
 
-describe('through the orchestrator on a PGlite data directory', () => {
-  let nats: NatsTestServer;
-  let orchestrator: ServiceProcess;
-  let worker: ServiceProcess;
-  let api: TalonApiClient;
-  let stateDir: string;
-  let env: Record<string, string>;
+describe.each(['off', 'on'])(
+  'through the orchestrator on a PGlite data directory (TALON_PGLITE_THREAD=%s)',
+  (thread) => {
+    let nats: NatsTestServer;
+    let orchestrator: ServiceProcess;
+    let worker: ServiceProcess;
+    let api: TalonApiClient;
+    let stateDir: string;
+    let env: Record<string, string>;
 
-  beforeAll(async () => {
-    nats = await startNatsTestServer();
-    stateDir = mkdtempSync(join(tmpdir(), 'talon-journal-orchestrator-'));
-    env = {
-      NATS_URL: nats.url,
-      TALON_STATE_DIR: stateDir,
-      TALON_HTTP_PORT: String(await findFreePort()),
-      TALON_GRPC_PORT: String(await findFreePort()),
-    };
-    [orchestrator, worker] = await Promise.all([
-      startServiceProcess('orchestrator', env, { timeoutMs: 120_000 }),
-      startServiceProcess('tool-worker', { NATS_URL: nats.url }),
-    ]);
-    api = await connectTalonApi(nats.url);
-  }, 180_000);
+    beforeAll(async () => {
+      nats = await startNatsTestServer();
+      stateDir = mkdtempSync(join(tmpdir(), 'talon-journal-orchestrator-'));
+      env = {
+        NATS_URL: nats.url,
+        TALON_STATE_DIR: stateDir,
+        TALON_PGLITE_THREAD: thread,
+        TALON_HTTP_PORT: String(await findFreePort()),
+        TALON_GRPC_PORT: String(await findFreePort()),
+      };
+      [orchestrator, worker] = await Promise.all([
+        startServiceProcess('orchestrator', env, { timeoutMs: 120_000 }),
+        startServiceProcess('tool-worker', { NATS_URL: nats.url }),
+      ]);
+      api = await connectTalonApi(nats.url);
+    }, 180_000);
 
-  afterAll(async () => {
-    await api?.close();
-    await Promise.all([orchestrator, worker].map((service) => service?.kill()));
-    await nats?.stop();
-    rmSync(stateDir, { recursive: true, force: true });
-  });
+    afterAll(async () => {
+      await api?.close();
+      await Promise.all([orchestrator, worker].map((service) => service?.kill()));
+      await nats?.stop();
+      rmSync(stateDir, { recursive: true, force: true });
+    });
 
-  it('loses no audit row of an answered call when the orchestrator is SIGKILLed under load, and stores none twice', async () => {
-    await api.ok('tools.call', { tool: 'echo', params: { message: 'warm' } }, 10_000);
-    const answered = await echoCallsAcrossKill(api, () => orchestrator.kill());
-    expect(answered.length).toBeGreaterThan(50);
-    const journal = join(stateDir, 'pglite', 'talon-audit-journal');
-    // The kill left the journal behind: its records are committed again at the next start.
-    expect(segments(journal).length).toBeGreaterThan(0);
-    // The dead process's data-directory lock would go stale after 30 s; removed here instead of waited for.
-    rmSync(join(stateDir, 'pglite.lock'), { recursive: true, force: true });
-    orchestrator = await startServiceProcess('orchestrator', env, { timeoutMs: 120_000 });
-    expect(await api.ok('audit.verify', {}, 60_000)).toMatchObject({ ok: true });
-    // A SIGTERM right after a burst: what the journal holds is committed before the database closes.
-    const burst = Array.from({ length: 64 }, () => randomUUID());
-    await Promise.all(
-      burst.map((callId) =>
-        api.ok('tools.call', { tool: 'echo', params: { message: callId }, callId }, 10_000),
-      ),
-    );
-    answered.push(...burst);
-    expect(await orchestrator.stop()).toBe(0);
-    expect(segments(journal)).toEqual([]);
-    const database = await openDatabase({ kind: 'pglite', dataDir: join(stateDir, 'pglite') });
-    try {
-      const stored = await database.prisma.auditEvent.groupBy({
-        by: ['callId'],
-        where: { callId: { in: answered } },
-        _count: { _all: true },
+    it('loses no audit row of an answered call when the orchestrator is SIGKILLed under load, and stores none twice', async () => {
+      expect(orchestrator.logs.find((line) => line.msg === 'database ready')).toMatchObject({
+        kind: 'pglite',
+        thread: thread === 'on',
       });
-      expect(stored).toHaveLength(answered.length);
-      expect(stored.filter((row) => row._count._all !== 1)).toEqual([]);
-    } finally {
-      await database.close();
-    }
-  }, 240_000);
-});
+      await api.ok('tools.call', { tool: 'echo', params: { message: 'warm' } }, 10_000);
+      const answered = await echoCallsAcrossKill(api, () => orchestrator.kill());
+      expect(answered.length).toBeGreaterThan(50);
+      const journal = join(stateDir, 'pglite', 'talon-audit-journal');
+      // The kill left the journal behind: its records are committed again at the next start.
+      expect(segments(journal).length).toBeGreaterThan(0);
+      // The dead process's data-directory lock would go stale after 30 s; removed here instead of waited for.
+      rmSync(join(stateDir, 'pglite.lock'), { recursive: true, force: true });
+      orchestrator = await startServiceProcess('orchestrator', env, { timeoutMs: 120_000 });
+      expect(await api.ok('audit.verify', {}, 60_000)).toMatchObject({ ok: true });
+      // A SIGTERM right after a burst: what the journal holds is committed before the database closes.
+      const burst = Array.from({ length: 64 }, () => randomUUID());
+      await Promise.all(
+        burst.map((callId) =>
+          api.ok('tools.call', { tool: 'echo', params: { message: callId }, callId }, 10_000),
+        ),
+      );
+      answered.push(...burst);
+      expect(await orchestrator.stop()).toBe(0);
+      expect(segments(journal)).toEqual([]);
+      const database = await openDatabase({
+        kind: 'pglite',
+        dataDir: join(stateDir, 'pglite'),
+        thread: thread === 'on',
+      });
+      try {
+        const stored = await database.prisma.auditEvent.groupBy({
+          by: ['callId'],
+          where: { callId: { in: answered } },
+          _count: { _all: true },
+        });
+        expect(stored).toHaveLength(answered.length);
+        expect(stored.filter((row) => row._count._all !== 1)).toEqual([]);
+      } finally {
+        await database.close();
+      }
+    }, 240_000);
+  },
+);

@@ -21,5 +21,9 @@ export async function openDatabase(
   }
   // Loaded only for PGlite: a service on PostgreSQL never needs the embedded engine in memory.
   const { openPgliteDatabase } = await import('./open-pglite-database.js');
-  return openPgliteDatabase(config.dataDir, migrations, options.lock, config.sharedBuffers);
+  return openPgliteDatabase(config.dataDir, migrations, {
+    lock: options.lock,
+    sharedBuffers: config.sharedBuffers,
+    thread: config.thread,
+  });
 }

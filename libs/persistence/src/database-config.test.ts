@@ -20,16 +20,19 @@ describe('parseDatabaseConfig', () => {
       kind: 'pglite',
       dataDir: '/srv/app/.talon/state/pglite',
       sharedBuffers: '16MB',
+      thread: false,
     });
     expect(parseDatabaseConfig({ DATABASE_URL: '  ' }, '/srv/app')).toEqual({
       kind: 'pglite',
       dataDir: '/srv/app/.talon/state/pglite',
       sharedBuffers: '16MB',
+      thread: false,
     });
     expect(parseDatabaseConfig({ TALON_STATE_DIR: 'state' }, '/srv/app')).toEqual({
       kind: 'pglite',
       dataDir: '/srv/app/state/pglite',
       sharedBuffers: '16MB',
+      thread: false,
     });
     expect(
       parseDatabaseConfig({ TALON_STATE_DIR: '/var/talon', TALON_PGLITE_DIR: '../db' }, '/srv/app'),
@@ -37,11 +40,13 @@ describe('parseDatabaseConfig', () => {
       kind: 'pglite',
       dataDir: '/srv/db',
       sharedBuffers: '16MB',
+      thread: false,
     });
     expect(parseDatabaseConfig({ TALON_PGLITE_DIR: 'memory://' }, '/srv/app')).toEqual({
       kind: 'pglite',
       dataDir: 'memory://',
       sharedBuffers: '16MB',
+      thread: false,
     });
   });
 
@@ -57,6 +62,16 @@ describe('parseDatabaseConfig', () => {
         /TALON_PGLITE_SHARED_BUFFERS.*at least 128kB/,
       );
     }
+  });
+
+  it('runs PGlite in a thread of its own only when TALON_PGLITE_THREAD is on, and refuses other values', () => {
+    expect(parseDatabaseConfig({ TALON_PGLITE_THREAD: ' ON ' }, '/srv')).toMatchObject({ thread: true });
+    expect(parseDatabaseConfig({ TALON_PGLITE_THREAD: 'off' }, '/srv')).toMatchObject({ thread: false });
+    expect(parseDatabaseConfig({ TALON_PGLITE_THREAD: '' }, '/srv')).toMatchObject({ thread: false });
+    for (const bad of ['yes', '1', 'true'])
+      expect(() => parseDatabaseConfig({ TALON_PGLITE_THREAD: bad })).toThrow(
+        /TALON_PGLITE_THREAD.*on or off/,
+      );
   });
 
   it('refuses a DATABASE_URL that is not a PostgreSQL URL, without echoing its password', () => {

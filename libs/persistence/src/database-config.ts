@@ -21,6 +21,8 @@ export interface PgliteDatabaseConfig {
   readonly dataDir: string;
   /** PostgreSQL's `shared_buffers` for the embedded server, e.g. `16MB` (default {@link DEFAULT_PGLITE_SHARED_BUFFERS}). */
   readonly sharedBuffers?: string;
+  /** Run PGlite in a thread of its own (`TALON_PGLITE_THREAD=on`) instead of the service's main thread. */
+  readonly thread?: boolean;
 }
 
 /** Which database Talon uses. */
@@ -36,6 +38,8 @@ export interface DatabaseEnv {
   TALON_STATE_DIR?: string;
   /** PGlite's `shared_buffers` (default {@link DEFAULT_PGLITE_SHARED_BUFFERS}). */
   TALON_PGLITE_SHARED_BUFFERS?: string;
+  /** `on` runs PGlite in a thread of its own; `off` (the default) in the main thread. */
+  TALON_PGLITE_THREAD?: string;
 }
 
 /**
@@ -75,7 +79,10 @@ export function parseDatabaseConfig(
       'a size of at least 128kB with a PostgreSQL unit, like 16MB',
     );
   }
-  return { kind: 'pglite', dataDir: pgliteDataDir(env, cwd), sharedBuffers };
+  const thread = env.TALON_PGLITE_THREAD?.trim().toLowerCase() || 'off';
+  if (thread !== 'on' && thread !== 'off')
+    throw new InvalidDatabaseConfigError('TALON_PGLITE_THREAD', thread, 'on or off');
+  return { kind: 'pglite', dataDir: pgliteDataDir(env, cwd), sharedBuffers, thread: thread === 'on' };
 }
 
 function pgliteDataDir(env: DatabaseEnv, cwd: string): string {

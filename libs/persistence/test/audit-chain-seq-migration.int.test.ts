@@ -11,7 +11,7 @@ jest.setTimeout(60_000);
 
 const CHAIN_SEQ_MIGRATION = '20261206090000_0011_audit_chain_seq';
 
-describe.each(BACKENDS)('the audit chain position migration on $name', (backend) => {
+describe.each(BACKENDS)('the audit chain position migration on $label', (backend) => {
   let database: EmptyDatabase;
   let scratch: Awaited<ReturnType<typeof makeTempDir>>;
 

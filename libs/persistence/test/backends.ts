@@ -8,10 +8,19 @@ export interface EmptyDatabase {
   dispose(): Promise<void>;
 }
 
-/** The two databases Talon supports, each created empty: a new PostgreSQL database and a new PGlite directory. */
-export const BACKENDS: ReadonlyArray<{ name: 'postgres' | 'pglite'; create(): Promise<EmptyDatabase> }> = [
+/**
+ * The databases Talon supports, each created empty: a new PostgreSQL database, and a new PGlite directory
+ * with PGlite in the calling thread and in a thread of its own.
+ */
+export const BACKENDS: ReadonlyArray<{
+  name: 'postgres' | 'pglite';
+  /** For test titles: the name, and for PGlite where it runs. */
+  label: string;
+  create(): Promise<EmptyDatabase>;
+}> = [
   {
     name: 'postgres',
+    label: 'postgres',
     async create() {
       const database = await createPostgresTestDatabase();
       return { config: { kind: 'postgres', url: database.url }, dispose: database.drop };
@@ -19,9 +28,18 @@ export const BACKENDS: ReadonlyArray<{ name: 'postgres' | 'pglite'; create(): Pr
   },
   {
     name: 'pglite',
+    label: 'pglite',
     async create() {
       const dir = await makeTempDir('pglite');
       return { config: { kind: 'pglite', dataDir: `${dir.path}/data` }, dispose: dir.remove };
+    },
+  },
+  {
+    name: 'pglite',
+    label: 'pglite in its own thread',
+    async create() {
+      const dir = await makeTempDir('pglite-thread');
+      return { config: { kind: 'pglite', dataDir: `${dir.path}/data`, thread: true }, dispose: dir.remove };
     },
   },
 ];

@@ -70,7 +70,7 @@ async function withDatabase<T>(
   }
 }
 
-describe.each(BACKENDS)('migrations on $name', (backend) => {
+describe.each(BACKENDS)('migrations on $label', (backend) => {
   let database: EmptyDatabase;
   let names: string[];
   let scratch: Awaited<ReturnType<typeof makeTempDir>>;

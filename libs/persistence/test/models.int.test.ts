@@ -7,7 +7,7 @@ import { BACKENDS, type EmptyDatabase } from './backends.js';
 // A new PGlite cluster takes seconds to initialise on a loaded machine; jest's project-level testTimeout is not applied.
 jest.setTimeout(60_000);
 
-describe.each(BACKENDS)('models on $name', (backend) => {
+describe.each(BACKENDS)('models on $label', (backend) => {
   let database: EmptyDatabase;
   let db: Database;
 

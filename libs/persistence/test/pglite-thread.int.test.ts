@@ -4,11 +4,11 @@ import type { Database } from '../src/database.js';
 
 jest.setTimeout(60_000);
 
-describe('PGlite in its own thread', () => {
+describe('PGlite in its own thread (TALON_PGLITE_THREAD=on)', () => {
   let db: Database;
 
   beforeAll(async () => {
-    db = await openDatabase({ kind: 'pglite', dataDir: 'memory://' });
+    db = await openDatabase({ kind: 'pglite', dataDir: 'memory://', thread: true });
   });
 
   afterAll(async () => {

@@ -10,7 +10,7 @@ jest.setTimeout(60_000);
 
 const HOSTILE = ["it's", "'); DROP TABLE session; --", "back\\slash \\' E'x'", '$1 $$ 漢字 🦅', ''];
 
-describe.each(BACKENDS)('Database.query and execute run prepared statements on $name', (backend) => {
+describe.each(BACKENDS)('Database.query and execute run prepared statements on $label', (backend) => {
   let database: EmptyDatabase;
   let db: Database;
 
