@@ -61,8 +61,9 @@ interface PendingLine {
  * is written: it then survives a crash of this process exactly as a PGlite commit does (PGlite runs with
  * fsync off, so both live in the operating system's page cache until it writes them out). The records
  * published in one turn of the event loop share one `write` (one per record was 40 % of the orchestrator's
- * file and socket writes at concurrency 64, profiled); the turn ends within microseconds of the first. Each record is handed to the chain at once; the chain gathers them into statements of dozens
- * of rows, which on PGlite cost a fraction of a statement per row. A segment whose records are all
+ * file and socket writes at concurrency 64, profiled); the turn ends within microseconds of the first.
+ * Each record is then handed to the chain; the chain gathers them into statements of dozens of rows,
+ * which on PGlite cost a fraction of a statement per row. A segment whose records are all
  * committed is deleted; at start the segments left by a killed process are committed again (the chain
  * stores a record id once, so a record committed before the kill is not stored twice). A line cut short
  * by a crash in the middle of its write belongs to a call that was never answered and is skipped; any
