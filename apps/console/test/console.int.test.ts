@@ -58,7 +58,8 @@ describe('the web console in headless Chromium against a real stack', () => {
     expect(existsSync(BUILT)).toBe(true);
     await mkdir(OUTPUT, { recursive: true });
     if (DOCS) await mkdir(DOCS, { recursive: true });
-    [stack, browser] = await Promise.all([
+    // Settled both ways, so a browser that fails to start does not leave the stack's processes running.
+    const [started, launched] = await Promise.allSettled([
       startConsoleStack(),
       chromium.launch({
         executablePath: CHROMIUM,
@@ -73,6 +74,10 @@ describe('the web console in headless Chromium against a real stack', () => {
         ],
       }),
     ]);
+    if (started.status === 'fulfilled') stack = started.value;
+    if (launched.status === 'fulfilled') browser = launched.value;
+    if (started.status === 'rejected') throw started.reason;
+    if (launched.status === 'rejected') throw launched.reason;
     context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'light' });
     page = await context.newPage();
     page.on('pageerror', (error) => pageErrors.push(String(error)));
