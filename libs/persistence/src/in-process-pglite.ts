@@ -1,9 +1,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
-import type { Database } from './database.js';
-import { PrismaClient } from './generated/prisma/client.js';
-import { runMigrations } from './migration-runner.js';
 import { pgliteAdapterView } from './pglite-adapter-view.js';
+import { migratedPgliteDatabase } from './pglite-database.js';
 import type { PgliteHost } from './pglite-host.js';
 import { PgliteSimpleQuery } from './pglite-simple-query.js';
 import { PgliteSqlExecutor } from './pglite-sql-executor.js';
@@ -18,44 +16,30 @@ export const inProcessPglite: PgliteHost = {
   async start(dataDir, startParams) {
     useBaselineWasmTier();
     const db = await PGlite.create(dataDir, { startParams: [...PGlite.defaultStartParams, ...startParams] });
+    const simpleQuery = new PgliteSimpleQuery(db);
+    const statements = new PglitePreparedStatements(db, simpleQuery);
     return {
-      async open(migrations, lock) {
-        let report;
-        try {
-          report = await runMigrations(new PgliteSqlExecutor(db), migrations);
-        } catch (error) {
-          await db.close().catch(() => undefined);
-          await lock?.release();
-          throw error;
-        }
-        const prisma = new PrismaClient({ adapter: new PrismaPGlite(pgliteAdapterView(db)) });
-        const simpleQuery = new PgliteSimpleQuery(db);
-        const statements = new PglitePreparedStatements(db, simpleQuery);
-        const database: Database = {
-          prisma,
-          kind: 'pglite',
-          pgPool: null,
-          execute: (sql, params) => statements.execute(sql, params),
-          executeText: async (sql) => {
-            await simpleQuery.run(sql);
+      open: (migrations, lock) =>
+        migratedPgliteDatabase(
+          {
+            executor: new PgliteSqlExecutor(db),
+            adapter: new PrismaPGlite(pgliteAdapterView(db)),
+            statements: {
+              execute: (sql, params) => statements.execute(sql, params),
+              executeText: async (sql) => {
+                await simpleQuery.run(sql);
+              },
+              copyRows: async (table, columns, rows) => {
+                await simpleQuery.run(`COPY ${table} (${columns.join(', ')}) FROM '/dev/blob'`, rows);
+              },
+              query: async <Row extends object>(sql: string, params: readonly unknown[]) =>
+                (await statements.run<Row>(sql, params)).rows,
+            },
+            closeEngine: () => db.close(),
           },
-          copyRows: async (table, columns, rows) => {
-            await simpleQuery.run(`COPY ${table} (${columns.join(', ')}) FROM '/dev/blob'`, rows);
-          },
-          query: async <Row extends object>(sql: string, params: readonly unknown[]) =>
-            (await statements.run<Row>(sql, params)).rows,
-          migrations: report,
-          close: async () => {
-            try {
-              await prisma.$disconnect();
-              await db.close();
-            } finally {
-              await lock?.release();
-            }
-          },
-        };
-        return database;
-      },
+          migrations,
+          lock,
+        ),
     };
   },
 };

@@ -1,6 +1,4 @@
-import type { Database } from './database.js';
-import { PrismaClient } from './generated/prisma/client.js';
-import { runMigrations } from './migration-runner.js';
+import { migratedPgliteDatabase } from './pglite-database.js';
 import type { PgliteHost } from './pglite-host.js';
 import { PgliteThreadClient } from './pglite-thread-client.js';
 import { PgliteThreadSqlExecutor } from './pglite-thread-sql-executor.js';
@@ -16,41 +14,27 @@ export const threadedPglite: PgliteHost = {
   async start(dataDir, startParams) {
     const client = await PgliteThreadClient.start({ dataDir, startParams: [...startParams] });
     return {
-      async open(migrations, lock) {
-        let report;
-        try {
-          report = await runMigrations(new PgliteThreadSqlExecutor(client), migrations);
-        } catch (error) {
-          await client.close().catch(() => undefined);
-          await lock?.release();
-          throw error;
-        }
-        const prisma = new PrismaClient({ adapter: new ThreadedPgliteAdapterFactory(client) });
-        const database: Database = {
-          prisma,
-          kind: 'pglite',
-          pgPool: null,
-          execute: (sql, params) => client.call<number>({ op: 'execute', sql, params }),
-          executeText: async (sql) => {
-            await client.call({ op: 'executeText', sql });
+      open: (migrations, lock) =>
+        migratedPgliteDatabase(
+          {
+            executor: new PgliteThreadSqlExecutor(client),
+            adapter: new ThreadedPgliteAdapterFactory(client),
+            statements: {
+              execute: (sql, params) => client.call<number>({ op: 'execute', sql, params }),
+              executeText: async (sql) => {
+                await client.call({ op: 'executeText', sql });
+              },
+              copyRows: async (table, columns, rows) => {
+                await client.call({ op: 'copyRows', table, columns, rows });
+              },
+              query: <Row extends object>(sql: string, params: readonly unknown[]) =>
+                client.call<Row[]>({ op: 'preparedQuery', sql, params }),
+            },
+            closeEngine: () => client.close(),
           },
-          copyRows: async (table, columns, rows) => {
-            await client.call({ op: 'copyRows', table, columns, rows });
-          },
-          query: <Row extends object>(sql: string, params: readonly unknown[]) =>
-            client.call<Row[]>({ op: 'preparedQuery', sql, params }),
-          migrations: report,
-          close: async () => {
-            try {
-              await prisma.$disconnect();
-              await client.close();
-            } finally {
-              await lock?.release();
-            }
-          },
-        };
-        return database;
-      },
+          migrations,
+          lock,
+        ),
     };
   },
 };
