@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { GENESIS_HASH, type AuditRecord, type ChainedAuditRecord } from './audit-record.js';
 
 /**
@@ -47,7 +47,8 @@ const HASHED_FIELDS = [
 /**
  * sha256 over the previous hash and the record's canonical JSON. The record's own fields are written in
  * their sorted order directly (the same text `canonical` gives the object of those fields, pinned by a
- * test), so only `data` is sorted key by key.
+ * test), so only `data` is sorted key by key. One-shot `hash` over one string: a `Hash` object with three
+ * updates cost twice as much per record (measured).
  */
 export function computeAuditHash(prevHash: string, record: AuditRecord): string {
   let body = '{';
@@ -57,7 +58,7 @@ export function computeAuditHash(prevHash: string, record: AuditRecord): string 
     body += `${body === '{' ? '' : ','}"${field}":${canonical(value)}`;
   }
   body += '}';
-  return createHash('sha256').update(prevHash).update('\n').update(body).digest('hex');
+  return hash('sha256', `${prevHash}\n${body}`, 'hex');
 }
 
 /** The first problem `verifyAuditChain` found. */

@@ -36,9 +36,11 @@ export function parseJsonText(text: string, maxDepth = DEFAULT_MAX_PAYLOAD_DEPTH
   }
 }
 
-const encoder = new TextEncoder();
-
-/** Encodes a value as UTF-8 JSON bytes. */
+/**
+ * Encodes a value as UTF-8 JSON bytes. `Buffer.from` rather than a TextEncoder: a short text is copied into
+ * Node's shared pool instead of a buffer of its own, a third of the cost (every message is encoded here).
+ */
 export function encodeJson(value: unknown): Uint8Array {
-  return encoder.encode(JSON.stringify(value));
+  // JSON.stringify gives undefined for undefined (and functions): no bytes, as TextEncoder gave.
+  return Buffer.from(JSON.stringify(value) ?? '', 'utf8');
 }

@@ -8,6 +8,18 @@ function nested(depth: number): unknown {
   return value;
 }
 
+/** `value` rebuilt with every object's keys inserted in sorted order (JSON.stringify then writes them so). */
+function sortedCopy(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortedCopy);
+  if (value === null || typeof value !== 'object') return value;
+  const record = value as Record<string, unknown>;
+  return Object.fromEntries(
+    Object.keys(record)
+      .sort()
+      .map((key) => [key, sortedCopy(record[key])]),
+  );
+}
+
 describe('canonicalJson', () => {
   it('sorts keys at every level and writes what JSON.stringify writes otherwise', () => {
     const value = {
@@ -30,6 +42,13 @@ describe('canonicalJson', () => {
     expect(text.startsWith('[{"a":[{"a":')).toBe(true);
     expect(hashParams(nested(10_000))).toMatch(/^[0-9a-f]{64}$/);
     expect(hashParams(nested(10_000))).toBe(hashParams(nested(10_000)));
+  });
+
+  it('writes the same text on either side of the depth where it stops recursing', () => {
+    for (const depth of [30, 31, 32, 33, 34, 64]) {
+      const value = { z: nested(depth), a: [nested(depth), { y: 1, x: undefined }] };
+      expect(canonicalJson(value)).toBe(JSON.stringify(sortedCopy(value)));
+    }
   });
 
   it('refuses a cycle instead of looping, but shares of one object are fine', () => {

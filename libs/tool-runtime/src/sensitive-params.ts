@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { canonicalJson } from './canonical-json.js';
 
 /** What a sensitive value is replaced with in logs and audit records. */
@@ -53,5 +53,5 @@ export function redactParams<T>(params: T, sensitiveParams: readonly string[]): 
  */
 export function hashParams(params: unknown, sensitiveParams: readonly string[] = []): string {
   const subject = sensitiveParams.length > 0 ? redactParams(params, sensitiveParams) : params;
-  return createHash('sha256').update(canonicalJson(subject)).digest('hex');
+  return hash('sha256', canonicalJson(subject), 'hex');
 }

@@ -125,18 +125,7 @@ export class AuditLog {
 
   /** One record: resolves once it is durable (see the class comment); it never rejects. */
   append(entry: AuditEntry): Promise<void> {
-    const record = normalize({
-      // Time-ordered (UUIDv7), so the unique index on record ids is appended to like the one on positions.
-      recordId: timeOrderedUuid(),
-      at: new Date().toISOString(),
-      sessionId: null,
-      callId: null,
-      tool: null,
-      argsHash: null,
-      durationMs: null,
-      data: {},
-      ...entry,
-    });
+    const record = auditRecord(entry);
     const outbox = this.options.outbox;
     if (!outbox) return this.commit(record);
     return outbox.publish(record).catch((error: unknown) => {
@@ -363,7 +352,13 @@ interface ChainHead {
 /** The head of an empty chain: the first row links to the genesis hash at position 1. */
 const GENESIS_HEAD: ChainHead = { hash: GENESIS_HASH, seq: 0n };
 
-type LinkedRecord = AuditOutboxRecord & { prevHash: string; hash: string; chainSeq: bigint };
+/** A record and its place in the chain (beside it, not spread into a copy: this runs for every row). */
+interface LinkedRecord {
+  record: AuditOutboxRecord;
+  prevHash: string;
+  hash: string;
+  chainSeq: bigint;
+}
 
 /** The table's columns a row fills, with the cast its literal takes in `INSERT … VALUES` (COPY needs none). */
 const COLUMNS = [
@@ -392,21 +387,22 @@ const COPY_MIN_ROWS = 32;
 
 /** A row's values in {@link COLUMNS} order; the record id only when `withId` (rows of a log with an outbox). */
 function rowValues(row: LinkedRecord, withId: boolean): Array<string | number | null> {
+  const record = row.record;
   return [
-    row.at,
-    row.kind,
-    row.actor,
-    row.sessionId,
-    row.callId,
-    row.tool,
-    row.argsHash,
-    row.outcome,
-    row.durationMs,
-    JSON.stringify(row.data),
+    record.at,
+    record.kind,
+    record.actor,
+    record.sessionId,
+    record.callId,
+    record.tool,
+    record.argsHash,
+    record.outcome,
+    record.durationMs,
+    JSON.stringify(record.data),
     row.prevHash,
     row.hash,
     row.chainSeq.toString(),
-    withId ? row.recordId : null,
+    withId ? record.recordId : null,
   ];
 }
 
@@ -431,7 +427,11 @@ function insertSql(rows: readonly LinkedRecord[], withId: boolean): string {
 /** The rows as COPY text input: one line each, fields by `copyTextField`, tab-separated. */
 function copyText(rows: readonly LinkedRecord[], withId: boolean): string {
   let text = '';
-  for (const row of rows) text += `${rowValues(row, withId).map(copyTextField).join('\t')}\n`;
+  for (const row of rows) {
+    const values = rowValues(row, withId);
+    for (let column = 0; column < values.length; column++)
+      text += `${copyTextField(values[column] ?? null)}${column === values.length - 1 ? '\n' : '\t'}`;
+  }
   return text;
 }
 
@@ -447,7 +447,7 @@ function linked(head: ChainHead, batch: AuditOutboxRecord[]): LinkedRecord[] {
   let chainSeq = head.seq;
   return batch.map((record) => {
     const hash = computeAuditHash(prevHash, record);
-    const row = { ...record, prevHash, hash, chainSeq: ++chainSeq };
+    const row = { record, prevHash, hash, chainSeq: ++chainSeq };
     prevHash = hash;
     return row;
   });
@@ -460,26 +460,44 @@ function headOf(rows: readonly LinkedRecord[]): ChainHead {
 }
 
 /**
- * A record the table can always take: a session id that is not a UUID moves into `data` (the column is
- * a uuid), a duration becomes an int32, and `data` becomes plain JSON (or says it could not).
+ * The record of `entry` as the table can always take it: a time-ordered id and the time added, a session id
+ * that is not a UUID moved into `data` (the column is a uuid), a duration as an int32, and `data` as plain
+ * JSON (or saying it could not be). One object literal, no spread copies: it runs for every call.
  */
-function normalize(record: AuditOutboxRecord): AuditOutboxRecord {
-  let data: Record<string, unknown>;
-  try {
-    data = JSON.parse(JSON.stringify(record.data ?? {})) as Record<string, unknown>;
-  } catch (error) {
-    data = { unserializable: String((error as Error)?.message ?? error).slice(0, 200) };
-  }
-  let sessionId = record.sessionId;
+function auditRecord(entry: AuditEntry): AuditOutboxRecord {
+  let data = plainJson(entry.data);
+  let sessionId = entry.sessionId ?? null;
   if (sessionId !== null && !isUuid(sessionId)) {
     data = { ...data, sessionId: String(sessionId).slice(0, 128) };
     sessionId = null;
   }
-  const durationMs =
-    typeof record.durationMs === 'number' && Number.isFinite(record.durationMs)
-      ? Math.min(Math.max(Math.round(record.durationMs), 0), INT32_MAX)
-      : null;
-  return { ...record, sessionId, durationMs, data };
+  const duration = entry.durationMs;
+  return {
+    // Time-ordered (UUIDv7), so the unique index on record ids is appended to like the one on positions.
+    recordId: timeOrderedUuid(),
+    at: new Date().toISOString(),
+    kind: entry.kind,
+    actor: entry.actor,
+    sessionId,
+    callId: entry.callId ?? null,
+    tool: entry.tool ?? null,
+    argsHash: entry.argsHash ?? null,
+    outcome: entry.outcome,
+    durationMs:
+      typeof duration === 'number' && Number.isFinite(duration)
+        ? Math.min(Math.max(Math.round(duration), 0), INT32_MAX)
+        : null,
+    data,
+  };
+}
+
+/** `data` as JSON would carry it (undefined members dropped, dates as text), or what kept it from being. */
+function plainJson(data: Record<string, unknown> | undefined): Record<string, unknown> {
+  try {
+    return JSON.parse(JSON.stringify(data ?? {})) as Record<string, unknown>;
+  } catch (error) {
+    return { unserializable: String((error as Error)?.message ?? error).slice(0, 200) };
+  }
 }
 
 function backoff(attempt: number): Promise<void> {

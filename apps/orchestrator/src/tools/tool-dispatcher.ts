@@ -341,7 +341,6 @@ export class ToolDispatcher {
   ): Promise<void> {
     const definition = prepared?.definition;
     const params = prepared?.params ?? (request.params as Record<string, unknown> | undefined);
-    const clean = Object.fromEntries(Object.entries(data).filter(([, value]) => value !== undefined));
     return audit.append({
       kind: 'tool.call',
       actor: request.actor ?? (request.sessionId ? `session:${request.sessionId}` : 'operator'),
@@ -352,7 +351,8 @@ export class ToolDispatcher {
         params && typeof params === 'object' ? hashParams(params, definition?.sensitiveParams ?? []) : null,
       outcome,
       durationMs: Math.round(durationMs),
-      data: clean,
+      // Members left undefined (no instance answered) are dropped where the log makes the data plain JSON.
+      data,
     });
   }
 }
