@@ -73,6 +73,57 @@ describe('TokenVerifier', () => {
     expect(touches).toBe(2);
   });
 
+  it('looks a token up once for all the calls that arrive while its lookup runs', async () => {
+    let clock = 0;
+    const { store, generated } = await storeWith('agent');
+    let lookups = 0;
+    let release: () => void = () => undefined;
+    const slow = Object.assign(Object.create(store), {
+      findByHash: async (hash: string) => {
+        lookups += 1;
+        await new Promise<void>((resolve) => (release = resolve));
+        return store.findByHash(hash);
+      },
+    });
+    const verifier = new TokenVerifier(slow, { cacheMs: 500, now: () => clock });
+    const first = Array.from({ length: 64 }, () => verifier.verify(generated.token));
+    release();
+    expect(await Promise.all(first)).toHaveLength(64);
+    expect(lookups).toBe(1);
+    clock = 600; // expired: again one lookup for all of them
+    const second = Array.from({ length: 64 }, () => verifier.verify(generated.token));
+    release();
+    await Promise.all(second);
+    expect(lookups).toBe(2);
+  });
+
+  it('does not cache a lookup that was running when its answers were forgotten', async () => {
+    const { store, generated } = await storeWith('operator');
+    let release: () => void = () => undefined;
+    const slow = Object.assign(Object.create(store), {
+      findByHash: async (hash: string) => {
+        const found = structuredClone(await store.findByHash(hash)); // the row as read, before the revocation
+        await new Promise<void>((resolve) => (release = resolve));
+        return found;
+      },
+    });
+    const verifier = new TokenVerifier(slow, { cacheMs: 60_000 });
+    const before = verifier.verify(generated.token);
+    await new Promise((resolve) => setImmediate(resolve));
+    await store.revoke(generated.id, new Date());
+    verifier.forget(); // a revocation on this instance, while the lookup holds the token's old row
+    const releaseFirst = release;
+    const after = verifier.verify(generated.token);
+    await new Promise((resolve) => setImmediate(resolve));
+    release(); // the new lookup answers first; the old one's answer must not replace it
+    await expect(after).rejects.toMatchObject({ message: expect.stringContaining('revoked') });
+    releaseFirst();
+    await expect(before).resolves.toBeDefined();
+    await expect(verifier.verify(generated.token)).rejects.toMatchObject({
+      message: expect.stringContaining('revoked'),
+    });
+  });
+
   it('keeps at most maxCached answers', async () => {
     const { store } = await storeWith('read');
     const verifier = new TokenVerifier(store, { maxCached: 3 });

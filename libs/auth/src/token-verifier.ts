@@ -28,10 +28,13 @@ interface CacheEntry {
 
 /**
  * Checks bearer tokens against the store, keeping each answer for a short time so that checking a token
- * costs a map lookup on the hot path; expiry is checked on every call.
+ * costs a map lookup on the hot path; expiry is checked on every call. One token is looked up once at a
+ * time: the calls that find its answer expired while a lookup runs wait for that lookup (at concurrency 64
+ * each expiry otherwise sent dozens of the same query).
  */
 export class TokenVerifier {
   private readonly cache = new Map<string, CacheEntry & { expiresAt?: number }>();
+  private readonly lookups = new Map<string, Promise<CacheEntry & { expiresAt?: number }>>();
   private readonly touched = new Map<string, number>();
   private readonly cacheMs: number;
   private readonly maxCached: number;
@@ -53,11 +56,7 @@ export class TokenVerifier {
     if (!token) throw new UnauthenticatedError('The call carries no token.');
     const now = this.now();
     let entry = this.cache.get(token);
-    if (!entry || entry.until <= now) {
-      entry = await this.lookUp(token, now);
-      if (this.cache.size >= this.maxCached) this.cache.delete(this.cache.keys().next().value as string);
-      this.cache.set(token, entry);
-    }
+    if (!entry || entry.until <= now) entry = await this.sharedLookUp(token, now);
     if (entry.refusal) throw new UnauthenticatedError(entry.refusal);
     if (entry.expiresAt !== undefined && entry.expiresAt <= now)
       throw new UnauthenticatedError('The token has expired.');
@@ -68,6 +67,29 @@ export class TokenVerifier {
   /** Forgets every cached answer (after a revocation on this instance). */
   forget(): void {
     this.cache.clear();
+    this.lookups.clear();
+  }
+
+  /** The lookup of `token` already running, or a new one whose answer is cached. */
+  private sharedLookUp(token: string, now: number): Promise<CacheEntry & { expiresAt?: number }> {
+    const running = this.lookups.get(token);
+    if (running) return running;
+    const lookup = this.lookUp(token, now).then(
+      (entry) => {
+        // Not cached when `forget` came meanwhile: the answer may predate the revocation.
+        if (this.lookups.get(token) !== lookup) return entry;
+        this.lookups.delete(token);
+        if (this.cache.size >= this.maxCached) this.cache.delete(this.cache.keys().next().value as string);
+        this.cache.set(token, entry);
+        return entry;
+      },
+      (error: unknown) => {
+        if (this.lookups.get(token) === lookup) this.lookups.delete(token);
+        throw error;
+      },
+    );
+    this.lookups.set(token, lookup);
+    return lookup;
   }
 
   private async lookUp(token: string, now: number): Promise<CacheEntry & { expiresAt?: number }> {

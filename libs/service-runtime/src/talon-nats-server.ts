@@ -81,7 +81,7 @@ export class TalonNatsServer extends Server implements CustomTransportStrategy {
   private async handleMessage(pattern: string, message: Msg): Promise<void> {
     this.inFlight++;
     const metrics = talonMetrics();
-    metrics.natsInFlight.inc({ subject: pattern });
+    metrics.natsInFlight.inc(pattern);
     const started = performance.now();
     try {
       const reply = isTracingEnabled()
@@ -99,7 +99,7 @@ export class TalonNatsServer extends Server implements CustomTransportStrategy {
         error: String(error),
       });
     } finally {
-      metrics.natsInFlight.dec({ subject: pattern });
+      metrics.natsInFlight.dec(pattern);
       this.inFlight--;
       if (this.inFlight === 0) this.idleWaiters.splice(0).forEach((resolve) => resolve());
     }

@@ -35,6 +35,33 @@ function readGauge(registry: Registry, name: string, help: string, label: string
   };
 }
 
+/**
+ * A gauge of work in progress by one label, counted in a plain map and written into the gauge at scrape
+ * time: it moves twice per request, and prom-client's labelled `inc`/`dec` hash the labels every time.
+ */
+function countingGauge(registry: Registry, name: string, help: string, label: string) {
+  const counts = new Map<string, number>();
+  const gauge = new Gauge({
+    name,
+    help,
+    labelNames: [label],
+    registers: [registry],
+    collect() {
+      gauge.reset();
+      for (const [value, count] of counts) gauge.set({ [label]: value }, count);
+    },
+  });
+  return {
+    gauge,
+    inc(value: string): void {
+      counts.set(value, (counts.get(value) ?? 0) + 1);
+    },
+    dec(value: string): void {
+      counts.set(value, (counts.get(value) ?? 0) - 1);
+    },
+  };
+}
+
 /** A single-value gauge read at scrape time. */
 function readValue(registry: Registry, name: string, help: string) {
   let read: (() => number | Promise<number>) | undefined;
@@ -91,12 +118,12 @@ export function createTalonMetrics(service: string) {
       buckets: LATENCY_BUCKETS,
       registers,
     }),
-    natsInFlight: new Gauge({
-      name: 'talon_nats_requests_in_flight',
-      help: 'NATS requests being handled now, by subject pattern.',
-      labelNames: ['subject'],
-      registers,
-    }),
+    natsInFlight: countingGauge(
+      registry,
+      'talon_nats_requests_in_flight',
+      'NATS requests being handled now, by subject pattern.',
+      'subject',
+    ),
     natsReconnects: new Counter({
       name: 'talon_nats_reconnects_total',
       help: 'Times the NATS connection was re-established.',
@@ -115,12 +142,12 @@ export function createTalonMetrics(service: string) {
       buckets: LATENCY_BUCKETS,
       registers,
     }),
-    toolCallsInFlight: new Gauge({
-      name: 'talon_tool_calls_in_flight',
-      help: 'Tool calls dispatched and not yet answered, by domain.',
-      labelNames: ['domain'],
-      registers,
-    }),
+    toolCallsInFlight: countingGauge(
+      registry,
+      'talon_tool_calls_in_flight',
+      'Tool calls dispatched and not yet answered, by domain.',
+      'domain',
+    ),
     toolExecutions: new Counter({
       name: 'talon_tool_executions_total',
       help: 'Tool calls executed by this worker, by tool and outcome code.',

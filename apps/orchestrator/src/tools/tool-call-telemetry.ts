@@ -26,7 +26,7 @@ export async function observeToolCall(
   const tool = entry ? entry.definition.name : 'unknown';
   const domain = entry ? (entry.location === 'local' ? 'local' : entry.definition.domain) : 'unknown';
   const metrics = talonMetrics();
-  metrics.toolCallsInFlight.inc({ domain });
+  metrics.toolCallsInFlight.inc(domain);
   const started = performance.now();
   try {
     const reply = isTracingEnabled()
@@ -58,7 +58,7 @@ export async function observeToolCall(
     metrics.toolCalls.inc({ tool, domain, code: typeof code === 'string' ? code : 'INTERNAL' });
     throw error;
   } finally {
-    metrics.toolCallsInFlight.dec({ domain });
+    metrics.toolCallsInFlight.dec(domain);
     metrics.toolCallDuration.observe({ tool, domain }, (performance.now() - started) / 1000);
   }
 }
