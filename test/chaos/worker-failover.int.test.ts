@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Envelope, ToolsCallReply } from '@talon/contracts';
+import { ACK_DELAY_MS } from '@talon/service-runtime';
 import {
   connectTalonApi,
   createTestDatabase,
@@ -150,6 +151,10 @@ describe('chaos: a tool-worker killed under load', () => {
       'a worker holding calls of both kinds',
       25,
     );
+    // Calls that arrived in the last ACK_DELAY_MS are not acknowledged yet, and a worker killed before it
+    // acknowledges leaves them to the caller's no-ack timeout (5 s, the other path): the poll above finds the
+    // victim within milliseconds of the calls' arrival, so it waits for the acknowledgements first.
+    await new Promise((resolve) => setTimeout(resolve, ACK_DELAY_MS * 10));
     const killedAt = Date.now();
     await victim!.kill();
 

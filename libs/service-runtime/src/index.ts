@@ -28,6 +28,7 @@ export {
   ToolHost,
   DEFAULT_TOOL_CONCURRENCY,
   DEFAULT_ANNOUNCE_TTL_MS,
+  ACK_DELAY_MS,
   type ToolHostOptions,
 } from './tool-host.js';
 export { McpControlHost, type McpControlHostOptions, type McpControlTarget } from './mcp-control-host.js';
