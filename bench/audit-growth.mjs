@@ -17,7 +17,7 @@ const FILL = Number(process.env.BENCH_AUDIT_ROWS ?? 500_000);
 const STATEMENTS = 60;
 const BATCH = 64;
 const ROUNDS = 3;
-const { openDatabase, copyTextField } = await import(join(REPO_ROOT, 'libs/persistence/dist/index.js'));
+const { openDatabase, BinaryCopyRows } = await import(join(REPO_ROOT, 'libs/persistence/dist/index.js'));
 const { timeOrderedUuid } = await import(join(REPO_ROOT, 'libs/audit/dist/index.js'));
 
 console.log(
@@ -58,37 +58,37 @@ for (const [name, layout] of Object.entries(LAYOUTS)) {
   if (layout.ddl) await db.executeText(layout.ddl);
   let prevHash = '0'.repeat(64);
   let seq = 0;
-  const batchText = () => {
-    let text = '';
+  // Binary COPY input, as AuditLog builds it.
+  const batchInput = () => {
+    const rows = new BinaryCopyRows();
     for (let index = 0; index < BATCH; index++) {
       const hash = createHash('sha256').update(`${prevHash}${seq}`).digest('hex');
-      const values = [
-        new Date().toISOString(),
-        'tool.call',
-        'operator',
-        null,
-        randomUUID(),
-        'echo',
-        createHash('sha256').update(String(seq)).digest('hex'),
-        'ok',
-        1,
-        '{"worker":"tool-worker-1","bytes":17}',
-        prevHash,
-        hash,
-        String(++seq),
-        layout.recordId(),
-      ];
-      text += `${values.map(copyTextField).join('\t')}\n`;
+      rows
+        .row(COLUMNS.length)
+        .timestamptz(Date.now())
+        .text('tool.call')
+        .text('operator')
+        .uuid(null)
+        .text(randomUUID())
+        .text('echo')
+        .text(createHash('sha256').update(String(seq)).digest('hex'))
+        .text('ok')
+        .int4(1)
+        .jsonb('{"worker":"tool-worker-1","bytes":17}')
+        .text(prevHash)
+        .text(hash)
+        .int8(BigInt(++seq))
+        .uuid(layout.recordId());
       prevHash = hash;
     }
-    return text;
+    return rows.finish();
   };
   const measure = async () => {
     const samples = [];
     for (let round = 0; round < ROUNDS; round++) {
-      const texts = Array.from({ length: STATEMENTS }, batchText); // built outside the timed part
+      const inputs = Array.from({ length: STATEMENTS }, batchInput); // built outside the timed part
       const before = process.cpuUsage();
-      for (const text of texts) await db.copyRows('audit_event', COLUMNS, text);
+      for (const input of inputs) await db.copyRows('audit_event', COLUMNS, input);
       const used = process.cpuUsage(before);
       samples.push((used.user + used.system) / (STATEMENTS * BATCH));
     }

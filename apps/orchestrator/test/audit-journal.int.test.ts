@@ -47,6 +47,19 @@ const record = (callId = randomUUID()): AuditOutboxRecord => ({
 
 const segments = (dir: string) => readdirSync(dir).filter((name) => name.endsWith('.jsonl'));
 
+/** Rows in binary COPY input: after the 19-byte header, each row is a field count and length-prefixed fields. */
+function binaryCopyRowCount(input: Uint8Array): number {
+  const view = new DataView(input.buffer, input.byteOffset, input.byteLength);
+  let at = 19;
+  let rows = 0;
+  for (let fields = view.getInt16(at); fields !== -1; fields = view.getInt16(at)) {
+    at += 2;
+    for (let field = 0; field < fields; field++) at += 4 + Math.max(view.getInt32(at), 0);
+    rows++;
+  }
+  return rows;
+}
+
 describe('the audit journal (PGlite with a data directory)', () => {
   let database: Database;
   let base: string;
@@ -193,8 +206,8 @@ describe('the audit journal (PGlite with a data directory)', () => {
     const counted = {
       prisma: database.prisma,
       executeText: (sql: string) => database.executeText(sql),
-      copyRows: (table: string, columns: readonly string[], rows: string) => {
-        copies.push(rows.split('\n').length - 1);
+      copyRows: (table: string, columns: readonly string[], rows: Uint8Array) => {
+        copies.push(binaryCopyRowCount(rows));
         return database.copyRows!(table, columns, rows);
       },
     };
@@ -233,6 +246,39 @@ describe('the audit journal (PGlite with a data directory)', () => {
       }),
     );
     expect((await first.verify()).ok).toBe(true);
+
+    // Records of another writer whose time is in another form of ISO 8601: written as text by INSERT,
+    // so PostgreSQL reads the time as written (the binary form takes only what toISOString gives).
+    const copiesBefore = copies.length;
+    const otherSession = randomUUID();
+    await Promise.all(
+      Array.from({ length: 40 }, (_, index) =>
+        first.commit({
+          recordId: randomUUID(),
+          at: `2026-12-06 07:00:${String(index).padStart(2, '0')}.123456+01:00`,
+          kind: 'test.copy',
+          actor: 'other-writer',
+          sessionId: otherSession,
+          callId: null,
+          tool: null,
+          argsHash: null,
+          outcome: 'ok',
+          durationMs: index,
+          data: {},
+        }),
+      ),
+    );
+    expect(copies.length).toBe(copiesBefore);
+    const times = await database.query<{ at: string }>(
+      `SELECT to_char(at AT TIME ZONE 'UTC', 'HH24:MI:SS.US') AS at FROM audit_event
+        WHERE session_id = $1::uuid ORDER BY duration_ms`,
+      [otherSession],
+    );
+    // In UTC, at the column's precision (milliseconds).
+    expect(times.map((row) => row.at)).toEqual(
+      Array.from({ length: 40 }, (_, index) => `06:00:${String(index).padStart(2, '0')}.123000`),
+    );
+    expect(failures).toEqual([]);
   }, 30_000);
 
   it('writes a record directly when the journal cannot take it', async () => {

@@ -1,5 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { binaryCopyStatement } from './binary-copy-rows.js';
 import { pgliteAdapterView } from './pglite-adapter-view.js';
 import { migratedPgliteDatabase } from './pglite-database.js';
 import type { PgliteHost } from './pglite-host.js';
@@ -30,7 +31,7 @@ export const inProcessPglite: PgliteHost = {
                 await simpleQuery.run(sql);
               },
               copyRows: async (table, columns, rows) => {
-                await simpleQuery.run(`COPY ${table} (${columns.join(', ')}) FROM '/dev/blob'`, rows);
+                await simpleQuery.run(binaryCopyStatement(table, columns), rows);
               },
               query: async <Row extends object>(sql: string, params: readonly unknown[]) =>
                 (await statements.run<Row>(sql, params)).rows,

@@ -20,7 +20,7 @@ export {
 } from './committed-migrations.js';
 export { isUniqueViolation } from './unique-violation.js';
 export { sqlLiteral } from './sql-literal.js';
-export { copyTextField } from './copy-text-field.js';
+export { BinaryCopyRows } from './binary-copy-rows.js';
 export type { SqlExecutor } from './sql-executor.js';
 export { PgSqlExecutor } from './pg-sql-executor.js';
 export { PgliteSqlExecutor } from './pglite-sql-executor.js';

@@ -30,10 +30,11 @@ export class PgliteSimpleQuery {
    * Runs `sql`; `input` is what PGlite's `/dev/blob` reads meanwhile (a `COPY … FROM '/dev/blob'`), as
    * PGlite's own `exec` hands over its `blob` option.
    */
-  run(sql: string, input?: string): Promise<SimpleQueryOutcome> {
+  run(sql: string, input?: Uint8Array): Promise<SimpleQueryOutcome> {
     return this.db._runExclusiveTransaction(() =>
       this.db._runExclusiveQuery(async () => {
-        if (input !== undefined) await this.db._handleBlob(new Blob([input]));
+        // Bytes of an ordinary (not shared) buffer: BinaryCopyRows allocates them.
+        if (input !== undefined) await this.db._handleBlob(new Blob([input as Uint8Array<ArrayBuffer>]));
         try {
           // The stream form hands over the reply bytes as they come; the plain one parses them all first.
           const chunks: Uint8Array[] = [];

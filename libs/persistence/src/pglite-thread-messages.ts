@@ -12,7 +12,7 @@ export type PgliteThreadRequest = { id: number } & (
   | { op: 'beginWork' }
   | { op: 'execute'; sql: string; params: readonly unknown[] }
   | { op: 'executeText'; sql: string }
-  | { op: 'copyRows'; table: string; columns: readonly string[]; rows: string }
+  | { op: 'copyRows'; table: string; columns: readonly string[]; rows: Uint8Array }
   | { op: 'preparedQuery'; sql: string; params: readonly unknown[] }
   | { op: 'close' }
 );

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { PGlite } from '@electric-sql/pglite';
 import { PgliteStatementError } from '../src/errors/pglite-statement-error.js';
-import { copyTextField } from '../src/copy-text-field.js';
+import { BinaryCopyRows, binaryCopyStatement } from '../src/binary-copy-rows.js';
 import { PgliteSimpleQuery } from '../src/pglite-simple-query.js';
 import { isUniqueViolation } from '../src/unique-violation.js';
 
@@ -48,7 +48,7 @@ describe('PgliteSimpleQuery', () => {
     expect(await simple.run("INSERT INTO item VALUES (5, 'e')")).toEqual({ affectedRows: 1 });
   });
 
-  it('feeds COPY … FROM /dev/blob: hostile text round-trips exactly, a refused row refuses all', async () => {
+  it('feeds binary COPY … FROM /dev/blob: hostile text round-trips exactly, a refused row refuses all', async () => {
     await db.exec('CREATE TABLE copied (id int PRIMARY KEY, name text, note text)');
     const hostile = [
       'tab\there',
@@ -60,12 +60,15 @@ describe('PgliteSimpleQuery', () => {
       'ünïcødé 漢字 🦅',
       '',
     ];
-    const line = (id: number, name: string | null, note: string | null) =>
-      [id, name, note].map(copyTextField).join('\t') + '\n';
-    const input = hostile.map((text, index) => line(index, text, index % 2 ? null : text)).join('');
-    expect(await simple.run("COPY copied (id, name, note) FROM '/dev/blob'", input)).toEqual({
-      affectedRows: hostile.length,
-    });
+    const copy = binaryCopyStatement('copied', ['id', 'name', 'note']);
+    const input = (rows: ReadonlyArray<[number, string | null, string | null]>) => {
+      const built = new BinaryCopyRows();
+      for (const [id, name, note] of rows) built.row(3).int4(id).text(name).text(note);
+      return built.finish();
+    };
+    expect(
+      await simple.run(copy, input(hostile.map((text, index) => [index, text, index % 2 ? null : text]))),
+    ).toEqual({ affectedRows: hostile.length });
     const rows = await db.query<{ id: number; name: string; note: string | null }>(
       'SELECT id, name, note FROM copied ORDER BY id',
     );
@@ -74,7 +77,13 @@ describe('PgliteSimpleQuery', () => {
     );
     // A duplicate key refuses the whole input as a unique violation; nothing of it is stored.
     const refused = await simple
-      .run("COPY copied (id, name, note) FROM '/dev/blob'", line(100, 'new', null) + line(0, 'again', null))
+      .run(
+        copy,
+        input([
+          [100, 'new', null],
+          [0, 'again', null],
+        ]),
+      )
       .catch((error: unknown) => error);
     expect(isUniqueViolation(refused)).toBe(true);
     expect((await db.query('SELECT 1 FROM copied WHERE id = 100')).rows).toEqual([]);
