@@ -237,6 +237,11 @@ export class McpConnection {
     await this.start();
   }
 
+  /** The connection's state alone: what a call checks, without building the whole {@link status}. */
+  currentState(): McpServerState {
+    return this.state;
+  }
+
   /** A snapshot for `mcp_list`. */
   status(): McpServerStatus {
     return {

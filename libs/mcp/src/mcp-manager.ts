@@ -69,7 +69,7 @@ export class McpManager {
     talonMetrics().mcpServers.observe(() => {
       const byState: Record<string, number> = {};
       for (const connection of this.connections.values()) {
-        const { state } = connection.status();
+        const state = connection.currentState();
         byState[state] = (byState[state] ?? 0) + 1;
       }
       return byState;
@@ -198,7 +198,7 @@ export class McpManager {
     const connection = this.connection(server);
     const find = () => this.adapted.find((candidate) => candidate.definition.displayName === displayName);
     // First use: the server has never listed its tools, so start it and look again.
-    if (!find() && connection.status().state !== 'running') await this.ensureStarted(connection);
+    if (!find() && connection.currentState() !== 'running') await this.ensureStarted(connection);
     const tool = find();
     if (!tool) {
       const unusable = this.unusable.find((entry) => entry.displayName === displayName);
@@ -330,7 +330,7 @@ export class McpManager {
   }
 
   private async ensureStarted(connection: McpConnection): Promise<void> {
-    if (connection.status().state === 'running') return;
+    if (connection.currentState() === 'running') return;
     const name = connection.definition.name;
     const pending = this.starting.get(name);
     if (pending) return pending;
@@ -371,7 +371,7 @@ export class McpManager {
     for (const connection of this.connections.values()) {
       const { idleStopMs, transport } = connection.definition;
       if (transport.type !== 'stdio' || idleStopMs <= 0 || connection.inFlight > 0) continue;
-      if (connection.status().state !== 'running' || this.starting.has(connection.definition.name)) continue;
+      if (connection.currentState() !== 'running' || this.starting.has(connection.definition.name)) continue;
       if (now - connection.lastActivityAt >= idleStopMs) await connection.stop().catch(() => undefined);
     }
   }
@@ -414,6 +414,6 @@ function sameDefinition(a: McpServerDefinition, b: McpServerDefinition): boolean
 }
 
 function isLive(connection: McpConnection): boolean {
-  const state = connection.status().state;
+  const state = connection.currentState();
   return state === 'running' || state === 'starting';
 }
