@@ -23,22 +23,15 @@ export function binaryCopyStatement(table: string, columns: readonly string[]): 
 export class BinaryCopyRows {
   private bytes = Buffer.allocUnsafe(16 * 1024);
   private length = 0;
-  private rows = 0;
 
   constructor() {
     this.put(HEADER);
-  }
-
-  /** Rows started so far. */
-  get rowCount(): number {
-    return this.rows;
   }
 
   /** Starts a row of `columns` values. */
   row(columns: number): this {
     this.reserve(2).writeInt16BE(columns, this.length);
     this.length += 2;
-    this.rows++;
     return this;
   }
 

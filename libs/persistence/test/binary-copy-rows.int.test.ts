@@ -53,7 +53,6 @@ describe('BinaryCopyRows', () => {
       .int8(null)
       .null()
       .jsonb(null);
-    expect(rows.rowCount).toBe(3);
     expect(await simple.run(binaryCopyStatement('typed', COLUMNS), rows.finish())).toEqual({
       affectedRows: 3,
     });
