@@ -18,6 +18,7 @@ export {
   type HttpServerOptions,
 } from './talon-client-options.js';
 export { NATS_TURN_TIMEOUT_MS } from './nats-transport.js';
+export { ReplyInbox, ReplyInboxError } from './reply-inbox.js';
 export {
   TalonError,
   CLIENT_ERROR_CODES,

@@ -2,6 +2,7 @@ import type * as NatsClient from '@nats-io/transport-node';
 import type { MsgHdrs, NatsConnection, Subscription } from '@nats-io/transport-node';
 import { API_PREFIX, ERROR_CODES, HEADERS, SUBJECTS, type ChatEvent } from '@talon/contracts';
 import { EventQueue } from './event-queue.js';
+import { ReplyInbox } from './reply-inbox.js';
 import type { NatsServerOptions } from './talon-client-options.js';
 import { TalonAbortedError } from './talon-aborted-error.js';
 import { CLIENT_ERROR_CODES, TalonError } from './talon-error.js';
@@ -96,10 +97,15 @@ export class NatsTransport implements TalonTransport {
   async call({ method, payload, timeoutMs, signal, callId }: TransportCall): Promise<unknown> {
     const { nats, connection } = await this.open();
     const headers = this.headersFor(nats, callId);
-    const request = connection.request(`${API_PREFIX}.${method}`, JSON.stringify(payload ?? {}), {
-      timeout: timeoutMs,
-      ...(headers ? { headers } : {}),
-    });
+    // Through the connection's shared reply inbox, not `connection.request`: on a connection opened with
+    // nats.js's defaults (as most callers open theirs) that builds two Errors with stacks per request, a
+    // quarter of this client's CPU at concurrency 64 (profiled).
+    const request = ReplyInbox.of(connection).request(
+      `${API_PREFIX}.${method}`,
+      Buffer.from(JSON.stringify(payload ?? {}), 'utf8'),
+      timeoutMs,
+      headers,
+    );
     let reply;
     try {
       reply = await (signal ? abortable(request, signal, method) : request);

@@ -1,4 +1,5 @@
 import { headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
+import { ReplyInbox } from '@talon/client';
 import { HEADERS, type Envelope } from '@talon/contracts';
 import { fromWireError } from '@talon/errors';
 import {
@@ -12,7 +13,6 @@ import {
 import { setTimeout as sleep } from 'node:timers/promises';
 import { encodeJson } from './json-codec.js';
 import { linkStateOf } from './nats-link-state.js';
-import { ReplyInbox } from './reply-inbox.js';
 import { MalformedPayloadError } from './errors/malformed-payload-error.js';
 import { NoRespondersError } from './errors/no-responders-error.js';
 import { RequestTimeoutError } from './errors/request-timeout-error.js';

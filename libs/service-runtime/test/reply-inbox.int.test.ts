@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { NatsConnection } from '@nats-io/transport-node';
+import { ReplyInbox } from '@talon/client';
 import { SUBJECTS } from '@talon/contracts';
 import { startNatsTestServer, type NatsTestServer } from '@talon/testing';
 import { NatsRequester } from '../src/nats-requester.js';
-import { ReplyInbox } from '../src/reply-inbox.js';
 
 const encoder = new TextEncoder();
 

@@ -1,4 +1,6 @@
-import { createInbox, type Msg, type MsgHdrs, type NatsConnection } from '@nats-io/transport-node';
+import { randomUUID } from 'node:crypto';
+// Types only: nats.js is an optional peer of this package (HTTP users need not install it).
+import type { Msg, MsgHdrs, NatsConnection } from '@nats-io/transport-node';
 
 /** How a request through a {@link ReplyInbox} ended without a reply; named like nats.js's own errors. */
 export class ReplyInboxError extends Error {
@@ -27,10 +29,12 @@ const inboxes = new WeakMap<NatsConnection, ReplyInbox>();
 /**
  * One wildcard reply subscription per connection that hands each reply to the request waiting for its
  * token. A request costs a publish, a timer and a map entry; `connection.request` also builds a request
- * object, a deferred and an Error (with its stack) on every success: 97 against 132-164 µs of CPU a
- * request in a same-process comparison (both ends), and 317-349 against 434-444 µs of orchestrator CPU
- * per `system.ping` (measured). nats.js resubscribes the inbox after a reconnect, as it does its own.
- * ToolCallRequester keeps an inbox of its own: it watches each call's acknowledgement beside its result.
+ * object, a deferred and, unless the connection was opened with `noAsyncTraces`, two Errors with their
+ * stacks on every success: 97 against 132-164 µs of CPU a request in a same-process comparison (both
+ * ends), and 317-349 against 434-444 µs of orchestrator CPU per `system.ping` (measured). The client's
+ * NATS transport and the services' requesters share it. nats.js resubscribes the inbox after a
+ * reconnect, as it does its own. The services' ToolCallRequester keeps an inbox of its own: it watches
+ * each call's acknowledgement beside its result.
  */
 export class ReplyInbox {
   private readonly waiting = new Map<string, Waiting>();
@@ -39,8 +43,9 @@ export class ReplyInbox {
   private closed = false;
 
   private constructor(private readonly connection: NatsConnection) {
+    // The prefix the connection's NATS user may subscribe under (Talon's users each have their own).
     const inboxPrefix = (connection as { options?: { inboxPrefix?: string } }).options?.inboxPrefix;
-    this.prefix = `${createInbox(inboxPrefix)}.`;
+    this.prefix = `${inboxPrefix || '_INBOX'}.${randomUUID().replace(/-/g, '')}.`;
     const subscription = connection.subscribe(`${this.prefix}*`, {
       callback: (_error, message) => this.deliver(message),
     });
