@@ -2,9 +2,11 @@
 // statements of many rows; this times such statements (64 rows, as AuditLog builds them) on an empty table
 // and again after it holds BENCH_AUDIT_ROWS rows (default 500,000: a few days of a busy orchestrator), for
 // two index layouts in the same run:
-//   current: time-ordered record ids (UUIDv7) and a unique chain position (`chain_seq`), both appended to;
-//   previous: random record ids (UUIDv4) and the fork guard a unique index on `prev_hash` (a random hash),
-//     as before migration 0011: every insert lands on random pages of two indexes.
+//   current: time-ordered record ids (UUIDv7) and the chain position (`chain_seq`) as the key, both
+//     appended to, and `data` as JSON text (migration 0013);
+//   previous: random record ids (UUIDv4), a bigserial key, the fork guard a unique index on `prev_hash` (a
+//     random hash) and `data` as jsonb, as before migration 0011: every insert lands on random pages of two
+//     indexes.
 // Prints the CPU per row (this process: PGlite runs in it) and each layout's grown/empty ratio.
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -42,15 +44,21 @@ const COLUMNS = [
   'record_id',
 ];
 const LAYOUTS = {
-  current: { recordId: () => timeOrderedUuid(), recordIdSql: 'uuidv7()' },
+  current: { recordId: () => timeOrderedUuid(), recordIdSql: 'uuidv7()', jsonb: false },
   previous: {
     recordId: randomUUID,
     recordIdSql: 'gen_random_uuid()',
-    // The indexes before migration 0011 (the position stays as a plain column: both layouts write it).
-    ddl: `DROP INDEX audit_event_chain_seq_key; CREATE UNIQUE INDEX audit_event_prev_hash_key ON audit_event(prev_hash)`,
+    jsonb: true,
+    // The table before migration 0011 (the position stays as a plain column: both layouts write it).
+    ddl: `ALTER TABLE audit_event DROP CONSTRAINT audit_event_pkey;
+          ALTER TABLE audit_event ADD COLUMN id BIGSERIAL PRIMARY KEY;
+          CREATE UNIQUE INDEX audit_event_prev_hash_key ON audit_event(prev_hash);
+          ALTER TABLE audit_event ALTER COLUMN data DROP DEFAULT;
+          ALTER TABLE audit_event ALTER COLUMN data TYPE jsonb USING data::jsonb`,
   },
 };
 
+const DATA = '{"worker":"tool-worker-1","bytes":17}';
 const scratch = mkdtempSync(join(tmpdir(), 'talon-bench-audit-growth-'));
 const figures = {};
 for (const [name, layout] of Object.entries(LAYOUTS)) {
@@ -73,12 +81,10 @@ for (const [name, layout] of Object.entries(LAYOUTS)) {
         .text('echo')
         .text(createHash('sha256').update(String(seq)).digest('hex'))
         .text('ok')
-        .int4(1)
-        .jsonb('{"worker":"tool-worker-1","bytes":17}')
-        .text(prevHash)
-        .text(hash)
-        .int8(BigInt(++seq))
-        .uuid(layout.recordId());
+        .int4(1);
+      if (layout.jsonb) rows.jsonb(DATA);
+      else rows.text(DATA);
+      rows.text(prevHash).text(hash).int8(BigInt(++seq)).uuid(layout.recordId());
       prevHash = hash;
     }
     return rows.finish();

@@ -424,13 +424,13 @@ describe('agent loop through the orchestrator (OpenAI protocol)', () => {
     const pg = await import('pg');
     const db = new pg.default.Client({ connectionString: database.url });
     await db.connect();
-    const { rows } = await db.query('SELECT id FROM audit_event ORDER BY id LIMIT 3');
-    await db.query("UPDATE audit_event SET outcome = 'tampered' WHERE id = $1", [rows[1].id]);
+    const { rows } = await db.query('SELECT chain_seq AS id FROM audit_event ORDER BY chain_seq LIMIT 3');
+    await db.query("UPDATE audit_event SET outcome = 'tampered' WHERE chain_seq = $1", [rows[1].id]);
     expect(await api('audit.verify', {})).toMatchObject({
       ok: false,
       firstBreak: { id: String(rows[1].id), reason: 'edited' },
     });
-    await db.query('DELETE FROM audit_event WHERE id = $1', [rows[1].id]);
+    await db.query('DELETE FROM audit_event WHERE chain_seq = $1', [rows[1].id]);
     expect(await api('audit.verify', {})).toMatchObject({
       ok: false,
       firstBreak: { id: String(rows[2].id), reason: 'deleted_before' },
@@ -690,7 +690,7 @@ describe('agent loop through the orchestrator (OpenAI protocol)', () => {
     await db.connect();
     try {
       const { rows } = await db.query(
-        "SELECT data->>'reason' AS reason FROM audit_event WHERE kind = 'approval.request' AND session_id = $1",
+        "SELECT data::jsonb->>'reason' AS reason FROM audit_event WHERE kind = 'approval.request' AND session_id = $1",
         [sessionId],
       );
       expect(rows.map((row: { reason: string }) => row.reason).join(' ')).toContain('touch (via find -exec)');

@@ -76,7 +76,7 @@ describe('the audit log never drops a row', () => {
     expect(written).toBe(120);
     expect(await rowsFor(callIds)).toBe(120);
     const moved = await sql.query(
-      "SELECT count(*)::int AS n FROM audit_event WHERE session_id IS NULL AND data->>'sessionId' = 'not-a-uuid'",
+      "SELECT count(*)::int AS n FROM audit_event WHERE session_id IS NULL AND data::jsonb->>'sessionId' = 'not-a-uuid'",
     );
     expect(moved.rows[0].n).toBe(12);
     expect(await audit.verify()).toMatchObject({ ok: true, checked: 120 });
@@ -142,14 +142,26 @@ describe('the audit log never drops a row', () => {
     expect(verified).toMatchObject({ ok: true });
     expect(verified.checked).toBeGreaterThanOrEqual(2_420);
     const { rows } = await sql.query(
-      "SELECT id FROM audit_event WHERE kind = 'test.page' ORDER BY id OFFSET 2100 LIMIT 1",
+      "SELECT chain_seq AS id FROM audit_event WHERE kind = 'test.page' ORDER BY chain_seq OFFSET 2100 LIMIT 1",
     );
-    await sql.query("UPDATE audit_event SET outcome = 'tampered' WHERE id = $1", [rows[0].id]);
+    await sql.query("UPDATE audit_event SET outcome = 'tampered' WHERE chain_seq = $1", [rows[0].id]);
     expect(await audit.verify()).toMatchObject({
       ok: false,
       firstBreak: { id: String(rows[0].id), reason: 'edited' },
     });
-    await sql.query("UPDATE audit_event SET outcome = 'ok' WHERE id = $1", [rows[0].id]);
+    await sql.query("UPDATE audit_event SET outcome = 'ok' WHERE chain_seq = $1", [rows[0].id]);
+    // Data that is no longer JSON: the row is still listed (its text kept) and verify names it.
+    const [{ data }] = (await sql.query('SELECT data FROM audit_event WHERE chain_seq = $1', [rows[0].id]))
+      .rows;
+    await sql.query("UPDATE audit_event SET data = '{not json' WHERE chain_seq = $1", [rows[0].id]);
+    expect(await audit.verify()).toMatchObject({
+      ok: false,
+      firstBreak: { id: String(rows[0].id), reason: 'edited' },
+    });
+    const listed = await audit.list({ before: String(BigInt(rows[0].id) + 1n), limit: 1 });
+    expect(listed.records).toMatchObject([{ id: String(rows[0].id), data: { unreadableData: '{not json' } }]);
+    await sql.query('UPDATE audit_event SET data = $1 WHERE chain_seq = $2', [data, rows[0].id]);
+    expect(await audit.verify()).toMatchObject({ ok: true });
   }, 60_000);
 
   it('keeps one chain when two writers append at once, each from its own connection pool', async () => {
@@ -180,15 +192,16 @@ describe('the audit log never drops a row', () => {
       expect(rows[0].n).toBe(2 * [0, 1, 2, 3].reduce((sum, step) => sum + 5 * (1 + step * 3), 0));
       expect(await writers[0]!.verify()).toMatchObject({ ok: true });
       // A race the head check cannot see is refused by the unique position and retried, never written as a
-      // fork: one row per predecessor, and positions 1, 2, 3… in id order.
+      // fork: one row per predecessor, and positions 1, 2, 3… without a gap.
       const forks = await sql.query(
         'SELECT prev_hash FROM audit_event GROUP BY prev_hash HAVING count(*) > 1',
       );
       expect(forks.rows).toEqual([]);
       const positions = await sql.query(
-        'SELECT count(*)::int AS misplaced FROM (SELECT chain_seq, row_number() OVER (ORDER BY id) AS n FROM audit_event) o WHERE chain_seq <> n',
+        'SELECT count(*)::int AS n, min(chain_seq)::int AS first, max(chain_seq)::int AS last FROM audit_event',
       );
-      expect(positions.rows[0].misplaced).toBe(0);
+      const { n, first, last } = positions.rows[0];
+      expect([first, last]).toEqual([1, n]);
       console.log(`two writers: ${rows[0].n} rows, ${failures.length} retried writes`);
     } finally {
       await other.close();

@@ -75,7 +75,7 @@ describe('the audit journal (PGlite with a data directory)', () => {
   });
 
   const rows = async (callIds: string[]) =>
-    database.prisma.auditEvent.findMany({ where: { callId: { in: callIds } }, orderBy: { id: 'asc' } });
+    database.prisma.auditEvent.findMany({ where: { callId: { in: callIds } }, orderBy: { chainSeq: 'asc' } });
 
   it('answers once the record is in the journal, commits it in a later statement, then deletes the segment', async () => {
     const dir = join(base, 'answer');
@@ -158,7 +158,7 @@ describe('the audit journal (PGlite with a data directory)', () => {
     expect(stored.map((row) => row.callId).sort()).toEqual([...ids].sort());
     const damaged = await database.prisma.auditEvent.findMany({ where: { recordId: damagedId } });
     expect(damaged).toMatchObject([{ kind: 'audit.unreadable', outcome: 'unreadable' }]);
-    expect((damaged[0]!.data as { line: number }).line).toBe(4);
+    expect((JSON.parse(damaged[0]!.data) as { line: number }).line).toBe(4);
     expect(await database.prisma.auditEvent.count({ where: { recordId: tornId } })).toBe(0);
     expect(logs.join('\n')).toMatch(/cut short by a crash/);
     // Numbering goes on after the highest segment found, and every replayed segment is gone.
@@ -239,7 +239,7 @@ describe('the audit journal (PGlite with a data directory)', () => {
       where: { sessionId },
       orderBy: { durationMs: 'asc' },
     });
-    expect(stored.map((row) => [row.actor, row.callId, row.data])).toEqual(
+    expect(stored.map((row) => [row.actor, row.callId, JSON.parse(row.data)])).toEqual(
       Array.from({ length: 82 }, (_, index) => {
         const text = hostile[index % hostile.length]!;
         return [text, `${text} ${index}`, { text, index }];

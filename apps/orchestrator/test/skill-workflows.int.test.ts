@@ -257,7 +257,7 @@ describe('workflow skills through the orchestrator (scripted model)', () => {
     await db.connect();
     try {
       const { rows } = await db.query(
-        'SELECT kind, actor, tool, outcome, data FROM audit_event WHERE kind = $1 ORDER BY id',
+        'SELECT kind, actor, tool, outcome, data::jsonb AS data FROM audit_event WHERE kind = $1 ORDER BY chain_seq',
         [kind],
       );
       return rows as Array<Record<string, unknown>>;

@@ -43,7 +43,7 @@ describe.each(BACKENDS)('the audit index on session ids on $label', (backend) =>
     const plan = await db.prisma.$transaction(async (tx) => {
       await tx.$executeRawUnsafe('SET LOCAL enable_seqscan = off');
       return tx.$queryRawUnsafe<Array<{ 'QUERY PLAN': string }>>(
-        'EXPLAIN SELECT id FROM audit_event WHERE session_id = $1::uuid',
+        'EXPLAIN SELECT chain_seq FROM audit_event WHERE session_id = $1::uuid',
         SESSION,
       );
     });

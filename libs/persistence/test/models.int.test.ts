@@ -77,7 +77,7 @@ describe.each(BACKENDS)('models on $label', (backend) => {
     expect(await db.prisma.message.count({ where: { sessionId: session.id } })).toBe(0);
   });
 
-  it('appends audit events with increasing bigint ids and reads them back in order', async () => {
+  it('appends audit events keyed by their chain position and reads them back in order', async () => {
     const first = await db.prisma.auditEvent.create({
       data: {
         kind: 'tool.call',
@@ -99,19 +99,24 @@ describe.each(BACKENDS)('models on $label', (backend) => {
         prevHash: 'h1',
         hash: 'h2',
         chainSeq: 2n,
-        data: { approvalId: 'x' },
+        data: JSON.stringify({ approvalId: 'x' }),
       },
     });
-    expect(typeof first.id).toBe('bigint');
-    expect(second.id > first.id).toBe(true);
-    const chain = await db.prisma.auditEvent.findMany({ orderBy: { id: 'asc' } });
+    expect([first.chainSeq, second.chainSeq]).toEqual([1n, 2n]);
+    const chain = await db.prisma.auditEvent.findMany({ orderBy: { chainSeq: 'asc' } });
     expect(chain.map((event) => [event.prevHash, event.hash])).toEqual([
       ['', 'h1'],
       ['h1', 'h2'],
     ]);
-    expect(chain[0]).toMatchObject({ sessionId: null, callId: null, tool: 'echo', durationMs: 3, data: {} });
-    await db.prisma.auditEvent.update({ where: { id: first.id }, data: { outcome: 'edited' } });
-    await db.prisma.auditEvent.delete({ where: { id: second.id } });
+    expect(chain[0]).toMatchObject({
+      sessionId: null,
+      callId: null,
+      tool: 'echo',
+      durationMs: 3,
+      data: '{}',
+    });
+    await db.prisma.auditEvent.update({ where: { chainSeq: first.chainSeq }, data: { outcome: 'edited' } });
+    await db.prisma.auditEvent.delete({ where: { chainSeq: second.chainSeq } });
     expect(await db.prisma.auditEvent.count()).toBe(1);
   });
 

@@ -162,13 +162,13 @@ export class AuditLog {
     let after: bigint | undefined;
     for (;;) {
       const rows = await this.prisma.auditEvent.findMany({
-        orderBy: { id: 'asc' },
+        orderBy: { chainSeq: 'asc' },
         take: VERIFY_PAGE_SIZE,
-        ...(after === undefined ? {} : { where: { id: { gt: after } } }),
+        ...(after === undefined ? {} : { where: { chainSeq: { gt: after } } }),
       });
       for (const row of rows) {
         const broken = verifier.check({
-          id: row.id,
+          id: row.chainSeq,
           at: row.at.toISOString(),
           kind: row.kind,
           actor: row.actor,
@@ -178,14 +178,14 @@ export class AuditLog {
           argsHash: row.argsHash,
           outcome: row.outcome,
           durationMs: row.durationMs,
-          data: row.data as Record<string, unknown>,
+          data: storedData(row.data),
           prevHash: row.prevHash,
           hash: row.hash,
         });
         if (broken) return verifier.result();
       }
       if (rows.length < VERIFY_PAGE_SIZE) return verifier.result();
-      after = rows[rows.length - 1]!.id;
+      after = rows[rows.length - 1]!.chainSeq;
     }
   }
 
@@ -194,10 +194,10 @@ export class AuditLog {
     await this.flush();
     const limit = request.limit ?? DEFAULT_LIST_LIMIT;
     const rows = await this.prisma.auditEvent.findMany({
-      orderBy: { id: 'desc' },
+      orderBy: { chainSeq: 'desc' },
       take: limit + 1,
       where: {
-        ...(request.before === undefined ? {} : { id: { lt: BigInt(request.before) } }),
+        ...(request.before === undefined ? {} : { chainSeq: { lt: BigInt(request.before) } }),
         ...(request.kind === undefined ? {} : { kind: request.kind }),
         ...(request.tool === undefined ? {} : { tool: request.tool }),
         ...(request.sessionId === undefined ? {} : { sessionId: request.sessionId }),
@@ -207,7 +207,7 @@ export class AuditLog {
     const page = rows.slice(0, limit);
     return {
       records: page.map((row) => ({
-        id: row.id.toString(),
+        id: row.chainSeq.toString(),
         at: row.at.toISOString(),
         kind: row.kind,
         actor: row.actor,
@@ -217,10 +217,10 @@ export class AuditLog {
         argsHash: row.argsHash,
         outcome: row.outcome,
         durationMs: row.durationMs,
-        data: row.data as Record<string, unknown>,
+        data: storedData(row.data),
         hash: row.hash,
       })),
-      ...(rows.length > limit ? { nextBefore: page[page.length - 1]!.id.toString() } : {}),
+      ...(rows.length > limit ? { nextBefore: page[page.length - 1]!.chainSeq.toString() } : {}),
     };
   }
 
@@ -324,7 +324,7 @@ export class AuditLog {
     this.head = await this.prisma.$transaction(async (tx) => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(${AUDIT_CHAIN_LOCK})`;
       const last = await tx.auditEvent.findFirst({
-        orderBy: { id: 'desc' },
+        orderBy: { chainSeq: 'desc' },
         select: { hash: true, chainSeq: true },
       });
       const head = last ? { hash: last.hash, seq: last.chainSeq } : GENESIS_HEAD;
@@ -373,7 +373,7 @@ const COLUMNS = [
   ['args_hash', ''],
   ['outcome', ''],
   ['duration_ms', '::int'],
-  ['data', '::jsonb'],
+  ['data', ''],
   ['prev_hash', ''],
   ['hash', ''],
   ['chain_seq', '::bigint'],
@@ -450,7 +450,7 @@ function copyInput(rows: readonly LinkedRecord[], withId: boolean): Uint8Array |
       .text(record.argsHash)
       .text(record.outcome)
       .int4(record.durationMs)
-      .jsonb(JSON.stringify(record.data))
+      .text(JSON.stringify(record.data))
       .text(row.prevHash)
       .text(row.hash)
       .int8(row.chainSeq)
@@ -527,4 +527,19 @@ function plainJson(data: Record<string, unknown> | undefined): Record<string, un
 function backoff(attempt: number): Promise<void> {
   const ms = Math.min(RETRY_FIRST_MS * 2 ** (attempt - 1), RETRY_MAX_MS);
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * A row's `data` text as the object its writer hashed. Text that is not a JSON object (edited by hand) is
+ * kept under `unreadableData`, so `list` still shows the row and `verify` reports it as edited.
+ */
+function storedData(text: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(text);
+    if (value !== null && typeof value === 'object' && !Array.isArray(value))
+      return value as Record<string, unknown>;
+  } catch {
+    // reported below
+  }
+  return { unreadableData: text };
 }
