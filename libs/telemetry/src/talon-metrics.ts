@@ -1,4 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { CountedCounter } from './counted-counter.js';
+import { CountedHistogram } from './counted-histogram.js';
 
 /** Latency buckets in seconds, from a fast NATS hop (0.5 ms) to a slow tool or model call (60 s). */
 const LATENCY_BUCKETS = [
@@ -92,31 +94,29 @@ export function createTalonMetrics(service: string) {
   const registers = [registry];
   return {
     registry,
-    apiRequests: new Counter({
-      name: 'talon_api_requests_total',
-      help: 'Public API calls by method, surface and outcome code (ok or the error code).',
-      labelNames: ['method', 'surface', 'code'],
-      registers,
-    }),
-    apiDuration: new Histogram({
+    apiRequests: new CountedCounter(
+      registry,
+      'talon_api_requests_total',
+      'Public API calls by method, surface and outcome code (ok or the error code).',
+      ['method', 'surface', 'code'] as const,
+    ),
+    apiDuration: new CountedHistogram(registry, {
       name: 'talon_api_request_duration_seconds',
       help: 'Time to answer a public API call, by method and surface.',
       labelNames: ['method', 'surface'],
       buckets: LATENCY_BUCKETS,
-      registers,
     }),
-    natsRequests: new Counter({
-      name: 'talon_nats_requests_total',
-      help: 'NATS requests this service answered, by subject pattern and outcome code.',
-      labelNames: ['subject', 'code'],
-      registers,
-    }),
-    natsDuration: new Histogram({
+    natsRequests: new CountedCounter(
+      registry,
+      'talon_nats_requests_total',
+      'NATS requests this service answered, by subject pattern and outcome code.',
+      ['subject', 'code'] as const,
+    ),
+    natsDuration: new CountedHistogram(registry, {
       name: 'talon_nats_request_duration_seconds',
       help: 'Time to answer a NATS request, by subject pattern.',
       labelNames: ['subject'],
       buckets: LATENCY_BUCKETS,
-      registers,
     }),
     natsInFlight: countingGauge(
       registry,
@@ -129,18 +129,17 @@ export function createTalonMetrics(service: string) {
       help: 'Times the NATS connection was re-established.',
       registers,
     }),
-    toolCalls: new Counter({
-      name: 'talon_tool_calls_total',
-      help: 'Tool calls dispatched by the orchestrator, by tool, domain and outcome code.',
-      labelNames: ['tool', 'domain', 'code'],
-      registers,
-    }),
-    toolCallDuration: new Histogram({
+    toolCalls: new CountedCounter(
+      registry,
+      'talon_tool_calls_total',
+      'Tool calls dispatched by the orchestrator, by tool, domain and outcome code.',
+      ['tool', 'domain', 'code'] as const,
+    ),
+    toolCallDuration: new CountedHistogram(registry, {
       name: 'talon_tool_call_duration_seconds',
       help: 'Time of a dispatched tool call end to end (attempts, transport, output safety), by tool.',
       labelNames: ['tool', 'domain'],
       buckets: LATENCY_BUCKETS,
-      registers,
     }),
     toolCallsInFlight: countingGauge(
       registry,
@@ -148,24 +147,23 @@ export function createTalonMetrics(service: string) {
       'Tool calls dispatched and not yet answered, by domain.',
       'domain',
     ),
-    toolExecutions: new Counter({
-      name: 'talon_tool_executions_total',
-      help: 'Tool calls executed by this worker, by tool and outcome code.',
-      labelNames: ['tool', 'code'],
-      registers,
-    }),
-    toolExecutionDuration: new Histogram({
+    toolExecutions: new CountedCounter(
+      registry,
+      'talon_tool_executions_total',
+      'Tool calls executed by this worker, by tool and outcome code.',
+      ['tool', 'code'] as const,
+    ),
+    toolExecutionDuration: new CountedHistogram(registry, {
       name: 'talon_tool_execution_duration_seconds',
       help: 'Time a worker spent running a tool, by tool (queue wait excluded).',
       labelNames: ['tool'],
       buckets: LATENCY_BUCKETS,
-      registers,
     }),
-    toolQueueWait: new Histogram({
+    toolQueueWait: new CountedHistogram(registry, {
       name: 'talon_tool_queue_wait_seconds',
       help: 'Time a tool call waited in this worker for a free concurrency slot.',
+      labelNames: [],
       buckets: LATENCY_BUCKETS,
-      registers,
     }),
     catalogTools: readGauge(
       registry,
