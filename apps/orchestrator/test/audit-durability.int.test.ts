@@ -82,6 +82,47 @@ describe('the audit log never drops a row', () => {
     expect(await audit.verify()).toMatchObject({ ok: true, checked: 120 });
   }, 60_000);
 
+  it('stores data as JSON would carry it: undefined dropped, dates as text, and what JSON cannot carry named', async () => {
+    const audit = new AuditLog(opened);
+    const circular: Record<string, unknown> = { a: 1 };
+    circular.self = circular;
+    const cases: Array<[Record<string, unknown>, Record<string, unknown>]> = [
+      [
+        { attempts: 1, instanceId: undefined, truncated: false, redactions: ['token'], note: null },
+        { attempts: 1, truncated: false, redactions: ['token'], note: null },
+      ],
+      [
+        { at: new Date(0), nested: { gone: undefined, kept: 2 }, list: [1, undefined] },
+        { at: '1970-01-01T00:00:00.000Z', nested: { kept: 2 }, list: [1, null] },
+      ],
+      [
+        { ratio: Number.NaN, size: Number.POSITIVE_INFINITY },
+        { ratio: null, size: null },
+      ],
+      [
+        JSON.parse('{"__proto__": "kept", "a": 1}') as Record<string, unknown>,
+        JSON.parse('{"__proto__": "kept", "a": 1}'),
+      ],
+    ];
+    for (const [index, [data]] of cases.entries())
+      await audit.append({ kind: 'test.data', actor: 'system', outcome: 'ok', durationMs: index, data });
+    await audit.append({
+      kind: 'test.data',
+      actor: 'system',
+      outcome: 'ok',
+      durationMs: 98,
+      data: { big: 1n },
+    });
+    await audit.append({ kind: 'test.data', actor: 'system', outcome: 'ok', durationMs: 99, data: circular });
+    const { records } = await audit.list({ kind: 'test.data', limit: 10 });
+    const byIndex = [...records].sort((a, b) => a.durationMs! - b.durationMs!);
+    for (const [index, [, stored]] of cases.entries()) expect(byIndex[index]!.data).toEqual(stored);
+    expect(Object.hasOwn(byIndex[3]!.data, '__proto__')).toBe(true);
+    expect(byIndex[4]!.data).toEqual({ unserializable: expect.stringMatching(/BigInt/) });
+    expect(byIndex[5]!.data).toEqual({ unserializable: expect.stringMatching(/circular/i) });
+    expect(await audit.verify()).toMatchObject({ ok: true });
+  });
+
   // Rows are written with literal values (one pass into PGlite): hostile text must come back exactly, on both drivers.
   const HOSTILE = [
     "it's",
