@@ -4,6 +4,7 @@ import { InMemoryGrantStore, ApprovalQueue, type ApprovalRecord } from '@talon/a
 import { openDatabase, PGLITE_IN_MEMORY, type Database } from '@talon/persistence';
 import { createTestDatabase, type TestDatabase } from '@talon/testing';
 import { PrismaApprovalStore } from '../src/agent/prisma-approval-store.js';
+import { CachedGateReads } from '../src/agent/cached-gate-reads.js';
 import { PrismaGateReads } from '../src/agent/prisma-gate-reads.js';
 import { PrismaGrantStore } from '../src/agent/prisma-grant-store.js';
 import { PrismaSessionStore } from '../src/agent/prisma-session-store.js';
@@ -308,5 +309,61 @@ describe.each(['postgres', 'pglite'] as const)('turn leases and claims on %s', (
       approval: undefined,
       grants: { byEffect: {}, byTool: {} },
     });
+  });
+});
+
+/**
+ * The policy gate's shared readings on PGlite (both hosts): whatever changes an approval or a grant, through
+ * Prisma or the hot-path statements, moves the write epoch, so the next gated call reads it.
+ */
+describe.each([
+  ['in process', false],
+  ['in its own thread', true],
+] as const)('gate readings shared on PGlite %s', (_label, thread) => {
+  let db: Database;
+
+  beforeAll(async () => {
+    db = await openDatabase({ kind: 'pglite', dataDir: PGLITE_IN_MEMORY, thread });
+  }, 60_000);
+
+  afterAll(async () => {
+    await db?.close();
+  });
+
+  it('reads a new grant and a resolved approval at the next call, and shares readings meanwhile', async () => {
+    const sessionId = (await db.prisma.session.create({ data: {} })).id;
+    const epoch = db.writeEpoch!;
+    const reads = new CachedGateReads(new PrismaGateReads(db), epoch);
+    const first = await reads.read(sessionId, 'gate:1');
+    expect(first).toEqual({ approval: undefined, grants: { byEffect: {}, byTool: {} } });
+    // Reads of any kind leave the epoch alone, so the reading is shared.
+    const standing = epoch.current();
+    await db.prisma.session.findMany({ where: { id: sessionId } });
+    await db.query('SELECT 1 AS one', []);
+    expect(epoch.current()).toBe(standing);
+    expect(await reads.read(sessionId, 'gate:1')).toBe(first);
+
+    await new PrismaGrantStore(db).setToolGrant(sessionId, 'shell', 'deny');
+    expect((await reads.read(sessionId, 'gate:1')).grants).toEqual({
+      byEffect: {},
+      byTool: { shell: 'deny' },
+    });
+
+    const store = new PrismaApprovalStore(db);
+    const queue = new ApprovalQueue(store, new InMemoryGrantStore(), { pollIntervalMs: 0 });
+    const pending = await queue.request({
+      sessionId,
+      callId: 'gate:1',
+      tool: 'shell',
+      params: {},
+      reason: 'asks',
+    });
+    expect((await reads.read(sessionId, 'gate:1')).approval).toMatchObject({ status: 'pending' });
+    await queue.resolve(pending.id, 'deny', 'operator');
+    expect((await reads.read(sessionId, 'gate:1')).approval).toMatchObject({ status: 'denied' });
+
+    // A write by raw SQL, outside every store, moves the epoch too.
+    await db.executeText(`UPDATE session_grant SET action = 'allow' WHERE session_id = '${sessionId}'`);
+    expect((await reads.read(sessionId, 'gate:1')).grants.byTool).toEqual({ shell: 'allow' });
   });
 });

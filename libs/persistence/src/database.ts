@@ -2,6 +2,7 @@ import type pg from 'pg';
 import type { DataDirLockOptions } from './data-dir-lock.js';
 import type { PrismaClient } from './generated/prisma/client.js';
 import type { MigrationReport } from './migration-runner.js';
+import type { WriteEpoch } from './write-epoch.js';
 
 /** An open, migrated database with its Prisma client. */
 export interface Database {
@@ -9,6 +10,11 @@ export interface Database {
   readonly kind: 'postgres' | 'pglite';
   /** The PostgreSQL pool Prisma uses, for statements a library runs itself (the shared rate-limit counts); null on PGlite. */
   readonly pgPool: pg.Pool | null;
+  /**
+   * On PGlite, a count that moves whenever a statement that may change data starts (see `WriteEpoch`), so
+   * a read may be cached while it stands still; null on PostgreSQL, which other processes write too.
+   */
+  readonly writeEpoch: WriteEpoch | null;
   /**
    * Runs one parameterised statement (`$1`, `$2`, …) on its own, outside Prisma, and returns the rows it
    * changed: for hot-path writes where Prisma's per-statement cost is as large as the statement's (the

@@ -1,6 +1,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { binaryCopyStatement } from './binary-copy-rows.js';
+import { countingPglite } from './counting-pglite.js';
 import { pgliteAdapterView } from './pglite-adapter-view.js';
 import { migratedPgliteDatabase } from './pglite-database.js';
 import type { PgliteHost } from './pglite-host.js';
@@ -8,6 +9,7 @@ import { PgliteSimpleQuery } from './pglite-simple-query.js';
 import { PgliteSqlExecutor } from './pglite-sql-executor.js';
 import { PglitePreparedStatements } from './prepared-statements.js';
 import { useBaselineWasmTier } from './wasm-baseline-tier.js';
+import { WriteEpoch } from './write-epoch.js';
 
 /**
  * PGlite in the calling thread (the default): a statement costs no more than PGlite's own work, which
@@ -19,23 +21,35 @@ export const inProcessPglite: PgliteHost = {
     const db = await PGlite.create(dataDir, { startParams: [...PGlite.defaultStartParams, ...startParams] });
     const simpleQuery = new PgliteSimpleQuery(db);
     const statements = new PglitePreparedStatements(db, simpleQuery);
+    // Every way into PGlite moves the write epoch for what may write: the migrations through a counting
+    // view, Prisma through its adapter view (its SELECTs are reads), the statements below themselves.
+    const epoch = new WriteEpoch();
+    const counted = countingPglite(db, epoch);
     return {
       open: (migrations, lock) =>
         migratedPgliteDatabase(
           {
-            executor: new PgliteSqlExecutor(db),
-            adapter: new PrismaPGlite(pgliteAdapterView(db)),
+            executor: new PgliteSqlExecutor(counted),
+            adapter: new PrismaPGlite(pgliteAdapterView(db, epoch)),
             statements: {
-              execute: (sql, params) => statements.execute(sql, params),
+              execute: (sql, params) => {
+                epoch.advance();
+                return statements.execute(sql, params);
+              },
               executeText: async (sql) => {
+                epoch.advance();
                 await simpleQuery.run(sql);
               },
               copyRows: async (table, columns, rows) => {
+                epoch.advance();
                 await simpleQuery.run(binaryCopyStatement(table, columns), rows);
               },
-              query: async <Row extends object>(sql: string, params: readonly unknown[]) =>
-                (await statements.run<Row>(sql, params)).rows,
+              query: async <Row extends object>(sql: string, params: readonly unknown[]) => {
+                epoch.advanceFor(sql);
+                return (await statements.run<Row>(sql, params)).rows;
+              },
             },
+            writeEpoch: epoch,
             closeEngine: () => db.close(),
           },
           migrations,

@@ -36,6 +36,7 @@ export async function openPostgresDatabase(
     prisma,
     kind: 'postgres',
     pgPool: pool,
+    writeEpoch: null,
     // Named statements: node-postgres prepares each once per pooled connection (unnamed past the cap).
     execute: async (sql, params) => (await pool.query(namedQuery(sql, params))).rowCount ?? 0,
     executeText: async (sql) => {

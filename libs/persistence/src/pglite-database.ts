@@ -5,6 +5,7 @@ import type { Database } from './database.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import { runMigrations } from './migration-runner.js';
 import type { SqlExecutor } from './sql-executor.js';
+import type { WriteEpoch } from './write-epoch.js';
 
 /** The statements a PGlite host runs beside Prisma (see `Database`). */
 export type PgliteStatements = Pick<Database, 'execute' | 'executeText' | 'copyRows' | 'query'>;
@@ -16,6 +17,8 @@ export interface PgliteParts {
   /** Prisma's driver adapter over this PGlite. */
   adapter: SqlDriverAdapterFactory;
   statements: PgliteStatements;
+  /** Moves with every statement that may write (see {@link WriteEpoch}). */
+  writeEpoch: WriteEpoch;
   /** Closes PGlite itself (its data is written out). */
   closeEngine(): Promise<void>;
 }
@@ -42,6 +45,7 @@ export async function migratedPgliteDatabase(
     prisma,
     kind: 'pglite',
     pgPool: null,
+    writeEpoch: parts.writeEpoch,
     ...parts.statements,
     migrations: report,
     close: async () => {

@@ -1,3 +1,4 @@
+import { WriteEpoch } from './write-epoch.js';
 import { Worker } from 'node:worker_threads';
 import type {
   PgliteThreadData,
@@ -31,6 +32,8 @@ export class PgliteThreadClient {
   private readonly waiting = new Map<number, Waiting>();
   private nextId = 1;
   private gone: Error | undefined;
+  /** Moves with every request that may write (see {@link WriteEpoch}). */
+  readonly writeEpoch = new WriteEpoch();
 
   private constructor(private readonly worker: Worker) {
     // Like PGlite in the main thread, an idle database does not keep the process alive; one that is
@@ -82,6 +85,11 @@ export class PgliteThreadClient {
   /** Sends one request; resolves with the host thread's answer or rejects with its error. */
   call<T>(request: Request): Promise<T> {
     if (this.gone) return Promise.reject(this.gone);
+    // Every request may write but a SELECT (see WriteEpoch): Prisma, migrations and the hot-path
+    // statements all come through here.
+    if (request.op === 'preparedQuery') this.writeEpoch.advanceFor(request.sql);
+    else if (request.op === 'queryRaw') this.writeEpoch.advanceFor(request.query.sql);
+    else this.writeEpoch.advance();
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       if (this.waiting.size === 0) this.worker.ref();

@@ -30,6 +30,7 @@ export const threadedPglite: PgliteHost = {
               query: <Row extends object>(sql: string, params: readonly unknown[]) =>
                 client.call<Row[]>({ op: 'preparedQuery', sql, params }),
             },
+            writeEpoch: client.writeEpoch,
             closeEngine: () => client.close(),
           },
           migrations,

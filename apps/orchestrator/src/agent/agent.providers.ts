@@ -48,6 +48,7 @@ import { DispatcherToolCaller } from './dispatcher-tool-caller.js';
 import { WasmDeclaredSecrets } from './wasm-declared-secrets.js';
 import { PrismaApprovalStore } from './prisma-approval-store.js';
 import { PrismaGateReads } from './prisma-gate-reads.js';
+import { CachedGateReads } from './cached-gate-reads.js';
 import { PrismaGrantStore } from './prisma-grant-store.js';
 import { PrismaSessionStore } from './prisma-session-store.js';
 import { PrismaToolCallClaimStore } from './prisma-tool-call-claim-store.js';
@@ -119,7 +120,16 @@ export function agentProviders(
       provide: POLICY_GATE,
       inject: [TOOL_CATALOG, TOOL_DISPATCHER],
       useFactory: (catalog: ToolCatalog, dispatcher: ToolDispatcher) =>
-        new PolicyGate(catalog, dispatcher, policy, new PrismaGateReads(database), approvals),
+        new PolicyGate(
+          catalog,
+          dispatcher,
+          policy,
+          // On PGlite (one process writes) readings are shared until a statement may have changed them.
+          database.writeEpoch
+            ? new CachedGateReads(new PrismaGateReads(database), database.writeEpoch)
+            : new PrismaGateReads(database),
+          approvals,
+        ),
     },
     { provide: APPROVAL_QUEUE, useValue: approvals },
     { provide: SECRET_STORE, useValue: secrets },
