@@ -1,10 +1,9 @@
-import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { openDatabase } from '../src/create-database.js';
 import { isUniqueViolation } from '../src/unique-violation.js';
 import { BACKENDS, type EmptyDatabase } from './backends.js';
-import { copyMigrations, makeTempDir } from './temp-dir.js';
+import { copyMigrationsBefore, makeTempDir } from './temp-dir.js';
 
 // A new PGlite cluster takes seconds to initialise on a loaded machine.
 jest.setTimeout(60_000);
@@ -26,10 +25,7 @@ describe.each(BACKENDS)('the audit chain key migration on $label', (backend) => 
   });
 
   it('keys existing rows by their chain position, keeps their data as JSON text and refuses a fork', async () => {
-    const before = await copyMigrations(join(scratch.path, 'before'));
-    for (const name of await readdir(before))
-      if (name >= CHAIN_KEY_MIGRATION && name !== 'migration_lock.toml')
-        await rm(join(before, name), { recursive: true });
+    const before = await copyMigrationsBefore(join(scratch.path, 'before'), CHAIN_KEY_MIGRATION);
     const old = await openDatabase(database.config, { migrationsDir: before });
     try {
       // Ids with gaps, as a refused insert left them; data as jsonb stored it.

@@ -1,4 +1,4 @@
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_MIGRATIONS_DIR } from '../src/committed-migrations.js';
@@ -13,5 +13,13 @@ export async function makeTempDir(prefix: string): Promise<{ path: string; remov
 export async function copyMigrations(dir: string): Promise<string> {
   const target = join(dir, 'migrations');
   await cp(DEFAULT_MIGRATIONS_DIR, target, { recursive: true });
+  return target;
+}
+
+/** The committed migrations before `first` (the database as it was then), copied into `dir/migrations`. */
+export async function copyMigrationsBefore(dir: string, first: string): Promise<string> {
+  const target = await copyMigrations(dir);
+  for (const name of await readdir(target))
+    if (name >= first && name !== 'migration_lock.toml') await rm(join(target, name), { recursive: true });
   return target;
 }
