@@ -2,9 +2,9 @@ import type { PGlite } from '@electric-sql/pglite';
 import type { WriteEpoch } from './write-epoch.js';
 
 /**
- * `db` with every method call advancing `epoch` first: what Prisma and the migrations run through it may
- * write, and the count need not know which (see {@link WriteEpoch}). Methods run on `db` itself, as PGlite
- * keeps private fields.
+ * `db` with every method call advancing `epoch` first, for callers whose statements are not sorted into
+ * reads and writes (the migrations; see {@link WriteEpoch}). Methods run on `db` itself, as PGlite keeps
+ * private fields.
  */
 export function countingPglite(db: PGlite, epoch: WriteEpoch): PGlite {
   return new Proxy(db, {

@@ -6,8 +6,8 @@ const READ = /^\s*select\b/i;
  * runs it in this process (Prisma, its transactions, migrations, the hot-path statements). PGlite runs one
  * statement at a time, waits for an open transaction before the next, and only this process can open its
  * data directory, so a read that began and ended while the count stood still is current for as long as the
- * count stands still: a cache may keep it until then (the policy gate's reads, at concurrency 64 about one
- * statement in 200 calls). Moving more often than needed only costs such a cache a read.
+ * count stands still: a cache may keep it until then (the policy gate's reads: at concurrency 64 one read in
+ * 100–200 calls). Moving more often than needed only costs such a cache a read.
  */
 export class WriteEpoch {
   private count = 0;

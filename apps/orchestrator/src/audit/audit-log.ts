@@ -521,7 +521,7 @@ function plainJson(data: Record<string, unknown> | undefined): Record<string, un
   const flat = flatPlainJson(data);
   if (flat) return flat;
   try {
-    return JSON.parse(JSON.stringify(data ?? {})) as Record<string, unknown>;
+    return JSON.parse(JSON.stringify(data)) as Record<string, unknown>;
   } catch (error) {
     return { unserializable: String((error as Error)?.message ?? error).slice(0, 200) };
   }

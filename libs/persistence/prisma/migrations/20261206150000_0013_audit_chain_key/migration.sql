@@ -4,7 +4,9 @@
 -- their positions; `audit.list` and `audit.verify` name records by them from now on.
 -- `data` is kept as the JSON text its writer hashed, not as jsonb: nothing queries inside it, and jsonb
 -- parsed and re-encoded every value on insert. Together the two cut an audit row's CPU on PGlite by about
--- a third (64-row COPY statements, 16 → 10 µs a row, measured).
+-- a third (64-row COPY statements, 16 → 10 µs a row, measured). Changing the column's type rewrites the
+-- table and building the new key reads it, under the migration lock: on a large audit log the first start
+-- after an upgrade takes that long before it serves.
 ALTER TABLE "audit_event" DROP CONSTRAINT "audit_event_pkey";
 ALTER TABLE "audit_event" DROP COLUMN "id";
 DROP INDEX "audit_event_chain_seq_key";
