@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { explainedReason, type ApprovalQueue, type PolicyEngine } from '@talon/agent';
 import { ERROR_CODES, type ToolsCallReply } from '@talon/contracts';
 import { TalonError } from '@talon/errors';
@@ -29,7 +29,8 @@ export class PolicyGate {
     // Resolve and validate first: a call that could never run is refused before anyone is asked.
     const { definition, params } = this.dispatcher.check(request);
     // One approval per distinct call: the same tool with the same params maps to the same approval.
-    const callKey = `gate:${createHash('sha256').update(request.tool).update('\n').update(canonicalJson(params)).digest('hex').slice(0, 32)}`;
+    // One-shot hash over one string: half the cost of a Hash object with three updates (measured).
+    const callKey = `gate:${hash('sha256', `${request.tool}\n${canonicalJson(params)}`, 'hex').slice(0, 32)}`;
     // Independent reads, at once: the domain's verdict; this call's approval and the session's grants.
     const [assessment, { approval: existing, grants }] = await Promise.all([
       this.dispatcher.assessApproval(definition.name, params),
