@@ -254,7 +254,9 @@ describe('a hostile stdio server', () => {
   });
 
   it('gives up on a server that never answers initialize and does not leave the child running', async () => {
-    const manager = managerFor([fixtureServer('silent', 'silent-server.mjs', { connect_timeout_ms: 300 })]);
+    // Long enough for the child to have started and said its pid on a loaded machine (a Node start can take
+    // over 300 ms there, and then the error had no stderr to quote).
+    const manager = managerFor([fixtureServer('silent', 'silent-server.mjs', { connect_timeout_ms: 2500 })]);
     const started = Date.now();
     const error = await manager.start('silent').catch((caught: unknown) => caught);
     expect(error).toMatchObject({
