@@ -1,7 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { binaryCopyStatement } from './binary-copy-rows.js';
-import { countingPglite } from './counting-pglite.js';
 import { pgliteAdapterView } from './pglite-adapter-view.js';
 import { migratedPgliteDatabase } from './pglite-database.js';
 import type { PgliteHost } from './pglite-host.js';
@@ -21,15 +20,15 @@ export const inProcessPglite: PgliteHost = {
     const db = await PGlite.create(dataDir, { startParams: [...PGlite.defaultStartParams, ...startParams] });
     const simpleQuery = new PgliteSimpleQuery(db);
     const statements = new PglitePreparedStatements(db, simpleQuery);
-    // Every way into PGlite moves the write epoch for what may write: the migrations through a counting
-    // view, Prisma through its adapter view (its SELECTs are reads), the statements below themselves.
+    // Every way into PGlite after the migrations moves the write epoch for what may write: Prisma through
+    // its adapter view (its SELECTs are reads), the statements below themselves. The migrations run before
+    // the database is handed out, so no reading can predate them.
     const epoch = new WriteEpoch();
-    const counted = countingPglite(db, epoch);
     return {
       open: (migrations, lock) =>
         migratedPgliteDatabase(
           {
-            executor: new PgliteSqlExecutor(counted),
+            executor: new PgliteSqlExecutor(db),
             adapter: new PrismaPGlite(pgliteAdapterView(db, epoch)),
             statements: {
               execute: (sql, params) => {

@@ -3,7 +3,7 @@ const READ = /^\s*select\b/i;
 
 /**
  * A count that moves whenever a statement that may change data starts on an embedded database, whoever
- * runs it in this process (Prisma, its transactions, migrations, the hot-path statements). PGlite runs one
+ * runs it in this process once it is open (Prisma, its transactions, the hot-path statements). PGlite runs one
  * statement at a time, waits for an open transaction before the next, and only this process can open its
  * data directory, so a read that began and ended while the count stood still is current for as long as the
  * count stands still: a cache may keep it until then (the policy gate's reads: at concurrency 64 one read in

@@ -39,8 +39,8 @@ export class ToolsCallMethod implements ApiMethod<ToolsCallRequest, ToolsCallRep
   async handle(request: ToolsCallRequest, context: ApiCallContext): Promise<ToolsCallReply> {
     const sessionId = request.sessionId;
     if (sessionId) await this.access.assertCanUse(context.principal, sessionId);
-    // The call is built field by field (the request's fields are fixed by its schema): a rest-and-spread
-    // copy of the request costs more on this path than everything else this method does.
+    // The call is built field by field: the request's fields are fixed by its schema, so this hot path needs
+    // no rest-and-spread copy of it.
     const callId = request.callId ?? context.callId;
     if (request.policy === 'agent') {
       if (!sessionId)
