@@ -402,6 +402,10 @@ describe('agent loop through the orchestrator (OpenAI protocol)', () => {
     const requested = await recorder.waitFor('approval_requested');
     await orchestrator.kill();
     orchestrator = await startServiceProcess('orchestrator', orchestratorEnv);
+    // The new orchestrator's catalog learns write_file from the runner's next announcement; on a loaded
+    // machine that can take longer than the dispatcher's warm-up wait (once in CI), which is not what this
+    // test is about.
+    await writeFileInCatalog();
     await api('approvals.resolve', { id: requested.approvalId, decision: 'approve' });
     await recorder.waitFor('turn_finished');
     expect(await readFile(join(workspaceDir, 'restart.txt'), 'utf8')).toBe('survived');
