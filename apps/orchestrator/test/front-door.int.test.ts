@@ -16,7 +16,9 @@ import {
   type TokensCreateReply,
 } from '@talon/contracts';
 import {
+  connectTalonApi,
   createTestDatabase,
+  findFreePort,
   startNatsTestServer,
   startServiceProcess,
   waitUntil,
@@ -607,6 +609,37 @@ describe('the front door: bootstrap token and the switch for local experiments',
     expect(listed.ok && listed.data.tokens).toHaveLength(1);
     await again.close();
   });
+
+  it('answers no API call before its bootstrap token is registered (a fresh PGlite directory)', async () => {
+    const api = await connectTalonApi(nats.url);
+    const service = await startServiceProcess(
+      'orchestrator',
+      {
+        NATS_URL: nats.url,
+        TALON_STATE_DIR: stateDir,
+        TALON_PGLITE_DIR: join(stateDir, 'pglite-fresh'),
+        TALON_HTTP_PORT: String(await findFreePort()),
+        TALON_GRPC_PORT: String(await findFreePort()),
+      },
+      { waitReady: false },
+    );
+    try {
+      // From the first moment anything answers, every answer is the call's own: never UNAUTHENTICATED.
+      const codes: string[] = [];
+      for (let tries = 0; tries < 6000 && codes.at(-1) !== 'ok'; tries++) {
+        const reply = await api.call('system.status', {}, 2000).then(
+          (envelope) => (envelope.ok ? 'ok' : envelope.error.code),
+          (error: { code?: string }) => error.code ?? 'error',
+        );
+        if (reply !== 'NO_RESPONDERS' && reply !== 'TIMEOUT') codes.push(reply);
+        else await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+      expect(codes).toEqual(['ok']);
+    } finally {
+      await api.close();
+      await service.stop();
+    }
+  }, 120_000);
 
   it('with TALON_AUTH=off lets calls in without a token, says so loudly, and still refuses browsers', async () => {
     const open = await startOrchestratorUnderTest(nats, {

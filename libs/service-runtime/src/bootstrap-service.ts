@@ -106,6 +106,10 @@ export async function bootstrapService(options: BootstrapOptions): Promise<Runni
     httpApp.connectMicroservice({ strategy: server }, { inheritAppConfig: true });
     addHandlers(server, options.handlers?.(httpApp));
     await options.configure?.(httpApp);
+    // A hybrid app's transports start before `listen` runs the app's hooks: without this, NATS and gRPC
+    // answered while an orchestrator was still registering its bootstrap token (UNAUTHENTICATED for half
+    // a second on a fresh PGlite directory).
+    await httpApp.init();
     await httpApp.startAllMicroservices();
     await httpApp.listen(options.http.port, options.http.host);
     app = httpApp;

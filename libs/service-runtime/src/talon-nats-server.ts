@@ -37,6 +37,9 @@ export interface TalonNatsServerOptions {
   logger: JsonLogger;
 }
 
+/** The transport id of {@link TalonNatsServer}. */
+const TALON_NATS_TRANSPORT = Symbol('talon-nats');
+
 /**
  * A Nest transport strategy speaking plain JSON on NATS: the request body is the payload itself and
  * the reply is a Talon envelope, so any NATS client can call a service. Shutdown drains the
@@ -51,6 +54,9 @@ export class TalonNatsServer extends Server implements CustomTransportStrategy {
 
   constructor(private readonly options: TalonNatsServerOptions) {
     super();
+    // Its own id, so handlers of other transports (the orchestrator's `@GrpcMethod`s) are not bound here: an
+    // unset id takes every pattern, and the orchestrator subscribed to its gRPC method names on NATS.
+    this.transportId = TALON_NATS_TRANSPORT;
   }
 
   /** Requests being handled right now. */
