@@ -9,16 +9,18 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { instantiateDirect } from './support/direct-component.mjs';
 import { createInProcessDispatcher } from './support/in-process-dispatcher.mjs';
 import { REPO_ROOT, testing } from './support/processes.mjs';
-import { printTable, summarize, timeSequential } from './support/stats.mjs';
+import { printTable, summarize, timeSequential, warmUntilSteady } from './support/stats.mjs';
 import { connectTalonApi } from './support/talon-api.mjs';
 
 const COUNT = Number(process.env.BENCH_COUNT ?? 2000);
+const LOAD_AT_START = loadavg().map((value) => Math.round(value * 100) / 100);
+console.log(`wasm: load average at start ${LOAD_AT_START.join(' ')}`);
 const COLD_RUNS = Number(process.env.BENCH_COLD_RUNS ?? 3);
 const TEXT = { text: 'the quick brown fox jumps over the lazy dog\nthe end' };
 const round = (value) => Math.round(value * 1000) / 1000;
@@ -180,30 +182,26 @@ const workerCall = (tool, params) => {
     if (!reply.ok) throw new Error(`${tool}: ${reply.error.code}`);
   };
 };
-const results = {
-  textOnRunner: summarize(await timeSequential(workerCall('text-stats', TEXT), COUNT, 200)),
-  probeOnRunner: summarize(await timeSequential(workerCall('probe', { x: 1 }), COUNT, 200)),
-  probeViaDispatcher: summarize(
-    await timeSequential(() => inProcess.dispatcher.call({ tool: 'probe', params: { x: 1 } }), COUNT, 200),
-  ),
-  textViaDispatcher: summarize(
-    await timeSequential(() => inProcess.dispatcher.call({ tool: 'text-stats', params: TEXT }), COUNT, 200),
-  ),
-  textViaTalon: summarize(await timeSequential(callTool('text-stats', TEXT), COUNT, 200)),
-  textDirect: summarize(
-    await timeSequential(async () => directText.execute({ params: textJson }), COUNT, 200),
-  ),
-  probeViaTalon: summarize(await timeSequential(callTool('probe', { x: 1 }), COUNT, 200)),
-  probeDirect: summarize(
-    await timeSequential(async () => directProbe.execute({ params: '{"x":1}' }), COUNT, 200),
-  ),
-  httpViaTalon: summarize(
-    await timeSequential(callTool('host-probe', { op: 'http', url: httpUrl }), Math.min(COUNT, 500), 50),
-  ),
-  httpDirect: summarize(
-    await timeSequential(async () => (await fetch(httpUrl)).text(), Math.min(COUNT, 500), 50),
-  ),
+// Each path is warmed until its p50 stops falling (V8 compiles the services' hot paths over thousands of
+// calls), then timed.
+const paths = {
+  textOnRunner: [workerCall('text-stats', TEXT), COUNT],
+  probeOnRunner: [workerCall('probe', { x: 1 }), COUNT],
+  probeViaDispatcher: [() => inProcess.dispatcher.call({ tool: 'probe', params: { x: 1 } }), COUNT],
+  textViaDispatcher: [() => inProcess.dispatcher.call({ tool: 'text-stats', params: TEXT }), COUNT],
+  textViaTalon: [callTool('text-stats', TEXT), COUNT],
+  textDirect: [async () => directText.execute({ params: textJson }), COUNT],
+  probeViaTalon: [callTool('probe', { x: 1 }), COUNT],
+  probeDirect: [async () => directProbe.execute({ params: '{"x":1}' }), COUNT],
+  httpViaTalon: [callTool('host-probe', { op: 'http', url: httpUrl }), Math.min(COUNT, 500)],
+  httpDirect: [async () => (await fetch(httpUrl)).text(), Math.min(COUNT, 500)],
 };
+const results = {};
+const warmUpCalls = {};
+for (const [name, [fn, count]] of Object.entries(paths)) {
+  warmUpCalls[name] = await warmUntilSteady(fn, { maxCalls: name.startsWith('http') ? 2000 : 20_000 });
+  results[name] = summarize(await timeSequential(fn, count, 50));
+}
 const cold = {
   emptyCache: summarize(coldEmpty),
   warmCache: summarize(coldWarm),
@@ -281,6 +279,8 @@ console.log(
     benchmark: 'wasm',
     database: process.env.BENCH_DATABASE === 'pglite' ? 'pglite data dir, audit journal' : 'postgres',
     calls: COUNT,
+    warmUpCalls,
+    loadAverageAtStart: LOAD_AT_START,
     coldStartMs: cold,
     warmExecuteMs: {
       textStatsViaDispatcher: {
