@@ -6,6 +6,7 @@
 // failover probes (the cost of failover), and the same dispatcher against a canned worker (nats.js, one
 // fixed answer), which splits the overhead into the dispatcher's share and the worker's.
 // Targets: p50 ratio ≤ 1.2 (issue 19; it was 1.5); authorization adds ≤ 3%; failover within noise.
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { createInProcessDispatcher } from './support/in-process-dispatcher.mjs';
 import { rawCredentials, REPO_ROOT, startScript, testing } from './support/processes.mjs';
@@ -14,6 +15,8 @@ import { pairedRatio, printTable, summarize, timeInterleavedRounds } from './sup
 const { NATS_PERMISSIONS, SUBJECTS } = await import(join(REPO_ROOT, 'libs/contracts/dist/index.js'));
 
 const COUNT = Number(process.env.BENCH_COUNT ?? 3000);
+const LOAD_AT_START = loadavg().map((value) => Math.round(value * 100) / 100);
+console.log(`tool-dispatch: load average at start ${LOAD_AT_START.join(' ')}`);
 const ROUNDS = 10;
 
 /** A NATS server with a tool-worker, a raw responder and an in-process dispatcher. */
@@ -96,7 +99,7 @@ const secured = await startSide(false);
 const open = await startSide(true);
 const canned = await startCannedSide(await secured.announcement());
 // Interleaved rounds in rotating order, so that machine noise hits every side alike.
-const rounds = await timeInterleavedRounds(
+const { perRound: rounds, warmUpCalls } = await timeInterleavedRounds(
   {
     raw: secured.viaRaw,
     talon: secured.viaDispatcher,
@@ -125,6 +128,8 @@ const ratio = (a, b) => Math.round((a / b) * 100) / 100;
 console.log(
   JSON.stringify({
     benchmark: 'tool-dispatch',
+    warmUpCalls,
+    loadAverageAtStart: LOAD_AT_START,
     calls: COUNT,
     talon: talonStats,
     talonWithoutAuthorization: openStats,

@@ -37,7 +37,10 @@ export async function timeSequential(fn, count, warmup = Math.min(200, count)) {
  * 200-call warm-up measured half-cold code. Stops after `steadyBatches` batches in a row none of which beat
  * the best batch so far by more than `tolerance`, or at `maxCalls`; returns the calls made.
  */
-export async function warmUntilSteady(fn, { batch = 500, tolerance = 0.02, steadyBatches = 3, maxCalls = 20_000 } = {}) {
+export async function warmUntilSteady(
+  fn,
+  { batch = 500, tolerance = 0.02, steadyBatches = 3, maxCalls = 20_000 } = {},
+) {
   let best = Infinity;
   let steady = 0;
   let calls = 0;
@@ -74,16 +77,18 @@ export function pairedRatio(roundsA, roundsB, q = 0.5) {
 }
 
 /**
- * Runs `rounds` rounds of `count` sequential calls of every side, in an order rotated each round so no
- * side always runs first; returns each side's samples per round.
+ * Warms every side until its p50 stops falling ({@link warmUntilSteady}), then runs `rounds` rounds of `count`
+ * sequential calls of every side, in an order rotated each round so no side always runs first; returns each
+ * side's samples per round (`perRound`) and the calls each side took to warm (`warmUpCalls`).
  */
-export async function timeInterleavedRounds(sides, { rounds, count, firstWarmup = 300, warmup = 50 }) {
+export async function timeInterleavedRounds(sides, { rounds, count, warmup = 50 }) {
   const names = Object.keys(sides);
   const perRound = Object.fromEntries(names.map((name) => [name, []]));
+  const warmUpCalls = {};
+  for (const name of names) warmUpCalls[name] = await warmUntilSteady(sides[name]);
   for (let round = 0; round < rounds; round++) {
     const order = names.map((_, index) => names[(index + round) % names.length]);
-    for (const name of order)
-      perRound[name].push(await timeSequential(sides[name], count, round === 0 ? firstWarmup : warmup));
+    for (const name of order) perRound[name].push(await timeSequential(sides[name], count, warmup));
   }
-  return perRound;
+  return { perRound, warmUpCalls };
 }
