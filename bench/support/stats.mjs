@@ -79,13 +79,14 @@ export function pairedRatio(roundsA, roundsB, q = 0.5) {
 /**
  * Warms every side until its p50 stops falling ({@link warmUntilSteady}), then runs `rounds` rounds of `count`
  * sequential calls of every side, in an order rotated each round so no side always runs first; returns each
- * side's samples per round (`perRound`) and the calls each side took to warm (`warmUpCalls`).
+ * side's samples per round (`perRound`) and the calls each side took to warm (`warmUpCalls`). `steady`: options
+ * of {@link warmUntilSteady}.
  */
-export async function timeInterleavedRounds(sides, { rounds, count, warmup = 50 }) {
+export async function timeInterleavedRounds(sides, { rounds, count, warmup = 50, steady = {} }) {
   const names = Object.keys(sides);
   const perRound = Object.fromEntries(names.map((name) => [name, []]));
   const warmUpCalls = {};
-  for (const name of names) warmUpCalls[name] = await warmUntilSteady(sides[name]);
+  for (const name of names) warmUpCalls[name] = await warmUntilSteady(sides[name], steady);
   for (let round = 0; round < rounds; round++) {
     const order = names.map((_, index) => names[(index + round) % names.length]);
     for (const name of order) perRound[name].push(await timeSequential(sides[name], count, warmup));

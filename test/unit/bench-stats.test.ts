@@ -1,12 +1,26 @@
 import { describe, expect, it } from '@jest/globals';
 import { join } from 'node:path';
 
+interface SteadyOptions {
+  batch?: number;
+  tolerance?: number;
+  steadyBatches?: number;
+  maxCalls?: number;
+}
+
 interface BenchStats {
   pairedRatio(a: number[][], b: number[][], q?: number): number;
+  warmUntilSteady(fn: () => Promise<void>, options?: SteadyOptions): Promise<number>;
   timeInterleavedRounds(
     sides: Record<string, () => Promise<void>>,
-    options: { rounds: number; count: number; firstWarmup?: number; warmup?: number },
-  ): Promise<Record<string, number[][]>>;
+    options: { rounds: number; count: number; warmup?: number; steady?: SteadyOptions },
+  ): Promise<{ perRound: Record<string, number[][]>; warmUpCalls: Record<string, number> }>;
+}
+
+/** Spins for `ms` (a call whose cost the benchmark clock sees). */
+function spin(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until);
 }
 
 // The benchmarks' shared statistics (plain ESM under bench/, loaded as the benchmarks load it).
@@ -32,11 +46,26 @@ describe('benchmark statistics', () => {
     const side = (name: string) => async () => {
       order.push(name);
     };
-    const rounds = await stats.timeInterleavedRounds(
+    const { perRound, warmUpCalls } = await stats.timeInterleavedRounds(
       { x: side('x'), y: side('y'), z: side('z') },
-      { rounds: 3, count: 1, firstWarmup: 0, warmup: 0 },
+      { rounds: 3, count: 1, warmup: 0, steady: { batch: 1, maxCalls: 1 } },
     );
-    expect(order).toEqual(['x', 'y', 'z', 'y', 'z', 'x', 'z', 'x', 'y']);
-    expect(Object.values(rounds).map((list) => list.length)).toEqual([3, 3, 3]);
+    // One warm-up call each (maxCalls), then the rounds in rotating order.
+    expect(warmUpCalls).toEqual({ x: 1, y: 1, z: 1 });
+    expect(order).toEqual(['x', 'y', 'z', 'x', 'y', 'z', 'y', 'z', 'x', 'z', 'x', 'y']);
+    expect(Object.values(perRound).map((list) => list.length)).toEqual([3, 3, 3]);
+  });
+
+  it('warms while a call keeps getting faster and stops once it no longer does', async () => {
+    // 6 ms falling to 0.5 ms over the first 100 calls (a hot path being compiled), flat afterwards.
+    let calls = 0;
+    const warming = async () => {
+      spin(Math.max(0.5, 6 - calls * 0.055));
+      calls++;
+    };
+    const made = await stats.warmUntilSteady(warming, { batch: 20, maxCalls: 1000 });
+    expect(made).toBe(calls);
+    expect(made).toBeGreaterThanOrEqual(100);
+    expect(made).toBeLessThan(1000);
   });
 });

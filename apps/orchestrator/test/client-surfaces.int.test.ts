@@ -258,7 +258,11 @@ describe('@talon/client, the OpenAPI document and the typed gRPC RPCs against a 
         controller.abort();
       }
     })().catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(TalonAbortedError);
+    // Named with its code and message, so a failure says which error it was.
+    const { code, message } = (error ?? {}) as { code?: string; message?: string };
+    expect({ aborted: error instanceof TalonAbortedError, code, message, seen }).toMatchObject({
+      aborted: true,
+    });
     expect(seen).toHaveLength(1);
     const refusedStream = overNats.chat.stream(UUID, 'no such session');
     const refused = await refusedStream[Symbol.asyncIterator]()
