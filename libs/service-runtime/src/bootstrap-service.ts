@@ -78,6 +78,9 @@ export async function bootstrapService(options: BootstrapOptions): Promise<Runni
     if (options.handleSignals ?? true) process.exit(1);
     throw error;
   }
+  // Watched from the start: a permission violation is reported asynchronously, and one caused while the
+  // app starts (a subscription its user may not make) would otherwise go unlogged.
+  watchConnectionStatus(connection, logger);
   const module = await options.module(connection, logger);
   const server = new TalonNatsServer({
     connection,
@@ -131,7 +134,6 @@ export async function bootstrapService(options: BootstrapOptions): Promise<Runni
     options.health,
   );
   health.start(connection);
-  watchConnectionStatus(connection, logger);
   let metricsServer: MetricsServer | undefined;
   if (config.telemetry.metrics)
     metricsServer = await startMetricsServer(config.telemetry.metrics, metrics.registry);
