@@ -4,18 +4,17 @@
 // Target (issue 19): Talon adds under 0.5 ms at p50 (it was 1 ms). The orchestrator runs on PostgreSQL, or with
 // BENCH_DATABASE=pglite on PGlite with a data directory as `talon up` runs it (the audit journal). Last line: JSON.
 import { mkdtemp, rm } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { REPO_ROOT, testing } from './support/processes.mjs';
-import { printTable, summarize, timeSequential, warmUntilSteady } from './support/stats.mjs';
+import { loadAtStart, printTable, summarize, timeSequential, warmUntilSteady } from './support/stats.mjs';
 import { connectTalonApi } from './support/talon-api.mjs';
 
 const COUNT = Number(process.env.BENCH_COUNT ?? 2000);
 const PGLITE = process.env.BENCH_DATABASE === 'pglite';
-const LOAD_AT_START = loadavg().map((value) => Math.round(value * 100) / 100);
-console.log(`mcp: load average at start ${LOAD_AT_START.join(' ')}`);
+const LOAD_AT_START = loadAtStart('mcp');
 const everything = join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const state = await mkdtemp(join(tmpdir(), 'talon-bench-mcp-'));
 const [nats, database] = await Promise.all([testing.startNatsTestServer(), testing.createTestDatabase()]);

@@ -3,14 +3,12 @@
 // the front door on (NATS authorization, a token checked per call); the same Talon pair with
 // TALON_AUTH=off on a NATS server without authorization, in the same run, gives the front door's cost.
 // Targets: p50 ratio ≤ 1.2 against raw (issue 19; it was 1.5); authentication adds ≤ 3% at p50.
-import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { rawCredentials, REPO_ROOT, startScript, testing } from './support/processes.mjs';
-import { pairedRatio, printTable, summarize, timeInterleavedRounds } from './support/stats.mjs';
+import { loadAtStart, pairedRatio, printTable, summarize, timeInterleavedRounds } from './support/stats.mjs';
 
 const COUNT = Number(process.env.BENCH_COUNT ?? 3000);
-const LOAD_AT_START = loadavg().map((value) => Math.round(value * 100) / 100);
-console.log(`nats-overhead: load average at start ${LOAD_AT_START.join(' ')}`);
+const LOAD_AT_START = loadAtStart('nats-overhead');
 const ROUNDS = 10;
 
 async function startSide(withoutAuthorization) {

@@ -6,17 +6,15 @@
 // failover probes (the cost of failover), and the same dispatcher against a canned worker (nats.js, one
 // fixed answer), which splits the overhead into the dispatcher's share and the worker's.
 // Targets: p50 ratio ≤ 1.2 (issue 19; it was 1.5); authorization adds ≤ 3%; failover within noise.
-import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { createInProcessDispatcher } from './support/in-process-dispatcher.mjs';
 import { rawCredentials, REPO_ROOT, startScript, testing } from './support/processes.mjs';
-import { pairedRatio, printTable, summarize, timeInterleavedRounds } from './support/stats.mjs';
+import { loadAtStart, pairedRatio, printTable, summarize, timeInterleavedRounds } from './support/stats.mjs';
 
 const { NATS_PERMISSIONS, SUBJECTS } = await import(join(REPO_ROOT, 'libs/contracts/dist/index.js'));
 
 const COUNT = Number(process.env.BENCH_COUNT ?? 3000);
-const LOAD_AT_START = loadavg().map((value) => Math.round(value * 100) / 100);
-console.log(`tool-dispatch: load average at start ${LOAD_AT_START.join(' ')}`);
+const LOAD_AT_START = loadAtStart('tool-dispatch');
 const ROUNDS = 10;
 
 /** A NATS server with a tool-worker, a raw responder and an in-process dispatcher. */

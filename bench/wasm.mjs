@@ -9,18 +9,17 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { instantiateDirect } from './support/direct-component.mjs';
 import { createInProcessDispatcher } from './support/in-process-dispatcher.mjs';
 import { REPO_ROOT, testing } from './support/processes.mjs';
-import { printTable, summarize, timeSequential, warmUntilSteady } from './support/stats.mjs';
+import { loadAtStart, printTable, summarize, timeSequential, warmUntilSteady } from './support/stats.mjs';
 import { connectTalonApi } from './support/talon-api.mjs';
 
 const COUNT = Number(process.env.BENCH_COUNT ?? 2000);
-const LOAD_AT_START = loadavg().map((value) => Math.round(value * 100) / 100);
-console.log(`wasm: load average at start ${LOAD_AT_START.join(' ')}`);
+const LOAD_AT_START = loadAtStart('wasm');
 const COLD_RUNS = Number(process.env.BENCH_COLD_RUNS ?? 3);
 const TEXT = { text: 'the quick brown fox jumps over the lazy dog\nthe end' };
 const round = (value) => Math.round(value * 1000) / 1000;

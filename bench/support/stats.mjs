@@ -1,4 +1,5 @@
-// Percentiles and table printing shared by the benchmarks.
+// Percentiles, warm-up, load and table printing shared by the benchmarks.
+import { loadavg } from 'node:os';
 
 /** Returns the q-quantile (0..1) of a list of numbers, nearest-rank. */
 export function percentile(values, q) {
@@ -52,6 +53,13 @@ export async function warmUntilSteady(
     best = Math.min(best, p50);
   }
   return calls;
+}
+
+/** Prints the machine's load averages (1, 5, 15 min) as `<benchmark>: load average at start …` and returns them. */
+export function loadAtStart(benchmark) {
+  const load = loadavg().map((value) => Math.round(value * 100) / 100);
+  console.log(`${benchmark}: load average at start ${load.join(' ')}`);
+  return load;
 }
 
 /** Prints rows of objects as an aligned table. */
