@@ -5,6 +5,7 @@ import { ComponentLoadError } from './errors/component-load-error.js';
 import { HostImports, type HostImportsDependencies } from './host-imports.js';
 import type { SecretsProvider } from './secrets-provider.js';
 import { WasmTool, type WasmToolVersion } from './wasm-tool.js';
+import type { GuestLogLevel } from './worker-protocol.js';
 import { ComponentWorkerPool } from './worker-pool.js';
 
 /** What the loader needs to turn component bytes into runnable tools. */
@@ -15,6 +16,8 @@ export interface ComponentToolLoaderOptions {
   /** Looked up after each call's own credential grants. */
   fallbackSecrets?: SecretsProvider;
   workerScript?: URL;
+  /** Guest log lines below this level are dropped in the worker (the service's own level). Default `debug` (all). */
+  logLevel?: GuestLogLevel;
 }
 
 /** A component to load as one tool version. */
@@ -58,6 +61,7 @@ export class ComponentToolLoader {
       memoryMb: capabilities.memoryMb,
       maxOutputBytes: capabilities.maxOutputBytes,
       workerScript: this.options.workerScript,
+      logLevel: this.options.logLevel,
       context: spec.config === undefined ? undefined : JSON.stringify({ config: spec.config }),
     });
     try {

@@ -4,12 +4,15 @@ import { ComponentLoadError } from './errors/component-load-error.js';
 import { MemoryLimitError } from './errors/memory-limit-error.js';
 import { ToolTrapError } from './errors/tool-trap-error.js';
 import type { HostCallContext, HostImports } from './host-imports.js';
-import type {
-  ComponentWorkerData,
-  FromWorkerMessage,
-  SequencedHostAnswer,
-  SequencedHostOperation,
-  ToWorkerMessage,
+import {
+  GUEST_LOG_LEVELS,
+  MEMORY_HIGH_WATER,
+  type ComponentWorkerData,
+  type GuestLogLevel,
+  type FromWorkerMessage,
+  type SequencedHostAnswer,
+  type SequencedHostOperation,
+  type ToWorkerMessage,
 } from './worker-protocol.js';
 
 /** Core modules and generated entry of one component, ready to post to workers. */
@@ -27,6 +30,7 @@ export interface WorkerHandleOptions {
   hostImports: HostImports;
   memoryCapBytes: number;
   hostCallTimeoutMs: number;
+  logLevel: GuestLogLevel;
 }
 
 type Settled = Extract<FromWorkerMessage, { type: 'result' | 'described' }>;
@@ -37,7 +41,7 @@ interface PendingRequest {
   host?: HostCallContext;
 }
 
-const LOG_LEVELS = new Set(['debug', 'info', 'warn', 'error']);
+const LOG_LEVELS = new Set<string>(GUEST_LOG_LEVELS);
 
 /**
  * One worker thread running one component instance, one request at a time. A timeout, an abort, a trap or
@@ -46,6 +50,9 @@ const LOG_LEVELS = new Set(['debug', 'info', 'warn', 'error']);
 export class ComponentWorkerHandle {
   readonly ready: Promise<void>;
   dead = false;
+  /** Size of the instance's largest linear memory when it became ready, and after its last call. */
+  private startMemoryBytes = 0;
+  private memoryBytes = 0;
   private readonly worker: Worker;
   private readonly hostPort: MessagePort;
   private readonly flag: Int32Array;
@@ -64,6 +71,7 @@ export class ComponentWorkerHandle {
       signal,
       hostCallTimeoutMs: options.hostCallTimeoutMs,
       memoryCapBytes: options.memoryCapBytes,
+      logLevel: options.logLevel,
     };
     // The JS heap holds only the generated glue and strings lifted out of the guest's (capped) memory.
     const resourceLimits = { maxOldGenerationSizeMb: 128 + Math.ceil(options.memoryCapBytes / 1_048_576) };
@@ -121,6 +129,17 @@ export class ComponentWorkerHandle {
     });
   }
 
+  /**
+   * Whether its calls grew the instance's memory to the high-water mark, so it should take no more. An instance
+   * that starts there is left alone: a fresh one would start there too.
+   */
+  nearMemoryCap(): boolean {
+    return (
+      this.memoryBytes > this.startMemoryBytes &&
+      this.memoryBytes >= this.options.memoryCapBytes * MEMORY_HIGH_WATER
+    );
+  }
+
   /** Stops the worker now. */
   async terminate(): Promise<void> {
     this.dead = true;
@@ -140,6 +159,7 @@ export class ComponentWorkerHandle {
         return;
       case 'ready':
         this.pending = undefined;
+        this.startMemoryBytes = this.memoryBytes = message.memoryBytes;
         pending?.resolve(undefined as never);
         return;
       case 'init-failed':
@@ -156,6 +176,7 @@ export class ComponentWorkerHandle {
       }
       default:
         this.pending = undefined;
+        this.memoryBytes = message.memoryBytes;
         pending?.resolve(message);
     }
   }

@@ -4,12 +4,14 @@
  * shared flag until the main thread posts the answer, because jco host imports are synchronous.
  */
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
-import type {
-  ComponentWorkerData,
-  FromWorkerMessage,
-  HostOperation,
-  SequencedHostAnswer,
-  ToWorkerMessage,
+import {
+  GUEST_LOG_LEVELS,
+  MEMORY_HIGH_WATER,
+  type ComponentWorkerData,
+  type FromWorkerMessage,
+  type HostOperation,
+  type SequencedHostAnswer,
+  type ToWorkerMessage,
 } from './worker-protocol.js';
 
 interface ToolExports {
@@ -36,6 +38,13 @@ const memories: WebAssembly.Memory[] = [];
 let presentSecrets = new Set<string>();
 let hostSeq = 0;
 let logLines = 0;
+const minLogRank = GUEST_LOG_LEVELS.indexOf(data.logLevel);
+
+/** Rank of a guest log level; an unknown one ranks as `info`, as the main thread shows it. */
+function logRank(level: string): number {
+  const rank = GUEST_LOG_LEVELS.indexOf(level as (typeof GUEST_LOG_LEVELS)[number]);
+  return rank === -1 ? 1 : rank;
+}
 
 function post(message: FromWorkerMessage): void {
   port.postMessage(message);
@@ -64,6 +73,7 @@ function callHost(operation: HostOperation): unknown {
 
 const host = {
   log(level: string, message: string): void {
+    if (logRank(level) < minLogRank) return;
     logLines++;
     if (logLines <= MAX_LOG_LINES_PER_CALL)
       post({ type: 'log', level, message: message.slice(0, MAX_LOG_CHARS) });
@@ -99,13 +109,20 @@ const host = {
   },
 };
 
+/** Size of the largest linear memory: the cap applies to each memory on its own. */
+function largestMemoryBytes(): number {
+  let largest = 0;
+  for (const memory of memories) largest = Math.max(largest, memory.buffer.byteLength);
+  return largest;
+}
+
 /**
  * Whether a trap looks like running out of the memory cap. There is no hook on `memory.grow`, so this is a
- * heuristic: an out-of-memory message, or memory at three quarters of the cap or more when the trap hit.
+ * heuristic: an out-of-memory message, or memory at the high-water mark or above when the trap hit.
  */
 function outOfMemory(message: string): boolean {
   if (/out of memory|memory allocation/i.test(message)) return true;
-  return memories.some((memory) => memory.buffer.byteLength >= data.memoryCapBytes * 0.75);
+  return largestMemoryBytes() >= data.memoryCapBytes * MEMORY_HIGH_WATER;
 }
 
 async function start(): Promise<void> {
@@ -129,7 +146,9 @@ async function start(): Promise<void> {
   port.on('message', (message: ToWorkerMessage) => {
     if (message.type === 'describe') {
       try {
-        post({ type: 'described', schema: tool.schema(), description: tool.description() });
+        const schema = tool.schema();
+        const description = tool.description();
+        post({ type: 'described', schema, description, memoryBytes: largestMemoryBytes() });
       } catch (error) {
         const text = error instanceof Error ? error.message : String(error);
         post({ type: 'trap', id: -1, message: text, outOfMemory: outOfMemory(text) });
@@ -145,13 +164,14 @@ async function start(): Promise<void> {
         id: message.id,
         output: response.output ?? undefined,
         error: response.error ?? undefined,
+        memoryBytes: largestMemoryBytes(),
       });
     } catch (error) {
       const text = error instanceof Error ? error.message : String(error);
       post({ type: 'trap', id: message.id, message: text, outOfMemory: outOfMemory(text) });
     }
   });
-  post({ type: 'ready' });
+  post({ type: 'ready', memoryBytes: largestMemoryBytes() });
 }
 
 void start();

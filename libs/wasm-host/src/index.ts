@@ -100,7 +100,7 @@ export {
   type PreparedVersion,
   type ToolVersionPreparerOptions,
 } from './tool-version-preparer.js';
-export type { GuestHttpRequest, GuestHttpResponse } from './worker-protocol.js';
+export type { GuestHttpRequest, GuestHttpResponse, GuestLogLevel } from './worker-protocol.js';
 export {
   ToolBuilder,
   BUILT_TOOL_WIT_VERSION,

@@ -3,6 +3,7 @@ import { ComponentWorkerHandle, type LoadedComponent } from './component-worker-
 import { OutputTooLargeError } from './errors/output-too-large-error.js';
 import { PoolClosedError } from './errors/pool-closed-error.js';
 import type { HostCallContext, HostImports } from './host-imports.js';
+import type { GuestLogLevel } from './worker-protocol.js';
 import { compiledWorkerScript } from './worker-script.js';
 
 /** Options of a pool: one per installed tool version. */
@@ -19,6 +20,8 @@ export interface ComponentWorkerPoolOptions {
   hostCallTimeoutMs?: number;
   /** Start a replacement in the background when a worker is recycled, so the next call finds one warm. Default true. */
   replaceRecycled?: boolean;
+  /** Guest log lines below this level are dropped in the worker, before they cost a message. Default `debug` (all). */
+  logLevel?: GuestLogLevel;
   /** JSON passed as `request.context` on every call (host-side tool configuration). */
   context?: string;
   /** Worker entry file; defaults to the compiled `component-worker.js` next to this module (or in `dist/`). */
@@ -47,7 +50,10 @@ export interface PoolStats {
   inFlight: number;
   queued: number;
   started: number;
+  /** Workers stopped after a timeout, trap or crash. */
   recycled: number;
+  /** Healthy workers stopped because a call left their memory at its high-water mark. */
+  retired: number;
 }
 
 /** The compiled component worker entry. */
@@ -67,7 +73,8 @@ export function liveComponentWorkers(): number {
 
 /**
  * Runs one component in worker threads: at most `maxConcurrency` at once (the rest queue), every call with a
- * deadline. A worker that times out, traps or crashes is terminated and replaced on the next call.
+ * deadline. A worker that times out, traps or crashes is terminated, and so is one whose memory a call left
+ * near its cap; a replacement starts in the background.
  */
 export class ComponentWorkerPool {
   private readonly workers = new Set<ComponentWorkerHandle>();
@@ -78,6 +85,7 @@ export class ComponentWorkerPool {
   private inFlight = 0;
   private started = 0;
   private recycled = 0;
+  private retired = 0;
   private drained?: () => void;
 
   constructor(private readonly options: ComponentWorkerPoolOptions) {
@@ -135,6 +143,7 @@ export class ComponentWorkerPool {
       queued: this.waiters.length,
       started: this.started,
       recycled: this.recycled,
+      retired: this.retired,
     };
   }
 
@@ -202,6 +211,7 @@ export class ComponentWorkerPool {
       hostImports: this.options.hostImports,
       memoryCapBytes: this.options.memoryMb * 1_048_576,
       hostCallTimeoutMs: this.options.hostCallTimeoutMs ?? this.options.timeoutMs,
+      logLevel: this.options.logLevel ?? 'debug',
     });
     this.workers.add(worker);
     this.started++;
@@ -209,14 +219,15 @@ export class ComponentWorkerPool {
   }
 
   private release(worker: ComponentWorkerHandle): void {
-    if (worker.dead || this.closed) {
+    const died = worker.dead;
+    const worn = !died && worker.nearMemoryCap();
+    if (died || worn || this.closed) {
       this.workers.delete(worker);
-      if (!worker.dead) void worker.terminate();
-      if (worker.dead) {
-        this.recycled++;
-        if (!this.closed && this.options.replaceRecycled !== false && this.idle.length === 0)
-          this.replenish();
-      }
+      if (!died) void worker.terminate();
+      if (died) this.recycled++;
+      else if (worn) this.retired++;
+      if ((died || worn) && !this.closed && this.options.replaceRecycled !== false && this.idle.length === 0)
+        this.replenish();
     } else {
       this.idle.push(worker);
     }

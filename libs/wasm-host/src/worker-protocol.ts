@@ -2,6 +2,19 @@ import type { MessagePort } from 'node:worker_threads';
 
 /** Messages between the pool (main thread) and a component worker. Structured-clone data only. */
 
+/**
+ * Share of its memory cap at which a worker's memory counts as nearly full. A trap there is reported as running
+ * out of memory, and a worker that finishes a call there is retired: linear memory never shrinks, and a guest
+ * that leaks a little on every call (componentize-js does) would otherwise trap on a later call.
+ */
+export const MEMORY_HIGH_WATER = 0.75;
+
+/** Levels of the guest's `log` import, lowest first; the main thread shows any other level as `info`. */
+export const GUEST_LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+
+/** One of GUEST_LOG_LEVELS. */
+export type GuestLogLevel = (typeof GUEST_LOG_LEVELS)[number];
+
 /** What a worker receives at start. */
 export interface ComponentWorkerData {
   entryUrl: string;
@@ -13,6 +26,8 @@ export interface ComponentWorkerData {
   /** Longest time the worker waits for one host answer. */
   hostCallTimeoutMs: number;
   memoryCapBytes: number;
+  /** Guest log lines below this level are dropped in the worker, before they cost a message. */
+  logLevel: GuestLogLevel;
 }
 
 /** Main → worker. */
@@ -22,10 +37,10 @@ export type ToWorkerMessage =
 
 /** Worker → main. */
 export type FromWorkerMessage =
-  | { type: 'ready' }
+  | { type: 'ready'; memoryBytes: number }
   | { type: 'init-failed'; message: string }
-  | { type: 'described'; schema: string; description: string }
-  | { type: 'result'; id: number; output?: string; error?: string }
+  | { type: 'described'; schema: string; description: string; memoryBytes: number }
+  | { type: 'result'; id: number; output?: string; error?: string; memoryBytes: number }
   | { type: 'trap'; id: number; message: string; outOfMemory: boolean }
   | { type: 'log'; level: string; message: string };
 

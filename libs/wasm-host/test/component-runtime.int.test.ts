@@ -101,6 +101,28 @@ describe('component runtime (hand-written WAT probe, real worker threads)', () =
     await expect(probe.execute({ after: 'bomb' }, toolContext())).resolves.toEqual({ after: 'bomb' });
   });
 
+  it('retires a worker whose memory its calls grew near the cap, so a leaking guest never traps a call', async () => {
+    // The probe's allocator never frees: each echo keeps its params in memory, as componentize-js guests leak
+    // a little on every call. 4 MB cap, 256 KiB a call: without retirement the 15th call or so traps.
+    const leaky = await loader.loadTool('leaky-probe', {
+      bytes: artifact('probe', 'wat'),
+      capabilities: capabilities({ limits: { memory_mb: 4, timeout_ms: 2000, max_concurrency: 1 } }),
+      version: '1.0.0',
+    });
+    try {
+      const text = 'x'.repeat(256 * 1024);
+      for (let call = 0; call < 40; call++)
+        await expect(leaky.execute({ call, text }, toolContext())).resolves.toEqual({ call, text });
+      const stats = leaky.version.pool.stats();
+      expect(stats.recycled).toBe(0);
+      // 40 × 256 KiB kept is 2.5 × the cap; each worker is retired at three quarters of it.
+      expect(stats.retired).toBeGreaterThanOrEqual(3);
+      expect(stats.workers).toBeLessThanOrEqual(1);
+    } finally {
+      await leaky.version.pool.close();
+    }
+  });
+
   it('cancels a running call when the caller aborts', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);

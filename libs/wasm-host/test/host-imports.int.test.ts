@@ -115,6 +115,28 @@ describe('host imports (host-probe component built with componentize-js, real wo
       });
     });
 
+    it('drops lines below the loader log level inside the worker, and keeps the rest', async () => {
+      const quiet = await new ComponentToolLoader({
+        compiler: new ComponentCompiler({ cacheDir: cache.path }),
+        host: {},
+        logLevel: 'warn',
+      }).loadTool('host-probe', {
+        bytes: artifact('host-probe'),
+        capabilities: capabilities({}),
+        version: '1',
+      });
+      tools.push(quiet);
+      const levels = ['debug', 'info', 'warn', 'error', 'verbose'];
+      const logged = await Promise.all(
+        levels.map(async (level) => (await call(quiet, { op: 'log', level, message: level })).logs),
+      );
+      expect(logged.map((logs) => logs.map((line) => line.level))).toEqual([[], [], ['warn'], ['error'], []]);
+      // The default loader (above) keeps every level.
+      expect((await call(denyAll, { op: 'log', level: 'debug', message: 'd' })).logs).toEqual([
+        { level: 'debug', message: 'd', fields: { source: 'component' } },
+      ]);
+    });
+
     it('answers now-millis with the host clock', async () => {
       const before = Date.now();
       const result = await call(denyAll, { op: 'now' });

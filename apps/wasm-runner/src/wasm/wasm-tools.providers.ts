@@ -138,6 +138,8 @@ export function wasmToolProviders(
         void compiler.warm();
         const loader = new ComponentToolLoader({
           compiler,
+          // Lines the service's logger would drop never leave the component's worker thread.
+          logLevel: config.logLevel,
           host: {
             httpClient: new SafeFetchHostHttpClient({ allowlist: wasm.ssrfAllowlist }),
             workspaceRoot: config.workspaceDir,
