@@ -209,6 +209,12 @@ export function createTalonMetrics(service: string) {
       labelNames: ['result'],
       registers,
     }),
+    wasmWorkerStops: new Counter({
+      name: 'talon_wasm_worker_stops_total',
+      help: 'Component workers stopped by the pool, by reason: recycled after a timeout, trap or crash, or retired with its memory near the cap.',
+      labelNames: ['reason'],
+      registers,
+    }),
     mcpServers: readGauge(registry, 'talon_mcp_servers', 'MCP servers by connection state.', 'state'),
     routineFires: new Counter({
       name: 'talon_routine_fires_total',

@@ -224,8 +224,13 @@ export class ComponentWorkerPool {
     if (died || worn || this.closed) {
       this.workers.delete(worker);
       if (!died) void worker.terminate();
-      if (died) this.recycled++;
-      else if (worn) this.retired++;
+      if (died) {
+        this.recycled++;
+        talonMetrics().wasmWorkerStops.inc({ reason: 'recycled' });
+      } else if (worn) {
+        this.retired++;
+        talonMetrics().wasmWorkerStops.inc({ reason: 'retired' });
+      }
       if ((died || worn) && !this.closed && this.options.replaceRecycled !== false && this.idle.length === 0)
         this.replenish();
     } else {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { TalonError } from '@talon/errors';
+import { talonMetrics } from '@talon/telemetry';
 import { ComponentCompiler } from '../src/component-compiler.js';
 import { ComponentToolLoader } from '../src/component-tool-loader.js';
 import type { WasmTool } from '../src/wasm-tool.js';
@@ -9,6 +10,10 @@ describe('component runtime (hand-written WAT probe, real worker threads)', () =
   const cache = tempDir('wasm-cache');
   let loader: ComponentToolLoader;
   let probe: WasmTool;
+  /** Workers stopped so far in this process, by reason, as the metric counts them. */
+  const stops = async (reason: string) =>
+    (await talonMetrics().wasmWorkerStops.get()).values.find((value) => value.labels.reason === reason)
+      ?.value ?? 0;
 
   beforeAll(async () => {
     buildToolsAndWorker();
@@ -50,8 +55,10 @@ describe('component runtime (hand-written WAT probe, real worker threads)', () =
 
   it('recycles the worker after a trap, and the next call succeeds', async () => {
     const before = probe.version.pool.stats();
+    const counted = await stops('recycled');
     const error = await probe.execute({ mode: 't' }, toolContext()).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ name: 'ToolTrapError', code: 'TOOL_FAILED' });
+    expect(await stops('recycled')).toBe(counted + 1);
     expect((error as Error).message).toMatch(/unreachable/);
     expect(probe.version.pool.stats().recycled).toBe(before.recycled + 1);
     await expect(probe.execute({ after: 'trap' }, toolContext())).resolves.toEqual({ after: 'trap' });
@@ -109,6 +116,7 @@ describe('component runtime (hand-written WAT probe, real worker threads)', () =
       capabilities: capabilities({ limits: { memory_mb: 4, timeout_ms: 2000, max_concurrency: 1 } }),
       version: '1.0.0',
     });
+    const [recycledBefore, retiredBefore] = [await stops('recycled'), await stops('retired')];
     try {
       const text = 'x'.repeat(256 * 1024);
       for (let call = 0; call < 40; call++)
@@ -118,6 +126,8 @@ describe('component runtime (hand-written WAT probe, real worker threads)', () =
       // 40 × 256 KiB kept is 2.5 × the cap; each worker is retired at three quarters of it.
       expect(stats.retired).toBeGreaterThanOrEqual(3);
       expect(stats.workers).toBeLessThanOrEqual(1);
+      expect(await stops('retired')).toBe(retiredBefore + stats.retired);
+      expect(await stops('recycled')).toBe(recycledBefore);
     } finally {
       await leaky.version.pool.close();
     }
