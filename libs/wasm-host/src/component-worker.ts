@@ -9,6 +9,7 @@ import {
   MEMORY_HIGH_WATER,
   type ComponentWorkerData,
   type FromWorkerMessage,
+  type GuestLogLevel,
   type HostOperation,
   type SequencedHostAnswer,
   type ToWorkerMessage,
@@ -42,7 +43,7 @@ const minLogRank = GUEST_LOG_LEVELS.indexOf(data.logLevel);
 
 /** Rank of a guest log level; an unknown one ranks as `info`, as the main thread shows it. */
 function logRank(level: string): number {
-  const rank = GUEST_LOG_LEVELS.indexOf(level as (typeof GUEST_LOG_LEVELS)[number]);
+  const rank = GUEST_LOG_LEVELS.indexOf(level as GuestLogLevel);
   return rank === -1 ? 1 : rank;
 }
 
