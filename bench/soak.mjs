@@ -6,7 +6,7 @@
 //   everything_echo  MCP server over stdio, on the wasm-runner
 // Each phase samples the resident memory of the services ten times; the figure is the growth from the first
 // sample after warm-up (a tenth of the calls) to the end, against that sample: the baseline is the same
-// process, warm. A componentize-js guest leaks about 1 KB a call inside its linear memory, which the pool
+// process, warm. A componentize-js guest leaks 0.4–1 KB a call inside its linear memory, which the pool
 // bounds by retiring the instance near its cap: the runner's `talon_wasm_worker_stops_total` shows it.
 // Target: no failed call. Knobs: BENCH_SOAK_CALLS (per phase, default 200000), BENCH_SOAK_CONCURRENCY.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
