@@ -130,14 +130,14 @@ export class ComponentWorkerHandle {
   }
 
   /**
-   * Whether its calls grew the instance's memory to the high-water mark, so it should take no more. An instance
-   * that starts there is left alone: a fresh one would start there too.
+   * Whether its calls used up most of the room the instance had: its memory grew by at least MEMORY_HIGH_WATER
+   * of the space between its size at start and the cap. Then it should take no more calls. Measured from the
+   * start, so a tool that starts close to its cap is replaced before it traps, not after every call.
    */
   nearMemoryCap(): boolean {
-    return (
-      this.memoryBytes > this.startMemoryBytes &&
-      this.memoryBytes >= this.options.memoryCapBytes * MEMORY_HIGH_WATER
-    );
+    const grown = this.memoryBytes - this.startMemoryBytes;
+    const room = this.options.memoryCapBytes - this.startMemoryBytes;
+    return grown > 0 && grown >= room * MEMORY_HIGH_WATER;
   }
 
   /** Stops the worker now. */

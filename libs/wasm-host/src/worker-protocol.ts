@@ -3,9 +3,10 @@ import type { MessagePort } from 'node:worker_threads';
 /** Messages between the pool (main thread) and a component worker. Structured-clone data only. */
 
 /**
- * Share of its memory cap at which a worker's memory counts as nearly full. A trap there is reported as running
- * out of memory, and a worker that finishes a call there is retired: linear memory never shrinks, and a guest
- * that leaks a little on every call (componentize-js does) would otherwise trap on a later call.
+ * The high-water share of a worker's memory. A trap with memory at this share of the cap or above is reported
+ * as running out of memory. A worker whose calls used this share of the room it had at start (from its size
+ * then up to the cap) is retired after the call: linear memory never shrinks, and a guest that leaks a little
+ * on every call (componentize-js does) would otherwise trap on a later call.
  */
 export const MEMORY_HIGH_WATER = 0.75;
 
