@@ -52,7 +52,7 @@ export interface PoolStats {
   started: number;
   /** Workers stopped after a timeout, trap or crash. */
   recycled: number;
-  /** Healthy workers stopped because a call left their memory at its high-water mark. */
+  /** Healthy workers stopped because their calls used most of the memory room they started with. */
   retired: number;
 }
 
@@ -73,8 +73,8 @@ export function liveComponentWorkers(): number {
 
 /**
  * Runs one component in worker threads: at most `maxConcurrency` at once (the rest queue), every call with a
- * deadline. A worker that times out, traps or crashes is terminated, and so is one whose memory a call left
- * near its cap; a replacement starts in the background.
+ * deadline. A worker that times out, traps or crashes is terminated, and so is one whose calls used most of its
+ * memory room (a leaking guest); a replacement starts in the background.
  */
 export class ComponentWorkerPool {
   private readonly workers = new Set<ComponentWorkerHandle>();
