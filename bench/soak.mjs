@@ -9,10 +9,11 @@
 // process, warm. A componentize-js guest leaks 0.4–1 KB a call inside its linear memory, which the pool
 // bounds by retiring the instance near its cap: the runner's `talon_wasm_worker_stops_total` shows it.
 // Target: no failed call. Knobs: BENCH_SOAK_CALLS (per phase, default 200000), BENCH_SOAK_CONCURRENCY.
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { testing } from './support/processes.mjs';
+import { REPO_ROOT, testing } from './support/processes.mjs';
 import { loadAtStart, printTable } from './support/stats.mjs';
 import { connectTalonApi } from './support/talon-api.mjs';
 
@@ -26,6 +27,11 @@ const residentMiB = (pid) => {
   return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)[1]) / 1024);
 };
 
+// The registry's text-stats entry points at the built component (the build skips it when nothing changed).
+execFileSync(process.execPath, [join(REPO_ROOT, 'tools-src/build.mjs'), '--quiet'], {
+  cwd: REPO_ROOT,
+  stdio: 'inherit',
+});
 const base = mkdtempSync(join(tmpdir(), 'talon-bench-soak-'));
 const nats = await testing.startNatsTestServer();
 const metricsPort = await testing.findFreePort();
