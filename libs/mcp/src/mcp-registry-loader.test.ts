@@ -26,6 +26,15 @@ describe('loadMcpServerRegistry', () => {
     });
   });
 
+  it('refuses a registry directory that cannot be read with a typed error that names it', async () => {
+    const missing = join(tmpdir(), 'talon-mcp-registry-missing', 'servers');
+    const error = await loadMcpServerRegistry(missing).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ name: 'McpConfigError', code: 'SCHEMA_VIOLATION' });
+    expect((error as Error).message).toContain(missing);
+    expect((error as Error).message).toContain('ENOENT');
+    expect((error as Error).message).toContain('TALON_MCP_REGISTRY_DIR');
+  });
+
   it('lists every broken file in one error', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'talon-mcp-registry-'));
     try {

@@ -15,7 +15,17 @@ export async function loadMcpServerRegistry(
   directory: string,
   options: Pick<ParseMcpServerConfigOptions, 'variables'> = {},
 ): Promise<McpServerDefinition[]> {
-  const files = (await readdir(directory)).filter((file) => file.endsWith('.json')).sort();
+  let entries: string[];
+  try {
+    entries = await readdir(directory);
+  } catch (error) {
+    // A mistyped TALON_MCP_REGISTRY_DIR would otherwise stop the service with a bare ENOENT stack.
+    throw new McpConfigError(
+      `MCP server registry ${directory} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}); point TALON_MCP_REGISTRY_DIR at a directory of *.json server definitions, or unset it.`,
+      { details: { directory, problems: [String(error)] }, cause: error },
+    );
+  }
+  const files = entries.filter((file) => file.endsWith('.json')).sort();
   const loaded: { file: string; definition: McpServerDefinition }[] = [];
   const problems: string[] = [];
   for (const file of files) {
