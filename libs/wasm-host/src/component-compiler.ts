@@ -33,6 +33,8 @@ export interface CompiledComponent {
 export interface ComponentCompilerOptions {
   /** Folder of the transpile cache; one subfolder per jco version and sha256. */
   cacheDir: string;
+  /** How long the transpile thread (jco) stays after its last transpile. Default 60 s. */
+  transpilerIdleStopMs?: number;
 }
 
 /** What may be imported besides `talon:tool/host` (interface names without version, e.g. `wasi:random/random`). */
@@ -91,10 +93,16 @@ export class ComponentCompiler {
   private readonly cacheRoot: string;
   private readonly modules = new Map<string, Promise<Record<string, WebAssembly.Module>>>();
 
-  private readonly transpiler = new TranspileWorkerHandle();
+  private readonly transpiler: TranspileWorkerHandle;
 
   constructor(options: ComponentCompilerOptions) {
     this.cacheRoot = join(options.cacheDir, `jco-${jcoVersion()}`);
+    this.transpiler = new TranspileWorkerHandle(options.transpilerIdleStopMs);
+  }
+
+  /** Whether the transpile thread is running now (it stops once idle). */
+  get transpilerRunning(): boolean {
+    return this.transpiler.running;
   }
 
   /** Loads jco in the transpile thread now, so the first install does not wait for it. */

@@ -134,7 +134,7 @@ export function wasmToolProviders(
         mkdirSync(wasm.cacheDir, { recursive: true });
         mkdirSync(config.workspaceDir, { recursive: true });
         const compiler = new ComponentCompiler({ cacheDir: wasm.cacheDir });
-        // jco loads in its thread while the rest starts: a tool another runner installs is then ready here at once.
+        // jco loads in its thread while the rest starts, for installed tools not compiled here yet; idle, it stops.
         void compiler.warm();
         const loader = new ComponentToolLoader({
           compiler,
