@@ -66,6 +66,19 @@ describe('ToolPackageRegistry', () => {
     );
   });
 
+  it('reports a registry folder it cannot read, naming it and what to set', async () => {
+    const missing = await ToolPackageRegistry.open(join(dir, 'no-such-registry'));
+    expect(missing.list()).toEqual([]);
+    expect(missing.problems).toEqual([
+      {
+        file: 'tools/',
+        reason: expect.stringMatching(
+          /no-such-registry\/tools cannot be read \(ENOENT\).*TALON_TOOL_REGISTRY_DIR/,
+        ),
+      },
+    ]);
+  });
+
   it('ranks by name, keyword and tag above description matches', () => {
     expect(registry.search('forecast').map((hit) => hit.name)).toEqual(['weather', 'stats']);
     expect(registry.search('api')[0]!.name).toBe('weather');

@@ -63,7 +63,16 @@ export class ToolPackageRegistry {
     const toolsDir = join(this.registryDir, 'tools');
     const entries = new Map<string, LocatedRegistryEntry>();
     const problems: RegistryProblem[] = [];
-    const files = (await readdir(toolsDir).catch(() => [] as string[]))
+    const files = (
+      await readdir(toolsDir).catch((error: NodeJS.ErrnoException) => {
+        // A mistyped TALON_TOOL_REGISTRY_DIR leaves nothing to install; say so rather than list nothing.
+        problems.push({
+          file: 'tools/',
+          reason: `the registry folder ${toolsDir} cannot be read (${error.code ?? String(error)}), so no tool can be installed from it; point TALON_TOOL_REGISTRY_DIR at a folder holding tools/*.json`,
+        });
+        return [] as string[];
+      })
+    )
       .filter((file) => file.endsWith('.json'))
       .sort();
     for (const file of files) {

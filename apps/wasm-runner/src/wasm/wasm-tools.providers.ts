@@ -148,7 +148,7 @@ export function wasmToolProviders(
         });
         const packages = await ToolPackageRegistry.open(wasm.registryDir);
         for (const problem of packages.problems)
-          logger.write('warn', 'tool registry entry skipped', { ...problem });
+          logger.write('warn', 'tool registry problem', { ...problem });
         const bridge = new InstalledToolsCatalogBridge(registry, logger);
         const shared = await openSharedInstalledTools(connection, wasm.installedDir, logger);
         const installer = new RunnerToolInstaller(
