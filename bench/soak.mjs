@@ -57,16 +57,17 @@ const services = { orchestrator, 'tool-worker': worker, 'wasm-runner': runner };
 const talon = await connectTalonApi(nats);
 
 /** Retries `attempt` until it resolves: services still joining the catalog answer UNKNOWN_TOOL or NO_RESPONDERS. */
-async function eventually(what, attempt) {
-  for (let tries = 0; ; tries++) {
-    try {
-      return await attempt();
-    } catch (error) {
-      if (tries > 300) throw new Error(`${what}: ${error.code} ${error.message}`, { cause: error });
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-}
+const eventually = (what, attempt) =>
+  testing.waitUntil(
+    () =>
+      attempt().then(
+        () => true,
+        () => false,
+      ),
+    30_000,
+    what,
+    100,
+  );
 await eventually('text-stats install', () => talon.api('tools.install', { name: 'text-stats' }, 120_000));
 
 /** `talon_wasm_worker_stops_total` of the runner, by reason. */

@@ -2,14 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { waitUntil } from '@talon/testing';
 import { ComponentCompiler } from '../src/component-compiler.js';
 import { artifact, buildToolsAndWorker } from './wasm-test-setup.js';
-
-const waitUntil = async (condition: () => boolean, timeoutMs: number): Promise<boolean> => {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-  return condition();
-};
 
 describe('the transpile thread (jco in a real worker thread)', () => {
   const dirs: string[] = [];
@@ -33,11 +28,11 @@ describe('the transpile thread (jco in a real worker thread)', () => {
     compiler = compilerStoppingAfter(200);
     await compiler.warm();
     expect(compiler.transpilerRunning).toBe(true);
-    expect(await waitUntil(() => !compiler!.transpilerRunning, 5000)).toBe(true);
+    await waitUntil(() => !compiler!.transpilerRunning, 5000, 'the idle transpile thread stopped', 20);
     const compiled = await compiler.compile(artifact('probe', 'wat'));
     expect(compiled).toMatchObject({ fromCache: false, coreModules: expect.any(Array) });
     expect(compiler.transpilerRunning).toBe(true);
-    expect(await waitUntil(() => !compiler!.transpilerRunning, 5000)).toBe(true);
+    await waitUntil(() => !compiler!.transpilerRunning, 5000, 'the transpile thread stopped again', 20);
   }, 60_000);
 
   it('never stops while a transpile is running, however short the idle time', async () => {
