@@ -14,9 +14,10 @@
 // nats-server). nats-server's CPU is not in "server CPU" (the outbox adds to it); it is reported beside it
 // per side (sides run one at a time, so the server's CPU meanwhile is that side's; the idle stacks on the
 // same server add their heartbeats).
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { processCpuMs } from './support/process-cpu.mjs';
 import { rawCredentials, REPO_ROOT, startScript, testing } from './support/processes.mjs';
 import { percentile, printTable, timeSequential, warmUntilSteady } from './support/stats.mjs';
 
@@ -24,7 +25,6 @@ const SEQUENTIAL = Number(process.env.BENCH_COUNT ?? 1000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CONCURRENCY = 64;
 const THROUGHPUT_MS = Number(process.env.BENCH_THROUGHPUT_MS ?? 3000);
-const TICK_MS = 1000 / 100; // USER_HZ is 100 on Linux
 
 console.log(
   `peer-nest: load average at start ${loadavg()
@@ -34,13 +34,7 @@ console.log(
 
 /** CPU milliseconds (user + system) used so far by the processes `pids`. */
 function cpuMs(pids) {
-  let ticks = 0;
-  for (const pid of pids) {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    ticks += Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15)
-  }
-  return ticks * TICK_MS;
+  return pids.reduce((sum, pid) => sum + processCpuMs(pid), 0);
 }
 
 const nats = await testing.startNatsTestServer();

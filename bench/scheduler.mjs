@@ -4,20 +4,15 @@
 // from /proc) per 1,000 fires. Baseline in the same run: the lag of a plain Node timer aimed at each whole
 // second in this process (what any scheduler on this loaded machine pays at least).
 // Targets: lag p99 < 1 s, 0 duplicates, 0 missed.
-import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { testing } from './support/processes.mjs';
+import { processCpuMs } from './support/process-cpu.mjs';
 import { printTable, summarize } from './support/stats.mjs';
 import { connectTalonApi } from './support/talon-api.mjs';
 
 const ROUTINES = Number(process.env.BENCH_ROUTINES ?? 200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const TICKS_PER_SECOND = Number(process.env.BENCH_TICK_MS ?? 250);
-
-const cpuMs = (pid) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, clock ticks at 100 Hz
-};
 
 const nats = await testing.startNatsTestServer();
 const database = await testing.createTestDatabase('talon_bench');
@@ -51,7 +46,7 @@ for (let i = 0; i < ROUTINES; i++) {
   ids.push(routine.id);
 }
 const pids = [first.child.pid, second.child.pid];
-const cpuBefore = pids.map(cpuMs);
+const cpuBefore = pids.map((pid) => processCpuMs(pid));
 const timerLagMs = [];
 const until = Date.now() + SECONDS * 1000 + 2000;
 while (Date.now() < until) {
@@ -66,7 +61,7 @@ await pool.query(
   [idList],
 );
 await new Promise((resolve) => setTimeout(resolve, 1500));
-const cpuAfter = pids.map(cpuMs);
+const cpuAfter = pids.map((pid) => processCpuMs(pid));
 
 const { rows: fires } = await pool.query(
   `SELECT f.routine_id, f.slot_at, f.claimed_by, f.claimed_at, f.outcome, j.status, j.started_at, j.finished_at FROM routine_fire f LEFT JOIN job j ON j.id = f.job_id`,

@@ -3,14 +3,13 @@
 // this script), in the same run with alternating rounds. Reports p50/p99, throughput at concurrency 16 and
 // server CPU per call (orchestrator + tool-worker, from /proc/<pid>/stat). Target: on ≤ 1.15× off at p50.
 import { createServer } from 'node:http';
-import { readFileSync } from 'node:fs';
 import { printTable, summarize, timeSequential } from './support/stats.mjs';
 import { testing } from './support/processes.mjs';
+import { processCpuMs } from './support/process-cpu.mjs';
 
 const COUNT = Number(process.env.BENCH_COUNT ?? 2000);
 const ROUNDS = 5;
 const CONCURRENCY = 16;
-const TICKS_PER_SECOND = 100;
 
 /** A collector on loopback that accepts every OTLP/HTTP export and counts what it received. */
 async function startCollector() {
@@ -29,11 +28,6 @@ async function startCollector() {
     stats: () => ({ exports, bytes }),
     close: () => new Promise((resolve) => server.close(resolve)),
   };
-}
-
-function cpuMsOf(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
 }
 
 async function startSide(tracing) {
@@ -62,7 +56,7 @@ async function startSide(tracing) {
   const pids = [orchestrator.child.pid, worker.child.pid];
   return {
     call,
-    cpuMs: () => pids.reduce((sum, pid) => sum + cpuMsOf(pid), 0),
+    cpuMs: () => pids.reduce((sum, pid) => sum + processCpuMs(pid), 0),
     async stop() {
       await api.close();
       await Promise.all([orchestrator.kill(), worker.kill()]);

@@ -51,7 +51,8 @@ export class ComponentToolLoader {
       { allowedImports: capabilities.allowedImports },
       spec.verifiedSha256,
     );
-    const modules = await this.options.compiler.loadModules(compiled, capabilities.memoryMb);
+    // Not awaited: the first worker boots while the modules compile.
+    const modules = this.options.compiler.loadModules(compiled, capabilities.memoryMb);
     const pool = new ComponentWorkerPool({
       toolName,
       component: { entryUrl: compiled.entryUrl, modules },

@@ -15,10 +15,13 @@ import {
   type ToWorkerMessage,
 } from './worker-protocol.js';
 
-/** Core modules and generated entry of one component, ready to post to workers. */
+/**
+ * Generated entry and core modules of one component. The modules may still be compiling: a worker starts
+ * and imports the entry meanwhile, and receives them when they are ready.
+ */
 export interface LoadedComponent {
   entryUrl: string;
-  modules: Record<string, WebAssembly.Module>;
+  modules: Promise<Record<string, WebAssembly.Module>>;
 }
 
 /** How to start one worker. */
@@ -66,7 +69,6 @@ export class ComponentWorkerHandle {
     this.hostPort = channel.port1;
     const workerData: ComponentWorkerData = {
       entryUrl: options.component.entryUrl,
-      modules: options.component.modules,
       hostPort: channel.port2,
       signal,
       hostCallTimeoutMs: options.hostCallTimeoutMs,
@@ -88,6 +90,14 @@ export class ComponentWorkerHandle {
       this.fail(new ToolTrapError(`The component worker exited (code ${code}).`)),
     );
     channel.port1.on('message', (operation: SequencedHostOperation) => void this.onHostOperation(operation));
+    // The worker boots while the modules compile (tens of milliseconds each on a cold start); a compile
+    // error fails the worker with that error.
+    options.component.modules.then(
+      (modules) => {
+        if (!this.dead) this.worker.postMessage({ type: 'load', modules } satisfies ToWorkerMessage);
+      },
+      (error: unknown) => this.fail(error instanceof Error ? error : new Error(String(error))),
+    );
   }
 
   /** Runs one `execute` (or `describe`) with a deadline; rejects with a typed error and kills the worker on failure. */

@@ -1,5 +1,6 @@
 /**
- * Worker thread entry: instantiates one component from pre-compiled core modules and runs its exports.
+ * Worker thread entry: imports a component's generated glue, instantiates it from the pre-compiled core
+ * modules of the first message (`load`) and runs its exports.
  * Guest code is wasm and cannot reach this JavaScript; host imports that need the main thread block on a
  * shared flag until the main thread posts the answer, because jco host imports are synchronous.
  */
@@ -126,12 +127,23 @@ function outOfMemory(message: string): boolean {
   return largestMemoryBytes() >= data.memoryCapBytes * MEMORY_HIGH_WATER;
 }
 
+/** The core modules, from the main thread's first message (they may still be compiling while this starts). */
+function receiveModules(): Promise<Record<string, WebAssembly.Module>> {
+  return new Promise((resolve) => {
+    port.once('message', (message: ToWorkerMessage) => {
+      if (message.type === 'load') resolve(message.modules);
+    });
+  });
+}
+
 async function start(): Promise<void> {
   let tool: ToolExports;
+  const modules = receiveModules();
   try {
     const { instantiate } = (await import(data.entryUrl)) as { instantiate: Instantiate };
+    const loaded = await modules;
     tool = await instantiate(
-      (name) => data.modules[name]!,
+      (name) => loaded[name]!,
       { 'talon:tool/host': host },
       async (module, imports) => {
         const instance = await WebAssembly.instantiate(module, imports);
@@ -145,6 +157,7 @@ async function start(): Promise<void> {
     return;
   }
   port.on('message', (message: ToWorkerMessage) => {
+    if (message.type === 'load') return; // only the first message carries modules
     if (message.type === 'describe') {
       try {
         const schema = tool.schema();

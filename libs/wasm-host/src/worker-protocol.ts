@@ -18,8 +18,8 @@ export type GuestLogLevel = (typeof GUEST_LOG_LEVELS)[number];
 
 /** What a worker receives at start. */
 export interface ComponentWorkerData {
+  /** The generated glue, imported at once; the core modules follow in a `load` message. */
   entryUrl: string;
-  modules: Record<string, WebAssembly.Module>;
   /** Port for synchronous host calls (the worker blocks on `signal` until the answer is posted). */
   hostPort: MessagePort;
   /** Int32 flag the main thread sets to 1 and notifies when a host answer is on `hostPort`. */
@@ -33,6 +33,7 @@ export interface ComponentWorkerData {
 
 /** Main → worker. */
 export type ToWorkerMessage =
+  | { type: 'load'; modules: Record<string, WebAssembly.Module> }
   | { type: 'describe' }
   | { type: 'execute'; id: number; params: string; context?: string; presentSecrets: string[] };
 

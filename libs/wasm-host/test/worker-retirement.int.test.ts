@@ -20,7 +20,10 @@ describe('worker retirement near the memory cap (real worker threads reporting c
   function poolOf(startMb: number, capMb: number): ComponentWorkerPool {
     return new ComponentWorkerPool({
       toolName: 'fake',
-      component: { entryUrl: `file:///fake-component.mjs?start=${startMb * MB}`, modules: {} },
+      component: {
+        entryUrl: `file:///fake-component.mjs?start=${startMb * MB}`,
+        modules: Promise.resolve({}),
+      },
       hostImports: new HostImports(capabilities({}), {}),
       timeoutMs: 5000,
       maxConcurrency: 1,
