@@ -135,7 +135,7 @@ export class ComponentCompiler {
         throw new ComponentLoadError(
           reply.stage === 'wit'
             ? `The artifact is not a valid WebAssembly component (${reply.message}); rebuild it.`
-            : `jco could not transpile the component (${reply.message}); check that it targets the talon:tool WIT.`,
+            : `jco could not transpile the component (${reply.message}); rebuild it, and check that it targets the talon:tool WIT.`,
         );
       }
       const imports = importsFromWit(reply.wit);
@@ -179,7 +179,15 @@ export class ComponentCompiler {
     const modules: Record<string, WebAssembly.Module> = {};
     for (const name of compiled.coreModules) {
       const bytes = await readFile(join(compiled.dir, name));
-      modules[name] = await WebAssembly.compile(capModuleMemory(bytes, memoryMb * 1_048_576));
+      try {
+        modules[name] = await WebAssembly.compile(capModuleMemory(bytes, memoryMb * 1_048_576));
+      } catch (error) {
+        // Only a cache entry changed after its transpile gets here: jco validates every function it writes.
+        throw new ComponentLoadError(
+          `The cached core module ${name} does not compile (${error instanceof Error ? error.message : String(error)}); delete ${compiled.dir} and install the tool again.`,
+          { cause: error },
+        );
+      }
     }
     return modules;
   }
