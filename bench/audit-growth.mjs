@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from './support/processes.mjs';
-import { printTable } from './support/stats.mjs';
+import { loadAtStart, printTable } from './support/stats.mjs';
 
 const FILL = Number(process.env.BENCH_AUDIT_ROWS ?? 500_000);
 const STATEMENTS = 60;
@@ -22,11 +22,7 @@ const ROUNDS = 3;
 const { openDatabase, BinaryCopyRows } = await import(join(REPO_ROOT, 'libs/persistence/dist/index.js'));
 const { timeOrderedUuid } = await import(join(REPO_ROOT, 'libs/audit/dist/index.js'));
 
-console.log(
-  `audit-growth: load average at start ${loadavg()
-    .map((value) => value.toFixed(2))
-    .join(' ')}`,
-);
+const LOAD_AT_START = loadAtStart('audit-growth');
 const COLUMNS = [
   'at',
   'kind',
@@ -144,7 +140,8 @@ printTable(
 console.log(
   JSON.stringify({
     benchmark: 'audit-growth',
-    loadAverage: loadavg().map(round),
+    loadAverageAtStart: LOAD_AT_START,
+    loadAverageAtEnd: loadavg().map(round),
     rowsPerStatement: BATCH,
     filledRows: FILL,
     figures,

@@ -11,7 +11,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInProcessDispatcher } from './support/in-process-dispatcher.mjs';
 import { REPO_ROOT, testing } from './support/processes.mjs';
-import { printTable, summarize, timeSequential } from './support/stats.mjs';
+import { loadAtStart, printTable, summarize, timeSequential } from './support/stats.mjs';
 
 const COUNT = Number(process.env.BENCH_COUNT ?? 1000);
 const ROUNDS = 4;
@@ -23,11 +23,7 @@ const { JournalAuditOutbox } = await import(
 const { openDatabase } = await import(join(REPO_ROOT, 'libs/persistence/dist/index.js'));
 const { JsonLogger } = await import(join(REPO_ROOT, 'libs/service-runtime/dist/index.js'));
 
-console.log(
-  `audit: load average at start ${loadavg()
-    .map((value) => value.toFixed(2))
-    .join(' ')}`,
-);
+const LOAD_AT_START = loadAtStart('audit');
 const scratch = mkdtempSync(join(tmpdir(), 'talon-bench-audit-'));
 const database = await testing.createTestDatabase('talon_bench_audit');
 const postgres = await openDatabase({ kind: 'postgres', url: database.url });
@@ -153,7 +149,8 @@ const against = (name) => ({
 console.log(
   JSON.stringify({
     benchmark: 'audit',
-    loadAverage: loadavg().map((value) => Math.round(value * 100) / 100),
+    loadAverageAtStart: LOAD_AT_START,
+    loadAverageAtEnd: loadavg().map((value) => Math.round(value * 100) / 100),
     ...figures,
     postgresVsBaseline: against('postgres'),
     pgliteCommitVsBaseline: against('pgliteCommit'),

@@ -7,14 +7,10 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { testing } from './support/processes.mjs';
-import { printTable } from './support/stats.mjs';
+import { loadAtStart, printTable } from './support/stats.mjs';
 
 const IDLE_MS = Number(process.env.BENCH_IDLE_MS ?? 10_000);
-console.log(
-  `memory: load average at start ${loadavg()
-    .map((value) => value.toFixed(2))
-    .join(' ')}`,
-);
+const LOAD_AT_START = loadAtStart('memory');
 
 /** VmRSS and VmHWM of a process, in MiB. */
 function memoryOf(pid) {
@@ -73,7 +69,8 @@ console.log(
   JSON.stringify({
     benchmark: 'memory',
     idleMs: IDLE_MS,
-    loadAverage: loadavg().map((value) => Math.round(value * 100) / 100),
+    loadAverageAtStart: LOAD_AT_START,
+    loadAverageAtEnd: loadavg().map((value) => Math.round(value * 100) / 100),
     pglite,
     pgliteRestart,
     postgres: pg,

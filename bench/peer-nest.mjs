@@ -19,18 +19,14 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { processCpuMs } from './support/process-cpu.mjs';
 import { rawCredentials, REPO_ROOT, startScript, testing } from './support/processes.mjs';
-import { percentile, printTable, timeSequential, warmUntilSteady } from './support/stats.mjs';
+import { loadAtStart, percentile, printTable, timeSequential, warmUntilSteady } from './support/stats.mjs';
 
 const SEQUENTIAL = Number(process.env.BENCH_COUNT ?? 1000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CONCURRENCY = 64;
 const THROUGHPUT_MS = Number(process.env.BENCH_THROUGHPUT_MS ?? 3000);
 
-console.log(
-  `peer-nest: load average at start ${loadavg()
-    .map((value) => value.toFixed(2))
-    .join(' ')}`,
-);
+const LOAD_AT_START = loadAtStart('peer-nest');
 
 /** CPU milliseconds (user + system) used so far by the processes `pids`. */
 function cpuMs(pids) {
@@ -323,7 +319,8 @@ console.log(
   JSON.stringify({
     benchmark: 'peer-nest',
     warmUpCalls,
-    loadAverage: loadavg().map((value) => Math.round(value * 100) / 100),
+    loadAverageAtStart: LOAD_AT_START,
+    loadAverageAtEnd: loadavg().map((value) => Math.round(value * 100) / 100),
     rounds: ROUNDS,
     sequentialPerRound: SEQUENTIAL,
     concurrency: CONCURRENCY,
