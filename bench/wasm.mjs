@@ -2,8 +2,8 @@
 // sends them (`tools.call` over NATS → orchestrator dispatcher → NATS → wasm-runner → component worker thread),
 // each against the same component called directly in this thread.
 //   cold start: tools.install + first tools.call, in a fresh runner once it has finished starting (its CPU
-//   quiet: right after it announces it still spends about 100 ms on its start), with an empty and with a warm
-//   compile cache
+//   quiet: right after it announces it still spends about 100 ms, loading jco in its transpile thread), with
+//   an empty and with a warm compile cache
 //   warm execute: text-stats (componentize-js) and the WAT probe
 //   host http-request: host-probe calling a loopback server, against a plain fetch of the same URL
 // Targets (issue 19): warm execute through NATS p50 < 0.6 ms; cold start with a warm cache < 150 ms

@@ -90,7 +90,7 @@ export class ComponentWorkerHandle {
       this.fail(new ToolTrapError(`The component worker exited (code ${code}).`)),
     );
     channel.port1.on('message', (operation: SequencedHostOperation) => void this.onHostOperation(operation));
-    // The worker boots while the modules compile (tens of milliseconds each on a cold start); a compile
+    // The worker boots while the modules compile (each takes tens of milliseconds on a cold start); a compile
     // error fails the worker with that error.
     options.component.modules.then(
       (modules) => {
