@@ -142,6 +142,7 @@ describe('chaos: a WASM tool installed on runner A is callable through runner B'
       ...Array.from({ length: ROUNDS }, (_, index) => `probe-r${index + 1}`),
       'contested',
       'tampered',
+      'probe-now',
     ]) {
       const artifact = await variantOf(probe, join(base, `${name}.wasm`), name);
       await writeRegistryEntry(registryDir, {
@@ -219,6 +220,29 @@ describe('chaos: a WASM tool installed on runner A is callable through runner B'
     };
     console.log(JSON.stringify(figures));
   }, 120_000);
+
+  it('serves calls sent the moment the install answers, whichever runner takes them', async () => {
+    const install = await ok('tool_install', { name: 'probe-now' });
+    // Before the peer has loaded the tool: it catches up with the shared state instead of UNKNOWN_TOOL.
+    const started = Date.now();
+    const replies = await Promise.all(
+      Array.from({ length: 12 }, (_, index) => call('probe-now', { mode: 'x', index })),
+    );
+    const elapsed = Date.now() - started;
+    for (const reply of replies) expect(reply).toMatchObject({ ok: true });
+    const servedBy = new Set(replies.map((reply) => (reply.ok ? reply.data.instanceId : undefined)));
+    // The queue group spread twelve calls over both runners (all on one: 1 chance in 2,048).
+    expect(servedBy).toEqual(new Set(['runner-a', 'runner-b']));
+    await ok('tool_remove', { name: 'probe-now' });
+    console.log(
+      JSON.stringify({
+        scenario: 'calls right after an install',
+        installed_on: install.instanceId,
+        calls: replies.length,
+        all_answered_ms: elapsed,
+      }),
+    );
+  }, 60_000);
 
   it('lets one of several concurrent installs of a name win; the others get NAME_CONFLICT and both runners serve the winner', async () => {
     const replies = await Promise.all(

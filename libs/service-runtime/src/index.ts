@@ -30,6 +30,7 @@ export {
   DEFAULT_ANNOUNCE_TTL_MS,
   ACK_DELAY_MS,
   type ToolHostOptions,
+  type MissingToolResolver,
 } from './tool-host.js';
 export { McpControlHost, type McpControlHostOptions, type McpControlTarget } from './mcp-control-host.js';
 export { ToolHostLifecycleController, toolCallHandler, TOOL_HOST } from './tool-call-controller.js';

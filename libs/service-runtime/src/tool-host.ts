@@ -58,6 +58,12 @@ export interface ToolHostOptions {
   announceTtlMs?: number;
 }
 
+/**
+ * Catches an instance up on a tool it does not serve yet (another replica has just added it); resolves once
+ * that is done or known to be impossible. See {@link ToolHost.addMissingToolResolver}.
+ */
+export type MissingToolResolver = (tool: string) => Promise<void>;
+
 export const DEFAULT_TOOL_CONCURRENCY = 16;
 export const DEFAULT_ANNOUNCE_TTL_MS = 3000;
 /**
@@ -86,6 +92,7 @@ export class ToolHost {
   private readonly held = new Map<string, { abort: CallAbort; done: Promise<ToolCallResult> }>();
   private unlisten?: () => void;
   private readonly results: ToolResultStore;
+  private readonly missingToolResolvers = new Set<MissingToolResolver>();
 
   constructor(private readonly options: ToolHostOptions) {
     this.results = new ToolResultStore(options.connection);
@@ -202,6 +209,17 @@ export class ToolHost {
       encodeJson(this.announcement()),
       headers ? { headers } : undefined,
     );
+  }
+
+  /**
+   * Adds a way to catch up on a tool this instance does not serve, asked before a call for it fails with
+   * UNKNOWN_TOOL: with several replicas sharing installed tools, a call can reach this one right after another
+   * replica installed the tool, before this one has loaded it. The call waits for it within its deadline,
+   * held (the failover probe sees it). Returns the removal.
+   */
+  addMissingToolResolver(resolver: MissingToolResolver): () => void {
+    this.missingToolResolvers.add(resolver);
+    return () => this.missingToolResolvers.delete(resolver);
   }
 
   /**
@@ -324,6 +342,10 @@ export class ToolHost {
   ): Promise<ToolCallResult> {
     const started = performance.now();
     try {
+      if (this.missingToolResolvers.size > 0 && !this.options.registry.get(request.tool))
+        await this.catchUpOn(request.tool, remainingMs, abort);
+      const leftMs = remainingMs - (performance.now() - started);
+      if (leftMs <= 0) throw new RequestTimeoutError(this.callSubject, request.timeoutMs);
       const executed = await this.limiter.run(
         () => {
           talonMetrics().toolQueueWait.observe((performance.now() - started) / 1000);
@@ -333,13 +355,13 @@ export class ToolHost {
             callId: request.callId,
             sessionId: request.sessionId,
             grants: request.grants ?? [],
-            timeoutMs: Math.min(request.timeoutMs, remainingMs),
+            timeoutMs: Math.min(request.timeoutMs, leftMs),
             abort,
           });
         },
         {
           // A call that has to wait for a slot gives up at its deadline, or when it is cancelled.
-          timeoutMs: remainingMs,
+          timeoutMs: leftMs,
           timeoutError: () => new RequestTimeoutError(this.callSubject, request.timeoutMs),
           abort,
         },
@@ -352,6 +374,24 @@ export class ToolHost {
     } catch (error) {
       if (abort.aborted) throw abort.reason;
       throw error;
+    }
+  }
+
+  /** Waits for the resolvers to catch up on `tool`, at most `waitMs` and no longer than the call lives. */
+  private async catchUpOn(tool: string, waitMs: number, abort: CallAbort): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    let unlisten: (() => void) | undefined;
+    try {
+      await Promise.race([
+        Promise.allSettled([...this.missingToolResolvers].map((resolve) => resolve(tool))),
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, waitMs);
+          unlisten = abort.onAbort(() => resolve());
+        }),
+      ]);
+    } finally {
+      clearTimeout(timer);
+      unlisten?.();
     }
   }
 

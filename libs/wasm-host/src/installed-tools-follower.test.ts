@@ -2,15 +2,20 @@ import { describe, expect, it } from '@jest/globals';
 import { InstalledToolsFollower, type InstalledToolsFollowerReport } from './installed-tools-follower.js';
 import type { ToolInstaller } from './tool-installer.js';
 
-/** A change source the test fires by hand. */
+/** A change source the test fires by hand; `fire(name)` makes a record of `name` appear first. */
 function source() {
   const listeners = new Set<() => void>();
+  const records = new Set<string>();
   return {
     onChange(listener: () => void) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    fire() {
+    get(name: string) {
+      return records.has(name) ? { name } : undefined;
+    },
+    fire(name?: string) {
+      if (name) records.add(name);
       for (const listener of listeners) listener();
     },
     get listening() {
@@ -73,5 +78,54 @@ describe('InstalledToolsFollower', () => {
     expect(reports).toEqual([
       { installed: [], upgraded: [], removed: [], failed: [{ name: '*', reason: 'bucket gone' }] },
     ]);
+  });
+
+  describe('catchUp (a call for a tool another runner has just installed)', () => {
+    function counting() {
+      let reconciles = 0;
+      const installer = {
+        reconcile: async () => {
+          reconciles++;
+          return { installed: [], upgraded: [], removed: [], failed: [] };
+        },
+      } as unknown as ToolInstaller;
+      return { installer, reconciles: () => reconciles };
+    }
+
+    it('reconciles at once when the record is known, and resolves after that reconcile', async () => {
+      const { installer, reconciles } = counting();
+      const changes = source();
+      changes.fire('fresh');
+      const follower = new InstalledToolsFollower(installer, changes, () => undefined);
+      follower.start();
+      await follower.catchUp('fresh');
+      expect(reconciles()).toBe(1);
+      await follower.stop();
+    });
+
+    it('waits for a record still on its way, then reconciles', async () => {
+      const { installer, reconciles } = counting();
+      const changes = source();
+      const follower = new InstalledToolsFollower(installer, changes, () => undefined);
+      follower.start();
+      const caught = follower.catchUp('late', 5_000);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(reconciles()).toBe(0);
+      changes.fire('late');
+      await caught;
+      expect(reconciles()).toBeGreaterThanOrEqual(1);
+      await follower.stop();
+    });
+
+    it('gives up on a tool that has no record after the wait, without reconciling', async () => {
+      const { installer, reconciles } = counting();
+      const follower = new InstalledToolsFollower(installer, source(), () => undefined);
+      follower.start();
+      const started = Date.now();
+      await follower.catchUp('nowhere', 50);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(45);
+      expect(reconciles()).toBe(0);
+      await follower.stop();
+    });
   });
 });

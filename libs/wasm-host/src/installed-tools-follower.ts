@@ -3,7 +3,12 @@ import type { ToolInstaller } from './tool-installer.js';
 /** Where shared installed state tells about changes (see {@link SharedInstalledToolsState.onChange}). */
 export interface InstalledToolsChangeSource {
   onChange(listener: () => void): () => void;
+  /** The record of a tool in the shared state as this runner has seen it so far. */
+  get(name: string): unknown;
 }
+
+/** How long {@link InstalledToolsFollower.catchUp} waits for a record it has not seen yet. */
+export const RECORD_WAIT_MS = 250;
 
 /** What a follower reports after each reconcile that changed something or failed. */
 export type InstalledToolsFollowerReport = Awaited<ReturnType<ToolInstaller['reconcile']>>;
@@ -28,11 +33,39 @@ export class InstalledToolsFollower {
     this.unlisten ??= this.source.onChange(() => this.schedule());
   }
 
+  /**
+   * Loads a tool now if the shared state has it: with several runners, a call can reach this one right
+   * after another runner installed the tool, before this one followed. The record itself may still be on
+   * its way (the watch and the call travel apart): it is waited for up to `recordWaitMs`. Resolves once the
+   * reconcile that loads it has run, at once when there is no such record.
+   */
+  async catchUp(name: string, recordWaitMs = RECORD_WAIT_MS): Promise<void> {
+    if (this.source.get(name) === undefined) await this.recordOf(name, recordWaitMs);
+    if (this.source.get(name) === undefined) return;
+    this.schedule();
+    await this.running;
+  }
+
   /** Stops following; resolves when a reconcile under way has finished. */
   async stop(): Promise<void> {
     this.unlisten?.();
     this.unlisten = undefined;
     await this.running;
+  }
+
+  /** Resolves when the record of `name` has arrived, or after `waitMs`. */
+  private recordOf(name: string, waitMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        unlisten();
+        resolve();
+      };
+      const timer = setTimeout(done, waitMs);
+      const unlisten = this.source.onChange(() => {
+        if (this.source.get(name) !== undefined) done();
+      });
+    });
   }
 
   private schedule(): void {

@@ -28,6 +28,7 @@ export class WasmToolsLifecycle implements OnApplicationBootstrap, BeforeApplica
   async beforeApplicationShutdown(): Promise<void> {
     this.responder.stop();
     this.runtime.registryWatcher.stop();
+    this.runtime.stopCatchingUp();
     await this.runtime.follower.stop();
     await this.runtime.records.close();
     await this.runtime.installer.close();

@@ -8,6 +8,8 @@ export interface WasmToolsRuntime {
   registryWatcher: RegistryFolderWatcher;
   /** Follows installs, upgrades and removes made by any runner. */
   follower: InstalledToolsFollower;
+  /** Stops calls for tools not loaded here from waiting for the follower. */
+  stopCatchingUp: () => void;
   /** The shared tool records (its watch stops at shutdown). */
   records: RecordBucket<unknown>;
 }

@@ -4,7 +4,7 @@ import type { Provider } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { SHARED_STATE_BUCKETS, toolBuildEventsSubject } from '@talon/contracts';
 import { createLlmProvider, describeLlmConfig, parseLlmConfig } from '@talon/llm';
-import { NatsRequester, type JsonLogger } from '@talon/service-runtime';
+import { NatsRequester, TOOL_HOST, type JsonLogger, type ToolHost } from '@talon/service-runtime';
 import { JetStreamArtifactBucket, JetStreamRecordBucket } from '@talon/shared-state';
 import type { Tool, ToolRegistry } from '@talon/tool-runtime';
 import {
@@ -129,7 +129,8 @@ export function wasmToolProviders(
   return [
     {
       provide: WASM_TOOLS_RUNTIME,
-      useFactory: async (): Promise<WasmToolsRuntime> => {
+      inject: [TOOL_HOST],
+      useFactory: async (host: ToolHost): Promise<WasmToolsRuntime> => {
         const wasm = parseWasmToolsConfig(process.env, config.stateDir);
         mkdirSync(wasm.cacheDir, { recursive: true });
         mkdirSync(config.workspaceDir, { recursive: true });
@@ -170,12 +171,15 @@ export function wasmToolProviders(
           }),
         );
         follower.start();
+        // A call for a tool another runner has just installed waits for this one to load it.
+        const stopCatchingUp = host.addMissingToolResolver((tool) => follower.catchUp(tool));
         const restored = await installer.restore();
         logger.write('info', 'wasm tools restored', { restored: restored.restored, failed: restored.failed });
         return {
           installer,
           registryWatcher: new RegistryFolderWatcher(wasm.registryDir, packages, logger),
           follower,
+          stopCatchingUp,
           records: shared.records,
         };
       },
