@@ -29,6 +29,7 @@ export {
   DEFAULT_TOOL_CONCURRENCY,
   DEFAULT_ANNOUNCE_TTL_MS,
   ACK_DELAY_MS,
+  MISSING_TOOL_WAIT_MS,
   type ToolHostOptions,
   type MissingToolResolver,
 } from './tool-host.js';

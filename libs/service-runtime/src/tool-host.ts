@@ -56,6 +56,11 @@ export interface ToolHostOptions {
   concurrency?: number;
   /** How long the catalog keeps an announcement. Default 3000 ms; re-announced every third of it. */
   announceTtlMs?: number;
+  /**
+   * How long a call for a tool this instance does not serve waits for it to be registered before
+   * UNKNOWN_TOOL. Default {@link MISSING_TOOL_WAIT_MS}; 0 answers at once.
+   */
+  missingToolWaitMs?: number;
 }
 
 /**
@@ -63,6 +68,13 @@ export interface ToolHostOptions {
  * that is done or known to be impossible. See {@link ToolHost.addMissingToolResolver}.
  */
 export type MissingToolResolver = (tool: string) => Promise<void>;
+
+/**
+ * How long a call for a tool this instance does not serve waits for it to be registered here, before
+ * UNKNOWN_TOOL: with several replicas, another one may have announced a tool (an MCP tool list it shared, an
+ * install) a moment before this one registers it.
+ */
+export const MISSING_TOOL_WAIT_MS = 500;
 
 export const DEFAULT_TOOL_CONCURRENCY = 16;
 export const DEFAULT_ANNOUNCE_TTL_MS = 3000;
@@ -215,7 +227,8 @@ export class ToolHost {
    * Adds a way to catch up on a tool this instance does not serve, asked before a call for it fails with
    * UNKNOWN_TOOL: with several replicas sharing installed tools, a call can reach this one right after another
    * replica installed the tool, before this one has loaded it. The call waits for it within its deadline,
-   * held (the failover probe sees it). Returns the removal.
+   * held (the failover probe sees it), beside the {@link MISSING_TOOL_WAIT_MS} wait every call for a missing
+   * tool gets. Returns the removal.
    */
   addMissingToolResolver(resolver: MissingToolResolver): () => void {
     this.missingToolResolvers.add(resolver);
@@ -342,10 +355,13 @@ export class ToolHost {
   ): Promise<ToolCallResult> {
     const started = performance.now();
     try {
-      if (this.missingToolResolvers.size > 0 && !this.options.registry.get(request.tool))
-        await this.catchUpOn(request.tool, remainingMs, abort);
+      const waited =
+        this.options.registry.get(request.tool) === undefined
+          ? await this.catchUpOn(request.tool, remainingMs, abort)
+          : 'done';
       const leftMs = remainingMs - (performance.now() - started);
-      if (leftMs <= 0) throw new RequestTimeoutError(this.callSubject, request.timeoutMs);
+      if (waited === 'deadline' || leftMs <= 0)
+        throw new RequestTimeoutError(this.callSubject, request.timeoutMs);
       const executed = await this.limiter.run(
         () => {
           talonMetrics().toolQueueWait.observe((performance.now() - started) / 1000);
@@ -377,16 +393,34 @@ export class ToolHost {
     }
   }
 
-  /** Waits for the resolvers to catch up on `tool`, at most `waitMs` and no longer than the call lives. */
-  private async catchUpOn(tool: string, waitMs: number, abort: CallAbort): Promise<void> {
+  /**
+   * Waits for `tool` to be registered here: done as soon as it is; otherwise once the wait for it and every
+   * resolver have ended. Never longer than `waitMs` (what is left of the call: then `deadline`) or past an
+   * abort.
+   */
+  private async catchUpOn(
+    tool: string,
+    waitMs: number,
+    abort: CallAbort,
+  ): Promise<'done' | 'deadline' | 'aborted'> {
+    const graceMs = Math.min(waitMs, this.options.missingToolWaitMs ?? MISSING_TOOL_WAIT_MS);
+    if (graceMs <= 0 && this.missingToolResolvers.size === 0) return 'done';
+    const registered = this.options.registry.whenRegistered(tool, graceMs);
+    const settled = Promise.allSettled([
+      registered,
+      ...[...this.missingToolResolvers].map((resolve) => resolve(tool)),
+    ]);
     let timer: NodeJS.Timeout | undefined;
     let unlisten: (() => void) | undefined;
     try {
-      await Promise.race([
-        Promise.allSettled([...this.missingToolResolvers].map((resolve) => resolve(tool))),
-        new Promise<void>((resolve) => {
-          timer = setTimeout(resolve, waitMs);
-          unlisten = abort.onAbort(() => resolve());
+      return await Promise.race([
+        registered.then(async (present) => {
+          if (!present) await settled;
+          return 'done' as const;
+        }),
+        new Promise<'deadline' | 'aborted'>((resolve) => {
+          timer = setTimeout(() => resolve('deadline'), waitMs);
+          unlisten = abort.onAbort(() => resolve('aborted'));
         }),
       ]);
     } finally {

@@ -1,5 +1,6 @@
-// A call for a tool this instance does not serve yet asks the missing-tool resolvers before it fails: with
-// several replicas sharing installed tools, a call can arrive right after another replica added the tool.
+// A call for a tool this instance does not serve yet waits a moment for it, and asks the missing-tool
+// resolvers, before it fails: with several replicas sharing installed tools and MCP tool lists, a call can
+// arrive right after another replica added the tool.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { ToolCallRequest, ToolDefinition } from '@talon/contracts';
@@ -38,8 +39,9 @@ describe('ToolHost: a call for a tool another replica has just added', () => {
     await nats?.stop();
   });
 
-  function hostWith(registry: ToolRegistry): ToolHost {
+  function hostWith(registry: ToolRegistry, missingToolWaitMs = 50): ToolHost {
     return new ToolHost({
+      missingToolWaitMs,
       connection,
       registry,
       service: 'wasm-runner',
@@ -75,13 +77,29 @@ describe('ToolHost: a call for a tool another replica has just added', () => {
     expect(asked).toEqual(['late']);
   });
 
-  it('answers UNKNOWN_TOOL when the resolvers cannot bring it, and without resolvers at once', async () => {
+  it('serves a tool registered during the short wait, without any resolver', async () => {
     const registry = new ToolRegistry();
-    const host = hostWith(registry);
+    const host = hostWith(registry, 5_000);
+    setTimeout(() => registry.register(lateTool('listed')), 30);
+    const started = Date.now();
+    await expect(host.handleCall(request('listed'))).resolves.toMatchObject({ output: { message: 'hi' } });
+    // Answered when the tool arrived, not at the end of the wait.
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it('answers UNKNOWN_TOOL after the wait when neither it nor the resolvers bring the tool', async () => {
+    const host = hostWith(new ToolRegistry(), 60);
+    let started = Date.now();
     await expect(host.handleCall(request('nowhere'))).rejects.toMatchObject({ code: 'UNKNOWN_TOOL' });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(55);
     const remove = host.addMissingToolResolver(async () => undefined);
     await expect(host.handleCall(request('nowhere'))).rejects.toMatchObject({ code: 'UNKNOWN_TOOL' });
     remove();
+    // Without a wait and without resolvers: at once.
+    const immediate = hostWith(new ToolRegistry(), 0);
+    started = Date.now();
+    await expect(immediate.handleCall(request('nowhere'))).rejects.toMatchObject({ code: 'UNKNOWN_TOOL' });
+    expect(Date.now() - started).toBeLessThan(50);
   });
 
   it('waits no longer than the call may live: a resolver that hangs ends in TIMEOUT at the deadline', async () => {

@@ -168,4 +168,17 @@ describe('ToolRegistry', () => {
     registry.register(tool('other', 'wasm'));
     expect(seen).toEqual(['registered:weather', 'unregistered:weather']);
   });
+
+  it('tells when a tool arrives: at once when it is there, on its registration, or false after the wait', async () => {
+    const registry = new ToolRegistry();
+    registry.register(tool('present', 'mcp'));
+    await expect(registry.whenRegistered('present', 10)).resolves.toBe(true);
+    const arriving = registry.whenRegistered('arriving', 5_000);
+    registry.register(tool('other', 'mcp'));
+    registry.register(tool('arriving', 'mcp'));
+    await expect(arriving).resolves.toBe(true);
+    const started = Date.now();
+    await expect(registry.whenRegistered('never', 40)).resolves.toBe(false);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(35);
+  });
 });

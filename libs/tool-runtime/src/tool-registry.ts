@@ -114,6 +114,26 @@ export class ToolRegistry implements ToolLookup {
     return this.tools.size;
   }
 
+  /**
+   * Resolves `true` once a tool named `name` is registered (at once when it is), `false` after `waitMs`
+   * without one. For a call that arrives while the tool is still on its way here (another replica's
+   * install or listing, shared and followed).
+   */
+  whenRegistered(name: string, waitMs: number): Promise<boolean> {
+    if (this.tools.has(name)) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const finish = (registered: boolean): void => {
+        clearTimeout(timer);
+        unlisten();
+        resolve(registered);
+      };
+      const timer = setTimeout(() => finish(false), waitMs);
+      const unlisten = this.onChange((change) => {
+        if (change.kind === 'registered' && change.name === name) finish(true);
+      });
+    });
+  }
+
   /** Subscribes to changes (e.g. to re-announce the catalog); returns the unsubscribe function. */
   onChange(listener: ToolRegistryListener): () => void {
     this.listeners.add(listener);
