@@ -420,6 +420,7 @@ export class ToolHost {
         }),
         new Promise<'deadline' | 'aborted'>((resolve) => {
           timer = setTimeout(() => resolve('deadline'), waitMs);
+          timer.unref(); // a wait keeps no process alive that is otherwise done
           unlisten = abort.onAbort(() => resolve('aborted'));
         }),
       ]);

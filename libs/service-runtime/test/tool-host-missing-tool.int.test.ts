@@ -2,11 +2,12 @@
 // resolvers, before it fails: with several replicas sharing installed tools and MCP tool lists, a call can
 // arrive right after another replica added the tool.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { NatsConnection } from '@nats-io/transport-node';
-import type { ToolCallRequest, ToolDefinition } from '@talon/contracts';
+import { headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
+import { HEADERS, SUBJECTS, type ToolCallRequest, type ToolDefinition } from '@talon/contracts';
 import { startNatsTestServer, type NatsTestServer } from '@talon/testing';
 import { ToolRegistry, type Tool } from '@talon/tool-runtime';
 import { JsonLogger } from '../src/json-logger.js';
+import { ToolCallRequester } from '../src/tool-call-requester.js';
 import { ToolHost } from '../src/tool-host.js';
 
 function lateTool(name: string): Tool {
@@ -39,10 +40,10 @@ describe('ToolHost: a call for a tool another replica has just added', () => {
     await nats?.stop();
   });
 
-  function hostWith(registry: ToolRegistry, missingToolWaitMs = 50): ToolHost {
+  function hostWith(registry: ToolRegistry, missingToolWaitMs = 50, on = connection): ToolHost {
     return new ToolHost({
       missingToolWaitMs,
-      connection,
+      connection: on,
       registry,
       service: 'wasm-runner',
       domain: 'container',
@@ -112,4 +113,52 @@ describe('ToolHost: a call for a tool another replica has just added', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(280);
     expect(Date.now() - started).toBeLessThan(2_000);
   });
+
+  it('holds a call while it waits for its tool: the failover probe sees it, and when the instance dies the caller gets WORKER_LOST', async () => {
+    // The instance serves its call subject and its failover probe as a worker does (no heartbeat: nothing of it
+    // outlives the connection); its death is that connection dropping, without a word.
+    const instance = await nats.connect('wasm-runner');
+    const orchestrator = await nats.connect('orchestrator');
+    const host = hostWith(new ToolRegistry(), 0, instance);
+    host.addMissingToolResolver(() => new Promise<void>(() => undefined));
+    instance.subscribe(SUBJECTS.toolCallCheck('runner-test'), {
+      callback: (_error, message) => {
+        message.respond(JSON.stringify({ ok: true, data: host.check(message.json()) }));
+      },
+    });
+    instance.subscribe(host.callSubject, {
+      callback: (_error, message) => {
+        void host
+          .handleCall(message.json(), undefined, (subject, instanceId) => {
+            const headers = natsHeaders();
+            headers.set(HEADERS.ack, instanceId);
+            instance.publish(subject, undefined, { headers });
+          })
+          .catch(() => undefined);
+      },
+    });
+    await instance.flush();
+    const requester = new ToolCallRequester(orchestrator, { probeEveryMs: 50, unresponsiveAfterMs: 400 });
+    try {
+      const started = Date.now();
+      const outcome = requester
+        .call({ domain: 'container', request: request('coming', 20_000), timeoutMs: 20_000 })
+        .then(
+          () => ({ settled: Date.now() - started, code: 'ok' }),
+          (error: { code?: string }) => ({ settled: Date.now() - started, code: error.code }),
+        );
+      // Alive and waiting: held through many probe rounds, nothing settles.
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      const killedAt = Date.now() - started;
+      await instance.close();
+      const result = await outcome;
+      expect(result.code).toBe('WORKER_LOST');
+      expect(result.settled).toBeGreaterThanOrEqual(killedAt);
+      expect(result.settled - killedAt).toBeLessThan(5_000);
+    } finally {
+      requester.stop();
+      await orchestrator.close();
+      if (!instance.isClosed()) await instance.close();
+    }
+  }, 30_000);
 });

@@ -47,6 +47,7 @@ export type {
   OutputRenderer,
 } from './tool-call.js';
 export { runWithTimeout } from './run-with-timeout.js';
+export { untilChanged, type ChangeSubscribe } from './until-changed.js';
 export { CallAbort } from './call-abort.js';
 export type {
   LeakScanner,

@@ -2,6 +2,7 @@ import type { ToolDefinition } from '@talon/contracts';
 import { ToolNameConflictError } from './errors/tool-name-conflict-error.js';
 import { ParamValidator } from './param-validator.js';
 import type { Tool } from './tool.js';
+import { untilChanged } from './until-changed.js';
 import { assertValidToolDefinition } from './tool-definition-check.js';
 import { assertValidToolName } from './tool-name.js';
 
@@ -120,18 +121,11 @@ export class ToolRegistry implements ToolLookup {
    * install or listing, shared and followed).
    */
   whenRegistered(name: string, waitMs: number): Promise<boolean> {
-    if (this.tools.has(name)) return Promise.resolve(true);
-    return new Promise((resolve) => {
-      const finish = (registered: boolean): void => {
-        clearTimeout(timer);
-        unlisten();
-        resolve(registered);
-      };
-      const timer = setTimeout(() => finish(false), waitMs);
-      const unlisten = this.onChange((change) => {
-        if (change.kind === 'registered' && change.name === name) finish(true);
-      });
-    });
+    return untilChanged(
+      (listener) => this.onChange(listener),
+      () => this.tools.has(name),
+      waitMs,
+    );
   }
 
   /** Subscribes to changes (e.g. to re-announce the catalog); returns the unsubscribe function. */

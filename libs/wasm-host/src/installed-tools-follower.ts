@@ -1,3 +1,4 @@
+import { untilChanged } from '@talon/tool-runtime';
 import type { ToolInstaller } from './tool-installer.js';
 
 /** Where shared installed state tells about changes (see {@link SharedInstalledToolsState.onChange}). */
@@ -40,8 +41,8 @@ export class InstalledToolsFollower {
    * reconcile that loads it has run, at once when there is no such record.
    */
   async catchUp(name: string, recordWaitMs = RECORD_WAIT_MS): Promise<void> {
-    if (this.source.get(name) === undefined) await this.recordOf(name, recordWaitMs);
-    if (this.source.get(name) === undefined) return;
+    const known = () => this.source.get(name) !== undefined;
+    if (!(await untilChanged((listener) => this.source.onChange(listener), known, recordWaitMs))) return;
     this.schedule();
     await this.running;
   }
@@ -51,21 +52,6 @@ export class InstalledToolsFollower {
     this.unlisten?.();
     this.unlisten = undefined;
     await this.running;
-  }
-
-  /** Resolves when the record of `name` has arrived, or after `waitMs`. */
-  private recordOf(name: string, waitMs: number): Promise<void> {
-    return new Promise((resolve) => {
-      const done = (): void => {
-        clearTimeout(timer);
-        unlisten();
-        resolve();
-      };
-      const timer = setTimeout(done, waitMs);
-      const unlisten = this.source.onChange(() => {
-        if (this.source.get(name) !== undefined) done();
-      });
-    });
   }
 
   private schedule(): void {

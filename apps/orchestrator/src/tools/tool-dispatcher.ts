@@ -25,6 +25,7 @@ import {
   type ToolCatalog,
   type ToolExecutor,
   type ToolLogger,
+  untilChanged,
 } from '@talon/tool-runtime';
 import { isMcpToolOutput, renderMcpOutputForModel } from '@talon/mcp';
 import { ATTR, inSpan } from '@talon/telemetry';
@@ -302,19 +303,12 @@ export class ToolDispatcher {
     const { warmUp, catalog } = this.options;
     if (!warmUp || catalog.get(tool) || !warmUp.isWarming(Date.now())) return;
     const waitMs = Math.min(warmUp.endsAt - Date.now(), WARM_UP_WAIT_MS);
-    await new Promise<void>((resolve) => {
-      const done = (): void => {
-        clearTimeout(timer);
-        unlisten();
-        signal?.removeEventListener('abort', done);
-        resolve();
-      };
-      const timer = setTimeout(done, Math.max(0, waitMs));
-      const unlisten = catalog.onChange(() => {
-        if (catalog.get(tool)) done();
-      });
-      signal?.addEventListener('abort', done, { once: true });
-    });
+    await untilChanged(
+      (listener) => catalog.onChange(listener),
+      () => catalog.get(tool) !== undefined,
+      waitMs,
+      signal,
+    );
   }
 
   private record(
