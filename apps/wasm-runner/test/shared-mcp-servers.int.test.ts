@@ -152,9 +152,18 @@ describe('MCP servers added at run time are shared by every wasm-runner (JetStre
       domain: 'container',
     });
     expect(listed.find((server) => server.name === 'hostile')).toMatchObject({ source: 'file' });
-    // The tool list one runner listed is shared, named by the runner and the definition's fingerprint.
+    // The tool list one runner listed is shared, named by the runner and the definition's fingerprint. It is
+    // written after the runner registered (and announced) the tools, so it may land a moment later.
     const snapshots = await new Kvm(bus).open(SHARED_STATE_BUCKETS.mcpToolSnapshots);
-    const snapshot = (await snapshots.get('shared-everything'))?.json<McpToolSnapshotRecord>();
+    let snapshot: McpToolSnapshotRecord | undefined;
+    await waitUntil(
+      async () => {
+        snapshot = (await snapshots.get('shared-everything'))?.json<McpToolSnapshotRecord>();
+        return snapshot !== undefined;
+      },
+      PROPAGATION_MS,
+      'the shared tool list written',
+    );
     expect(snapshot?.tools.map((tool) => `shared-everything_${tool.name}`).sort()).toEqual(
       expect.arrayContaining(tracker.of('runner-a')),
     );
