@@ -18,6 +18,9 @@ import { StderrTail } from './stderr-tail.js';
 
 export type { McpToolInfo };
 
+/** Counts calls and starts over every connection, for a recency order that milliseconds cannot tie. */
+let activityCount = 0;
+
 /** Hooks and parts a connection needs; only `definition` and `createTransport` are required. */
 export interface McpConnectionOptions {
   definition: McpServerDefinition;
@@ -69,6 +72,8 @@ export class McpConnection {
   private nextRestartAt?: number;
   private startedAt?: number;
   private lastUsed = 0;
+  /** Order of the last call or start among all connections: milliseconds tie when calls are quick. */
+  private activity = 0;
   private active = 0;
 
   constructor(private readonly options: McpConnectionOptions) {
@@ -93,9 +98,14 @@ export class McpConnection {
     return true;
   }
 
-  /** Epoch ms of the last call (0 if never called); used for idle stop and LRU eviction. */
-  get lastUsedAt(): number {
-    return this.lastUsed;
+  private touch(): void {
+    this.lastUsed = Date.now();
+    this.activity = ++activityCount;
+  }
+
+  /** Rank of the last call or start among all connections, later is higher: for LRU eviction. */
+  get activityOrder(): number {
+    return this.activity;
   }
 
   /** Epoch ms of the last call or of the start, whichever is later: idle time counts from here. */
@@ -151,7 +161,7 @@ export class McpConnection {
     args: Record<string, unknown>,
     options: McpCallOptions = {},
   ): Promise<CallToolResult> {
-    this.lastUsed = Date.now();
+    this.touch();
     this.active += 1;
     try {
       if (this.state !== 'running') await this.start();
@@ -185,7 +195,7 @@ export class McpConnection {
       }
     } finally {
       this.active -= 1;
-      this.lastUsed = Date.now();
+      this.touch();
     }
   }
 
@@ -199,7 +209,7 @@ export class McpConnection {
     send: (client: Client, options: { timeout: number; signal?: AbortSignal }) => Promise<T>,
     options: McpCallOptions = {},
   ): Promise<T> {
-    this.lastUsed = Date.now();
+    this.touch();
     this.active += 1;
     try {
       if (this.state !== 'running') await this.start();
@@ -224,7 +234,7 @@ export class McpConnection {
       }
     } finally {
       this.active -= 1;
-      this.lastUsed = Date.now();
+      this.touch();
     }
   }
 
@@ -288,6 +298,7 @@ export class McpConnection {
       this.client = client;
       await this.listAllTools(client);
       this.startedAt = Date.now();
+      this.activity = ++activityCount;
       this.lastError = undefined;
       this.consecutiveFailures = 0;
       this.setState('running');

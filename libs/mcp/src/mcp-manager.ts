@@ -352,7 +352,7 @@ export class McpManager {
     if (running.length + reserved < this.maxRunningStdio) return;
     const idle = running
       .filter((connection) => connection.inFlight === 0)
-      .sort((a, b) => a.lastActivityAt - b.lastActivityAt);
+      .sort((a, b) => a.activityOrder - b.activityOrder);
     const victim = idle[0];
     if (!victim) {
       throw new McpServerUnavailableError(
