@@ -1,6 +1,7 @@
 // Talon against what a user would write instead, `echo` through two NATS hops on one private nats-server
 // with authorization, in one run: Talon `tools.call` (client → orchestrator → tool-worker, API token checked
-// per call, full pipeline; and once more with `policy: "agent"`), the stock NestJS service (ClientProxy →
+// per call, full pipeline; and once more with `policy: "agent"` as an agent calls it, with an agent-scope
+// token in a session of its own), the stock NestJS service (ClientProxy →
 // gateway microservice → worker microservice, @MessagePattern over Transport.NATS, no validation) and a raw
 // nats.js chain (client → relay → responder). Rounds (5) are interleaved in an order rotated each round;
 // figures are medians over rounds: sequential p50/p99, calls/s at concurrency 64 for a fixed time, and
@@ -97,7 +98,10 @@ await testing.waitUntil(
   30_000,
   'echo in the catalog (PostgreSQL side)',
 );
-const session = await api.ok('sessions.create', { title: 'peer-nest' });
+// An agent's own token (scope `agent`: it may use only the sessions it created) and its session.
+const agentToken = (await api.ok('tokens.create', { name: 'peer-nest-agent', scope: 'agent' })).token;
+const agentApi = await testing.connectTalonApi(nats.url, { token: agentToken });
+const session = await agentApi.ok('sessions.create', { title: 'peer-nest' });
 await testing.waitUntil(
   async () => (await api.call('tools.call', { tool: 'echo', params: { message: 'x' } })).ok,
   30_000,
@@ -174,7 +178,7 @@ const sides = {
     pids: [orchestrator.child.pid, worker.child.pid],
     natsPid: nats.pid,
     call: async () => {
-      const reply = await api.call(
+      const reply = await agentApi.call(
         'tools.call',
         { tool: 'echo', params: { message: 'hello' }, policy: 'agent', sessionId: session.id },
         10_000,
@@ -267,7 +271,7 @@ const labels = {
     'talon tools.call: client → orchestrator → tool-worker (token, full pipeline; PGlite on disk, audit journal)',
   talonPostgres: 'talon tools.call, the same on PostgreSQL (its CPU not counted)',
   talonPostgresOutbox: 'talon tools.call on PostgreSQL, audit via the JetStream outbox',
-  talonAgent: 'talon tools.call policy "agent" (session policy too)',
+  talonAgent: 'talon tools.call policy "agent", agent token (session owner and policy too)',
   nest: 'stock NestJS: ClientProxy → gateway → worker (@MessagePattern, NATS)',
   raw: 'raw nats.js: client → relay → responder',
 };
@@ -285,6 +289,7 @@ printTable(
 await nestClient.close();
 await raw.close();
 await api.close();
+await agentApi.close();
 await apiPg.close();
 await apiOutbox.close();
 await Promise.all([orchestratorPg.kill(), workerPg.kill(), orchestratorOutbox.kill(), workerOutbox.kill()]);

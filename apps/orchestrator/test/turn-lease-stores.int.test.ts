@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { InMemoryGrantStore, ApprovalQueue, type ApprovalRecord } from '@talon/agent';
-import { openDatabase, PGLITE_IN_MEMORY, type Database } from '@talon/persistence';
+import { BinaryCopyRows, openDatabase, PGLITE_IN_MEMORY, type Database } from '@talon/persistence';
 import { createTestDatabase, type TestDatabase } from '@talon/testing';
 import { PrismaApprovalStore } from '../src/agent/prisma-approval-store.js';
 import { CachedGateReads } from '../src/agent/cached-gate-reads.js';
-import { PrismaGateReads } from '../src/agent/prisma-gate-reads.js';
 import { PrismaGrantStore } from '../src/agent/prisma-grant-store.js';
 import { PrismaSessionStore } from '../src/agent/prisma-session-store.js';
 import { PrismaToolCallClaimStore } from '../src/agent/prisma-tool-call-claim-store.js';
 import { PrismaTurnLeaseStore } from '../src/agent/prisma-turn-lease-store.js';
+import { StoreGateReads } from '../src/agent/store-gate-reads.js';
 
 /**
  * The database side of exactly-once turns, on both backends: the lease on the database clock, fenced
@@ -290,11 +290,12 @@ describe.each(['postgres', 'pglite'] as const)('turn leases and claims on %s', (
       byTool: { shell: 'allow' },
     });
 
-    // A gated call reads both in one statement, and reads them the same.
-    const reads = new PrismaGateReads(b);
-    expect(await reads.read(sessionId, 'gate:1')).toEqual({
-      approval: await store.get(pending.id),
-      grants: { byEffect: { network: 'deny' }, byTool: { shell: 'allow' } },
+    // A gated call reads them through the same stores.
+    const reads = new StoreGateReads(new PrismaGrantStore(b), new PrismaApprovalStore(b));
+    expect(await reads.approval(sessionId, 'gate:1')).toEqual(await store.get(pending.id));
+    expect(await reads.grants(sessionId)).toEqual({
+      byEffect: { network: 'deny' },
+      byTool: { shell: 'allow' },
     });
     const later = await queue.request({
       sessionId,
@@ -303,12 +304,10 @@ describe.each(['postgres', 'pglite'] as const)('turn leases and claims on %s', (
       params: { command: 'ls' },
       reason: 'asks again',
     });
-    expect((await reads.read(sessionId, 'gate:1')).approval).toEqual(await store.get(later.id));
+    expect(await reads.approval(sessionId, 'gate:1')).toEqual(await store.get(later.id));
     const other = await newSession();
-    expect(await reads.read(other, 'gate:1')).toEqual({
-      approval: undefined,
-      grants: { byEffect: {}, byTool: {} },
-    });
+    expect(await reads.approval(other, 'gate:1')).toBeUndefined();
+    expect(await reads.grants(other)).toEqual({ byEffect: {}, byTool: {} });
   });
 });
 
@@ -333,21 +332,38 @@ describe.each([
   it('reads a new grant and a resolved approval at the next call, and shares readings meanwhile', async () => {
     const sessionId = (await db.prisma.session.create({ data: {} })).id;
     const epoch = db.writeEpoch!;
-    const reads = new CachedGateReads(new PrismaGateReads(db), epoch);
-    const first = await reads.read(sessionId, 'gate:1');
-    expect(first).toEqual({ approval: undefined, grants: { byEffect: {}, byTool: {} } });
+    const reads = new CachedGateReads(
+      new StoreGateReads(new PrismaGrantStore(db), new PrismaApprovalStore(db)),
+      epoch,
+    );
+    const first = await reads.grants(sessionId);
+    expect(first).toEqual({ byEffect: {}, byTool: {} });
+    expect(await reads.approval(sessionId, 'gate:1')).toBeUndefined();
     // Reads of any kind leave the epoch alone, so the reading is shared.
     const standing = epoch.current();
     await db.prisma.session.findMany({ where: { id: sessionId } });
     await db.query('SELECT 1 AS one', []);
     expect(epoch.current()).toBe(standing);
-    expect(await reads.read(sessionId, 'gate:1')).toBe(first);
+    expect(await reads.grants(sessionId)).toBe(first);
+
+    // The audit append (an insert or COPY into audit_event alone, once per call) leaves the readings too.
+    await db.executeText(
+      `INSERT INTO audit_event (kind, actor, outcome, prev_hash, hash, chain_seq) VALUES ('test', 'system', 'ok', 'p', 'h1', 1)`,
+      { table: 'audit_event' },
+    );
+    const rows = new BinaryCopyRows();
+    rows.row(6).text('test').text('system').text('ok').text('h1').text('h2').int8(2n);
+    await db.copyRows!(
+      'audit_event',
+      ['kind', 'actor', 'outcome', 'prev_hash', 'hash', 'chain_seq'],
+      rows.finish(),
+    );
+    expect(await db.prisma.auditEvent.count()).toBe(2);
+    expect(epoch.current()).not.toBe(standing);
+    expect(await reads.grants(sessionId)).toBe(first);
 
     await new PrismaGrantStore(db).setToolGrant(sessionId, 'shell', 'deny');
-    expect((await reads.read(sessionId, 'gate:1')).grants).toEqual({
-      byEffect: {},
-      byTool: { shell: 'deny' },
-    });
+    expect(await reads.grants(sessionId)).toEqual({ byEffect: {}, byTool: { shell: 'deny' } });
 
     const store = new PrismaApprovalStore(db);
     const queue = new ApprovalQueue(store, new InMemoryGrantStore(), { pollIntervalMs: 0 });
@@ -358,12 +374,14 @@ describe.each([
       params: {},
       reason: 'asks',
     });
-    expect((await reads.read(sessionId, 'gate:1')).approval).toMatchObject({ status: 'pending' });
+    expect(await reads.approval(sessionId, 'gate:1')).toMatchObject({ status: 'pending' });
     await queue.resolve(pending.id, 'deny', 'operator');
-    expect((await reads.read(sessionId, 'gate:1')).approval).toMatchObject({ status: 'denied' });
+    expect(await reads.approval(sessionId, 'gate:1')).toMatchObject({ status: 'denied' });
 
-    // A write by raw SQL, outside every store, moves the epoch too.
-    await db.executeText(`UPDATE session_grant SET action = 'allow' WHERE session_id = '${sessionId}'`);
-    expect((await reads.read(sessionId, 'gate:1')).grants.byTool).toEqual({ shell: 'allow' });
+    // A write by raw SQL, outside every store, moves the epoch too, whatever table it names first.
+    await db.executeText(
+      `INSERT INTO audit_event (kind, actor, outcome, prev_hash, hash, chain_seq) VALUES ('test', 'system', 'ok', 'h2', 'h3', 3); UPDATE session_grant SET action = 'allow' WHERE session_id = '${sessionId}'`,
+    );
+    expect((await reads.grants(sessionId)).byTool).toEqual({ shell: 'allow' });
   });
 });

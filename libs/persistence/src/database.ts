@@ -26,16 +26,17 @@ export interface Database {
    * Runs SQL text without parameters (values inlined with `sqlLiteral`) in the simple query protocol:
    * on PGlite one pass into the engine instead of the extended protocol's parse, describe, bind and execute,
    * which costs a quarter less CPU for a one-row insert and a third less for 16 rows (measured; the audit
-   * append). Driver errors surface as they are.
+   * append). Driver errors surface as they are. `into` names the one table the text writes, when it is a
+   * single insert into it: on PGlite, readings cached from other tables then stand (see `WriteEpoch`).
    */
-  executeText(sql: string): Promise<void>;
+  executeText(sql: string, into?: { table: string }): Promise<void>;
   /**
    * PGlite only (undefined on PostgreSQL, whose driver needs a stream for COPY): inserts `rows`, built with
    * `BinaryCopyRows` in the order of `columns`, into `table` by `COPY … FROM '/dev/blob' WITH (FORMAT
    * binary)` in the simple query protocol. Per row it costs PGlite less CPU than a multi-row
    * `INSERT … VALUES` at dozens of rows (text COPY and INSERT were even at 16 rows, and binary input costs a
    * fifth less per row than text; measured), more at a few; the audit append uses it from 32 rows. Driver
-   * errors surface as they are.
+   * errors surface as they are. It writes `table` alone (see `WriteEpoch`).
    */
   copyRows?(table: string, columns: readonly string[], rows: Uint8Array): Promise<void>;
   /**

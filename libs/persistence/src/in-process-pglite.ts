@@ -35,12 +35,13 @@ export const inProcessPglite: PgliteHost = {
                 epoch.advance();
                 return statements.execute(sql, params);
               },
-              executeText: async (sql) => {
-                epoch.advance();
+              executeText: async (sql, into) => {
+                if (into) epoch.advanceTable(into.table);
+                else epoch.advance();
                 await simpleQuery.run(sql);
               },
               copyRows: async (table, columns, rows) => {
-                epoch.advance();
+                epoch.advanceTable(table);
                 await simpleQuery.run(binaryCopyStatement(table, columns), rows);
               },
               query: async <Row extends object>(sql: string, params: readonly unknown[]) => {

@@ -21,6 +21,7 @@ export {
 export { isUniqueViolation } from './unique-violation.js';
 export { sqlLiteral } from './sql-literal.js';
 export { BinaryCopyRows } from './binary-copy-rows.js';
+export { EpochReadCache } from './epoch-read-cache.js';
 export { WriteEpoch } from './write-epoch.js';
 export type { SqlExecutor } from './sql-executor.js';
 export { PgSqlExecutor } from './pg-sql-executor.js';

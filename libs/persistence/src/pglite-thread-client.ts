@@ -86,9 +86,12 @@ export class PgliteThreadClient {
   call<T>(request: Request): Promise<T> {
     if (this.gone) return Promise.reject(this.gone);
     // Every request may write but a SELECT (see WriteEpoch): Prisma, migrations and the hot-path
-    // statements all come through here.
+    // statements all come through here. An insert or COPY into one named table writes that table alone.
     if (request.op === 'preparedQuery') this.writeEpoch.advanceFor(request.sql);
     else if (request.op === 'queryRaw') this.writeEpoch.advanceFor(request.query.sql);
+    else if (request.op === 'copyRows') this.writeEpoch.advanceTable(request.table);
+    else if (request.op === 'executeText' && request.table !== undefined)
+      this.writeEpoch.advanceTable(request.table);
     else this.writeEpoch.advance();
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {

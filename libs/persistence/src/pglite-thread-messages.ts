@@ -11,7 +11,7 @@ export type PgliteThreadRequest = { id: number } & (
   | { op: 'executeScriptIn'; sql: string; txId?: number }
   | { op: 'beginWork' }
   | { op: 'execute'; sql: string; params: readonly unknown[] }
-  | { op: 'executeText'; sql: string }
+  | { op: 'executeText'; sql: string; table?: string }
   | { op: 'copyRows'; table: string; columns: readonly string[]; rows: Uint8Array }
   | { op: 'preparedQuery'; sql: string; params: readonly unknown[] }
   | { op: 'close' }

@@ -21,8 +21,8 @@ export const threadedPglite: PgliteHost = {
             adapter: new ThreadedPgliteAdapterFactory(client),
             statements: {
               execute: (sql, params) => client.call<number>({ op: 'execute', sql, params }),
-              executeText: async (sql) => {
-                await client.call({ op: 'executeText', sql });
+              executeText: async (sql, into) => {
+                await client.call({ op: 'executeText', sql, ...(into ? { table: into.table } : {}) });
               },
               copyRows: async (table, columns, rows) => {
                 await client.call({ op: 'copyRows', table, columns, rows });

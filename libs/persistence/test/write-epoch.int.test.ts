@@ -62,17 +62,44 @@ describe.each(BACKENDS)('the write epoch on $label', (backend) => {
           ),
         ),
       ).toBe(true);
+      // An insert or COPY into one named table moves that table's readers and readers of everything, not
+      // the readers of other tables.
+      const gate = ['session_grant', 'approval'];
+      const moved = async (what: () => Promise<unknown>) => {
+        const before = [epoch.current(), epoch.current(['audit_event']), epoch.current(gate)];
+        await what();
+        return [epoch.current(), epoch.current(['audit_event']), epoch.current(gate)].map(
+          (value, index) => value !== before[index],
+        );
+      };
       const rows = new BinaryCopyRows();
       rows.row(6).text('test').text('system').text('ok').text('p').text('h').int8(1n);
       expect(
-        await moves(() =>
+        await moved(() =>
           db.copyRows!(
             'audit_event',
             ['kind', 'actor', 'outcome', 'prev_hash', 'hash', 'chain_seq'],
             rows.finish(),
           ),
         ),
-      ).toBe(true);
+      ).toEqual([true, true, false]);
+      expect(
+        await moved(() =>
+          db.executeText(
+            `INSERT INTO audit_event (kind, actor, outcome, prev_hash, hash, chain_seq) VALUES ('test', 'system', 'ok', 'h', 'h2', 2)`,
+            { table: 'audit_event' },
+          ),
+        ),
+      ).toEqual([true, true, false]);
+      // Not named: it may write anything.
+      expect(
+        await moved(() =>
+          db.executeText(
+            `INSERT INTO audit_event (kind, actor, outcome, prev_hash, hash, chain_seq) VALUES ('test', 'system', 'ok', 'h2', 'h3', 3)`,
+          ),
+        ),
+      ).toEqual([true, true, true]);
+      expect(await db.prisma.auditEvent.count()).toBe(3);
     },
   );
 });

@@ -47,7 +47,7 @@ import { PolicyGate } from './policy-gate.js';
 import { DispatcherToolCaller } from './dispatcher-tool-caller.js';
 import { WasmDeclaredSecrets } from './wasm-declared-secrets.js';
 import { PrismaApprovalStore } from './prisma-approval-store.js';
-import { PrismaGateReads } from './prisma-gate-reads.js';
+import { StoreGateReads } from './store-gate-reads.js';
 import { CachedGateReads } from './cached-gate-reads.js';
 import { PrismaGrantStore } from './prisma-grant-store.js';
 import { PrismaSessionStore } from './prisma-session-store.js';
@@ -98,6 +98,7 @@ export function agentProviders(
   const approvals = new ApprovalQueue(new PrismaApprovalStore(database), grants, {
     timeoutMs: config.approvalTimeoutMs,
   });
+  const gateReads = new StoreGateReads(grants, approvals);
   const cipher = secretCipher(config, logger);
   const secrets = new SecretStore(database.prisma, cipher);
   const policy = new PolicyEngine();
@@ -125,9 +126,7 @@ export function agentProviders(
           dispatcher,
           policy,
           // On PGlite (one process writes) readings are shared until a statement may have changed them.
-          database.writeEpoch
-            ? new CachedGateReads(new PrismaGateReads(database), database.writeEpoch)
-            : new PrismaGateReads(database),
+          database.writeEpoch ? new CachedGateReads(gateReads, database.writeEpoch) : gateReads,
           approvals,
         ),
     },

@@ -1,42 +1,34 @@
-import type { WriteEpoch } from '@talon/persistence';
-import type { GateReading, GateReads } from './gate-reads.js';
+import type { ApprovalRecord, SessionGrants } from '@talon/agent';
+import { EpochReadCache, type WriteEpoch } from '@talon/persistence';
+import type { GateReads } from './gate-reads.js';
 
-/** Most readings kept at once; past it the cache starts over (a reading is one statement away). */
-const MAX_READINGS = 10_000;
+/** The tables a gate reading comes from. */
+const GATE_TABLES = ['session_grant', 'approval'];
 
 /**
- * Gate reads shared while the embedded database's write epoch stands still (see `WriteEpoch`): a gated
- * call's approval-and-grants read was about half of the orchestrator's CPU per call at concurrency 64 on
- * PGlite (measured), and nothing it reads changes without a statement that moves the epoch. A reading
- * (or the read still running) is kept under the epoch at which its read began, and all are dropped once
- * the epoch moves, so a caller never gets a reading older than its own arrival. Readings are shared
- * between callers: they are not to be changed.
+ * Gate reads shared while the embedded database's write epoch of the gate's tables stands still (see
+ * `EpochReadCache`): a gated call's read was about half of the orchestrator's CPU per call at concurrency 64
+ * on PGlite (measured), and nothing it reads changes without a statement that moves that epoch; the audit
+ * append of every call does not.
  */
 export class CachedGateReads implements GateReads {
-  private readings = new Map<string, Promise<GateReading>>();
-  private epochOfReadings = -1;
+  private readonly cache: EpochReadCache;
 
   constructor(
     private readonly inner: GateReads,
-    private readonly epoch: Pick<WriteEpoch, 'current'>,
-  ) {}
+    epoch: Pick<WriteEpoch, 'current'>,
+  ) {
+    this.cache = new EpochReadCache(epoch, GATE_TABLES);
+  }
 
-  read(sessionId: string, callKey: string): Promise<GateReading> {
-    const now = this.epoch.current();
-    if (now !== this.epochOfReadings || this.readings.size >= MAX_READINGS) {
-      this.readings = new Map();
-      this.epochOfReadings = now;
-    }
-    const key = `${sessionId.length}:${sessionId}${callKey}`; // the length keeps any two pairs apart
-    const kept = this.readings.get(key);
-    if (kept) return kept;
-    const readings = this.readings;
-    const reading = this.inner.read(sessionId, callKey);
-    readings.set(key, reading);
-    // A failed read is not kept: the next caller reads again.
-    reading.catch(() => {
-      if (readings.get(key) === reading) readings.delete(key);
-    });
-    return reading;
+  grants(sessionId: string): Promise<SessionGrants> {
+    return this.cache.read(`grants ${sessionId}`, () => this.inner.grants(sessionId));
+  }
+
+  approval(sessionId: string, callKey: string): Promise<ApprovalRecord | undefined> {
+    // The length keeps any two pairs apart.
+    return this.cache.read(`approval ${sessionId.length}:${sessionId}${callKey}`, () =>
+      this.inner.approval(sessionId, callKey),
+    );
   }
 }

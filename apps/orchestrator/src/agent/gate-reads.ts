@@ -1,13 +1,9 @@
 import type { ApprovalRecord, SessionGrants } from '@talon/agent';
 
-/** What a gated call reads before its policy decision. */
-export interface GateReading {
-  /** The latest approval asked for this call, if any. */
-  approval: ApprovalRecord | undefined;
-  grants: SessionGrants;
-}
-
-/** Reads a gated call's approval and its session's grants together (see {@link PolicyGate}). */
+/** What a gated call reads for its policy decision (see {@link PolicyGate}). */
 export interface GateReads {
-  read(sessionId: string, callKey: string): Promise<GateReading>;
+  /** The session's grants: read by every gated call. */
+  grants(sessionId: string): Promise<SessionGrants>;
+  /** The latest approval asked for this call, if any: read only when the policy asks for one. */
+  approval(sessionId: string, callKey: string): Promise<ApprovalRecord | undefined>;
 }

@@ -28,47 +28,48 @@ export class PolicyGate {
   async call(request: GatedCall): Promise<ToolsCallReply> {
     // Resolve and validate first: a call that could never run is refused before anyone is asked.
     const { definition, params } = this.dispatcher.check(request);
-    // One approval per distinct call: the same tool with the same params maps to the same approval.
-    // One-shot hash over one string: half the cost of a Hash object with three updates (measured).
-    const callKey = `gate:${hash('sha256', `${request.tool}\n${canonicalJson(params)}`, 'hex').slice(0, 32)}`;
-    // Independent reads, at once: the domain's verdict; this call's approval and the session's grants.
-    const [assessment, { approval: existing, grants }] = await Promise.all([
+    // Independent reads, at once: the domain's verdict and the session's grants.
+    const [assessment, grants] = await Promise.all([
       this.dispatcher.assessApproval(definition.name, params),
-      this.reads.read(request.sessionId, callKey),
+      this.reads.grants(request.sessionId),
     ]);
-    const decision = this.policy.decide({
-      tool: definition,
-      requirement: assessment?.approval,
-      grants,
-      callApproved: existing?.status === 'approved',
-    });
+    const input = { tool: definition, requirement: assessment?.approval, grants };
+    let decision = this.policy.decide(input);
+    if (decision.action === 'ask') {
+      // An approval of this very call only turns an ask into an allow, so only an ask looks for one.
+      // One approval per distinct call: the same tool with the same params maps to the same approval.
+      // One-shot hash over one string: half the cost of a Hash object with three updates (measured).
+      const callKey = `gate:${hash('sha256', `${request.tool}\n${canonicalJson(params)}`, 'hex').slice(0, 32)}`;
+      const existing = await this.reads.approval(request.sessionId, callKey);
+      if (existing?.status === 'approved') decision = this.policy.decide({ ...input, callApproved: true });
+      if (decision.action === 'ask') {
+        const approval =
+          existing?.status === 'pending'
+            ? existing
+            : await this.approvals.request({
+                sessionId: request.sessionId,
+                callId: callKey,
+                tool: request.tool,
+                params: redactParams(params, definition.sensitiveParams),
+                reason: explainedReason(decision.reason, assessment),
+              });
+        throw new TalonError(
+          ERROR_CODES.APPROVAL_REQUIRED,
+          `"${request.tool}" needs a person's approval (${decision.reason}). Approve it with approvals.resolve {"id": "${approval.id}"} and call again.`,
+          {
+            details: {
+              approvalId: approval.id,
+              tool: request.tool,
+              expiresAt: new Date(approval.expiresAt).toISOString(),
+            },
+          },
+        );
+      }
+    }
     if (decision.action === 'deny') {
       throw new TalonError(ERROR_CODES.POLICY_DENIED, `Refused by policy: ${decision.reason}.`, {
         details: { tool: request.tool },
       });
-    }
-    if (decision.action === 'ask') {
-      const approval =
-        existing?.status === 'pending'
-          ? existing
-          : await this.approvals.request({
-              sessionId: request.sessionId,
-              callId: callKey,
-              tool: request.tool,
-              params: redactParams(params, definition.sensitiveParams),
-              reason: explainedReason(decision.reason, assessment),
-            });
-      throw new TalonError(
-        ERROR_CODES.APPROVAL_REQUIRED,
-        `"${request.tool}" needs a person's approval (${decision.reason}). Approve it with approvals.resolve {"id": "${approval.id}"} and call again.`,
-        {
-          details: {
-            approvalId: approval.id,
-            tool: request.tool,
-            expiresAt: new Date(approval.expiresAt).toISOString(),
-          },
-        },
-      );
     }
     return this.dispatcher.call({ ...request, params });
   }

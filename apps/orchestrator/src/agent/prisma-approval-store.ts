@@ -21,7 +21,7 @@ function toRecord(row: Approval): ApprovalRecord {
 }
 
 /** An approval row as the JSON text `findByCall` reads (timestamps as ISO strings). */
-export type ApprovalJson = Omit<Approval, 'createdAt' | 'expiresAt' | 'resolvedAt'> & {
+type ApprovalJson = Omit<Approval, 'createdAt' | 'expiresAt' | 'resolvedAt'> & {
   createdAt: string;
   expiresAt: string;
   resolvedAt: string | null;
@@ -31,7 +31,7 @@ export type ApprovalJson = Omit<Approval, 'createdAt' | 'expiresAt' | 'resolvedA
  * The latest approval of call `$2` in session `$1` as one JSON value (NULL when there is none), for
  * {@link approvalFromJson}; JSON reads the same on both drivers (see `Database.query`).
  */
-export const APPROVAL_BY_CALL_JSON = `(SELECT json_build_object(
+const APPROVAL_BY_CALL_JSON = `(SELECT json_build_object(
   'id', id, 'sessionId', session_id, 'callId', call_id, 'tool', tool, 'paramsRedacted', params_redacted,
   'turnId', turn_id, 'reason', reason, 'status', status, 'createdAt', created_at, 'expiresAt', expires_at,
   'resolvedAt', resolved_at, 'resolvedBy', resolved_by, 'decision', decision)
@@ -40,7 +40,7 @@ FROM approval WHERE session_id = $1::text::uuid AND call_id = $2 ORDER BY create
 const FIND_BY_CALL = `SELECT ${APPROVAL_BY_CALL_JSON}::text AS row`;
 
 /** An approval read as {@link APPROVAL_BY_CALL_JSON}. */
-export function approvalFromJson(row: ApprovalJson): ApprovalRecord {
+function approvalFromJson(row: ApprovalJson): ApprovalRecord {
   return toRecord({
     ...row,
     createdAt: new Date(row.createdAt),

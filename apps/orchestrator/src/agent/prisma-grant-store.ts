@@ -3,18 +3,14 @@ import type { ToolEffect } from '@talon/contracts';
 import type { Database } from '@talon/persistence';
 
 /** One `session_grant` row as read. */
-export interface GrantRow {
+interface GrantRow {
   kind: string;
   target: string;
   action: string;
 }
 
-/** The session's grants of the JSON array {@link GRANTS_JSON} reads: `$1` is the session id. */
-export const GRANTS_JSON = `(SELECT COALESCE(json_agg(json_build_object('kind', kind, 'target', target, 'action', action)), '[]')
-FROM session_grant WHERE session_id = $1::text::uuid)`;
-
 /** Grants as the policy reads them, from their rows. */
-export function grantsFromRows(rows: readonly GrantRow[]): SessionGrants {
+function grantsFromRows(rows: readonly GrantRow[]): SessionGrants {
   const byEffect: Partial<Record<ToolEffect, PolicyAction>> = {};
   const byTool: Record<string, PolicyAction> = {};
   for (const row of rows) {

@@ -303,8 +303,8 @@ export class AuditLog {
       // `copyInput`).
       const copy =
         this.database.copyRows && rows.length >= COPY_MIN_ROWS ? copyInput(rows, this.storesIds) : undefined;
-      if (copy) await this.database.copyRows!('audit_event', COLUMN_NAMES, copy);
-      else await this.database.executeText(insertSql(rows, this.storesIds));
+      if (copy) await this.database.copyRows!(AUDIT_TABLE.table, COLUMN_NAMES, copy);
+      else await this.database.executeText(insertSql(rows, this.storesIds), AUDIT_TABLE);
     } catch (error) {
       if (isUniqueViolation(error)) {
         this.head = undefined;
@@ -380,7 +380,9 @@ const COLUMNS = [
   ['record_id', '::uuid'],
 ] as const;
 const COLUMN_NAMES = COLUMNS.map(([name]) => name);
-const INSERT_PREFIX = `INSERT INTO audit_event (${COLUMN_NAMES.join(', ')}) VALUES `;
+/** The table the append writes, and nothing else: caches of other tables' reads stand (see `WriteEpoch`). */
+const AUDIT_TABLE = { table: 'audit_event' };
+const INSERT_PREFIX = `INSERT INTO ${AUDIT_TABLE.table} (${COLUMN_NAMES.join(', ')}) VALUES `;
 /**
  * From this many rows a batch goes to PGlite as COPY input: per row COPY costs less CPU (text COPY a third
  * less at 64 rows, binary COPY a fifth less again), but its fixed cost is higher, so at 16 rows text COPY

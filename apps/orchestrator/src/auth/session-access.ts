@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Principal } from '@talon/auth';
 import { ERROR_CODES } from '@talon/contracts';
 import { TalonError } from '@talon/errors';
-import type { Database } from '@talon/persistence';
+import { EpochReadCache, type Database } from '@talon/persistence';
 import { DATABASE } from '../config/orchestrator.constants.js';
 
 /**
@@ -11,7 +11,16 @@ import { DATABASE } from '../config/orchestrator.constants.js';
  */
 @Injectable()
 export class SessionAccess {
-  constructor(@Inject(DATABASE) private readonly database: Database) {}
+  /**
+   * On PGlite, owners read once and shared until the session table may have changed (see `EpochReadCache`):
+   * every call of an agent-scope token names a session, and Prisma's read doubled the orchestrator's CPU
+   * per `tools.call` (measured).
+   */
+  private readonly owners: EpochReadCache | undefined;
+
+  constructor(@Inject(DATABASE) private readonly database: Database) {
+    this.owners = database.writeEpoch ? new EpochReadCache(database.writeEpoch, ['session']) : undefined;
+  }
 
   /** The owner to record on a new session. */
   ownerFor(principal: Principal | undefined): string | null {
@@ -25,11 +34,19 @@ export class SessionAccess {
 
   async assertCanUse(principal: Principal | undefined, sessionId: string): Promise<void> {
     if (principal?.scope === 'operator') return;
+    const owner = this.owners
+      ? await this.owners.read(sessionId, () => this.ownerOf(sessionId))
+      : await this.ownerOf(sessionId);
+    if (owner === undefined || !principal || owner !== principal.id) throw this.notFound(sessionId);
+  }
+
+  /** The session's owner: null when an operator created it, undefined when there is no such session. */
+  private async ownerOf(sessionId: string): Promise<string | null | undefined> {
     const row = await this.database.prisma.session.findUnique({
       where: { id: sessionId },
       select: { ownerId: true },
     });
-    if (!row || !principal || row.ownerId !== principal.id) throw this.notFound(sessionId);
+    return row ? row.ownerId : undefined;
   }
 
   /** The ids among `sessionIds` the caller may use. */
