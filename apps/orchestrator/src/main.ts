@@ -37,7 +37,9 @@ const running = await bootstrapService({
       where,
       ...(databaseConfig.kind === 'postgres' ? {} : { note: 'the embedded PGlite takes a few seconds' }),
     });
-    const database = await openDatabase(databaseConfig);
+    const database = await openDatabase(databaseConfig, {
+      log: (level, message, fields) => logger.write(level, message, fields),
+    });
     logger.write('info', 'database ready', {
       kind: databaseConfig.kind,
       where,

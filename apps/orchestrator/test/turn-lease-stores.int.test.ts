@@ -331,7 +331,7 @@ describe.each([
 
   it('reads a new grant and a resolved approval at the next call, and shares readings meanwhile', async () => {
     const sessionId = (await db.prisma.session.create({ data: {} })).id;
-    const epoch = db.writeEpoch!;
+    const epoch = db.changeEpoch;
     const reads = new CachedGateReads(
       new StoreGateReads(new PrismaGrantStore(db), new PrismaApprovalStore(db)),
       epoch,

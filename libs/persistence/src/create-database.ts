@@ -17,6 +17,7 @@ export async function openDatabase(
       config.url,
       migrations,
       options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+      options.log,
     );
   }
   // Loaded only for PGlite: a service on PostgreSQL never needs the embedded engine in memory.

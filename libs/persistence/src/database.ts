@@ -2,7 +2,8 @@ import type pg from 'pg';
 import type { DataDirLockOptions } from './data-dir-lock.js';
 import type { PrismaClient } from './generated/prisma/client.js';
 import type { MigrationReport } from './migration-runner.js';
-import type { WriteEpoch } from './write-epoch.js';
+import type { NotifiedEpochLog } from './notified-epoch.js';
+import type { ReadEpoch } from './read-epoch.js';
 
 /** An open, migrated database with its Prisma client. */
 export interface Database {
@@ -11,10 +12,12 @@ export interface Database {
   /** The PostgreSQL pool Prisma uses, for statements a library runs itself (the shared rate-limit counts); null on PGlite. */
   readonly pgPool: pg.Pool | null;
   /**
-   * On PGlite, a count that moves whenever a statement that may change data starts (see `WriteEpoch`), so
-   * a read may be cached while it stands still; null on PostgreSQL, which other processes write too.
+   * A count a cache keys its readings on (see `EpochReadCache`): on PGlite it moves whenever a statement
+   * that may change the tables read starts (`WriteEpoch`); on PostgreSQL, which other orchestrators write
+   * too, when a change of one of the announced tables is heard (`NotifiedEpoch`; readings of other tables
+   * are never kept there).
    */
-  readonly writeEpoch: WriteEpoch | null;
+  readonly changeEpoch: ReadEpoch;
   /**
    * Runs one parameterised statement (`$1`, `$2`, …) on its own, outside Prisma, and returns the rows it
    * changed: for hot-path writes where Prisma's per-statement cost is as large as the statement's (the
@@ -62,6 +65,8 @@ export interface OpenDatabaseOptions {
   connectTimeoutMs?: number;
   /** How the PGlite data directory is locked (staleness of an abandoned lock, how long to wait for it). */
   lock?: DataDirLockOptions;
+  /** Where the database reports on its own connections (on PostgreSQL, the change notices). Default: nowhere. */
+  log?: NotifiedEpochLog;
 }
 
 /** Default bound on a PostgreSQL connection attempt, so a dead server fails start-up instead of hanging it. */

@@ -22,6 +22,8 @@ export { isUniqueViolation } from './unique-violation.js';
 export { sqlLiteral } from './sql-literal.js';
 export { BinaryCopyRows } from './binary-copy-rows.js';
 export { EpochReadCache } from './epoch-read-cache.js';
+export { NotifiedEpoch, NOTIFIED_TABLES, TABLE_CHANGE_CHANNEL } from './notified-epoch.js';
+export type { ReadEpoch } from './read-epoch.js';
 export { WriteEpoch } from './write-epoch.js';
 export type { SqlExecutor } from './sql-executor.js';
 export { PgSqlExecutor } from './pg-sql-executor.js';

@@ -6,6 +6,7 @@ import type { Database } from './database.js';
 import { DatabaseUnreachableError } from './errors/database-unreachable-error.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import { runMigrations } from './migration-runner.js';
+import { NotifiedEpoch, type NotifiedEpochLog } from './notified-epoch.js';
 import { PgSqlExecutor } from './pg-sql-executor.js';
 import { preparedStatementName } from './prepared-statements.js';
 
@@ -14,6 +15,7 @@ export async function openPostgresDatabase(
   url: string,
   migrations: readonly CommittedMigration[],
   connectTimeoutMs: number,
+  log?: NotifiedEpochLog,
 ): Promise<Database> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: connectTimeoutMs });
   try {
@@ -30,13 +32,20 @@ export async function openPostgresDatabase(
   }
   // One pool for Prisma and the few raw statements beside it (the shared rate-limit counts).
   const pool = new pg.Pool({ connectionString: url, connectionTimeoutMillis: connectTimeoutMs });
+  // A connection of its own listens for changes of the tables whose readings are kept (migration 0014).
+  const changeEpoch = new NotifiedEpoch(
+    () =>
+      new pg.Client({ connectionString: url, connectionTimeoutMillis: connectTimeoutMs, keepAlive: true }),
+    log,
+  );
+  await changeEpoch.start();
   const adapter = new PrismaPg(pool, { disposeExternalPool: true });
   const prisma = new PrismaClient({ adapter });
   return {
     prisma,
     kind: 'postgres',
     pgPool: pool,
-    writeEpoch: null,
+    changeEpoch,
     // Named statements: node-postgres prepares each once per pooled connection (unnamed past the cap).
     execute: async (sql, params) => (await pool.query(namedQuery(sql, params))).rowCount ?? 0,
     executeText: async (sql) => {
@@ -46,6 +55,7 @@ export async function openPostgresDatabase(
       (await pool.query(namedQuery(sql, params))).rows as Row[],
     migrations: report,
     close: async () => {
+      await changeEpoch.close();
       await prisma.$disconnect();
       if (!pool.ended) await pool.end();
     },

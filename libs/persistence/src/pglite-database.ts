@@ -45,7 +45,7 @@ export async function migratedPgliteDatabase(
     prisma,
     kind: 'pglite',
     pgPool: null,
-    writeEpoch: parts.writeEpoch,
+    changeEpoch: parts.writeEpoch,
     ...parts.statements,
     migrations: report,
     close: async () => {

@@ -1,3 +1,5 @@
+import type { ReadEpoch } from './read-epoch.js';
+
 /** A statement that starts with SELECT is taken as a read (Talon's reads run no functions that write). */
 const READ = /^\s*select\b/i;
 
@@ -13,7 +15,7 @@ const READ = /^\s*select\b/i;
  * the count of readers of that table, and not the count of a reader that names other tables: the audit
  * append, one per call, would otherwise empty every such cache with every call.
  */
-export class WriteEpoch {
+export class WriteEpoch implements ReadEpoch {
   /** Writes that may have changed any table. */
   private anyTable = 0;
   /** Writes into one known table, by table, and their sum. */

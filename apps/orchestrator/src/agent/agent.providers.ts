@@ -125,8 +125,8 @@ export function agentProviders(
           catalog,
           dispatcher,
           policy,
-          // On PGlite (one process writes) readings are shared until a statement may have changed them.
-          database.writeEpoch ? new CachedGateReads(gateReads, database.writeEpoch) : gateReads,
+          // Readings shared until a statement may have changed them (see `Database.changeEpoch`).
+          new CachedGateReads(gateReads, database.changeEpoch),
           approvals,
         ),
     },

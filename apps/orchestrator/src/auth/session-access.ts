@@ -12,14 +12,14 @@ import { DATABASE } from '../config/orchestrator.constants.js';
 @Injectable()
 export class SessionAccess {
   /**
-   * On PGlite, owners read once and shared until the session table may have changed (see `EpochReadCache`):
-   * every call of an agent-scope token names a session, and Prisma's read doubled the orchestrator's CPU
-   * per `tools.call` (measured).
+   * Owners read once and shared until a session may have been created, deleted or re-owned (see
+   * `Database.changeEpoch`): every call of an agent-scope token names a session, and Prisma's read doubled
+   * the orchestrator's CPU per `tools.call` (measured).
    */
-  private readonly owners: EpochReadCache | undefined;
+  private readonly owners: EpochReadCache;
 
   constructor(@Inject(DATABASE) private readonly database: Database) {
-    this.owners = database.writeEpoch ? new EpochReadCache(database.writeEpoch, ['session']) : undefined;
+    this.owners = new EpochReadCache(database.changeEpoch, ['session']);
   }
 
   /** The owner to record on a new session. */
@@ -34,9 +34,7 @@ export class SessionAccess {
 
   async assertCanUse(principal: Principal | undefined, sessionId: string): Promise<void> {
     if (principal?.scope === 'operator') return;
-    const owner = this.owners
-      ? await this.owners.read(sessionId, () => this.ownerOf(sessionId))
-      : await this.ownerOf(sessionId);
+    const owner = await this.owners.read(sessionId, () => this.ownerOf(sessionId));
     if (owner === undefined || !principal || owner !== principal.id) throw this.notFound(sessionId);
   }
 
