@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { processCpuMs } from './support/process-cpu.mjs';
 import { testing } from './support/processes.mjs';
-import { loadAtStart, percentile, printTable, warmUntilSteady } from './support/stats.mjs';
+import { loadAtStart, percentile, printTable, throughputFor, warmUntilSteady } from './support/stats.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CONCURRENCY = 64;
@@ -68,20 +68,8 @@ async function startStack(database) {
   };
 }
 
-async function throughput(call) {
-  const deadline = performance.now() + THROUGHPUT_MS;
-  let calls = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (performance.now() < deadline) {
-        await call();
-        calls += 1;
-      }
-    }),
-  );
-  return { calls, perSecond: (calls / (performance.now() - started)) * 1000 };
-}
+/** Calls per second with `CONCURRENCY` callers for `THROUGHPUT_MS`, and the calls made. */
+const throughput = (call) => throughputFor(call, { concurrency: CONCURRENCY, ms: THROUGHPUT_MS });
 
 const median = (values) => percentile(values, 0.5);
 const round2 = (value) => Math.round(value * 100) / 100;

@@ -20,7 +20,14 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { processCpuMs } from './support/process-cpu.mjs';
 import { rawCredentials, REPO_ROOT, startScript, testing } from './support/processes.mjs';
-import { loadAtStart, percentile, printTable, timeSequential, warmUntilSteady } from './support/stats.mjs';
+import {
+  loadAtStart,
+  percentile,
+  printTable,
+  throughputFor,
+  timeSequential,
+  warmUntilSteady,
+} from './support/stats.mjs';
 
 const SEQUENTIAL = Number(process.env.BENCH_COUNT ?? 1000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -205,20 +212,7 @@ const sides = {
 };
 
 /** Calls per second with `CONCURRENCY` callers for `THROUGHPUT_MS`, and the calls made. */
-async function throughput(call) {
-  const deadline = performance.now() + THROUGHPUT_MS;
-  let calls = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (performance.now() < deadline) {
-        await call();
-        calls += 1;
-      }
-    }),
-  );
-  return { calls, perSecond: (calls / (performance.now() - started)) * 1000 };
-}
+const throughput = (call) => throughputFor(call, { concurrency: CONCURRENCY, ms: THROUGHPUT_MS });
 
 // Every side warmed until its sequential p50 stops falling, then once under load: V8 compiles a service's
 // hot path over thousands of calls, Talon's longer path later than the stock one.

@@ -62,6 +62,22 @@ export function loadAtStart(benchmark) {
   return load;
 }
 
+/** Calls per second with `concurrency` callers calling `call` over and over for `ms`, and the calls made. */
+export async function throughputFor(call, { concurrency, ms }) {
+  const deadline = performance.now() + ms;
+  let calls = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < deadline) {
+        await call();
+        calls += 1;
+      }
+    }),
+  );
+  return { calls, perSecond: (calls / (performance.now() - started)) * 1000 };
+}
+
 /** Prints rows of objects as an aligned table. */
 export function printTable(rows) {
   const columns = Object.keys(rows[0]);
