@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { ReadEpoch } from './read-epoch.js';
 
@@ -29,9 +30,10 @@ export type NotifiedEpochLog = (
  *
  * Nothing is vouched for while the connection is not listening (before the first LISTEN, after it is lost,
  * until it listens again), nor for tables outside {@link NOTIFIED_TABLES}: every call then gets a new
- * value, so nothing is kept. The connection is proven alive every second by a query with a deadline; one
- * that does not answer in time is ended and opened again, so a connection that died without a word stops
- * vouching within about two seconds.
+ * value, so nothing is kept. Notices are proven to arrive before it vouches and every second after: it
+ * sends one of its own and waits for it to come back. A connection on which it does not come back in time is
+ * ended and opened again, so one that died without a word stops vouching within about two seconds, and one
+ * whose notices never arrive (a pooler in transaction mode) never vouches.
  */
 export class NotifiedEpoch implements ReadEpoch {
   private readonly counts = new Map<string, number>();
@@ -46,6 +48,8 @@ export class NotifiedEpoch implements ReadEpoch {
   private retryTimer: NodeJS.Timeout | undefined;
   private pingTimer: NodeJS.Timeout | undefined;
   private listeners: Array<() => void> = [];
+  /** The ping notice being waited for. */
+  private echo: { payload: string; heard: () => void } | undefined;
 
   constructor(
     private readonly connect: () => pg.Client,
@@ -98,13 +102,18 @@ export class NotifiedEpoch implements ReadEpoch {
     this.client = client;
     client.on('notification', (notice) => {
       if (notice.channel !== TABLE_CHANGE_CHANNEL || notice.payload === undefined) return;
-      this.counts.set(notice.payload, (this.counts.get(notice.payload) ?? 0) + 1);
+      if (notice.payload === this.echo?.payload) this.echo.heard();
+      else if (NOTIFIED_TABLES.has(notice.payload))
+        this.counts.set(notice.payload, (this.counts.get(notice.payload) ?? 0) + 1);
     });
     client.on('error', (error) => this.lost(client, error));
     client.on('end', () => this.lost(client, new Error('the connection ended')));
     try {
       await client.connect();
       await client.query(`LISTEN ${TABLE_CHANGE_CHANNEL}`);
+      // Vouch only once a notice of its own came back: behind a pooler in transaction mode a LISTEN may sit
+      // on a server connection whose notices never reach this client.
+      await this.ping(client);
     } catch (error) {
       this.lost(client, error);
       return;
@@ -114,24 +123,39 @@ export class NotifiedEpoch implements ReadEpoch {
     this.generation++;
     this.listening = true;
     this.retryMs = RETRY_MS;
-    this.pingTimer = setInterval(() => void this.ping(client), PING_INTERVAL_MS);
+    this.pingTimer = setInterval(() => {
+      // One ping at a time: one still waiting fails by its own deadline.
+      if (!this.echo) void this.ping(client).catch((error: unknown) => this.lost(client, error));
+    }, PING_INTERVAL_MS);
     this.pingTimer.unref();
     for (const resolve of this.listeners.splice(0)) resolve();
   }
 
+  /**
+   * Sends a notice on the channel and waits for it to come back (the whole way a change's notice takes);
+   * rejects when the query fails or the notice is not back within {@link PING_TIMEOUT_MS}.
+   */
   private async ping(client: pg.Client): Promise<void> {
+    const payload = `ping:${randomUUID()}`;
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
-        client.query('SELECT 1'),
+        new Promise<void>((heard) => {
+          this.echo = { payload, heard };
+        }),
+        client
+          .query('SELECT pg_notify($1, $2)', [TABLE_CHANGE_CHANNEL, payload])
+          .then(() => new Promise(() => undefined)),
         new Promise((_, reject) => {
-          timer = setTimeout(() => reject(new Error('no answer to a ping')), PING_TIMEOUT_MS);
+          timer = setTimeout(
+            () => reject(new Error('a ping notice did not come back in time')),
+            PING_TIMEOUT_MS,
+          );
         }),
       ]);
-    } catch (error) {
-      this.lost(client, error);
     } finally {
       clearTimeout(timer);
+      if (this.echo?.payload === payload) this.echo = undefined;
     }
   }
 

@@ -134,10 +134,15 @@ describe('the change epoch on PostgreSQL', () => {
   });
 });
 
-/** A client whose connection opens and listens, then stops answering (a network that died without a word). */
+/**
+ * A client whose connection opens, listens and echoes `answered` notices, then stops answering (a network
+ * that died without a word); or, with `answered` 0, one whose notices never arrive (a pooler in transaction
+ * mode).
+ */
 class SilentClient {
   private readonly handlers = new Map<string, Array<(...args: unknown[]) => void>>();
   ended = false;
+  constructor(private answered: number) {}
   on(event: string, handler: (...args: unknown[]) => void): this {
     this.handlers.set(event, [...(this.handlers.get(event) ?? []), handler]);
     return this;
@@ -147,8 +152,12 @@ class SilentClient {
     return this;
   }
   async connect(): Promise<void> {}
-  query(sql: string): Promise<unknown> {
-    return sql.startsWith('LISTEN') ? Promise.resolve({}) : new Promise(() => undefined);
+  query(sql: string, params: string[] = []): Promise<unknown> {
+    if (sql.startsWith('LISTEN')) return Promise.resolve({});
+    if (this.answered-- <= 0) return new Promise(() => undefined);
+    for (const handler of this.handlers.get('notification') ?? [])
+      handler({ channel: params[0], payload: params[1] });
+    return Promise.resolve({});
   }
   async end(): Promise<void> {
     this.ended = true;
@@ -161,7 +170,7 @@ describe('NotifiedEpoch on a connection that stops answering', () => {
     const warnings: string[] = [];
     const epoch = new NotifiedEpoch(
       () => {
-        const client = new SilentClient();
+        const client = new SilentClient(clients.length === 0 ? 1 : 5);
         clients.push(client);
         return client as unknown as pg.Client;
       },
@@ -179,6 +188,25 @@ describe('NotifiedEpoch on a connection that stops answering', () => {
       expect(clients[0]!.ended).toBe(true);
       expect(warnings).toEqual([expect.stringContaining('lost the table change notices')]);
       await until(() => clients.length >= 2 && epoch.isListening, 2_000);
+    } finally {
+      await epoch.close();
+    }
+  });
+});
+
+describe('NotifiedEpoch where its own notices never come back', () => {
+  it('never vouches, and keeps trying', async () => {
+    let opened = 0;
+    const epoch = new NotifiedEpoch(() => {
+      opened++;
+      return new SilentClient(0) as unknown as pg.Client;
+    });
+    await epoch.start();
+    try {
+      expect(epoch.isListening).toBe(false);
+      expect(epoch.current(['approval'])).not.toBe(epoch.current(['approval']));
+      await until(() => opened >= 2, 3_000);
+      expect(epoch.isListening).toBe(false);
     } finally {
       await epoch.close();
     }
