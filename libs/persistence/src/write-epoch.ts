@@ -11,9 +11,10 @@ const READ = /^\s*select\b/i;
  * count stands still: a cache may keep it until then (the policy gate's reads). Moving more often than
  * needed only costs such a cache a read.
  *
- * A write known to change one table only (an insert or COPY into it: Talon's schema has no triggers) moves
- * the count of readers of that table, and not the count of a reader that names other tables: the audit
- * append, one per call, would otherwise empty every such cache with every call.
+ * A write known to change one table only (an insert or COPY into it: Talon's only triggers, migration
+ * 0014's, send notices and write nothing) moves the count of readers of that table, and not the count of a
+ * reader that names other tables: the audit append, one per call, would otherwise empty every such cache
+ * with every call.
  */
 export class WriteEpoch implements ReadEpoch {
   /** Writes that may have changed any table. */
