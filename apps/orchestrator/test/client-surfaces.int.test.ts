@@ -51,6 +51,11 @@ const SCRIPT = {
     ...roundTrip('http'),
     ...roundTrip('resume'),
     { name: 'aborted', expect: { lastUserMessageContains: 'abort me' }, reply: { text: 'Still answering.' } },
+    {
+      name: 'aborted again',
+      expect: { lastUserMessageContains: 'abort me' },
+      reply: { text: 'Still answering.' },
+    },
   ],
 };
 
@@ -248,22 +253,26 @@ describe('@talon/client, the OpenAPI document and the typed gRPC RPCs against a 
     });
   });
 
-  it('ends a stream with TalonAbortedError when its AbortSignal fires', async () => {
-    const session = await overHttp.sessions.create({});
-    const controller = new AbortController();
-    const seen: string[] = [];
-    const error = await (async () => {
-      for await (const event of overHttp.chat.stream(session.id, 'abort me', { signal: controller.signal })) {
-        seen.push(event.type);
-        controller.abort();
-      }
-    })().catch((e: unknown) => e);
-    // Named with its code and message, so a failure says which error it was.
-    const { code, message } = (error ?? {}) as { code?: string; message?: string };
-    expect({ aborted: error instanceof TalonAbortedError, code, message, seen }).toMatchObject({
-      aborted: true,
-    });
-    expect(seen).toHaveLength(1);
+  it('ends a stream with TalonAbortedError when its AbortSignal fires, whatever of the turn already arrived', async () => {
+    for (const client of [overHttp, overNats]) {
+      const session = await client.sessions.create({});
+      const controller = new AbortController();
+      const seen: string[] = [];
+      const error = await (async () => {
+        for await (const event of client.chat.stream(session.id, 'abort me', { signal: controller.signal })) {
+          seen.push(event.type);
+          controller.abort();
+        }
+      })().catch((e: unknown) => e);
+      // Compared whole, so a failure says which error it was and what was seen.
+      const { code, message } = (error ?? {}) as { code?: string; message?: string };
+      expect({ aborted: error instanceof TalonAbortedError, code, message, seen }).toEqual({
+        aborted: true,
+        code: 'ABORTED',
+        message: expect.stringContaining('was aborted by the caller'),
+        seen: [expect.any(String)],
+      });
+    }
     const refusedStream = overNats.chat.stream(UUID, 'no such session');
     const refused = await refusedStream[Symbol.asyncIterator]()
       .next()

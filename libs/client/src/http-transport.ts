@@ -145,6 +145,8 @@ export class HttpTransport implements TalonTransport {
       let finished = false;
       try {
         for await (const event of queue) {
+          // Events that arrived with or before the abort are not handed out after it (see below).
+          if (signal?.aborted) break;
           armIdle();
           if (event.eventId !== undefined) lastEventId = String(event.eventId);
           yield event;

@@ -171,6 +171,8 @@ export class NatsTransport implements TalonTransport {
         );
       armIdle();
       for await (const event of queue) {
+        // A caller who aborted gets no more events, even ones that arrived before the abort.
+        if (signal?.aborted) throw new TalonAbortedError(`The chat stream of ${sessionId}`, signal.reason);
         armIdle();
         if (event.eventId !== undefined) lastEventId = String(event.eventId);
         yield event;

@@ -176,6 +176,28 @@ describe('createTalonClient', () => {
     expect(error).toMatchObject({ code: 'STREAM_INTERRUPTED', lastEventId: 'e1', retryable: true });
   });
 
+  it('ends a chat stream with ABORTED at the abort, though the rest of the turn already arrived', async () => {
+    handler = (_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      // The whole turn in one write: it is buffered in the client when the caller aborts.
+      response.end(
+        'event: turn_started\ndata: {"type":"turn_started","sessionId":"s","turnId":"t","resumed":false}\n\n' +
+          'event: message\ndata: {"type":"message","sessionId":"s","turnId":"t","role":"assistant","content":"x"}\n\n' +
+          'event: result\ndata: {"type":"result","sessionId":"s","turnId":"t","content":"x","reason":"final_answer"}\n\n',
+      );
+    };
+    const controller = new AbortController();
+    const seen: string[] = [];
+    const error = await (async () => {
+      for await (const event of client().chat.stream('s', 'hi', { signal: controller.signal })) {
+        seen.push(event.type);
+        controller.abort();
+      }
+    })().catch((e: unknown) => e);
+    expect(seen).toEqual(['turn_started']);
+    expect(error).toMatchObject({ code: 'ABORTED' });
+  });
+
   it('refuses a chat event that does not match the contract, and types a fatal error event', async () => {
     handler = (_request, response) => {
       response.writeHead(200, { 'content-type': 'text/event-stream' });
