@@ -2,14 +2,15 @@ import type { ApprovalRecord, SessionGrants } from '@talon/agent';
 import { EpochReadCache, type ReadEpoch } from '@talon/persistence';
 import type { GateReads } from './gate-reads.js';
 
-/** The tables a gate reading comes from. */
-const GATE_TABLES = ['session_grant', 'approval'];
+/** The table the kept readings come from. */
+const GRANT_TABLES = ['session_grant'];
 
 /**
- * Gate reads shared while the change epoch of the gate's tables stands still (see `Database.changeEpoch`):
- * a gated call's read was about half of the orchestrator's CPU per call at concurrency 64 on PGlite
- * (measured), and nothing it reads changes without moving that epoch; the audit append of every call does
- * not.
+ * Gate reads with the session's grants shared while the change epoch of their table stands still (see
+ * `Database.changeEpoch`): every gated call reads them, the read was about half of the orchestrator's CPU per
+ * call at concurrency 64 on PGlite (measured), and the audit append of every call does not move that epoch.
+ * A call's approval is read afresh: it is read only when the policy asks, and a caller who approved a call
+ * and calls again must find it approved at once, before the change's notice reaches this orchestrator.
  */
 export class CachedGateReads implements GateReads {
   private readonly cache: EpochReadCache;
@@ -18,17 +19,14 @@ export class CachedGateReads implements GateReads {
     private readonly inner: GateReads,
     epoch: ReadEpoch,
   ) {
-    this.cache = new EpochReadCache(epoch, GATE_TABLES);
+    this.cache = new EpochReadCache(epoch, GRANT_TABLES);
   }
 
   grants(sessionId: string): Promise<SessionGrants> {
-    return this.cache.read(`grants ${sessionId}`, () => this.inner.grants(sessionId));
+    return this.cache.read(sessionId, () => this.inner.grants(sessionId));
   }
 
   approval(sessionId: string, callKey: string): Promise<ApprovalRecord | undefined> {
-    // The length keeps any two pairs apart.
-    return this.cache.read(`approval ${sessionId.length}:${sessionId}${callKey}`, () =>
-      this.inner.approval(sessionId, callKey),
-    );
+    return this.inner.approval(sessionId, callKey);
   }
 }
