@@ -6,7 +6,7 @@ import type { ReadEpoch } from './read-epoch.js';
 export const TABLE_CHANGE_CHANNEL = 'talon_table_change';
 
 /** The tables whose every change is announced (migration 0014). */
-export const NOTIFIED_TABLES: ReadonlySet<string> = new Set(['session_grant', 'approval', 'session']);
+export const NOTIFIED_TABLES: ReadonlySet<string> = new Set(['session_grant', 'session']);
 
 /** How often the listening connection is proven alive, and how long the proof may take. */
 const PING_INTERVAL_MS = 1_000;

@@ -1,5 +1,5 @@
--- An orchestrator keeps readings of three tables while nothing has changed them: a gated call's grants and
--- approval, and the owner of a session an agent token names. PGlite counts its own writes; on PostgreSQL,
+-- An orchestrator keeps readings of two tables while nothing has changed them: the session grants a gated
+-- call reads, and the owner of a session an agent token names. PGlite counts its own writes; on PostgreSQL,
 -- which several orchestrators write, every change of these tables is announced at its commit to every
 -- orchestrator that listens (NotifiedEpoch). Statement triggers: one notice per statement, and a
 -- transaction sends one per table however many statements it ran. A session's own updates (its message
@@ -12,8 +12,6 @@ END;
 $$;
 
 CREATE TRIGGER session_grant_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "session_grant"
-  FOR EACH STATEMENT EXECUTE FUNCTION talon_notify_table_change();
-CREATE TRIGGER approval_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "approval"
   FOR EACH STATEMENT EXECUTE FUNCTION talon_notify_table_change();
 CREATE TRIGGER session_owner_changed AFTER INSERT OR DELETE OR UPDATE OF "owner_id" OR TRUNCATE ON "session"
   FOR EACH STATEMENT EXECUTE FUNCTION talon_notify_table_change();
