@@ -4,12 +4,11 @@ import { InMemoryGrantStore, ApprovalQueue, type ApprovalRecord } from '@talon/a
 import { BinaryCopyRows, openDatabase, PGLITE_IN_MEMORY, type Database } from '@talon/persistence';
 import { createTestDatabase, type TestDatabase } from '@talon/testing';
 import { PrismaApprovalStore } from '../src/agent/prisma-approval-store.js';
-import { CachedGateReads } from '../src/agent/cached-gate-reads.js';
+import { CachedSessionGrants } from '../src/agent/cached-session-grants.js';
 import { PrismaGrantStore } from '../src/agent/prisma-grant-store.js';
 import { PrismaSessionStore } from '../src/agent/prisma-session-store.js';
 import { PrismaToolCallClaimStore } from '../src/agent/prisma-tool-call-claim-store.js';
 import { PrismaTurnLeaseStore } from '../src/agent/prisma-turn-lease-store.js';
-import { StoreGateReads } from '../src/agent/store-gate-reads.js';
 
 /**
  * The database side of exactly-once turns, on both backends: the lease on the database clock, fenced
@@ -290,13 +289,7 @@ describe.each(['postgres', 'pglite'] as const)('turn leases and claims on %s', (
       byTool: { shell: 'allow' },
     });
 
-    // A gated call reads them through the same stores.
-    const reads = new StoreGateReads(new PrismaGrantStore(b), new PrismaApprovalStore(b));
-    expect(await reads.approval(sessionId, 'gate:1')).toEqual(await store.get(pending.id));
-    expect(await reads.grants(sessionId)).toEqual({
-      byEffect: { network: 'deny' },
-      byTool: { shell: 'allow' },
-    });
+    // The latest approval of a call is the one found by it.
     const later = await queue.request({
       sessionId,
       callId: 'gate:1',
@@ -304,16 +297,18 @@ describe.each(['postgres', 'pglite'] as const)('turn leases and claims on %s', (
       params: { command: 'ls' },
       reason: 'asks again',
     });
-    expect(await reads.approval(sessionId, 'gate:1')).toEqual(await store.get(later.id));
+    expect(await new PrismaApprovalStore(b).findByCall(sessionId, 'gate:1')).toEqual(
+      await store.get(later.id),
+    );
     const other = await newSession();
-    expect(await reads.approval(other, 'gate:1')).toBeUndefined();
-    expect(await reads.grants(other)).toEqual({ byEffect: {}, byTool: {} });
+    expect(await store.findByCall(other, 'gate:1')).toBeUndefined();
+    expect(await grants.get(other)).toEqual({ byEffect: {}, byTool: {} });
   });
 });
 
 /**
- * The policy gate's shared readings on PGlite (both hosts): whatever changes an approval or a grant, through
- * Prisma or the hot-path statements, moves the write epoch, so the next gated call reads it.
+ * The policy gate's kept grants on PGlite (both hosts): whatever changes a grant, through Prisma, the
+ * approval queue or the hot-path statements, moves the write epoch, so the next gated call reads it.
  */
 describe.each([
   ['in process', false],
@@ -329,22 +324,18 @@ describe.each([
     await db?.close();
   });
 
-  it('reads a new grant and a resolved approval at the next call, and shares readings meanwhile', async () => {
+  it('reads a new grant at the next call, and shares readings meanwhile', async () => {
     const sessionId = (await db.prisma.session.create({ data: {} })).id;
     const epoch = db.changeEpoch;
-    const reads = new CachedGateReads(
-      new StoreGateReads(new PrismaGrantStore(db), new PrismaApprovalStore(db)),
-      epoch,
-    );
-    const first = await reads.grants(sessionId);
+    const grants = new CachedSessionGrants(new PrismaGrantStore(db), epoch);
+    const first = await grants.get(sessionId);
     expect(first).toEqual({ byEffect: {}, byTool: {} });
-    expect(await reads.approval(sessionId, 'gate:1')).toBeUndefined();
     // Reads of any kind leave the epoch alone, so the reading is shared.
     const standing = epoch.current();
     await db.prisma.session.findMany({ where: { id: sessionId } });
     await db.query('SELECT 1 AS one', []);
     expect(epoch.current()).toBe(standing);
-    expect(await reads.grants(sessionId)).toBe(first);
+    expect(await grants.get(sessionId)).toBe(first);
 
     // The audit append (an insert or COPY into audit_event alone, once per call) leaves the readings too.
     await db.executeText(
@@ -360,28 +351,29 @@ describe.each([
     );
     expect(await db.prisma.auditEvent.count()).toBe(2);
     expect(epoch.current()).not.toBe(standing);
-    expect(await reads.grants(sessionId)).toBe(first);
+    expect(await grants.get(sessionId)).toBe(first);
 
     await new PrismaGrantStore(db).setToolGrant(sessionId, 'shell', 'deny');
-    expect(await reads.grants(sessionId)).toEqual({ byEffect: {}, byTool: { shell: 'deny' } });
+    expect(await grants.get(sessionId)).toEqual({ byEffect: {}, byTool: { shell: 'deny' } });
 
-    const store = new PrismaApprovalStore(db);
-    const queue = new ApprovalQueue(store, new InMemoryGrantStore(), { pollIntervalMs: 0 });
+    // "Approve always" stores an allow grant beside the approval: read at the next call.
+    const queue = new ApprovalQueue(new PrismaApprovalStore(db), new PrismaGrantStore(db), {
+      pollIntervalMs: 0,
+    });
     const pending = await queue.request({
       sessionId,
       callId: 'gate:1',
-      tool: 'shell',
+      tool: 'write_file',
       params: {},
       reason: 'asks',
     });
-    expect(await reads.approval(sessionId, 'gate:1')).toMatchObject({ status: 'pending' });
-    await queue.resolve(pending.id, 'deny', 'operator');
-    expect(await reads.approval(sessionId, 'gate:1')).toMatchObject({ status: 'denied' });
+    await queue.resolve(pending.id, 'approve_always', 'operator');
+    expect((await grants.get(sessionId)).byTool).toEqual({ shell: 'deny', write_file: 'allow' });
 
     // A write by raw SQL, outside every store, moves the epoch too, whatever table it names first.
     await db.executeText(
-      `INSERT INTO audit_event (kind, actor, outcome, prev_hash, hash, chain_seq) VALUES ('test', 'system', 'ok', 'h2', 'h3', 3); UPDATE session_grant SET action = 'allow' WHERE session_id = '${sessionId}'`,
+      `INSERT INTO audit_event (kind, actor, outcome, prev_hash, hash, chain_seq) VALUES ('test', 'system', 'ok', 'h2', 'h3', 3); UPDATE session_grant SET action = 'allow' WHERE session_id = '${sessionId}' AND target = 'shell'`,
     );
-    expect((await reads.grants(sessionId)).byTool).toEqual({ shell: 'allow' });
+    expect((await grants.get(sessionId)).byTool).toEqual({ shell: 'allow', write_file: 'allow' });
   });
 });

@@ -47,8 +47,7 @@ import { PolicyGate } from './policy-gate.js';
 import { DispatcherToolCaller } from './dispatcher-tool-caller.js';
 import { WasmDeclaredSecrets } from './wasm-declared-secrets.js';
 import { PrismaApprovalStore } from './prisma-approval-store.js';
-import { StoreGateReads } from './store-gate-reads.js';
-import { CachedGateReads } from './cached-gate-reads.js';
+import { CachedSessionGrants } from './cached-session-grants.js';
 import { PrismaGrantStore } from './prisma-grant-store.js';
 import { PrismaSessionStore } from './prisma-session-store.js';
 import { PrismaToolCallClaimStore } from './prisma-tool-call-claim-store.js';
@@ -98,7 +97,6 @@ export function agentProviders(
   const approvals = new ApprovalQueue(new PrismaApprovalStore(database), grants, {
     timeoutMs: config.approvalTimeoutMs,
   });
-  const gateReads = new StoreGateReads(grants, approvals);
   const cipher = secretCipher(config, logger);
   const secrets = new SecretStore(database.prisma, cipher);
   const policy = new PolicyEngine();
@@ -119,16 +117,9 @@ export function agentProviders(
     { provide: TURN_LEASES, useValue: leases },
     {
       provide: POLICY_GATE,
-      inject: [TOOL_CATALOG, TOOL_DISPATCHER],
-      useFactory: (catalog: ToolCatalog, dispatcher: ToolDispatcher) =>
-        new PolicyGate(
-          catalog,
-          dispatcher,
-          policy,
-          // Readings shared until a statement may have changed them (see `Database.changeEpoch`).
-          new CachedGateReads(gateReads, database.changeEpoch),
-          approvals,
-        ),
+      inject: [TOOL_DISPATCHER],
+      useFactory: (dispatcher: ToolDispatcher) =>
+        new PolicyGate(dispatcher, policy, new CachedSessionGrants(grants, database.changeEpoch), approvals),
     },
     { provide: APPROVAL_QUEUE, useValue: approvals },
     { provide: SECRET_STORE, useValue: secrets },

@@ -1,10 +1,9 @@
 import { hash } from 'node:crypto';
-import { explainedReason, type ApprovalQueue, type PolicyEngine } from '@talon/agent';
+import { explainedReason, type ApprovalQueue, type GrantStore, type PolicyEngine } from '@talon/agent';
 import { ERROR_CODES, type ToolsCallReply } from '@talon/contracts';
 import { TalonError } from '@talon/errors';
-import { canonicalJson, redactParams, type ToolCatalog } from '@talon/tool-runtime';
+import { canonicalJson, redactParams } from '@talon/tool-runtime';
 import type { DispatchRequest, ToolDispatcher } from '../tools/tool-dispatcher.js';
-import type { GateReads } from './gate-reads.js';
 
 /** A call from an agent that is not inside a chat turn (an MCP client), judged by the session's policy. */
 export interface GatedCall extends DispatchRequest {
@@ -18,10 +17,10 @@ export interface GatedCall extends DispatchRequest {
  */
 export class PolicyGate {
   constructor(
-    private readonly catalog: ToolCatalog,
     private readonly dispatcher: ToolDispatcher,
     private readonly policy: PolicyEngine,
-    private readonly reads: GateReads,
+    /** The session's grants, read by every gated call (kept: see `CachedSessionGrants`). */
+    private readonly grants: Pick<GrantStore, 'get'>,
     private readonly approvals: ApprovalQueue,
   ) {}
 
@@ -31,7 +30,7 @@ export class PolicyGate {
     // Independent reads, at once: the domain's verdict and the session's grants.
     const [assessment, grants] = await Promise.all([
       this.dispatcher.assessApproval(definition.name, params),
-      this.reads.grants(request.sessionId),
+      this.grants.get(request.sessionId),
     ]);
     const input = { tool: definition, requirement: assessment?.approval, grants };
     let decision = this.policy.decide(input);
@@ -40,7 +39,7 @@ export class PolicyGate {
       // One approval per distinct call: the same tool with the same params maps to the same approval.
       // One-shot hash over one string: half the cost of a Hash object with three updates (measured).
       const callKey = `gate:${hash('sha256', `${request.tool}\n${canonicalJson(params)}`, 'hex').slice(0, 32)}`;
-      const existing = await this.reads.approval(request.sessionId, callKey);
+      const existing = await this.approvals.findByCall(request.sessionId, callKey);
       if (existing?.status === 'approved') decision = this.policy.decide({ ...input, callApproved: true });
       if (decision.action === 'ask') {
         const approval =
