@@ -1,14 +1,16 @@
-// server-everything's echo over stdio, called two ways in the same run: through Talon (`tools.call` over
+// server-everything's echo over stdio, called three ways in the same run: through Talon (`tools.call` over
 // NATS → orchestrator: validation, dispatch → wasm-runner: McpManager → server; then leak scan, sanitize,
-// wrap and audit) and directly with the SDK client on its own server process, rounds alternated.
-// Target (issue 19): Talon adds under 0.5 ms at p50 (it was 1 ms). The orchestrator runs on PostgreSQL, or with
+// wrap and audit), directly with the SDK client on its own server process, and through the stock NestJS
+// service a user would write instead (ClientProxy → gateway → worker whose handler calls the server with
+// the SDK client: the same two hops, no validation, no audit), rounds alternated.
+// Target (issue 19): Talon adds under 0.5 ms at p50 (it was 1 ms); what NestJS adds is printed beside it. The orchestrator runs on PostgreSQL, or with
 // BENCH_DATABASE=pglite on PGlite with a data directory as `talon up` runs it (the audit journal). Last line: JSON.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { REPO_ROOT, testing } from './support/processes.mjs';
+import { rawCredentials, REPO_ROOT, startScript, testing } from './support/processes.mjs';
 import { loadAtStart, printTable, summarize, timeSequential, warmUntilSteady } from './support/stats.mjs';
 import { connectTalonApi } from './support/talon-api.mjs';
 
@@ -69,6 +71,30 @@ const direct = async () => {
   if (result.isError) throw new Error('direct echo failed');
 };
 
+// The stock NestJS two-hop service, its worker holding an SDK client to a server-everything of its own.
+const credentials = rawCredentials(nats);
+const nestService = (role, ...args) =>
+  startScript(join(REPO_ROOT, 'bench/support/nest-service.mjs'), [role, nats.url, ...args], credentials);
+const nestWorker = await nestService('mcp-worker', everything);
+const nestGateway = await nestService('gateway');
+const { ClientProxyFactory, Transport } = await import('@nestjs/microservices');
+const { firstValueFrom } = await import('rxjs');
+const nestClient = ClientProxyFactory.create({
+  transport: Transport.NATS,
+  options: {
+    servers: nats.url,
+    user: credentials.NATS_USER,
+    pass: credentials.NATS_PASSWORD,
+    inboxPrefix: credentials.NATS_INBOX_PREFIX,
+  },
+});
+await nestClient.connect();
+const viaNest = async () => {
+  const result = await firstValueFrom(nestClient.send('talon.bench.nest.gateway', { message: 'bench' }));
+  if (!result?.content?.[0]?.text?.includes('bench'))
+    throw new Error(`nest echo failed: ${JSON.stringify(result)}`);
+};
+
 const viaBuiltin = async () => {
   await talon.client.tools.call({ tool: 'echo', params: { message: 'bench' } }, { timeoutMs: 10_000 });
 };
@@ -78,25 +104,32 @@ const warmUpCalls = {
   direct: await warmUntilSteady(direct),
   talon: await warmUntilSteady(viaTalon),
   builtin: await warmUntilSteady(viaBuiltin),
+  nest: await warmUntilSteady(viaNest),
 };
 const talonSamples = [];
 const directSamples = [];
 const builtinSamples = [];
-// Short alternating rounds, so load from anything else on the machine falls on all three paths alike.
+const nestSamples = [];
+// Short alternating rounds, so load from anything else on the machine falls on every path alike.
 const ROUNDS = 20;
 for (let round = 0; round < ROUNDS; round++) {
   directSamples.push(...(await timeSequential(direct, COUNT / ROUNDS, 20)));
   talonSamples.push(...(await timeSequential(viaTalon, COUNT / ROUNDS, 20)));
   builtinSamples.push(...(await timeSequential(viaBuiltin, COUNT / ROUNDS, 20)));
+  nestSamples.push(...(await timeSequential(viaNest, COUNT / ROUNDS, 20)));
 }
 const talonStats = summarize(talonSamples);
 const directStats = summarize(directSamples);
 const builtinStats = summarize(builtinSamples);
+const nestStats = summarize(nestSamples);
 printTable([
   { path: 'talon: tools.call → orchestrator → wasm-runner → server-everything (stdio)', ...talonStats },
   { path: 'direct: SDK client → server-everything (stdio)', ...directStats },
   { path: 'hops only: tools.call → orchestrator → tool-worker built-in echo', ...builtinStats },
+  { path: 'stock NestJS: ClientProxy → gateway → worker → server-everything (stdio)', ...nestStats },
 ]);
+await nestClient.close();
+for (const child of [nestGateway, nestWorker]) child.kill('SIGTERM');
 await client.close();
 await talon.close();
 await Promise.all([orchestrator.stop(), runner.stop(), worker.stop()]);
@@ -119,6 +152,9 @@ console.log(
     ratioP99: Math.round((talonStats.p99 / directStats.p99) * 100) / 100,
     builtinEchoViaTalon: builtinStats,
     mcpOverBuiltinP50Ms: round(talonStats.p50 - builtinStats.p50 - directStats.p50),
+    nest: nestStats,
+    nestAddedP50Ms: round(nestStats.p50 - directStats.p50),
+    talonVsNestP50: Math.round((talonStats.p50 / nestStats.p50) * 100) / 100,
     targetAddedP50Ms: 0.5,
     targetMet: talonStats.p50 - directStats.p50 < 0.5,
   }),

@@ -36,9 +36,9 @@ const THROUGHPUT_MS = Number(process.env.BENCH_THROUGHPUT_MS ?? 3000);
 
 const LOAD_AT_START = loadAtStart('peer-nest');
 
-/** CPU milliseconds (user + system) used so far by the processes `pids`. */
-function cpuMs(pids) {
-  return pids.reduce((sum, pid) => sum + processCpuMs(pid), 0);
+/** CPU milliseconds (user + system) used so far by each of the processes `pids` (role → pid). */
+function cpuMsByRole(pids) {
+  return Object.fromEntries(Object.entries(pids).map(([role, pid]) => [role, processCpuMs(pid)]));
 }
 
 const nats = await testing.startNatsTestServer();
@@ -154,7 +154,7 @@ const rawPayload = new TextEncoder().encode(JSON.stringify({ message: 'hello' })
 
 const sides = {
   talon: {
-    pids: [orchestrator.child.pid, worker.child.pid],
+    pids: { orchestrator: orchestrator.child.pid, worker: worker.child.pid },
     natsPid: nats.pid,
     call: async () => {
       const reply = await api.call('tools.call', { tool: 'echo', params: { message: 'hello' } }, 10_000);
@@ -162,7 +162,7 @@ const sides = {
     },
   },
   talonPostgres: {
-    pids: [orchestratorPg.child.pid, workerPg.child.pid],
+    pids: { orchestrator: orchestratorPg.child.pid, worker: workerPg.child.pid },
     natsPid: natsPg.pid,
     call: async () => {
       const reply = await apiPg.call('tools.call', { tool: 'echo', params: { message: 'hello' } }, 10_000);
@@ -170,7 +170,7 @@ const sides = {
     },
   },
   talonPostgresOutbox: {
-    pids: [orchestratorOutbox.child.pid, workerOutbox.child.pid],
+    pids: { orchestrator: orchestratorOutbox.child.pid, worker: workerOutbox.child.pid },
     natsPid: natsOutbox.pid,
     call: async () => {
       const reply = await apiOutbox.call(
@@ -182,7 +182,7 @@ const sides = {
     },
   },
   talonAgent: {
-    pids: [orchestrator.child.pid, worker.child.pid],
+    pids: { orchestrator: orchestrator.child.pid, worker: worker.child.pid },
     natsPid: nats.pid,
     call: async () => {
       const reply = await agentApi.call(
@@ -194,7 +194,7 @@ const sides = {
     },
   },
   nest: {
-    pids: [nestGateway.pid, nestWorker.pid],
+    pids: { gateway: nestGateway.pid, worker: nestWorker.pid },
     natsPid: nats.pid,
     call: async () => {
       const reply = await firstValueFrom(nestClient.send('talon.bench.nest.gateway', { message: 'hello' }));
@@ -202,7 +202,7 @@ const sides = {
     },
   },
   raw: {
-    pids: [rawRelay.pid, rawResponder.pid],
+    pids: { relay: rawRelay.pid, responder: rawResponder.pid },
     natsPid: nats.pid,
     call: async () => {
       const reply = (await raw.request('talon.bench.raw.relay', rawPayload, { timeout: 10_000 })).json();
@@ -230,18 +230,25 @@ for (let round = 0; round < ROUNDS; round++) {
     const side = sides[name];
     const warm = 50;
     for (let i = 0; i < warm; i++) await side.call();
-    const cpuBefore = cpuMs(side.pids);
-    const natsBefore = cpuMs([side.natsPid]);
+    const cpuBefore = cpuMsByRole(side.pids);
+    const natsBefore = processCpuMs(side.natsPid);
     const samples = await timeSequential(side.call, SEQUENTIAL, 0);
     const loaded = await throughput(side.call);
-    const cpu = cpuMs(side.pids) - cpuBefore;
-    const natsCpu = cpuMs([side.natsPid]) - natsBefore;
+    const cpuAfter = cpuMsByRole(side.pids);
+    const natsCpu = processCpuMs(side.natsPid) - natsBefore;
+    const calls = SEQUENTIAL + loaded.calls;
+    // Which process the CPU went to: Talon's worker beside NestJS's worker, its orchestrator beside the gateway.
+    const cpuPer1000ByProcess = Object.fromEntries(
+      Object.keys(side.pids).map((role) => [role, ((cpuAfter[role] - cpuBefore[role]) / calls) * 1000]),
+    );
+    const cpu = Object.keys(side.pids).reduce((sum, role) => sum + cpuAfter[role] - cpuBefore[role], 0);
     perRound[name].push({
       p50: percentile(samples, 0.5),
       p99: percentile(samples, 0.99),
       perSecond: loaded.perSecond,
-      cpuPer1000: (cpu / (SEQUENTIAL + loaded.calls)) * 1000,
-      natsCpuPer1000: (natsCpu / (SEQUENTIAL + loaded.calls)) * 1000,
+      cpuPer1000: (cpu / calls) * 1000,
+      cpuPer1000ByProcess,
+      natsCpuPer1000: (natsCpu / calls) * 1000,
     });
   }
 }
@@ -257,6 +264,12 @@ const figures = Object.fromEntries(
       c64PerSecond: Math.round(median(rounds.map((r) => r.perSecond))),
       cpuMsPer1000: Math.round(median(rounds.map((r) => r.cpuPer1000))),
       natsServerCpuMsPer1000: Math.round(median(rounds.map((r) => r.natsCpuPer1000))),
+      cpuMsPer1000ByProcess: Object.fromEntries(
+        Object.keys(rounds[0].cpuPer1000ByProcess).map((role) => [
+          role,
+          Math.round(median(rounds.map((r) => r.cpuPer1000ByProcess[role]))),
+        ]),
+      ),
     },
   ]),
 );
@@ -276,6 +289,9 @@ printTable(
     'p99 ms': figure.p99,
     'c64 calls/s': figure.c64PerSecond,
     'server CPU ms/1000': figure.cpuMsPer1000,
+    'by process': Object.entries(figure.cpuMsPer1000ByProcess)
+      .map(([role, ms]) => `${role} ${ms}`)
+      .join(', '),
     'nats-server CPU ms/1000': figure.natsServerCpuMsPer1000,
   })),
 );

@@ -6,6 +6,8 @@
 //   an empty and with a warm compile cache
 //   warm execute: text-stats (componentize-js) and the WAT probe
 //   host http-request: host-probe calling a loopback server, against a plain fetch of the same URL
+//   the stock NestJS service a user would write instead: ClientProxy → gateway → worker running text-stats in
+//   its own thread (no worker thread, no limits, no validation, no audit): the same two hops
 // Targets (issue 19): warm execute through NATS p50 < 0.6 ms; cold start with a warm cache < 150 ms
 // (they were 1 ms and 500 ms).
 import { createHash } from 'node:crypto';
@@ -17,7 +19,7 @@ import { execFileSync } from 'node:child_process';
 import { instantiateDirect } from './support/direct-component.mjs';
 import { untilQuiet } from './support/process-cpu.mjs';
 import { createInProcessDispatcher } from './support/in-process-dispatcher.mjs';
-import { REPO_ROOT, testing } from './support/processes.mjs';
+import { rawCredentials, REPO_ROOT, startScript, testing } from './support/processes.mjs';
 import { loadAtStart, printTable, summarize, timeSequential, warmUntilSteady } from './support/stats.mjs';
 import { connectTalonApi } from './support/talon-api.mjs';
 
@@ -169,6 +171,29 @@ directText.execute({ params: JSON.stringify(TEXT) });
 const directColdWarmMs = performance.now() - started;
 const directProbe = await instantiateDirect(join(directDir, 'b'), readFileSync(PROBE), 4);
 
+// The stock NestJS two-hop service, its worker running the same component in its own thread.
+const credentials = rawCredentials(nats);
+const nestService = (role, ...args) =>
+  startScript(join(REPO_ROOT, 'bench/support/nest-service.mjs'), [role, nats.url, ...args], credentials);
+const nestWorker = await nestService('wasm-worker', TEXT_STATS);
+const nestGateway = await nestService('gateway');
+const { ClientProxyFactory, Transport } = await import('@nestjs/microservices');
+const { firstValueFrom } = await import('rxjs');
+const nestClient = ClientProxyFactory.create({
+  transport: Transport.NATS,
+  options: {
+    servers: nats.url,
+    user: credentials.NATS_USER,
+    pass: credentials.NATS_PASSWORD,
+    inboxPrefix: credentials.NATS_INBOX_PREFIX,
+  },
+});
+await nestClient.connect();
+const textViaNest = async () => {
+  const stats = await firstValueFrom(nestClient.send('talon.bench.nest.gateway', TEXT));
+  if (typeof stats !== 'object' || stats === null) throw new Error(`nest text-stats failed: ${stats}`);
+};
+
 const callTool = (tool, params) => async () => {
   await talon.client.tools.call({ tool, params }, { timeoutMs: 10_000 });
 };
@@ -193,6 +218,7 @@ const paths = {
   probeViaDispatcher: [() => inProcess.dispatcher.call({ tool: 'probe', params: { x: 1 } }), COUNT],
   textViaDispatcher: [() => inProcess.dispatcher.call({ tool: 'text-stats', params: TEXT }), COUNT],
   textViaTalon: [callTool('text-stats', TEXT), COUNT],
+  textViaNest: [textViaNest, COUNT],
   textDirect: [async () => directText.execute({ params: textJson }), COUNT],
   probeViaTalon: [callTool('probe', { x: 1 }), COUNT],
   probeDirect: [async () => directProbe.execute({ params: '{"x":1}' }), COUNT],
@@ -229,6 +255,12 @@ printTable([
     path: 'warm text-stats via tools.call',
     p50: results.textViaTalon.p50,
     p99: results.textViaTalon.p99,
+    direct: results.textDirect.p50,
+  },
+  {
+    path: 'warm text-stats via stock NestJS (gateway → worker, in process)',
+    p50: results.textViaNest.p50,
+    p99: results.textViaNest.p99,
     direct: results.textDirect.p50,
   },
   {
@@ -270,6 +302,8 @@ printTable([
 ]);
 
 await inProcess.close();
+await nestClient.close();
+for (const child of [nestGateway, nestWorker]) child.kill('SIGTERM');
 await Promise.all([talon.close(), workerConnection.close()]);
 await runner.stop();
 await orchestrator.stop();
@@ -290,6 +324,11 @@ console.log(
         talon: results.textViaDispatcher,
         direct: results.textDirect,
         ratioP50: ratio(results.textViaDispatcher.p50, results.textDirect.p50),
+      },
+      textStatsViaNest: {
+        nest: results.textViaNest,
+        talonVsNestP50: ratio(results.textViaTalon.p50, results.textViaNest.p50),
+        talonVsNestP99: ratio(results.textViaTalon.p99, results.textViaNest.p99),
       },
       textStatsStraightToRunner: results.textOnRunner,
       watProbeStraightToRunner: results.probeOnRunner,
