@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { rawCredentials, REPO_ROOT, startScript, testing } from './support/processes.mjs';
+import { REPO_ROOT, testing } from './support/processes.mjs';
+import { startStockNest } from './support/stock-nest.mjs';
 import { loadAtStart, printTable, summarize, timeSequential, warmUntilSteady } from './support/stats.mjs';
 import { connectTalonApi } from './support/talon-api.mjs';
 
@@ -72,25 +73,9 @@ const direct = async () => {
 };
 
 // The stock NestJS two-hop service, its worker holding an SDK client to a server-everything of its own.
-const credentials = rawCredentials(nats);
-const nestService = (role, ...args) =>
-  startScript(join(REPO_ROOT, 'bench/support/nest-service.mjs'), [role, nats.url, ...args], credentials);
-const nestWorker = await nestService('mcp-worker', everything);
-const nestGateway = await nestService('gateway');
-const { ClientProxyFactory, Transport } = await import('@nestjs/microservices');
-const { firstValueFrom } = await import('rxjs');
-const nestClient = ClientProxyFactory.create({
-  transport: Transport.NATS,
-  options: {
-    servers: nats.url,
-    user: credentials.NATS_USER,
-    pass: credentials.NATS_PASSWORD,
-    inboxPrefix: credentials.NATS_INBOX_PREFIX,
-  },
-});
-await nestClient.connect();
+const nest = await startStockNest(nats, 'mcp-worker', everything);
 const viaNest = async () => {
-  const result = await firstValueFrom(nestClient.send('talon.bench.nest.gateway', { message: 'bench' }));
+  const result = await nest.call({ message: 'bench' });
   if (!result?.content?.[0]?.text?.includes('bench'))
     throw new Error(`nest echo failed: ${JSON.stringify(result)}`);
 };
@@ -128,8 +113,7 @@ printTable([
   { path: 'hops only: tools.call → orchestrator → tool-worker built-in echo', ...builtinStats },
   { path: 'stock NestJS: ClientProxy → gateway → worker → server-everything (stdio)', ...nestStats },
 ]);
-await nestClient.close();
-for (const child of [nestGateway, nestWorker]) child.kill('SIGTERM');
+await nest.stop();
 await client.close();
 await talon.close();
 await Promise.all([orchestrator.stop(), runner.stop(), worker.stop()]);

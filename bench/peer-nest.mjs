@@ -20,6 +20,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { processCpuMs } from './support/process-cpu.mjs';
 import { rawCredentials, REPO_ROOT, startScript, testing } from './support/processes.mjs';
+import { startStockNest } from './support/stock-nest.mjs';
 import {
   loadAtStart,
   percentile,
@@ -116,16 +117,7 @@ await testing.waitUntil(
 );
 
 const credentials = rawCredentials(nats);
-const nestWorker = await startScript(
-  join(REPO_ROOT, 'bench/support/nest-service.mjs'),
-  ['worker', nats.url],
-  credentials,
-);
-const nestGateway = await startScript(
-  join(REPO_ROOT, 'bench/support/nest-service.mjs'),
-  ['gateway', nats.url],
-  credentials,
-);
+const nest = await startStockNest(nats);
 const rawResponder = await startScript(
   join(REPO_ROOT, 'bench/support/raw-responder.mjs'),
   [nats.url, 'talon.bench.raw.responder'],
@@ -137,18 +129,6 @@ const rawRelay = await startScript(
   credentials,
 );
 
-const { ClientProxyFactory, Transport } = await import('@nestjs/microservices');
-const { firstValueFrom } = await import('rxjs');
-const nestClient = ClientProxyFactory.create({
-  transport: Transport.NATS,
-  options: {
-    servers: nats.url,
-    user: credentials.NATS_USER,
-    pass: credentials.NATS_PASSWORD,
-    inboxPrefix: credentials.NATS_INBOX_PREFIX,
-  },
-});
-await nestClient.connect();
 const raw = await nats.connect('orchestrator');
 const rawPayload = new TextEncoder().encode(JSON.stringify({ message: 'hello' }));
 
@@ -194,10 +174,10 @@ const sides = {
     },
   },
   nest: {
-    pids: { gateway: nestGateway.pid, worker: nestWorker.pid },
+    pids: nest.pids,
     natsPid: nats.pid,
     call: async () => {
-      const reply = await firstValueFrom(nestClient.send('talon.bench.nest.gateway', { message: 'hello' }));
+      const reply = await nest.call({ message: 'hello' });
       if (reply?.message !== 'hello') throw new Error('nest echo failed');
     },
   },
@@ -296,7 +276,7 @@ printTable(
   })),
 );
 
-await nestClient.close();
+await nest.stop();
 await raw.close();
 await api.close();
 await agentApi.close();
@@ -304,7 +284,7 @@ await apiPg.close();
 await apiOutbox.close();
 await Promise.all([orchestratorPg.kill(), workerPg.kill(), orchestratorOutbox.kill(), workerOutbox.kill()]);
 await Promise.all([natsPg.stop(), database.drop(), natsOutbox.stop(), databaseOutbox.drop()]);
-for (const child of [nestGateway, nestWorker, rawRelay, rawResponder]) child.kill('SIGTERM');
+for (const child of [rawRelay, rawResponder]) child.kill('SIGTERM');
 await Promise.all([orchestrator.kill(), worker.kill()]);
 await nats.stop();
 rmSync(pgliteDir, { recursive: true, force: true });

@@ -19,7 +19,8 @@ import { execFileSync } from 'node:child_process';
 import { instantiateDirect } from './support/direct-component.mjs';
 import { untilQuiet } from './support/process-cpu.mjs';
 import { createInProcessDispatcher } from './support/in-process-dispatcher.mjs';
-import { rawCredentials, REPO_ROOT, startScript, testing } from './support/processes.mjs';
+import { REPO_ROOT, testing } from './support/processes.mjs';
+import { startStockNest } from './support/stock-nest.mjs';
 import { loadAtStart, printTable, summarize, timeSequential, warmUntilSteady } from './support/stats.mjs';
 import { connectTalonApi } from './support/talon-api.mjs';
 
@@ -172,25 +173,9 @@ const directColdWarmMs = performance.now() - started;
 const directProbe = await instantiateDirect(join(directDir, 'b'), readFileSync(PROBE), 4);
 
 // The stock NestJS two-hop service, its worker running the same component in its own thread.
-const credentials = rawCredentials(nats);
-const nestService = (role, ...args) =>
-  startScript(join(REPO_ROOT, 'bench/support/nest-service.mjs'), [role, nats.url, ...args], credentials);
-const nestWorker = await nestService('wasm-worker', TEXT_STATS);
-const nestGateway = await nestService('gateway');
-const { ClientProxyFactory, Transport } = await import('@nestjs/microservices');
-const { firstValueFrom } = await import('rxjs');
-const nestClient = ClientProxyFactory.create({
-  transport: Transport.NATS,
-  options: {
-    servers: nats.url,
-    user: credentials.NATS_USER,
-    pass: credentials.NATS_PASSWORD,
-    inboxPrefix: credentials.NATS_INBOX_PREFIX,
-  },
-});
-await nestClient.connect();
+const nest = await startStockNest(nats, 'wasm-worker', TEXT_STATS);
 const textViaNest = async () => {
-  const stats = await firstValueFrom(nestClient.send('talon.bench.nest.gateway', TEXT));
+  const stats = await nest.call(TEXT);
   if (typeof stats !== 'object' || stats === null) throw new Error(`nest text-stats failed: ${stats}`);
 };
 
@@ -302,8 +287,7 @@ printTable([
 ]);
 
 await inProcess.close();
-await nestClient.close();
-for (const child of [nestGateway, nestWorker]) child.kill('SIGTERM');
+await nest.stop();
 await Promise.all([talon.close(), workerConnection.close()]);
 await runner.stop();
 await orchestrator.stop();
