@@ -83,6 +83,35 @@ describe('BinaryCopyRows', () => {
     ]);
   });
 
+  it('stores short ASCII text byte for byte and anything else as UTF-8, on either side of the cut', async () => {
+    const names = [
+      'a'.repeat(256), // the longest text tried as ASCII
+      'b'.repeat(257), // the shortest that is not
+      `${'c'.repeat(255)}é`, // ASCII until its last character
+      '\u007f\u0080', // the last ASCII character, then the first that is not
+    ];
+    const rows = new BinaryCopyRows();
+    names.forEach((name, index) =>
+      rows
+        .row(7)
+        .int4(4 + index) // 4–7: after the first test's rows, before the ids the last test checks
+        .null()
+        .text(name)
+        .null()
+        .null()
+        .uuid('0193a4b2-7c1d-7e2f-8a3b-4c5d6e7f8091')
+        .null(),
+    );
+    await simple.run(binaryCopyStatement('typed', COLUMNS), rows.finish());
+    const stored = await db.query<{ name: string; ref: string }>(
+      'SELECT name, ref::text AS ref FROM typed WHERE id BETWEEN 4 AND 7 ORDER BY id',
+    );
+    expect(stored.rows.map((row) => row.name)).toEqual(names);
+    expect(new Set(stored.rows.map((row) => row.ref))).toEqual(
+      new Set(['0193a4b2-7c1d-7e2f-8a3b-4c5d6e7f8091']),
+    );
+  });
+
   it('refuses a value its column could not hold before anything is sent', () => {
     const rows = () => new BinaryCopyRows().row(1);
     expect(() => rows().int4(2_147_483_648)).toThrow(RangeError);
@@ -90,6 +119,11 @@ describe('BinaryCopyRows', () => {
     expect(() => rows().int8(2n ** 63n)).toThrow(RangeError);
     expect(() => rows().uuid('not-a-uuid')).toThrow(TypeError);
     expect(() => rows().uuid('01a24a05-8fc2-7276-b655-c262b522b51b; DROP')).toThrow(TypeError);
+    // 36 characters each, wrong in one place: a dash moved, a letter past f, a digit beyond ASCII.
+    expect(() => rows().uuid('01a24a058-fc2-7276-b655-c262b522b51b')).toThrow(TypeError);
+    expect(() => rows().uuid('01a24a05-8fc2-7276-b655-c262b522b51g')).toThrow(TypeError);
+    expect(() => rows().uuid('01a24a05-8fc2-7276-b655-c262b522b51\u0661')).toThrow(TypeError);
+    expect(() => rows().uuid('01a24a05-8fc2-7276-b655-c262b522b51b'.replace(/-/g, 'x'))).toThrow(TypeError);
     expect(() => rows().timestamptz(1.5)).toThrow(RangeError);
     expect(() => rows().text(7 as unknown as string)).toThrow(TypeError);
   });
