@@ -3,8 +3,9 @@
 // wrap and audit), directly with the SDK client on its own server process, and through the stock NestJS
 // service a user would write instead (ClientProxy → gateway → worker whose handler calls the server with
 // the SDK client: the same two hops, no validation, no audit), rounds alternated.
-// Target (issue 19): Talon adds under 0.5 ms at p50 (it was 1 ms); what NestJS adds is printed beside it. The orchestrator runs on PostgreSQL, or with
-// BENCH_DATABASE=pglite on PGlite with a data directory as `talon up` runs it (the audit journal). Last line: JSON.
+// Target (issue 19): Talon adds under 0.5 ms at p50 (it was 1 ms); what NestJS adds is printed beside it.
+// The orchestrator runs on PostgreSQL, or with BENCH_DATABASE=pglite on PGlite with a data directory as
+// `talon up` runs it (the audit journal). Last line: JSON.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

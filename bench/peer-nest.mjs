@@ -221,12 +221,11 @@ for (let round = 0; round < ROUNDS; round++) {
     const cpuPer1000ByProcess = Object.fromEntries(
       Object.keys(side.pids).map((role) => [role, ((cpuAfter[role] - cpuBefore[role]) / calls) * 1000]),
     );
-    const cpu = Object.keys(side.pids).reduce((sum, role) => sum + cpuAfter[role] - cpuBefore[role], 0);
     perRound[name].push({
       p50: percentile(samples, 0.5),
       p99: percentile(samples, 0.99),
       perSecond: loaded.perSecond,
-      cpuPer1000: (cpu / calls) * 1000,
+      cpuPer1000: Object.values(cpuPer1000ByProcess).reduce((sum, ms) => sum + ms, 0),
       cpuPer1000ByProcess,
       natsCpuPer1000: (natsCpu / calls) * 1000,
     });

@@ -44,12 +44,13 @@ async function workerHandler() {
     return (data) => client.callTool({ name: 'echo', arguments: data });
   }
   if (role === 'wasm-worker') {
-    const { mkdtempSync, readFileSync } = await import('node:fs');
+    const { mkdtempSync, readFileSync, rmSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
     const { instantiateDirect } = await import('./direct-component.mjs');
     const cache = mkdtempSync(join(tmpdir(), 'talon-bench-nest-wasm-'));
     const component = await instantiateDirect(cache, readFileSync(path), 128);
+    rmSync(cache, { recursive: true, force: true }); // the instance is made: its compile cache is done with
     return (data) => {
       const result = component.execute({ params: JSON.stringify(data) });
       if (result.error !== undefined) throw new Error(result.error);

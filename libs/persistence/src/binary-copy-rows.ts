@@ -4,6 +4,9 @@ const HEADER = Buffer.from('PGCOPY\n\xff\r\n\0\0\0\0\0\0\0\0\0', 'latin1');
 const POSTGRES_EPOCH_MICROS = BigInt(Date.UTC(2000, 0, 1)) * 1000n;
 /** Text up to this many characters is tried as ASCII first (see `asciiText`). */
 const SHORT_TEXT = 256;
+/** Where a uuid's text has its dashes, and where each of its 16 bytes starts (two hex digits). */
+const UUID_DASHES = [8, 13, 18, 23];
+const UUID_BYTES = [0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34];
 /** Each hex digit's value by character code; -1 for every other character. */
 const HEX_VALUE = Int8Array.from({ length: 128 }, (_, code) => {
   const digit = String.fromCharCode(code);
@@ -78,13 +81,10 @@ export class BinaryCopyRows {
     const bytes = this.reserve(20);
     bytes.writeInt32BE(16, this.length);
     // Parsed here, two hex digits a byte: the check and the bytes in one pass over the text.
+    for (const dash of UUID_DASHES)
+      if (value.charCodeAt(dash) !== 0x2d) throw new TypeError(`not a UUID for a COPY field: ${value}`);
     let at = this.length + 4;
-    for (let index = 0; index < 36; index += 2) {
-      if (index === 8 || index === 13 || index === 18 || index === 23) {
-        if (value.charCodeAt(index) !== 0x2d) throw new TypeError(`not a UUID for a COPY field: ${value}`);
-        index -= 1;
-        continue;
-      }
+    for (const index of UUID_BYTES) {
       const high = HEX_VALUE[value.charCodeAt(index)] ?? -1;
       const low = HEX_VALUE[value.charCodeAt(index + 1)] ?? -1;
       if (high < 0 || low < 0) throw new TypeError(`not a UUID for a COPY field: ${value}`);
@@ -139,7 +139,7 @@ export class BinaryCopyRows {
   /**
    * Writes `value` byte for byte when every character is ASCII (the audit row's names, ids and hashes):
    * two calls into C++ per field (`byteLength`, `write`) cost more than the loop for short text. False,
-   * with nothing written, when a character is not ASCII.
+   * with the length left as it was (the bytes past it are overwritten next), when a character is not ASCII.
    */
   private asciiText(value: string): boolean {
     const size = value.length;
