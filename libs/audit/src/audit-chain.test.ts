@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
 import { computeAuditHash, verifyAuditChain } from './audit-chain.js';
 import { GENESIS_HASH, type AuditRecord, type ChainedAuditRecord } from './audit-record.js';
@@ -54,6 +55,60 @@ describe('audit chain', () => {
     expect(computeAuditHash(GENESIS_HASH, record)).toBe(
       'f86379c046260c3d4c23495cb4d807a64241b28558027cce0dad42516882809a',
     );
+  });
+
+  it('hashes every shape of data as sorted-key JSON, whichever way the text is built', () => {
+    // An independent writer of the canonical form: keys sorted by code unit at every level, members
+    // that are undefined left out, undefined array items as null.
+    const reference = (value: unknown): string => {
+      if (Array.isArray(value))
+        return `[${Array.from({ length: value.length }, (_, index) => reference(value[index] ?? null)).join(',')}]`;
+      if (value !== null && typeof value === 'object') {
+        const members = Object.keys(value)
+          .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+          .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
+          .map((key) => `${JSON.stringify(key)}:${reference((value as Record<string, unknown>)[key])}`);
+        return `{${members.join(',')}}`;
+      }
+      return JSON.stringify(value ?? null);
+    };
+    const nullPrototype = Object.assign(Object.create(null) as Record<string, unknown>, { b: 1, a: 2 });
+    const shapes: Array<Record<string, unknown>> = [
+      {},
+      { attempts: 1, instanceId: 'tool-worker-1', truncated: false, redactions: [] },
+      { a: 1, b: 'two', c: null, d: true },
+      { z: 'last', a: 'first', m: undefined },
+      { list: ['x', 'y"', 3, null, false], other: -0, big: 1e21, nan: Number.NaN },
+      { Z: 1, a: 2, é: 3, '\u{1F600}': 4, '\uFFFF': 5, ' ': 6, '': 7 },
+      { '10': 'ten', '9': 'nine', a: 'a' },
+      { '01': 'not an index', '1.5': 'nor this', '-1': 'nor this' },
+      JSON.parse('{"__proto__": "own", "a": 1}') as Record<string, unknown>,
+      { nested: { b: 1, a: [{ d: 1, c: 2 }] }, top: 'x' },
+      { holes: [1, , 3], undefinedItem: [undefined, 'x'] }, // eslint-disable-line no-sparse-arrays
+      { quote: 'a"b\\c\n\u0000', lone: '\uD800' },
+      nullPrototype,
+    ];
+    const base: AuditRecord = {
+      at: '2026-12-07T03:00:00.000Z',
+      kind: 'tool.call',
+      actor: 'operator',
+      sessionId: null,
+      callId: 'c-1',
+      tool: 'echo',
+      argsHash: null,
+      outcome: 'ok',
+      durationMs: 4,
+      data: {},
+    };
+    for (const data of shapes)
+      for (const record of [
+        { ...base, data },
+        { ...base, data, durationMs: null, tool: null, sessionId: 's' },
+      ]) {
+        const body = reference({ ...record });
+        const expected = createHash('sha256').update(`${GENESIS_HASH}\n${body}`).digest('hex');
+        expect({ data, hash: computeAuditHash(GENESIS_HASH, record) }).toEqual({ data, hash: expected });
+      }
   });
 
   it('names an edited row', () => {

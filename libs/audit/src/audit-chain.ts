@@ -45,20 +45,115 @@ const HASHED_FIELDS = [
 ] as const satisfies ReadonlyArray<keyof AuditRecord>;
 
 /**
- * sha256 over the previous hash and the record's canonical JSON. The record's own fields are written in
- * their sorted order directly (the same text `canonical` gives the object of those fields, pinned by a
- * test), so only `data` is sorted key by key. One-shot `hash` over one string: a `Hash` object with three
- * updates cost twice as much per record (measured).
+ * A key JSON.stringify would not write in insertion order: an integer-like key is enumerated first, in
+ * numeric order ("10" after "9", where `canonical` puts it before).
+ */
+const INTEGER_LIKE_KEY = /^(?:0|[1-9]\d*)$/;
+
+/**
+ * sha256 over the previous hash and the record's canonical JSON (see {@link auditHashOfBody}).
  */
 export function computeAuditHash(prevHash: string, record: AuditRecord): string {
+  return auditHashOfBody(prevHash, canonicalAuditBody(record));
+}
+
+/**
+ * The hash of a record whose canonical JSON is `body` ({@link canonicalAuditBody}), for a writer that has
+ * the text already. One-shot `hash` over one string: a `Hash` object with three updates cost twice as much
+ * per record (measured).
+ */
+export function auditHashOfBody(prevHash: string, body: string): string {
+  return hash('sha256', `${prevHash}\n${body}`, 'hex');
+}
+
+/**
+ * The record's hashed fields as canonical JSON: keys in code-unit order at every level, members that are
+ * undefined left out. A record whose fields are plain values and whose `data` is flat (a tool call's
+ * always is) is written by one JSON.stringify of an object built in sorted key order, the same text at a
+ * third less CPU (measured: 3.3 → 2.4 µs a record with its hash); any other goes through `canonical` field
+ * by field. Tests pin the two to the same text.
+ */
+export function canonicalAuditBody(record: AuditRecord): string {
+  const data = sortedFlatData(record.data);
+  if (data !== undefined && plainFields(record))
+    return JSON.stringify({
+      actor: record.actor,
+      argsHash: record.argsHash,
+      at: record.at,
+      callId: record.callId,
+      data,
+      durationMs: record.durationMs,
+      kind: record.kind,
+      outcome: record.outcome,
+      sessionId: record.sessionId,
+      tool: record.tool,
+    });
   let body = '{';
   for (const field of HASHED_FIELDS) {
     const value = record[field];
     if (value === undefined) continue;
     body += `${body === '{' ? '' : ','}"${field}":${canonical(value)}`;
   }
-  body += '}';
-  return hash('sha256', `${prevHash}\n${body}`, 'hex');
+  return `${body}}`;
+}
+
+/** Every hashed field but `data` is a string, number, boolean, null or absent (what the types say). */
+function plainFields(record: AuditRecord): boolean {
+  for (const field of HASHED_FIELDS) {
+    if (field === 'data') continue;
+    const value: unknown = record[field];
+    if (value !== null && typeof value === 'object') return false;
+    if (typeof value === 'function' || typeof value === 'symbol' || typeof value === 'bigint') return false;
+  }
+  return true;
+}
+
+/**
+ * `data` with its keys in code-unit order (itself when they already are), when it is a plain object whose
+ * keys are not integer-like or `__proto__` and whose values are primitives or arrays of primitives: for
+ * those JSON.stringify writes exactly what `canonical` does. Undefined otherwise.
+ */
+function sortedFlatData(data: unknown): Record<string, unknown> | undefined {
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return undefined;
+  const prototype: unknown = Object.getPrototypeOf(data);
+  if (prototype !== Object.prototype && prototype !== null) return undefined;
+  const object = data as Record<string, unknown>;
+  const keys = Object.keys(object);
+  let sorted = true;
+  for (let index = 0; index < keys.length; index++) {
+    const key = keys[index]!;
+    if (key === '__proto__' || INTEGER_LIKE_KEY.test(key) || !plainValue(object[key], false))
+      return undefined;
+    if (index > 0 && keys[index - 1]! > key) sorted = false;
+  }
+  if (sorted) return object;
+  keys.sort(byCodeUnits);
+  const copy: Record<string, unknown> = {};
+  for (const key of keys) copy[key] = object[key];
+  return copy;
+}
+
+/**
+ * A value both writers put the same way: a string, number, boolean or null; undefined as a member (both
+ * leave it out); an array of those as a member. An undefined item or a hole in an array is left to
+ * `canonical`.
+ */
+function plainValue(value: unknown, inArray: boolean): boolean {
+  switch (typeof value) {
+    case 'string':
+    case 'number':
+    case 'boolean':
+      return true;
+    case 'undefined':
+      return !inArray;
+    case 'object':
+      if (value === null) return true;
+      if (inArray || !Array.isArray(value)) return false;
+      for (let index = 0; index < value.length; index++) if (!plainValue(value[index], true)) return false;
+      return true;
+    default:
+      return false;
+  }
 }
 
 /** The first problem `verifyAuditChain` found. */

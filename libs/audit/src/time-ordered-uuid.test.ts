@@ -18,6 +18,15 @@ describe('timeOrderedUuid', () => {
     expect(sameMs.size).toBe(10_000);
   });
 
+  it('writes the time of each id, also when a millisecond comes again after another', () => {
+    const times = [7, 7, 8, 7, 2 ** 40, 7];
+    for (const at of times) {
+      const id = timeOrderedUuid(at);
+      expect(id).toMatch(V7);
+      expect(parseInt(id.slice(0, 8) + id.slice(9, 13), 16)).toBe(at);
+    }
+  });
+
   it('takes the current time by default', () => {
     const before = Date.now();
     const id = timeOrderedUuid();

@@ -1,7 +1,10 @@
 import {
   AuditChainVerifier,
+  auditHashOfBody,
   computeAuditHash,
   GENESIS_HASH,
+  recordTime,
+  recordTimeMs,
   timeOrderedUuid,
   type AuditRecord,
   type AuditVerification,
@@ -39,8 +42,13 @@ export type AuditEntry = Omit<
 > &
   Partial<Pick<AuditRecord, 'sessionId' | 'callId' | 'tool' | 'argsHash' | 'durationMs' | 'data'>>;
 
-interface Pending {
+/** A record on its way into the chain, with its canonical JSON when its writer made it already. */
+interface QueuedRecord {
   record: AuditOutboxRecord;
+  body: string | undefined;
+}
+
+interface Pending extends QueuedRecord {
   written: () => void;
 }
 
@@ -114,7 +122,7 @@ export class AuditLog {
   async start(): Promise<void> {
     if (!this.options.outbox) return;
     this.gatherMs = this.options.gatherMs ?? DEFAULT_GATHER_MS;
-    await this.options.outbox.start((record) => this.commit(record));
+    await this.options.outbox.start((record, body) => this.commit(record, body));
   }
 
   /** Stops draining; what this log took from the outbox or was given is written first. */
@@ -136,10 +144,13 @@ export class AuditLog {
     });
   }
 
-  /** Queues one record for the chain; resolves once it is committed (never rejects: writes are retried). */
-  commit(record: AuditOutboxRecord): Promise<void> {
+  /**
+   * Queues one record for the chain; resolves once it is committed (never rejects: writes are retried).
+   * `body`, when given, is the record's canonical JSON (`canonicalAuditBody`), made already by the outbox.
+   */
+  commit(record: AuditOutboxRecord, body?: string): Promise<void> {
     return new Promise((written) => {
-      this.queue.push({ record, written });
+      this.queue.push({ record, body, written });
       if (!this.draining) void this.drain();
     });
   }
@@ -231,7 +242,7 @@ export class AuditLog {
         if (this.gatherMs > 0 && this.queue.length < MAX_BATCH_SIZE)
           await new Promise((resolve) => setTimeout(resolve, this.gatherMs));
         const batch = this.queue.splice(0, MAX_BATCH_SIZE);
-        await this.writeBatch(batch.map((pending) => pending.record));
+        await this.writeBatch(batch);
         for (const pending of batch) pending.written();
       }
     } finally {
@@ -240,7 +251,7 @@ export class AuditLog {
     }
   }
 
-  private async writeBatch(batch: AuditOutboxRecord[]): Promise<void> {
+  private async writeBatch(batch: readonly QueuedRecord[]): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
         await this.write(batch);
@@ -248,7 +259,7 @@ export class AuditLog {
       } catch (error) {
         this.onWriteError(error, attempt, batch.length);
         if (batch.length > 1 && attempt >= SPLIT_AFTER_ATTEMPTS) {
-          for (const record of batch) await this.writeRow(record);
+          for (const queued of batch) await this.writeRow(queued);
           return;
         }
         await backoff(attempt);
@@ -256,8 +267,8 @@ export class AuditLog {
     }
   }
 
-  private async writeRow(record: AuditOutboxRecord): Promise<void> {
-    let row = record;
+  private async writeRow(queued: QueuedRecord): Promise<void> {
+    let row = queued;
     for (let attempt = 1; ; attempt++) {
       try {
         await this.write([row]);
@@ -265,18 +276,20 @@ export class AuditLog {
       } catch (error) {
         this.onWriteError(error, attempt, 1);
         if (attempt === DEGRADE_AFTER_ATTEMPTS) {
-          row = {
-            ...record,
+          // A new record, so its canonical JSON is written afresh.
+          const record: AuditOutboxRecord = {
+            ...queued.record,
             sessionId: null,
             data: { unwritable: String((error as Error)?.message ?? error).slice(0, 500) },
           };
+          row = { record, body: undefined };
         }
         await backoff(attempt);
       }
     }
   }
 
-  private async write(batch: AuditOutboxRecord[]): Promise<void> {
+  private async write(batch: readonly QueuedRecord[]): Promise<void> {
     if (this.head !== undefined && (await this.appendAfterKnownHead(batch, this.head))) return;
     for (let race = 1; ; race++) {
       try {
@@ -295,7 +308,7 @@ export class AuditLog {
    * exactly when some row already holds the position after `head`, and this insert then fails instead of
    * forking the chain.
    */
-  private async appendAfterKnownHead(batch: AuditOutboxRecord[], head: ChainHead): Promise<boolean> {
+  private async appendAfterKnownHead(batch: readonly QueuedRecord[], head: ChainHead): Promise<boolean> {
     const rows = linked(head, uniqueRecords(batch));
     try {
       // Beside Prisma (on PGlite its cost per statement is as large as the insert's own): as text with
@@ -320,7 +333,7 @@ export class AuditLog {
    * The transaction that takes the chain lock and reads the head first. Records already stored (the
    * outbox delivered them again, or a direct write raced their delivery) are left out here.
    */
-  private async appendUnderLock(batch: AuditOutboxRecord[]): Promise<void> {
+  private async appendUnderLock(batch: readonly QueuedRecord[]): Promise<void> {
     this.head = await this.prisma.$transaction(async (tx) => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(${AUDIT_CHAIN_LOCK})`;
       const last = await tx.auditEvent.findFirst({
@@ -328,7 +341,7 @@ export class AuditLog {
         select: { hash: true, chainSeq: true },
       });
       const head = last ? { hash: last.hash, seq: last.chainSeq } : GENESIS_HEAD;
-      const ids = batch.map((record) => record.recordId);
+      const ids = batch.map((queued) => queued.record.recordId);
       const stored = new Set(
         this.storesIds
           ? (
@@ -336,7 +349,7 @@ export class AuditLog {
             ).map((row) => row.recordId)
           : [],
       );
-      const fresh = uniqueRecords(batch).filter((record) => !stored.has(record.recordId));
+      const fresh = uniqueRecords(batch).filter((queued) => !stored.has(queued.record.recordId));
       if (fresh.length === 0) return head;
       const linkedRows = linked(head, fresh);
       await tx.$executeRawUnsafe(insertSql(linkedRows, this.storesIds));
@@ -389,8 +402,6 @@ const INSERT_PREFIX = `INSERT INTO ${AUDIT_TABLE.table} (${COLUMN_NAMES.join(', 
  * and INSERT were even and below that INSERT wins (measured).
  */
 const COPY_MIN_ROWS = 32;
-/** The form of `at` that `new Date().toISOString()` gives; only it is sure to read back as the same text. */
-const ISO_MILLISECONDS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /** A row's values in {@link COLUMNS} order; the record id only when `withId` (rows of a log with an outbox). */
 function rowValues(row: LinkedRecord, withId: boolean): Array<string | number | null> {
@@ -439,7 +450,7 @@ function copyInput(rows: readonly LinkedRecord[], withId: boolean): Uint8Array |
   const copy = new BinaryCopyRows();
   for (const row of rows) {
     const record = row.record;
-    const at = ISO_MILLISECONDS.test(record.at) ? Date.parse(record.at) : Number.NaN;
+    const at = recordTimeMs(record.at);
     if (Number.isNaN(at)) return undefined;
     copy
       .row(COLUMNS.length)
@@ -462,17 +473,17 @@ function copyInput(rows: readonly LinkedRecord[], withId: boolean): Uint8Array |
 }
 
 /** Each record id once (a record redelivered while its first copy still waits in the queue). */
-function uniqueRecords(batch: AuditOutboxRecord[]): AuditOutboxRecord[] {
+function uniqueRecords(batch: readonly QueuedRecord[]): QueuedRecord[] {
   const seen = new Set<string>();
-  return batch.filter((record) => !seen.has(record.recordId) && seen.add(record.recordId));
+  return batch.filter(({ record }) => !seen.has(record.recordId) && seen.add(record.recordId));
 }
 
 /** The batch as rows linked one to the next, the first to `head`, at the positions after it. */
-function linked(head: ChainHead, batch: AuditOutboxRecord[]): LinkedRecord[] {
+function linked(head: ChainHead, batch: readonly QueuedRecord[]): LinkedRecord[] {
   let prevHash = head.hash;
   let chainSeq = head.seq;
-  return batch.map((record) => {
-    const hash = computeAuditHash(prevHash, record);
+  return batch.map(({ record, body }) => {
+    const hash = body === undefined ? computeAuditHash(prevHash, record) : auditHashOfBody(prevHash, body);
     const row = { record, prevHash, hash, chainSeq: ++chainSeq };
     prevHash = hash;
     return row;
@@ -501,7 +512,7 @@ function auditRecord(entry: AuditEntry): AuditOutboxRecord {
   return {
     // Time-ordered (UUIDv7), so the unique index on record ids is appended to like the one on positions.
     recordId: timeOrderedUuid(),
-    at: new Date().toISOString(),
+    at: recordTime(),
     kind: entry.kind,
     actor: entry.actor,
     sessionId,

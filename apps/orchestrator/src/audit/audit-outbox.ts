@@ -1,7 +1,11 @@
 import type { AuditOutboxRecord } from '@talon/contracts';
 
-/** Writes one record into the chain; resolves once it is committed (never rejects: writes are retried). */
-export type AuditCommit = (record: AuditOutboxRecord) => Promise<void>;
+/**
+ * Writes one record into the chain; resolves once it is committed (never rejects: writes are retried).
+ * `body`, when the outbox made it, is the record's canonical JSON (`canonicalAuditBody`), so the chain
+ * does not write it again to hash the record.
+ */
+export type AuditCommit = (record: AuditOutboxRecord, body?: string) => Promise<void>;
 
 /**
  * A durable queue in front of the audit chain: `publish` resolves once the record survives a crash of

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { canonicalAuditBody } from '@talon/audit';
 import type { AuditOutboxRecord } from '@talon/contracts';
 import { JsonLogger } from '@talon/service-runtime';
 import { JournalAuditOutbox } from './journal-audit-outbox.js';
@@ -105,5 +106,47 @@ describe('JournalAuditOutbox', () => {
     expect(replayed.map((entry) => entry.recordId)).toEqual(kept.map((entry) => entry.recordId));
     await next.stop();
     expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('writes each record as its canonical JSON with the id in front, reads it back as the record, and hands the text on', async () => {
+    const dir = newDir();
+    const handed: Array<{ record: AuditOutboxRecord; body: string | undefined }> = [];
+    const journal = new JournalAuditOutbox(dir, logger, { stopWaitMs: 20 });
+    // The first chain hands each record on with the text it was given, and never commits: the next start
+    // finds both records still in the journal.
+    await journal.start(
+      (entry, body) =>
+        new Promise<void>(() => {
+          handed.push({ record: entry, body });
+        }),
+    );
+    const nested = {
+      ...record(),
+      sessionId: randomUUID(),
+      argsHash: 'ab'.repeat(32),
+      durationMs: null,
+      data: { b: ['x', 'y'], a: 'quote " and \\', '10': { z: 1, a: [null] } },
+    };
+    const plain = record();
+    await journal.publish(nested);
+    await journal.publish(plain);
+    expect(handed).toEqual([
+      { record: nested, body: canonicalAuditBody(nested) },
+      { record: plain, body: canonicalAuditBody(plain) },
+    ]);
+    const [segment] = readdirSync(dir);
+    const [first, second] = readFileSync(join(dir, segment!), 'utf8').trimEnd().split('\n');
+    expect(first).toBe(`{"recordId":"${nested.recordId}",${canonicalAuditBody(nested).slice(1)}`);
+    expect(JSON.parse(first!)).toEqual(nested);
+    expect(JSON.parse(second!)).toEqual(plain);
+    await journal.stop();
+    const replayed: Array<{ record: AuditOutboxRecord; body: string | undefined }> = [];
+    const next = new JournalAuditOutbox(dir, logger);
+    await next.start(async (entry, body) => void replayed.push({ record: entry, body }));
+    expect(replayed).toEqual([
+      { record: nested, body: undefined },
+      { record: plain, body: undefined },
+    ]);
+    await next.stop();
   });
 });
