@@ -17,9 +17,12 @@ const INT32_MAX = 2_147_483_647;
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 
-/** The statement that reads {@link BinaryCopyRows} input from PGlite's `/dev/blob` into `columns` of `table`. */
-export function binaryCopyStatement(table: string, columns: readonly string[]): string {
-  return `COPY ${table} (${columns.join(', ')}) FROM '/dev/blob' WITH (FORMAT binary)`;
+/**
+ * The statement that reads {@link BinaryCopyRows} input from the server-side file `path` (on PGlite, a file
+ * of its own file system) into `columns` of `table`. `path` is the caller's constant, never user input.
+ */
+export function binaryCopyStatement(table: string, columns: readonly string[], path: string): string {
+  return `COPY ${table} (${columns.join(', ')}) FROM '${path}' WITH (FORMAT binary)`;
 }
 
 /**

@@ -35,8 +35,8 @@ export interface Database {
   executeText(sql: string, into?: { table: string }): Promise<void>;
   /**
    * PGlite only (undefined on PostgreSQL, whose driver needs a stream for COPY): inserts `rows`, built with
-   * `BinaryCopyRows` in the order of `columns`, into `table` by `COPY … FROM '/dev/blob' WITH (FORMAT
-   * binary)` in the simple query protocol. Per row it costs PGlite less CPU than a multi-row
+   * `BinaryCopyRows` in the order of `columns`, into `table` by `COPY … FROM '<file>' WITH (FORMAT
+   * binary)` in the simple query protocol, the input a file in PGlite's in-memory file system. Per row it costs PGlite less CPU than a multi-row
    * `INSERT … VALUES` at dozens of rows (text COPY and INSERT were even at 16 rows, and binary input costs a
    * fifth less per row than text; measured), more at a few; the audit append uses it from 32 rows. Driver
    * errors surface as they are. It writes `table` alone (see `WriteEpoch`).

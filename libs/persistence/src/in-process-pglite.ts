@@ -1,6 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
-import { binaryCopyStatement } from './binary-copy-rows.js';
 import { pgliteAdapterView } from './pglite-adapter-view.js';
 import { migratedPgliteDatabase } from './pglite-database.js';
 import type { PgliteHost } from './pglite-host.js';
@@ -42,7 +41,7 @@ export const inProcessPglite: PgliteHost = {
               },
               copyRows: async (table, columns, rows) => {
                 epoch.advanceTable(table);
-                await simpleQuery.run(binaryCopyStatement(table, columns), rows);
+                await simpleQuery.copyRows(table, columns, rows);
               },
               query: async <Row extends object>(sql: string, params: readonly unknown[]) => {
                 epoch.advanceFor(sql);

@@ -4,7 +4,6 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import type { SqlDriverAdapter, Transaction } from '@prisma/driver-adapter-utils';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
-import { binaryCopyStatement } from './binary-copy-rows.js';
 import { pgliteAdapterView } from './pglite-adapter-view.js';
 import { PgliteSimpleQuery } from './pglite-simple-query.js';
 import { PgliteSqlExecutor } from './pglite-sql-executor.js';
@@ -84,7 +83,7 @@ async function answer(request: PgliteThreadRequest): Promise<unknown> {
       await simpleQuery.run(request.sql);
       return undefined;
     case 'copyRows':
-      await simpleQuery.run(binaryCopyStatement(request.table, request.columns), request.rows);
+      await simpleQuery.copyRows(request.table, request.columns, request.rows);
       return undefined;
     case 'preparedQuery':
       return (await statements.run(request.sql, request.params)).rows;

@@ -1,10 +1,16 @@
 import type { PGlite } from '@electric-sql/pglite';
+import { binaryCopyStatement } from './binary-copy-rows.js';
 import { PgliteStatementError } from './errors/pglite-statement-error.js';
 
 /** Backend message types read here (PostgreSQL frontend/backend protocol). */
 const QUERY = 0x51; // 'Q'
 const ERROR_RESPONSE = 0x45; // 'E'
 const COMMAND_COMPLETE = 0x43; // 'C'
+/**
+ * Where {@link PgliteSimpleQuery.copyRows} puts its input: in PGlite's in-memory root file system (only the
+ * data directory is mounted from the host). Statements run one at a time, so one path serves them all.
+ */
+const COPY_INPUT_PATH = '/tmp/talon-copy-input.bin';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -26,28 +32,46 @@ export interface SimpleQueryOutcome {
 export class PgliteSimpleQuery {
   constructor(private readonly db: PGlite) {}
 
+  /** Runs `sql`. */
+  run(sql: string): Promise<SimpleQueryOutcome> {
+    return this.db._runExclusiveTransaction(() => this.db._runExclusiveQuery(() => this.send(sql)));
+  }
+
   /**
-   * Runs `sql`; `input` is what PGlite's `/dev/blob` reads meanwhile (a `COPY … FROM '/dev/blob'`), as
-   * PGlite's own `exec` hands over its `blob` option.
+   * Inserts `rows` (binary COPY input, see `BinaryCopyRows`) into `columns` of `table`. The input is handed
+   * over as a file in PGlite's own memory file system (its `/tmp`, never the host's), which COPY reads in
+   * large blocks: PGlite's `/dev/blob` device, the other way in, copies its input a byte at a time in
+   * JavaScript and cost about 3 µs of CPU more per audit row (measured: 8.6 → 5.4 µs a row at 300 rows a
+   * statement). The file is removed when the statement ends.
    */
-  run(sql: string, input?: Uint8Array): Promise<SimpleQueryOutcome> {
+  copyRows(table: string, columns: readonly string[], rows: Uint8Array): Promise<SimpleQueryOutcome> {
     return this.db._runExclusiveTransaction(() =>
       this.db._runExclusiveQuery(async () => {
-        // Bytes of an ordinary (not shared) buffer: BinaryCopyRows allocates them.
-        if (input !== undefined) await this.db._handleBlob(new Blob([input as Uint8Array<ArrayBuffer>]));
+        const fs = this.db.Module.FS;
+        fs.writeFile(COPY_INPUT_PATH, rows);
         try {
-          // The stream form hands over the reply bytes as they come; the plain one parses them all first.
-          const chunks: Uint8Array[] = [];
-          await this.db.execProtocolRawStream(queryMessage(sql), {
-            syncToFs: true,
-            onRawData: (chunk) => chunks.push(chunk.slice()), // a view into PGlite's memory
-          });
-          return readReply(chunks.length === 1 ? chunks[0]! : concat(chunks));
+          return await this.send(binaryCopyStatement(table, columns, COPY_INPUT_PATH));
         } finally {
-          if (input !== undefined) await this.db._cleanupBlob();
+          // Left behind, it would only be overwritten by the next statement's input.
+          try {
+            fs.unlink(COPY_INPUT_PATH);
+          } catch {
+            /* nothing to take back */
+          }
         }
       }),
     );
+  }
+
+  /** Sends `sql` as one Query message and reads the reply; the caller holds both of PGlite's locks. */
+  private async send(sql: string): Promise<SimpleQueryOutcome> {
+    // The stream form hands over the reply bytes as they come; the plain one parses them all first.
+    const chunks: Uint8Array[] = [];
+    await this.db.execProtocolRawStream(queryMessage(sql), {
+      syncToFs: true,
+      onRawData: (chunk) => chunks.push(chunk.slice()), // a view into PGlite's memory
+    });
+    return readReply(chunks.length === 1 ? chunks[0]! : concat(chunks));
   }
 }
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { PGlite } from '@electric-sql/pglite';
-import { BinaryCopyRows, binaryCopyStatement } from '../src/binary-copy-rows.js';
+import { BinaryCopyRows } from '../src/binary-copy-rows.js';
 import { PgliteSimpleQuery } from '../src/pglite-simple-query.js';
 
 const COLUMNS = ['id', 'at', 'name', 'small', 'big', 'ref', 'doc'];
@@ -53,7 +53,7 @@ describe('BinaryCopyRows', () => {
       .int8(null)
       .null()
       .jsonb(null);
-    expect(await simple.run(binaryCopyStatement('typed', COLUMNS), rows.finish())).toEqual({
+    expect(await simple.copyRows('typed', COLUMNS, rows.finish())).toEqual({
       affectedRows: 3,
     });
     const stored = await db.query<Record<string, string | null>>(
@@ -102,7 +102,7 @@ describe('BinaryCopyRows', () => {
         .uuid('0193a4b2-7c1d-7e2f-8a3b-4c5d6e7f8091')
         .null(),
     );
-    await simple.run(binaryCopyStatement('typed', COLUMNS), rows.finish());
+    await simple.copyRows('typed', COLUMNS, rows.finish());
     const stored = await db.query<{ name: string; ref: string }>(
       'SELECT name, ref::text AS ref FROM typed WHERE id BETWEEN 4 AND 7 ORDER BY id',
     );
@@ -130,11 +130,11 @@ describe('BinaryCopyRows', () => {
 
   it('lets PostgreSQL refuse JSON that is not JSON, and a row with too few values', async () => {
     const badJson = new BinaryCopyRows().row(7).int4(10).null().null().null().null().null().jsonb('{"open":');
-    await expect(simple.run(binaryCopyStatement('typed', COLUMNS), badJson.finish())).rejects.toMatchObject({
+    await expect(simple.copyRows('typed', COLUMNS, badJson.finish())).rejects.toMatchObject({
       code: '22P02',
     });
     const short = new BinaryCopyRows().row(7).int4(11).null();
-    await expect(simple.run(binaryCopyStatement('typed', COLUMNS), short.finish())).rejects.toMatchObject({
+    await expect(simple.copyRows('typed', COLUMNS, short.finish())).rejects.toMatchObject({
       code: expect.stringMatching(/^22/),
     });
     expect((await db.query('SELECT 1 FROM typed WHERE id >= 10')).rows).toEqual([]);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { PGlite } from '@electric-sql/pglite';
 import { PgliteStatementError } from '../src/errors/pglite-statement-error.js';
-import { BinaryCopyRows, binaryCopyStatement } from '../src/binary-copy-rows.js';
+import { BinaryCopyRows } from '../src/binary-copy-rows.js';
 import { PgliteSimpleQuery } from '../src/pglite-simple-query.js';
 import { isUniqueViolation } from '../src/unique-violation.js';
 
@@ -48,7 +48,7 @@ describe('PgliteSimpleQuery', () => {
     expect(await simple.run("INSERT INTO item VALUES (5, 'e')")).toEqual({ affectedRows: 1 });
   });
 
-  it('feeds binary COPY … FROM /dev/blob: hostile text round-trips exactly, a refused row refuses all', async () => {
+  it('copies binary COPY input: hostile text round-trips exactly, a refused row refuses all, no input is left behind', async () => {
     await db.exec('CREATE TABLE copied (id int PRIMARY KEY, name text, note text)');
     const hostile = [
       'tab\there',
@@ -60,15 +60,15 @@ describe('PgliteSimpleQuery', () => {
       'ünïcødé 漢字 🦅',
       '',
     ];
-    const copy = binaryCopyStatement('copied', ['id', 'name', 'note']);
+    const copy = (rows: Uint8Array) => simple.copyRows('copied', ['id', 'name', 'note'], rows);
     const input = (rows: ReadonlyArray<[number, string | null, string | null]>) => {
       const built = new BinaryCopyRows();
       for (const [id, name, note] of rows) built.row(3).int4(id).text(name).text(note);
       return built.finish();
     };
-    expect(
-      await simple.run(copy, input(hostile.map((text, index) => [index, text, index % 2 ? null : text]))),
-    ).toEqual({ affectedRows: hostile.length });
+    expect(await copy(input(hostile.map((text, index) => [index, text, index % 2 ? null : text])))).toEqual({
+      affectedRows: hostile.length,
+    });
     const rows = await db.query<{ id: number; name: string; note: string | null }>(
       'SELECT id, name, note FROM copied ORDER BY id',
     );
@@ -76,17 +76,17 @@ describe('PgliteSimpleQuery', () => {
       hostile.map((text, index) => ({ id: index, name: text, note: index % 2 ? null : text })),
     );
     // A duplicate key refuses the whole input as a unique violation; nothing of it is stored.
-    const refused = await simple
-      .run(
-        copy,
-        input([
-          [100, 'new', null],
-          [0, 'again', null],
-        ]),
-      )
-      .catch((error: unknown) => error);
+    const refused = await copy(
+      input([
+        [100, 'new', null],
+        [0, 'again', null],
+      ]),
+    ).catch((error: unknown) => error);
     expect(isUniqueViolation(refused)).toBe(true);
     expect((await db.query('SELECT 1 FROM copied WHERE id = 100')).rows).toEqual([]);
+    // The input lived in PGlite's in-memory file system, and only for its statement.
+    expect(db.Module.FS.readdir('/tmp').filter((name: string) => name.startsWith('talon-'))).toEqual([]);
+    expect(db.Module.FS.lookupPath('/tmp', {}).node.mount.type).toBe(db.Module.MEMFS);
     expect(await simple.run("INSERT INTO copied VALUES (200, 'after', NULL)")).toEqual({ affectedRows: 1 });
   });
 
