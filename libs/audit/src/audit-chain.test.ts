@@ -26,6 +26,22 @@ function chain(count: number): ChainedAuditRecord[] {
   return rows;
 }
 
+/** An operator's `echo` call with the given `data`, as a record of the given time. */
+function operatorRecord(data: Record<string, unknown>, at = '2026-12-03T10:00:00.000Z'): AuditRecord {
+  return {
+    at,
+    kind: 'tool.call',
+    actor: 'operator',
+    sessionId: null,
+    callId: 'c-1',
+    tool: 'echo',
+    argsHash: null,
+    outcome: 'ok',
+    durationMs: 4,
+    data,
+  };
+}
+
 describe('audit chain', () => {
   it('verifies an intact chain and reports its head', () => {
     const rows = chain(5);
@@ -39,21 +55,26 @@ describe('audit chain', () => {
   });
 
   it('hashes as the chains already stored were hashed (sorted keys, undefined left out, arrays in order)', () => {
-    const record: AuditRecord = {
-      at: '2026-12-03T10:00:00.000Z',
-      kind: 'tool.call',
-      actor: 'operator',
-      sessionId: null,
-      callId: 'c-1',
-      tool: 'echo',
-      argsHash: null,
-      outcome: 'ok',
-      durationMs: 4,
-      data: { z: [1, { b: 'x"\\', a: null }], a: true, skipped: undefined, '10': 'n', '2': 'm' },
-    };
+    const record = operatorRecord({
+      z: [1, { b: 'x"\\', a: null }],
+      a: true,
+      skipped: undefined,
+      '10': 'n',
+      '2': 'm',
+    });
     // Computed by the first implementation; a change of the canonical form would break every stored chain.
     expect(computeAuditHash(GENESIS_HASH, record)).toBe(
       'f86379c046260c3d4c23495cb4d807a64241b28558027cce0dad42516882809a',
+    );
+    // A tool call's flat data, written by one JSON.stringify since 2026-12-07: computed by the writer before it.
+    const flat = operatorRecord({
+      truncated: false,
+      instanceId: 'tool-worker-1',
+      attempts: 1,
+      redactions: ['token'],
+    });
+    expect(computeAuditHash(GENESIS_HASH, flat)).toBe(
+      '69367d53cba34eb404b3fe28a42c419db7ba613299962bbaada904fbb799d5f8',
     );
   });
 
@@ -88,18 +109,7 @@ describe('audit chain', () => {
       { quote: 'a"b\\c\n\u0000', lone: '\uD800' },
       nullPrototype,
     ];
-    const base: AuditRecord = {
-      at: '2026-12-07T03:00:00.000Z',
-      kind: 'tool.call',
-      actor: 'operator',
-      sessionId: null,
-      callId: 'c-1',
-      tool: 'echo',
-      argsHash: null,
-      outcome: 'ok',
-      durationMs: 4,
-      data: {},
-    };
+    const base = operatorRecord({}, '2026-12-07T03:00:00.000Z');
     for (const data of shapes)
       for (const record of [
         { ...base, data },
