@@ -98,6 +98,13 @@ describe('the audit journal (PGlite with a data directory)', () => {
     expect(stored.map((row) => row.callId)).toEqual(callIds);
     // In one statement: the ids are consecutive and each row links to the one before.
     expect(stored.every((row, index) => index === 0 || row.prevHash === stored[index - 1]!.hash)).toBe(true);
+    // Only the statement's last row keeps its record id: it marks how far the chain got for a replay.
+    const kept = await database.prisma.auditEvent.findMany({
+      where: { callId: { in: callIds } },
+      orderBy: { chainSeq: 'asc' },
+      select: { recordId: true },
+    });
+    expect(kept.map((row) => row.recordId !== null)).toEqual([false, false, false, false, true]);
     await audit.stop();
     expect(segments(dir)).toEqual([]);
     expect((await audit.verify()).ok).toBe(true);
@@ -156,9 +163,17 @@ describe('the audit journal (PGlite with a data directory)', () => {
     const ids = [...committed, ...pending].map((entry) => entry.callId!);
     const stored = await rows(ids);
     expect(stored.map((row) => row.callId).sort()).toEqual([...ids].sort());
-    const damaged = await database.prisma.auditEvent.findMany({ where: { recordId: damagedId } });
-    expect(damaged).toMatchObject([{ kind: 'audit.unreadable', outcome: 'unreadable' }]);
-    expect((JSON.parse(damaged[0]!.data) as { line: number }).line).toBe(4);
+    // The damaged line's row keeps no record id (only the last journal record of a batch does): found by
+    // the journal it names.
+    const damaged = await database.prisma.auditEvent.findMany({
+      where: { kind: 'audit.unreadable', data: { contains: 'segment-000000000007.jsonl' } },
+    });
+    expect(damaged).toMatchObject([{ outcome: 'unreadable' }]);
+    expect(JSON.parse(damaged[0]!.data)).toMatchObject({
+      journal: join(dir, 'segment-000000000007.jsonl'),
+      line: 4,
+    });
+    expect(await database.prisma.auditEvent.count({ where: { recordId: damagedId } })).toBe(0);
     expect(await database.prisma.auditEvent.count({ where: { recordId: tornId } })).toBe(0);
     expect(logs.join('\n')).toMatch(/cut short by a crash/);
     // Numbering goes on after the highest segment found, and every replayed segment is gone.

@@ -28,6 +28,8 @@ const RETRY_MAX_MS = 5_000;
 const SPLIT_AFTER_ATTEMPTS = 3;
 /** A single row that failed this often is written with its details replaced by the error (never dropped). */
 const DEGRADE_AFTER_ATTEMPTS = 6;
+/** Record ids looked up at once when an outbox asks which of its records are stored. */
+const STORED_IDS_PAGE = 500;
 /** Locked appends tried again at once when a one-statement append of another writer linked to the head first. */
 const LOCKED_RACE_RETRIES = 3;
 /** The longest `list` and `verify` wait for the outbox to be written before they read. */
@@ -46,7 +48,16 @@ export type AuditEntry = Omit<
 interface QueuedRecord {
   record: AuditOutboxRecord;
   body: string | undefined;
+  /** Handed over by the outbox (not written directly after the outbox refused it). */
+  viaOutbox: boolean;
 }
+
+/**
+ * Which rows keep their record id: none (no outbox: nothing is handed over twice), every one (an outbox
+ * that may hand a record over twice, in any order), or, for an outbox that hands records over in order
+ * (`committedInOrder`), the last of the outbox's records in each batch and every record written directly.
+ */
+type RecordIdRows = 'none' | 'every' | 'last-of-batch';
 
 interface Pending extends QueuedRecord {
   written: () => void;
@@ -85,7 +96,9 @@ const DEFAULT_GATHER_MS = 20;
  * awaits `append` before it answers (the tool dispatcher does) so never answers a call whose record a
  * crash could lose. Commits are grouped: records that arrive while a transaction runs are written
  * together in the next one, so a busy orchestrator writes one transaction per round trip.
- * Every record carries an id, stored once: the outbox may deliver a record twice.
+ * Every record carries an id, stored once: the outbox may deliver a record twice. With an outbox that keeps
+ * order (the journal) only the last of its records in each batch keeps its id, which is all the outbox needs
+ * to find how far the chain got.
  * A failed write is retried with backoff and never dropped: a batch that keeps failing is written row by
  * row, and a row that still fails is written with its `data` replaced by the error. A batch links to the
  * head this log last wrote, in one statement, at the positions after the head's; when another orchestrator
@@ -104,10 +117,11 @@ export class AuditLog {
   private readonly prisma: Database['prisma'];
   private readonly onWriteError: AuditWriteErrorListener;
   /**
-   * Only a log with an outbox can be handed a record twice, so only its rows keep their ids (the index on
-   * them is partial: rows without one cost nothing there).
+   * Only a log with an outbox can be handed a record twice, so only its rows keep their ids, and with an
+   * outbox that keeps order only the rows that mark how far it got (the index on them is partial: rows
+   * without one cost nothing there; on PGlite an index entry is a fifth of an audit row's CPU, measured).
    */
-  private readonly storesIds: boolean;
+  private readonly recordIds: RecordIdRows;
 
   constructor(
     private readonly database: Pick<Database, 'prisma' | 'executeText' | 'copyRows'>,
@@ -115,14 +129,18 @@ export class AuditLog {
   ) {
     this.prisma = database.prisma;
     this.onWriteError = options.onWriteError ?? (() => undefined);
-    this.storesIds = options.outbox !== undefined;
+    const outbox = options.outbox;
+    this.recordIds = !outbox ? 'none' : outbox.committedInOrder ? 'last-of-batch' : 'every';
   }
 
   /** Starts draining the outbox (any orchestrator's records) into the chain. */
   async start(): Promise<void> {
     if (!this.options.outbox) return;
     this.gatherMs = this.options.gatherMs ?? DEFAULT_GATHER_MS;
-    await this.options.outbox.start((record, body) => this.commit(record, body));
+    await this.options.outbox.start(
+      (record, body) => this.enqueue({ record, body, viaOutbox: true }),
+      (recordIds) => this.storedRecordIds(recordIds),
+    );
   }
 
   /** Stops draining; what this log took from the outbox or was given is written first. */
@@ -144,15 +162,29 @@ export class AuditLog {
     });
   }
 
-  /**
-   * Queues one record for the chain; resolves once it is committed (never rejects: writes are retried).
-   * `body`, when given, is the record's canonical JSON (`canonicalAuditBody`), made already by the outbox.
-   */
-  commit(record: AuditOutboxRecord, body?: string): Promise<void> {
+  /** Queues one record for the chain; resolves once it is committed (never rejects: writes are retried). */
+  commit(record: AuditOutboxRecord): Promise<void> {
+    return this.enqueue({ record, body: undefined, viaOutbox: false });
+  }
+
+  private enqueue(queued: QueuedRecord): Promise<void> {
     return new Promise((written) => {
-      this.queue.push({ record, body, written });
+      this.queue.push({ ...queued, written });
       if (!this.draining) void this.drain();
     });
+  }
+
+  /** Which of `recordIds` the chain holds, read in pages by the unique index on them. */
+  private async storedRecordIds(recordIds: readonly string[]): Promise<ReadonlySet<string>> {
+    const stored = new Set<string>();
+    for (let from = 0; from < recordIds.length; from += STORED_IDS_PAGE) {
+      const rows = await this.prisma.auditEvent.findMany({
+        where: { recordId: { in: recordIds.slice(from, from + STORED_IDS_PAGE) } },
+        select: { recordId: true },
+      });
+      for (const row of rows) if (row.recordId) stored.add(row.recordId);
+    }
+    return stored;
   }
 
   /** Resolves once every record appended so far (by any orchestrator, through the outbox) is written. */
@@ -282,7 +314,7 @@ export class AuditLog {
             sessionId: null,
             data: { unwritable: String((error as Error)?.message ?? error).slice(0, 500) },
           };
-          row = { record, body: undefined };
+          row = { record, body: undefined, viaOutbox: queued.viaOutbox };
         }
         await backoff(attempt);
       }
@@ -309,15 +341,14 @@ export class AuditLog {
    * forking the chain.
    */
   private async appendAfterKnownHead(batch: readonly QueuedRecord[], head: ChainHead): Promise<boolean> {
-    const rows = linked(head, uniqueRecords(batch));
+    const rows = linked(head, uniqueRecords(batch), this.recordIds);
     try {
       // Beside Prisma (on PGlite its cost per statement is as large as the insert's own): as text with
       // literal values (see `insertSql`), or, for a large batch on PGlite, as binary COPY input (see
       // `copyInput`).
-      const copy =
-        this.database.copyRows && rows.length >= COPY_MIN_ROWS ? copyInput(rows, this.storesIds) : undefined;
+      const copy = this.database.copyRows && rows.length >= COPY_MIN_ROWS ? copyInput(rows) : undefined;
       if (copy) await this.database.copyRows!(AUDIT_TABLE.table, COLUMN_NAMES, copy);
-      else await this.database.executeText(insertSql(rows, this.storesIds), AUDIT_TABLE);
+      else await this.database.executeText(insertSql(rows), AUDIT_TABLE);
     } catch (error) {
       if (isUniqueViolation(error)) {
         this.head = undefined;
@@ -343,7 +374,7 @@ export class AuditLog {
       const head = last ? { hash: last.hash, seq: last.chainSeq } : GENESIS_HEAD;
       const ids = batch.map((queued) => queued.record.recordId);
       const stored = new Set(
-        this.storesIds
+        this.recordIds !== 'none'
           ? (
               await tx.auditEvent.findMany({ where: { recordId: { in: ids } }, select: { recordId: true } })
             ).map((row) => row.recordId)
@@ -351,8 +382,8 @@ export class AuditLog {
       );
       const fresh = uniqueRecords(batch).filter((queued) => !stored.has(queued.record.recordId));
       if (fresh.length === 0) return head;
-      const linkedRows = linked(head, fresh);
-      await tx.$executeRawUnsafe(insertSql(linkedRows, this.storesIds));
+      const linkedRows = linked(head, fresh, this.recordIds);
+      await tx.$executeRawUnsafe(insertSql(linkedRows));
       return headOf(linkedRows);
     });
   }
@@ -373,6 +404,8 @@ interface LinkedRecord {
   prevHash: string;
   hash: string;
   chainSeq: bigint;
+  /** Whether the row keeps its record id (see {@link RecordIdRows}). */
+  withId: boolean;
 }
 
 /** The table's columns a row fills, with the cast its literal takes in `INSERT … VALUES` (COPY needs none). */
@@ -403,8 +436,8 @@ const INSERT_PREFIX = `INSERT INTO ${AUDIT_TABLE.table} (${COLUMN_NAMES.join(', 
  */
 const COPY_MIN_ROWS = 32;
 
-/** A row's values in {@link COLUMNS} order; the record id only when `withId` (rows of a log with an outbox). */
-function rowValues(row: LinkedRecord, withId: boolean): Array<string | number | null> {
+/** A row's values in {@link COLUMNS} order; the record id only when the row keeps it. */
+function rowValues(row: LinkedRecord): Array<string | number | null> {
   const record = row.record;
   return [
     record.at,
@@ -420,7 +453,7 @@ function rowValues(row: LinkedRecord, withId: boolean): Array<string | number | 
     row.prevHash,
     row.hash,
     row.chainSeq.toString(),
-    withId ? record.recordId : null,
+    row.withId ? record.recordId : null,
   ];
 }
 
@@ -430,10 +463,10 @@ function rowValues(row: LinkedRecord, withId: boolean): Array<string | number | 
  * pass (the simple query protocol) and skips the per-parameter encoding, which together cost 20–30 % of an
  * append's CPU at one row and 30–40 % at 16–32 rows (measured); every value goes through `sqlLiteral`.
  */
-function insertSql(rows: readonly LinkedRecord[], withId: boolean): string {
+function insertSql(rows: readonly LinkedRecord[]): string {
   let sql = INSERT_PREFIX;
   for (let index = 0; index < rows.length; index++) {
-    const values = rowValues(rows[index]!, withId);
+    const values = rowValues(rows[index]!);
     sql += index === 0 ? '(' : ', (';
     for (let column = 0; column < values.length; column++)
       sql += `${column === 0 ? '' : ', '}${sqlLiteral(values[column] ?? null)}${COLUMNS[column]![1]}`;
@@ -446,7 +479,7 @@ function insertSql(rows: readonly LinkedRecord[], withId: boolean): string {
  * The rows as binary COPY input, in {@link COLUMNS} order; undefined when a record's time is not in the form
  * `toISOString` gives (a record from another writer): its text then goes to PostgreSQL as written.
  */
-function copyInput(rows: readonly LinkedRecord[], withId: boolean): Uint8Array | undefined {
+function copyInput(rows: readonly LinkedRecord[]): Uint8Array | undefined {
   const copy = new BinaryCopyRows();
   for (const row of rows) {
     const record = row.record;
@@ -467,7 +500,7 @@ function copyInput(rows: readonly LinkedRecord[], withId: boolean): Uint8Array |
       .text(row.prevHash)
       .text(row.hash)
       .int8(row.chainSeq)
-      .uuid(withId ? record.recordId : null);
+      .uuid(row.withId ? record.recordId : null);
   }
   return copy.finish();
 }
@@ -478,13 +511,22 @@ function uniqueRecords(batch: readonly QueuedRecord[]): QueuedRecord[] {
   return batch.filter(({ record }) => !seen.has(record.recordId) && seen.add(record.recordId));
 }
 
-/** The batch as rows linked one to the next, the first to `head`, at the positions after it. */
-function linked(head: ChainHead, batch: readonly QueuedRecord[]): LinkedRecord[] {
+/**
+ * The batch as rows linked one to the next, the first to `head`, at the positions after it, each marked
+ * with whether it keeps its record id.
+ */
+function linked(head: ChainHead, batch: readonly QueuedRecord[], recordIds: RecordIdRows): LinkedRecord[] {
+  let lastViaOutbox = -1;
+  if (recordIds === 'last-of-batch')
+    for (let index = batch.length - 1; index >= 0 && lastViaOutbox < 0; index--)
+      if (batch[index]!.viaOutbox) lastViaOutbox = index;
   let prevHash = head.hash;
   let chainSeq = head.seq;
-  return batch.map(({ record, body }) => {
+  return batch.map(({ record, body, viaOutbox }, index) => {
     const hash = body === undefined ? computeAuditHash(prevHash, record) : auditHashOfBody(prevHash, body);
-    const row = { record, prevHash, hash, chainSeq: ++chainSeq };
+    const withId =
+      recordIds === 'every' || (recordIds === 'last-of-batch' && (!viaOutbox || index === lastViaOutbox));
+    const row = { record, prevHash, hash, chainSeq: ++chainSeq, withId };
     prevHash = hash;
     return row;
   });

@@ -59,6 +59,9 @@ export class JetStreamAuditOutbox implements AuditOutbox {
     this.js = jetstream(connection);
   }
 
+  /** A message may come back after another's (redelivery): every row keeps its id. */
+  readonly committedInOrder = false;
+
   async publish(record: AuditOutboxRecord): Promise<void> {
     await this.ready();
     await this.js.publish(AUDIT_OUTBOX.subject, encodeJson(record), {

@@ -23,6 +23,9 @@ const record = (): AuditOutboxRecord => ({
   data: {},
 });
 
+/** A chain that holds none of the records it is asked about. */
+const nothingStored = async (): Promise<ReadonlySet<string>> => new Set<string>();
+
 /** A chain that commits only when told to: records stay uncommitted until `release`. */
 function heldChain() {
   const waiting: Array<() => void> = [];
@@ -47,7 +50,7 @@ describe('JournalAuditOutbox', () => {
   it('refuses records past its bound while the chain does not commit, and takes them again once it does', async () => {
     const chain = heldChain();
     const journal = new JournalAuditOutbox(newDir(), logger, { maxUncommitted: 3 });
-    await journal.start(chain.commit);
+    await journal.start(chain.commit, nothingStored);
     for (let i = 0; i < 3; i++) await journal.publish(record());
     await expect(journal.publish(record())).rejects.toMatchObject({
       code: 'UNAVAILABLE',
@@ -67,7 +70,7 @@ describe('JournalAuditOutbox', () => {
     const dir = newDir();
     const chain = heldChain();
     const journal = new JournalAuditOutbox(dir, logger, { segmentRecords: 4 });
-    await journal.start(chain.commit);
+    await journal.start(chain.commit, nothingStored);
     const records = Array.from({ length: 10 }, record);
     const published = records.map((entry) => journal.publish(entry));
     expect(chain.held).toBe(0); // nothing is handed on before it is written
@@ -91,7 +94,7 @@ describe('JournalAuditOutbox', () => {
     const dir = newDir();
     const chain = heldChain();
     const journal = new JournalAuditOutbox(dir, logger, { stopWaitMs: 20 });
-    await journal.start(chain.commit);
+    await journal.start(chain.commit, nothingStored);
     const kept = [record(), record()];
     for (const entry of kept) await journal.publish(entry);
     await journal.stop();
@@ -102,7 +105,7 @@ describe('JournalAuditOutbox', () => {
     expect(readdirSync(dir)).toHaveLength(1);
     const replayed: AuditOutboxRecord[] = [];
     const next = new JournalAuditOutbox(dir, logger);
-    await next.start(async (entry) => void replayed.push(entry));
+    await next.start(async (entry) => void replayed.push(entry), nothingStored);
     expect(replayed.map((entry) => entry.recordId)).toEqual(kept.map((entry) => entry.recordId));
     await next.stop();
     expect(readdirSync(dir)).toEqual([]);
@@ -119,6 +122,7 @@ describe('JournalAuditOutbox', () => {
         new Promise<void>(() => {
           handed.push({ record: entry, body });
         }),
+      nothingStored,
     );
     const nested = {
       ...record(),
@@ -142,11 +146,60 @@ describe('JournalAuditOutbox', () => {
     await journal.stop();
     const replayed: Array<{ record: AuditOutboxRecord; body: string | undefined }> = [];
     const next = new JournalAuditOutbox(dir, logger);
-    await next.start(async (entry, body) => void replayed.push({ record: entry, body }));
+    await next.start(async (entry, body) => void replayed.push({ record: entry, body }), nothingStored);
     expect(replayed).toEqual([
       { record: nested, body: undefined },
       { record: plain, body: undefined },
     ]);
+    await next.stop();
+  });
+
+  it('leaves out at start the records up to the last one the chain holds, and deletes the segments they fill', async () => {
+    const dir = newDir();
+    const journal = new JournalAuditOutbox(dir, logger, { segmentRecords: 3, stopWaitMs: 20 });
+    await journal.start(() => new Promise<void>(() => undefined), nothingStored); // nothing commits
+    const records = Array.from({ length: 8 }, record);
+    for (const entry of records) await journal.publish(entry);
+    await journal.stop();
+    expect(readdirSync(dir)).toHaveLength(3);
+    // The chain kept the id of the last record of each batch it stored: records 1 and 4 (of 0–7).
+    const asked: string[][] = [];
+    const replayed: AuditOutboxRecord[] = [];
+    const next = new JournalAuditOutbox(dir, logger);
+    await next.start(
+      async (entry) => void replayed.push(entry),
+      async (ids) => {
+        asked.push([...ids]);
+        return new Set([records[1]!.recordId, records[4]!.recordId]);
+      },
+    );
+    expect(asked).toEqual([records.map((entry) => entry.recordId)]);
+    expect(replayed.map((entry) => entry.recordId)).toEqual(records.slice(5).map((entry) => entry.recordId));
+    await next.stop();
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('deletes at start a segment whose records the chain holds, and commits nothing of it', async () => {
+    const dir = newDir();
+    const journal = new JournalAuditOutbox(dir, logger, { segmentRecords: 2, stopWaitMs: 20 });
+    await journal.start(() => new Promise<void>(() => undefined), nothingStored);
+    const records = Array.from({ length: 4 }, record);
+    for (const entry of records) await journal.publish(entry);
+    await journal.stop();
+    const [first, second] = readdirSync(dir).sort();
+    const handed: AuditOutboxRecord[] = [];
+    const next = new JournalAuditOutbox(dir, logger, { stopWaitMs: 20 });
+    await next.start(
+      (entry) =>
+        new Promise<void>(() => {
+          handed.push(entry); // never committed
+        }),
+      async () => new Set([records[1]!.recordId]),
+    );
+    // The first segment (records 0 and 1) is gone at once; the second waits for its records' commits.
+    expect(first).not.toBe(second);
+    expect(readdirSync(dir).sort()).toEqual([second]);
+    expect(handed.map((entry) => entry.recordId)).toEqual(records.slice(2).map((entry) => entry.recordId));
     await next.stop();
   });
 });

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { canonicalAuditBody } from '@talon/audit';
 import { AuditOutboxRecordSchema, type AuditOutboxRecord } from '@talon/contracts';
 import { validatePayload, type JsonLogger } from '@talon/service-runtime';
-import type { AuditCommit, AuditOutbox } from './audit-outbox.js';
+import type { AuditCommit, AuditOutbox, StoredRecordIds } from './audit-outbox.js';
 import { AuditJournalRefusedError } from './audit-journal-refused-error.js';
 import { unreadableAuditRecord } from './unreadable-audit-record.js';
 
@@ -67,8 +67,8 @@ interface PendingLine {
  * file and socket writes at concurrency 64, profiled); the turn ends within microseconds of the first.
  * Each record is then handed to the chain; the chain gathers them into statements of dozens of rows,
  * which on PGlite cost a fraction of a statement per row. A segment whose records are all
- * committed is deleted; at start the segments left by a killed process are committed again (the chain
- * stores a record id once, so a record committed before the kill is not stored twice). A line cut short
+ * committed is deleted; at start the segments left by a killed process are committed again, but for the
+ * records the chain already holds (see `committedInOrder`), so none is stored twice. A line cut short
  * by a crash in the middle of its write belongs to a call that was never answered and is skipped; any
  * other line that is not a record is kept as an `audit.unreadable` row.
  */
@@ -106,13 +106,23 @@ export class JournalAuditOutbox implements AuditOutbox {
     });
   }
 
-  /** Commits what earlier runs left in the journal, then takes new records. */
-  start(commit: AuditCommit): Promise<void> {
+  /**
+   * The chain takes the journal's records in the order they were written and stores each batch whole, so
+   * after a crash the stored records are those up to the last one whose id the chain holds (the chain keeps
+   * the id of the last journal record of each batch).
+   */
+  readonly committedInOrder = true;
+
+  /**
+   * Commits what earlier runs left in the journal (all but the records `stored` shows the chain holds
+   * already, see {@link committedInOrder}), then takes new records.
+   */
+  async start(commit: AuditCommit, stored: StoredRecordIds): Promise<void> {
     mkdirSync(this.dir, { recursive: true });
     const names = readdirSync(this.dir)
       .filter((name) => SEGMENT_NAME.test(name))
       .sort();
-    let replayed = 0;
+    const left: Array<{ segment: Segment; records: AuditOutboxRecord[] }> = [];
     for (const name of names) {
       const path = join(this.dir, name);
       this.nextSegment = Math.max(this.nextSegment, Number(SEGMENT_NAME.exec(name)![1]) + 1);
@@ -124,17 +134,27 @@ export class JournalAuditOutbox implements AuditOutbox {
       const segment: Segment = { path, fd: undefined, bytes: 0, appended: 0, committed: 0 };
       const records = this.readSegment(path);
       segment.appended = records.length;
-      replayed += records.length;
-      if (records.length === 0) this.remove(segment);
-      for (const record of records) this.track(segment, commit(record));
+      left.push({ segment, records });
     }
-    if (replayed > 0)
+    const ids = left.flatMap(({ records }) => records.map((record) => record.recordId));
+    const storedIds = ids.length > 0 ? await stored(ids) : new Set<string>();
+    let storedCount = ids.length;
+    while (storedCount > 0 && !storedIds.has(ids[storedCount - 1]!)) storedCount--;
+    let position = 0;
+    for (const { segment, records } of left) {
+      for (const record of records) {
+        if (position++ < storedCount) segment.committed++;
+        else this.track(segment, commit(record));
+      }
+      if (segment.committed === segment.appended) this.remove(segment);
+    }
+    if (ids.length > 0)
       this.logger.write('info', 'committing audit records left in the journal', {
-        records: replayed,
-        segments: names.length,
+        records: ids.length - storedCount,
+        storedAlready: storedCount,
+        segments: left.length,
       });
     this.commit = commit;
-    return Promise.resolve();
   }
 
   drained(maxWaitMs: number): Promise<boolean> {
