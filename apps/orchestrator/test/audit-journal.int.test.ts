@@ -125,6 +125,24 @@ describe('the audit journal (PGlite with a data directory)', () => {
     // The three full segments are gone; the current one stays open until it fills or the log stops.
     expect(segments(dir)).toHaveLength(1);
     expect(await rows(callIds)).toHaveLength(10);
+    // One statement of ten rows: the record that filled each segment keeps its id, and so does the last.
+    const kept = await database.prisma.auditEvent.findMany({
+      where: { callId: { in: callIds } },
+      orderBy: { chainSeq: 'asc' },
+      select: { recordId: true },
+    });
+    expect(kept.map((row) => row.recordId !== null)).toEqual([
+      false,
+      false,
+      true,
+      false,
+      false,
+      true,
+      false,
+      false,
+      true,
+      true,
+    ]);
     await audit.stop();
     expect(segments(dir)).toEqual([]);
   }, 30_000);

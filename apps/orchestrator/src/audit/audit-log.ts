@@ -50,12 +50,15 @@ interface QueuedRecord {
   body: string | undefined;
   /** Handed over by the outbox (not written directly after the outbox refused it). */
   viaOutbox: boolean;
+  /** The outbox asked that its row keep its record id. */
+  keepsId: boolean;
 }
 
 /**
  * Which rows keep their record id: none (no outbox: nothing is handed over twice), every one (an outbox
  * that may hand a record over twice, in any order), or, for an outbox that hands records over in order
- * (`committedInOrder`), the last of the outbox's records in each batch and every record written directly.
+ * (`committedInOrder`), the last of the outbox's records in each batch, those the outbox asks for, and every
+ * record written directly.
  */
 type RecordIdRows = 'none' | 'every' | 'last-of-batch';
 
@@ -138,7 +141,7 @@ export class AuditLog {
     if (!this.options.outbox) return;
     this.gatherMs = this.options.gatherMs ?? DEFAULT_GATHER_MS;
     await this.options.outbox.start(
-      (record, body) => this.enqueue({ record, body, viaOutbox: true }),
+      (record, body, keepId) => this.enqueue({ record, body, viaOutbox: true, keepsId: keepId === true }),
       (recordIds) => this.storedRecordIds(recordIds),
     );
   }
@@ -164,7 +167,7 @@ export class AuditLog {
 
   /** Queues one record for the chain; resolves once it is committed (never rejects: writes are retried). */
   commit(record: AuditOutboxRecord): Promise<void> {
-    return this.enqueue({ record, body: undefined, viaOutbox: false });
+    return this.enqueue({ record, body: undefined, viaOutbox: false, keepsId: true });
   }
 
   private enqueue(queued: QueuedRecord): Promise<void> {
@@ -314,7 +317,7 @@ export class AuditLog {
             sessionId: null,
             data: { unwritable: String((error as Error)?.message ?? error).slice(0, 500) },
           };
-          row = { record, body: undefined, viaOutbox: queued.viaOutbox };
+          row = { ...queued, record, body: undefined };
         }
         await backoff(attempt);
       }
@@ -522,10 +525,11 @@ function linked(head: ChainHead, batch: readonly QueuedRecord[], recordIds: Reco
       if (batch[index]!.viaOutbox) lastViaOutbox = index;
   let prevHash = head.hash;
   let chainSeq = head.seq;
-  return batch.map(({ record, body, viaOutbox }, index) => {
+  return batch.map(({ record, body, viaOutbox, keepsId }, index) => {
     const hash = body === undefined ? computeAuditHash(prevHash, record) : auditHashOfBody(prevHash, body);
     const withId =
-      recordIds === 'every' || (recordIds === 'last-of-batch' && (!viaOutbox || index === lastViaOutbox));
+      recordIds === 'every' ||
+      (recordIds === 'last-of-batch' && (!viaOutbox || keepsId || index === lastViaOutbox));
     const row = { record, prevHash, hash, chainSeq: ++chainSeq, withId };
     prevHash = hash;
     return row;

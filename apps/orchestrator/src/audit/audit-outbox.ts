@@ -3,9 +3,10 @@ import type { AuditOutboxRecord } from '@talon/contracts';
 /**
  * Writes one record into the chain; resolves once it is committed (never rejects: writes are retried).
  * `body`, when the outbox made it, is the record's canonical JSON (`canonicalAuditBody`), so the chain
- * does not write it again to hash the record.
+ * does not write it again to hash the record. `keepId` asks an outbox that keeps order (`committedInOrder`)
+ * to have this record's row keep its id whatever its place in its batch.
  */
-export type AuditCommit = (record: AuditOutboxRecord, body?: string) => Promise<void>;
+export type AuditCommit = (record: AuditOutboxRecord, body?: string, keepId?: boolean) => Promise<void>;
 
 /** Which of these record ids the chain holds already. */
 export type StoredRecordIds = (recordIds: readonly string[]) => Promise<ReadonlySet<string>>;

@@ -109,7 +109,7 @@ export class JournalAuditOutbox implements AuditOutbox {
   /**
    * The chain takes the journal's records in the order they were written and stores each batch whole, so
    * after a crash the stored records are those up to the last one whose id the chain holds (the chain keeps
-   * the id of the last journal record of each batch).
+   * the id of the last journal record of each batch, and of the last record of each segment).
    */
   readonly committedInOrder = true;
 
@@ -204,8 +204,13 @@ export class JournalAuditOutbox implements AuditOutbox {
         for (const line of part) line.refused(error);
         continue;
       }
-      for (const line of part) {
-        this.track(segment, this.commit!(line.record, line.body));
+      // The record that fills its segment keeps its id in the chain too: should the segment outlive its
+      // commit (its deletion failed) while the segment after it is deleted, a replay still finds that it
+      // is stored, though its batch's last record is gone with the later segment.
+      const fills = segment.appended >= this.segmentRecords;
+      for (let index = 0; index < part.length; index++) {
+        const line = part[index]!;
+        this.track(segment, this.commit!(line.record, line.body, fills && index === part.length - 1));
         line.written();
       }
     }
