@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
-/** The time part of the last id made, and its millisecond: a busy orchestrator makes several a millisecond. */
+/** The time part of the last id made, and its millisecond (a busy orchestrator makes several in one). */
 let lastMs = Number.NaN;
 let lastTimePart = '';
 

@@ -50,7 +50,7 @@ interface QueuedRecord {
   body: string | undefined;
   /** Handed over by the outbox (not written directly after the outbox refused it). */
   viaOutbox: boolean;
-  /** The outbox asked that its row keep its record id. */
+  /** Its row keeps its record id wherever it is in its batch (the outbox asked, or it came directly). */
   keepsId: boolean;
 }
 
@@ -141,7 +141,7 @@ export class AuditLog {
     if (!this.options.outbox) return;
     this.gatherMs = this.options.gatherMs ?? DEFAULT_GATHER_MS;
     await this.options.outbox.start(
-      (record, body, keepId) => this.enqueue({ record, body, viaOutbox: true, keepsId: keepId === true }),
+      (record, body, keepId) => this.enqueue(record, body, true, keepId === true),
       (recordIds) => this.storedRecordIds(recordIds),
     );
   }
@@ -167,12 +167,17 @@ export class AuditLog {
 
   /** Queues one record for the chain; resolves once it is committed (never rejects: writes are retried). */
   commit(record: AuditOutboxRecord): Promise<void> {
-    return this.enqueue({ record, body: undefined, viaOutbox: false, keepsId: true });
+    return this.enqueue(record, undefined, false, true);
   }
 
-  private enqueue(queued: QueuedRecord): Promise<void> {
+  private enqueue(
+    record: AuditOutboxRecord,
+    body: string | undefined,
+    viaOutbox: boolean,
+    keepsId: boolean,
+  ): Promise<void> {
     return new Promise((written) => {
-      this.queue.push({ ...queued, written });
+      this.queue.push({ record, body, viaOutbox, keepsId, written });
       if (!this.draining) void this.drain();
     });
   }
@@ -525,11 +530,10 @@ function linked(head: ChainHead, batch: readonly QueuedRecord[], recordIds: Reco
       if (batch[index]!.viaOutbox) lastViaOutbox = index;
   let prevHash = head.hash;
   let chainSeq = head.seq;
-  return batch.map(({ record, body, viaOutbox, keepsId }, index) => {
+  return batch.map(({ record, body, keepsId }, index) => {
     const hash = body === undefined ? computeAuditHash(prevHash, record) : auditHashOfBody(prevHash, body);
     const withId =
-      recordIds === 'every' ||
-      (recordIds === 'last-of-batch' && (!viaOutbox || keepsId || index === lastViaOutbox));
+      recordIds === 'every' || (recordIds === 'last-of-batch' && (keepsId || index === lastViaOutbox));
     const row = { record, prevHash, hash, chainSeq: ++chainSeq, withId };
     prevHash = hash;
     return row;
