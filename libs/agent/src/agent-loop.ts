@@ -135,6 +135,11 @@ export class TurnRunner implements SkillTaskHost {
         const pending = interrupted.pendingCalls;
         if (pending.length === 0) return;
         state.open = [...pending];
+        // After a restart the catalog may still be filling: the ceiling is set from the tools listed.
+        await this.deps.tools.whenListed?.(
+          pending.map((call) => call.name),
+          state.scope.signal,
+        );
         const started = this.deps.claims
           ? await this.deps.claims.started(
               sessionId,

@@ -167,9 +167,8 @@ export class ToolCallExecutor {
     scope: ToolCallScope,
   ): Promise<ToolCallOutcome> {
     if (approval === undefined) return (await this.runBatch([call], scope))[0]!;
-    const definition = this.deps.tools.list().find((tool) => tool.name === call.name);
     if (approval.status === 'pending') this.announce(approval, scope);
-    return this.awaitDecision(call, definition, approval, scope);
+    return this.awaitDecision(call, approval, scope);
   }
 
   /**
@@ -177,8 +176,7 @@ export class ToolCallExecutor {
    * as a failed `tool_call_finished` with code INTERRUPTED.
    */
   interrupted(call: LlmToolCall, scope: ToolCallScope): ToolCallOutcome {
-    const definition = this.deps.tools.list().find((tool) => tool.name === call.name);
-    const outcome = interruptedOutcome(call, definition?.idempotent ?? false);
+    const outcome = interruptedOutcome(call, this.listed(call.name)?.idempotent ?? false);
     scope.emit({
       type: 'tool_call_finished',
       sessionId: scope.sessionId,
@@ -317,7 +315,12 @@ export class ToolCallExecutor {
       return this.refuse(call, scope, error.code, error.message, decision);
     }
     this.announce(approval, scope);
-    return this.awaitDecision(call, definition, approval, scope);
+    return this.awaitDecision(call, approval, scope);
+  }
+
+  /** The tool as the catalog lists it now. */
+  private listed(name: string): ToolDefinition | undefined {
+    return this.deps.tools.list().find((tool) => tool.name === name);
   }
 
   /** Tells clients a call waits for a decision (again, after a restart, so they can ask the person). */
@@ -337,7 +340,6 @@ export class ToolCallExecutor {
 
   private async awaitDecision(
     call: LlmToolCall,
-    definition: ToolDefinition | undefined,
     approval: ApprovalRecord,
     scope: ToolCallScope,
   ): Promise<ToolCallOutcome> {
@@ -381,8 +383,11 @@ export class ToolCallExecutor {
       );
     }
     // Re-check with the approval in hand: a deny grant or the ceiling still wins over a person's yes.
+    // The tool as listed now: the catalog may have changed (or, after a restart, filled) while a person
+    // decided.
     const grants = await this.deps.grants.get(scope.sessionId);
-    return this.settle(call, definition, this.decide(call, definition, grants, scope, true), scope);
+    const current = this.listed(call.name);
+    return this.settle(call, current, this.decide(call, current, grants, scope, true), scope);
   }
 
   /** One tool call the policy let through, as a span `execute_tool <name>` with the verdict on it. */

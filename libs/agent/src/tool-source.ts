@@ -8,4 +8,9 @@ export interface ToolSource {
   list(): readonly ToolDefinition[];
   /** The tool's requirement for these params when it decides per call (`Tool.approvalFor`). */
   approvalFor?(tool: string, params: Readonly<Record<string, unknown>>): ApprovalRequirement | undefined;
+  /**
+   * Resolves once these tools are listed, or once waiting longer would not help (a catalog that has
+   * finished warming up after a start). A resumed turn waits here before it sets its ceiling.
+   */
+  whenListed?(names: readonly string[], signal?: AbortSignal): Promise<void>;
 }

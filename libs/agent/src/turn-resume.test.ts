@@ -101,6 +101,58 @@ describe('TurnRunner.resumeTurn', () => {
     expect(await t.runner.resumeTurn('s1')).toBeUndefined();
   });
 
+  it('runs an approved call whose tool the restarted catalog lists only while the person decides', async () => {
+    const crashed = await crashedWhileWaiting();
+    const caller = new RecordingToolCaller();
+    // A restarted orchestrator: the runner that owns write_file has not announced it yet.
+    const tools = new MutableToolSource([toolDef('echo')]);
+    const t = buildRunner({
+      provider: FINISH(),
+      tools,
+      caller,
+      sessions: crashed.sessions,
+      approvalStore: crashed.approvalStore,
+      grants: crashed.grants,
+    });
+    const resumed = t.runner.resumeTurn('s1', { onEvent: t.onEvent });
+    setTimeout(() => {
+      tools.add(toolDef('write_file', ['write_filesystem']));
+      void t.approvals.resolve(crashed.approval.id, 'approve', 'person:ana');
+    }, 20);
+    expect(await resumed).toMatchObject({ reason: 'final_answer', content: 'All done.' });
+    expect(caller.calls.map((entry) => entry.call.callId)).toEqual(['w1', 'e1']);
+  });
+
+  it("waits for the pending calls' tools to be listed before it goes on (a catalog warming up)", async () => {
+    const crashed = await crashedWhileWaiting();
+    await new ApprovalQueue(crashed.approvalStore, crashed.grants, { pollIntervalMs: 0 }).resolve(
+      crashed.approval.id,
+      'approve',
+      'person:ana',
+    );
+    const asked: string[][] = [];
+    const tools = Object.assign(new MutableToolSource([toolDef('echo')]), {
+      // The announcement arrives while the resumed turn waits here.
+      whenListed: async (names: readonly string[]) => {
+        asked.push([...names]);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        tools.add(toolDef('write_file', ['write_filesystem']));
+      },
+    });
+    const caller = new RecordingToolCaller();
+    const t = buildRunner({
+      provider: FINISH(),
+      tools,
+      caller,
+      sessions: crashed.sessions,
+      approvalStore: crashed.approvalStore,
+      grants: crashed.grants,
+    });
+    expect(await t.runner.resumeTurn('s1')).toMatchObject({ reason: 'final_answer' });
+    expect(asked).toEqual([['write_file', 'echo']]);
+    expect(caller.calls.map((entry) => entry.call.callId)).toEqual(['w1', 'e1']);
+  });
+
   it('uses a decision taken while the orchestrator was down, and a deny reaches the model', async () => {
     const crashed = await crashedWhileWaiting();
     await new ApprovalQueue(crashed.approvalStore, crashed.grants, { pollIntervalMs: 0 }).resolve(

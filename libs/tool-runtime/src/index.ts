@@ -97,4 +97,5 @@ export {
   type WorkerLossDetectorOptions,
 } from './worker-loss-detector.js';
 export { CatalogWarmUp } from './catalog-warm-up.js';
+export { awaitWarmTools, WARM_TOOL_WAIT_MS } from './await-warm-tools.js';
 export { CatalogWarmingError } from './errors/catalog-warming-error.js';

@@ -17,7 +17,7 @@ import { TalonError } from '@talon/errors';
 import { createLlmProvider, describeLlmConfig } from '@talon/llm';
 import type { Database } from '@talon/persistence';
 import { NatsRequester, type JsonLogger } from '@talon/service-runtime';
-import type { Tool, ToolCatalog } from '@talon/tool-runtime';
+import type { CatalogWarmUp, Tool, ToolCatalog } from '@talon/tool-runtime';
 import type { AuditLog } from '../audit/audit-log.js';
 import {
   APPROVAL_QUEUE,
@@ -26,6 +26,7 @@ import {
   POLICY_GATE,
   SECRET_CIPHER,
   SECRET_STORE,
+  CATALOG_WARM_UP,
   TOOL_CATALOG,
   TOOL_DISPATCHER,
   TURN_LEASES,
@@ -126,9 +127,17 @@ export function agentProviders(
     { provide: SECRET_CIPHER, useValue: cipher },
     {
       provide: CHAT_SERVICE,
-      inject: [TOOL_CATALOG, TOOL_DISPATCHER, AUDIT_LOG, SKILL_SERVICE_CLIENT, MCP_CONTROL_CLIENT],
+      inject: [
+        TOOL_CATALOG,
+        CATALOG_WARM_UP,
+        TOOL_DISPATCHER,
+        AUDIT_LOG,
+        SKILL_SERVICE_CLIENT,
+        MCP_CONTROL_CLIENT,
+      ],
       useFactory: (
         catalog: ToolCatalog,
+        warmUp: CatalogWarmUp,
         dispatcher: ToolDispatcher,
         audit: AuditLog,
         skills: SkillServiceClient,
@@ -136,7 +145,7 @@ export function agentProviders(
       ) => {
         for (const tool of createSecretTools(secrets)) catalog.registerLocal(tool);
         catalog.registerLocal(executeSkillTool());
-        const toolSource = new CatalogToolSource(catalog);
+        const toolSource = new CatalogToolSource(catalog, warmUp);
         const installable = loadInstallableTools(config.toolRegistry);
         const runner = new TurnRunner(
           {

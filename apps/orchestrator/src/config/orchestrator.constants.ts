@@ -11,6 +11,7 @@ export const TOOL_CALL_REQUESTER = Symbol('TOOL_CALL_REQUESTER');
 export const AUDIT_LOG = Symbol('AUDIT_LOG');
 export const ARTIFACT_STORE = Symbol('ARTIFACT_STORE');
 export const CATALOG_SYNC = Symbol('CATALOG_SYNC');
+export const CATALOG_WARM_UP = Symbol('CATALOG_WARM_UP');
 export const CHAT_SERVICE = Symbol('CHAT_SERVICE');
 export const APPROVAL_QUEUE = Symbol('APPROVAL_QUEUE');
 export const SECRET_STORE = Symbol('SECRET_STORE');

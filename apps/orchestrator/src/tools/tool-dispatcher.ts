@@ -25,7 +25,7 @@ import {
   type ToolCatalog,
   type ToolExecutor,
   type ToolLogger,
-  untilChanged,
+  awaitWarmTools,
 } from '@talon/tool-runtime';
 import { isMcpToolOutput, renderMcpOutputForModel } from '@talon/mcp';
 import { ATTR, inSpan } from '@talon/telemetry';
@@ -81,9 +81,6 @@ const RETRYABLE = new Set<string>([
   ERROR_CODES.UNAVAILABLE,
   ERROR_CODES.WORKER_LOST,
 ]);
-
-/** The longest a call waits for a tool to reappear while the catalog warms up. */
-const WARM_UP_WAIT_MS = 1_500;
 
 /**
  * The one entry for running a tool: lookup → validate/coerce → rate limit (here, once) → dispatch to the
@@ -174,7 +171,8 @@ export class ToolDispatcher {
     let attempts = 0;
     let instanceId: string | undefined;
     try {
-      await this.awaitWarmTool(request.tool, request.signal);
+      if (this.options.warmUp)
+        await awaitWarmTools(this.options.catalog, this.options.warmUp, [request.tool], request.signal);
       prepared = await this.pipeline.prepareCall({
         tool: request.tool,
         params: request.params,
@@ -296,19 +294,6 @@ export class ToolDispatcher {
     )
       return new CatalogWarmingError((error as UnknownToolError).toolName);
     return error;
-  }
-
-  /** During a warm-up, waits (bounded) for a missing tool to be announced instead of failing at once. */
-  private async awaitWarmTool(tool: string, signal?: AbortSignal): Promise<void> {
-    const { warmUp, catalog } = this.options;
-    if (!warmUp || catalog.get(tool) || !warmUp.isWarming(Date.now())) return;
-    const waitMs = Math.min(warmUp.endsAt - Date.now(), WARM_UP_WAIT_MS);
-    await untilChanged(
-      (listener) => catalog.onChange(listener),
-      () => catalog.get(tool) !== undefined,
-      waitMs,
-      signal,
-    );
   }
 
   private record(

@@ -17,6 +17,7 @@ import {
   ARTIFACT_STORE,
   AUDIT_LOG,
   CATALOG_SYNC,
+  CATALOG_WARM_UP,
   TOOL_CALL_REQUESTER,
   TOOL_CATALOG,
   TOOL_DISPATCHER,
@@ -79,6 +80,7 @@ export function toolProviders(
   return [
     { provide: TOOL_CATALOG, useValue: catalog },
     { provide: CATALOG_SYNC, useValue: new CatalogSync(connection, catalog, logger, warmUp) },
+    { provide: CATALOG_WARM_UP, useValue: warmUp },
     { provide: TOOL_CALL_REQUESTER, useValue: toolCalls },
     { provide: AUDIT_LOG, useValue: audit },
     { provide: ARTIFACT_STORE, useValue: artifacts },
