@@ -321,6 +321,11 @@ console.log(
     throughputMs: THROUGHPUT_MS,
     stages:
       'talon: API token, schema validation, rate limit, NATS dispatch, leak scan, sanitize, wrap, audit (journal on PGlite, commit on PostgreSQL, JetStream outbox)',
+    // Each side's Node flags: Talon's orchestrator starts with its own (serviceNodeOptions).
+    nodeOptions: {
+      orchestrator: testing.serviceNodeOptions('orchestrator') ?? null,
+      nest: process.env.BENCH_NEST_NODE_OPTIONS ?? null,
+    },
     ...figures,
     talonVsNest,
     talonPostgresVsNest: against('talonPostgres'),

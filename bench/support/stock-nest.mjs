@@ -10,8 +10,10 @@ import { rawCredentials, REPO_ROOT, startScript } from './processes.mjs';
  */
 export async function startStockNest(nats, role = 'worker', ...args) {
   const credentials = rawCredentials(nats);
-  const start = (...argv) =>
-    startScript(join(REPO_ROOT, 'bench/support/nest-service.mjs'), argv, credentials);
+  // BENCH_NEST_NODE_OPTIONS gives the stock service Node flags too (say, the orchestrator's young generation).
+  const nodeOptions = process.env.BENCH_NEST_NODE_OPTIONS;
+  const env = nodeOptions ? { ...credentials, NODE_OPTIONS: nodeOptions } : credentials;
+  const start = (...argv) => startScript(join(REPO_ROOT, 'bench/support/nest-service.mjs'), argv, env);
   const worker = await start(role, nats.url, ...args);
   const gateway = await start('gateway', nats.url);
   const { ClientProxyFactory, Transport } = await import('@nestjs/microservices');

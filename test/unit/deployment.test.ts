@@ -4,6 +4,7 @@ import { parse } from 'yaml';
 import { deployNatsConfig, natsPasswordEnvName } from '@talon/auth';
 import { NATS_USERS } from '@talon/contracts';
 import { parseSeccompProfile } from '@talon/seccomp';
+import { serviceNodeOptions } from '@talon/service-runtime';
 
 // No Docker engine runs here, so the compose file and Dockerfile are checked by reading them.
 const compose = parse(readFileSync('docker-compose.yml', 'utf8')) as {
@@ -50,6 +51,15 @@ describe('docker-compose.yml', () => {
     expect(compose.services.orchestrator!.environment?.DATABASE_URL).toMatch(
       /^postgres:\/\/.+@postgres:5432\//,
     );
+  });
+
+  it('starts each service with the Node flags `talon up` gives it, which an operator can replace', () => {
+    for (const name of ['orchestrator', 'skill-service', 'tool-worker', 'wasm-runner']) {
+      const setting = compose.services[name]!.environment?.NODE_OPTIONS;
+      const byDefault = setting === undefined ? undefined : /^\$\{[A-Z_]+:-(.*)\}$/.exec(setting)?.[1];
+      expect(byDefault).toBe(serviceNodeOptions(name));
+    }
+    expect(serviceNodeOptions('orchestrator')).toMatch(/--max-semi-space-size=\d+/);
   });
 
   it('runs 2 orchestrators, 3 tool-workers and 2 wasm-runners by default, one skill-service', () => {

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { serviceNodeOptions } from '@talon/service-runtime';
 import { REPO_ROOT } from './repo-root.js';
 
 /** One supervised service process. */
@@ -8,6 +9,12 @@ interface Supervised {
   name: string;
   child: ChildProcess;
   exited: Promise<number | null>;
+}
+
+/** The service's default Node flags, then the operator's own `NODE_OPTIONS`, which win. */
+function withNodeOptions(name: string, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const options = serviceNodeOptions(name, env.NODE_OPTIONS);
+  return options ? { ...env, NODE_OPTIONS: options } : env;
 }
 
 const COLORS = ['\x1b[36m', '\x1b[35m', '\x1b[33m', '\x1b[32m', '\x1b[34m'];
@@ -30,7 +37,7 @@ export class ServiceSupervisor {
     const color = COLORS[this.services.length % COLORS.length];
     const child = spawn(process.execPath, [join(REPO_ROOT, 'apps', name, 'dist', 'main.js')], {
       cwd: REPO_ROOT,
-      env: { ...this.env, ...this.envFor(name) },
+      env: withNodeOptions(name, { ...this.env, ...this.envFor(name) }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NatsConnection } from '@nats-io/transport-node';
@@ -88,6 +88,19 @@ describe('foundation: four services on NATS, three API surfaces', () => {
       ),
     );
   }
+
+  it('started the orchestrator with its larger young generation, and the workers with V8 defaults', async () => {
+    const nodeOptions = async (pid: number) =>
+      (await readFile(`/proc/${pid}/environ`, 'utf8'))
+        .split('\0')
+        .find((entry) => entry.startsWith('NODE_OPTIONS='));
+    expect(await nodeOptions(services['orchestrator']!.child.pid!)).toMatch(
+      /^NODE_OPTIONS=--max-semi-space-size=\d+/,
+    );
+    // Unless the test run sets its own (TALON_TEST_NODE_OPTIONS).
+    if (!process.env.TALON_TEST_NODE_OPTIONS)
+      expect(await nodeOptions(services['tool-worker']!.child.pid!)).toBeUndefined();
+  });
 
   it('opened and migrated the embedded PGlite database at start', async () => {
     const line = await services['orchestrator']!.waitForLog((entry) => entry.msg === 'database ready');

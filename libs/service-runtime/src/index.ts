@@ -56,3 +56,4 @@ export {
   DEFAULT_TOOL_RESULT_BUCKET_BYTES,
   type ToolResultStoreOptions,
 } from './tool-result-store.js';
+export { serviceNodeOptions } from './service-node-options.js';

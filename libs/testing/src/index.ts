@@ -6,7 +6,7 @@ export {
 } from './nats-test-server.js';
 export { collectNatsErrors } from './nats-connection-errors.js';
 export { bearerHeaders } from './bearer-headers.js';
-export { findFreePort } from '@talon/service-runtime';
+export { findFreePort, serviceNodeOptions } from '@talon/service-runtime';
 export { startServiceProcess, REPO_ROOT, type ServiceProcess } from './service-process.js';
 export { createTestDatabase, TEST_POSTGRES_ADMIN_URL, type TestDatabase } from './test-database.js';
 export {

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { serviceNodeOptions } from '@talon/service-runtime';
 import { natsTestServerFor } from './nats-test-server.js';
 
 /** The repository root, found from this file's location (libs/testing/{src,dist}). */
@@ -24,6 +25,11 @@ export interface ServiceProcess {
   kill(): Promise<void>;
 }
 
+function nodeOptionsFor(name: string, extra: string | undefined): { NODE_OPTIONS?: string } {
+  const options = serviceNodeOptions(name, extra);
+  return options ? { NODE_OPTIONS: options } : {};
+}
+
 /**
  * Starts `apps/<name>/dist/main.js` with the given environment and waits for its `ready` log line. When
  * `env.NATS_URL` is a server from {@link startNatsTestServer}, the service's NATS credentials (and an
@@ -41,8 +47,9 @@ export async function startServiceProcess(
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '/tmp',
       LOG_LEVEL: 'info',
-      // Node flags for every service of a test run (e.g. --report-on-signal while chasing a hang).
-      ...(process.env.TALON_TEST_NODE_OPTIONS ? { NODE_OPTIONS: process.env.TALON_TEST_NODE_OPTIONS } : {}),
+      // The service's own default flags, as `talon up` starts it, then the test run's (e.g.
+      // --report-on-signal while chasing a hang), which win.
+      ...nodeOptionsFor(name, process.env.TALON_TEST_NODE_OPTIONS),
       ...credentials,
       ...env,
     },
