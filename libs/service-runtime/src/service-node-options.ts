@@ -2,8 +2,9 @@
  * V8 flags a service runs with by default, by service. The orchestrator allocates about 34 KB per tool call
  * (measured with the heap sampler at c64); with V8's default 16 MiB semi-space it scavenges four times as
  * often as with 64 MiB, which cost it 3–5 µs more main-thread GC per call (CPU profiles, same load). The
- * price is resident memory under load: about 100 MiB more once the young generation has grown. The other
- * services allocate far less per message and keep V8's default.
+ * price is resident memory under load: about 100 MiB more once the young generation has grown, given back
+ * 20–30 s into idleness. The other services keep V8's default (the tool-worker already spends what a stock
+ * NestJS worker does).
  */
 const SERVICE_FLAGS: Readonly<Record<string, readonly string[]>> = {
   orchestrator: ['--max-semi-space-size=64'],
