@@ -43,6 +43,22 @@ async function crashedWhileWaiting() {
   return { sessions, approvalStore, grants, approval };
 }
 
+/** A runner started after the crash on its persisted state, which finishes the turn with FINISH. */
+function afterCrash(
+  crashed: Awaited<ReturnType<typeof crashedWhileWaiting>>,
+  tools: MutableToolSource,
+  caller: RecordingToolCaller,
+) {
+  return buildRunner({
+    provider: FINISH(),
+    tools,
+    caller,
+    sessions: crashed.sessions,
+    approvalStore: crashed.approvalStore,
+    grants: crashed.grants,
+  });
+}
+
 const FINISH = () =>
   new ScriptedProvider({
     steps: [
@@ -71,14 +87,7 @@ describe('TurnRunner.resumeTurn', () => {
   it('resumes after a restart once the pending approval is resolved, then finishes the turn', async () => {
     const crashed = await crashedWhileWaiting();
     const caller = new RecordingToolCaller();
-    const t = buildRunner({
-      provider: FINISH(),
-      tools: TOOLS(),
-      caller,
-      sessions: crashed.sessions,
-      approvalStore: crashed.approvalStore,
-      grants: crashed.grants,
-    });
+    const t = afterCrash(crashed, TOOLS(), caller);
     const resumed = t.runner.resumeTurn('s1', { onEvent: t.onEvent });
     setTimeout(() => void t.approvals.resolve(crashed.approval.id, 'approve', 'person:ana'), 20);
     const result = await resumed;
@@ -106,14 +115,7 @@ describe('TurnRunner.resumeTurn', () => {
     const caller = new RecordingToolCaller();
     // A restarted orchestrator: the runner that owns write_file has not announced it yet.
     const tools = new MutableToolSource([toolDef('echo')]);
-    const t = buildRunner({
-      provider: FINISH(),
-      tools,
-      caller,
-      sessions: crashed.sessions,
-      approvalStore: crashed.approvalStore,
-      grants: crashed.grants,
-    });
+    const t = afterCrash(crashed, tools, caller);
     const resumed = t.runner.resumeTurn('s1', { onEvent: t.onEvent });
     setTimeout(() => {
       tools.add(toolDef('write_file', ['write_filesystem']));
@@ -140,14 +142,7 @@ describe('TurnRunner.resumeTurn', () => {
       },
     });
     const caller = new RecordingToolCaller();
-    const t = buildRunner({
-      provider: FINISH(),
-      tools,
-      caller,
-      sessions: crashed.sessions,
-      approvalStore: crashed.approvalStore,
-      grants: crashed.grants,
-    });
+    const t = afterCrash(crashed, tools, caller);
     expect(await t.runner.resumeTurn('s1')).toMatchObject({ reason: 'final_answer' });
     expect(asked).toEqual([['write_file', 'echo']]);
     expect(caller.calls.map((entry) => entry.call.callId)).toEqual(['w1', 'e1']);

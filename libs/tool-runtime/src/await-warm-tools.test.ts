@@ -1,21 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
-import type { ToolDefinition } from '@talon/contracts';
+import { definition } from '../test/support/tool-definition.js';
 import { awaitWarmTools } from './await-warm-tools.js';
 import { CatalogWarmUp } from './catalog-warm-up.js';
 import { ToolCatalog } from './tool-catalog.js';
-
-const definition = (name: string): ToolDefinition => ({
-  name,
-  description: name,
-  parameters: { type: 'object' },
-  effects: [],
-  approval: 'never',
-  timeoutMs: 1000,
-  domain: 'container',
-  source: 'builtin',
-  sensitiveParams: [],
-  idempotent: true,
-});
 
 const announce = (catalog: ToolCatalog, names: string[]) =>
   catalog.announce(
@@ -23,7 +10,7 @@ const announce = (catalog: ToolCatalog, names: string[]) =>
       instanceId: 'r1',
       service: 'wasm-runner',
       domain: 'container',
-      tools: names.map(definition),
+      tools: names.map((name) => definition(name, 'builtin', 'container')),
       ttlMs: 3000,
     },
     Date.now(),

@@ -1,25 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { ToolAnnouncement, ToolDefinition } from '@talon/contracts';
+import { definition } from '../test/support/tool-definition.js';
 import { ToolCatalog } from './tool-catalog.js';
-
-function definition(
-  name: string,
-  source: ToolDefinition['source'] = 'builtin',
-  domain: ToolDefinition['domain'] = 'orchestrator',
-): ToolDefinition {
-  return {
-    name,
-    description: name,
-    parameters: { type: 'object' },
-    effects: [],
-    approval: 'never',
-    timeoutMs: 1000,
-    domain,
-    source,
-    sensitiveParams: [],
-    idempotent: true,
-  };
-}
 
 function announcement(instanceId: string, tools: ToolDefinition[], ttlMs = 1000): ToolAnnouncement {
   return { instanceId, service: 'tool-worker', domain: 'orchestrator', tools, ttlMs };
