@@ -83,7 +83,8 @@ console.log(
     benchmark: 'memory',
     idleMs: IDLE_MS,
     settleMs: SETTLE_MS,
-    orchestratorNodeOptions: testing.serviceNodeOptions('orchestrator') ?? null,
+    orchestratorNodeOptions:
+      testing.serviceNodeOptions('orchestrator', process.env.TALON_TEST_NODE_OPTIONS) ?? null,
     loadAverageAtStart: LOAD_AT_START,
     loadAverageAtEnd: loadavg().map((value) => Math.round(value * 100) / 100),
     pglite,

@@ -323,7 +323,7 @@ console.log(
       'talon: API token, schema validation, rate limit, NATS dispatch, leak scan, sanitize, wrap, audit (journal on PGlite, commit on PostgreSQL, JetStream outbox)',
     // Each side's Node flags: Talon's orchestrator starts with its own (serviceNodeOptions).
     nodeOptions: {
-      orchestrator: testing.serviceNodeOptions('orchestrator') ?? null,
+      orchestrator: testing.serviceNodeOptions('orchestrator', process.env.TALON_TEST_NODE_OPTIONS) ?? null,
       nest: process.env.BENCH_NEST_NODE_OPTIONS ?? null,
     },
     ...figures,

@@ -11,12 +11,6 @@ interface Supervised {
   exited: Promise<number | null>;
 }
 
-/** The service's default Node flags, then the operator's own `NODE_OPTIONS`, which win. */
-function withNodeOptions(name: string, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const options = serviceNodeOptions(name, env.NODE_OPTIONS);
-  return options ? { ...env, NODE_OPTIONS: options } : env;
-}
-
 const COLORS = ['\x1b[36m', '\x1b[35m', '\x1b[33m', '\x1b[32m', '\x1b[34m'];
 
 /**
@@ -35,9 +29,12 @@ export class ServiceSupervisor {
 
   start(name: string): Promise<void> {
     const color = COLORS[this.services.length % COLORS.length];
+    const env = { ...this.env, ...this.envFor(name) };
+    // The service's default Node flags, then the operator's own `NODE_OPTIONS`, which win.
+    const nodeOptions = serviceNodeOptions(name, env.NODE_OPTIONS);
     const child = spawn(process.execPath, [join(REPO_ROOT, 'apps', name, 'dist', 'main.js')], {
       cwd: REPO_ROOT,
-      env: withNodeOptions(name, { ...this.env, ...this.envFor(name) }),
+      env: nodeOptions ? { ...env, NODE_OPTIONS: nodeOptions } : env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));

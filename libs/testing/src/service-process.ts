@@ -25,11 +25,6 @@ export interface ServiceProcess {
   kill(): Promise<void>;
 }
 
-function nodeOptionsFor(name: string, extra: string | undefined): { NODE_OPTIONS?: string } {
-  const options = serviceNodeOptions(name, extra);
-  return options ? { NODE_OPTIONS: options } : {};
-}
-
 /**
  * Starts `apps/<name>/dist/main.js` with the given environment and waits for its `ready` log line. When
  * `env.NATS_URL` is a server from {@link startNatsTestServer}, the service's NATS credentials (and an
@@ -41,6 +36,7 @@ export async function startServiceProcess(
   options: { waitReady?: boolean; timeoutMs?: number } = {},
 ): Promise<ServiceProcess> {
   const credentials = natsTestServerFor(env.NATS_URL)?.envFor(name) ?? {};
+  const nodeOptions = serviceNodeOptions(name, process.env.TALON_TEST_NODE_OPTIONS);
   const child = spawn(process.execPath, [join(REPO_ROOT, 'apps', name, 'dist', 'main.js')], {
     cwd: REPO_ROOT,
     env: {
@@ -49,7 +45,7 @@ export async function startServiceProcess(
       LOG_LEVEL: 'info',
       // The service's own default flags, as `talon up` starts it, then the test run's (e.g.
       // --report-on-signal while chasing a hang), which win.
-      ...nodeOptionsFor(name, process.env.TALON_TEST_NODE_OPTIONS),
+      ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}),
       ...credentials,
       ...env,
     },

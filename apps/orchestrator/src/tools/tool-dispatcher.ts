@@ -171,8 +171,10 @@ export class ToolDispatcher {
     let attempts = 0;
     let instanceId: string | undefined;
     try {
-      if (this.options.warmUp)
-        await awaitWarmTools(this.options.catalog, this.options.warmUp, [request.tool], request.signal);
+      // A listed tool needs no wait: the hot path allocates nothing here.
+      const { warmUp, catalog } = this.options;
+      if (warmUp && !catalog.get(request.tool))
+        await awaitWarmTools(catalog, warmUp, [request.tool], request.signal);
       prepared = await this.pipeline.prepareCall({
         tool: request.tool,
         params: request.params,
