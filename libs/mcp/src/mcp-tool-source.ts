@@ -93,6 +93,9 @@ export async function startMcpToolSource(options: McpToolSourceOptions): Promise
     },
     onStatusChanged: (status) => {
       options.manager?.onStatusChanged?.(status);
+      // A server lists its tools before it counts as running, and only running servers' lists are
+      // shared: share the first list once it does.
+      if (status.state === 'running') follower?.publishSnapshots();
       if (status.state === 'down')
         options.log('warn', 'MCP server down', { server: status.name, error: status.lastError });
     },

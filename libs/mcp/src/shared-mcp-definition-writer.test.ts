@@ -1,36 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import type { SharedMcpServerRecord } from '@talon/contracts';
-import type { RecordBucket, RecordChange } from '@talon/shared-state';
+import { MemoryRecordBucket } from '../test/support/memory-record-bucket.js';
 import { SharedMcpDefinitionWriter } from './shared-mcp-definition-writer.js';
 
-/** A record bucket held in memory: the writer's logic is tested here, the JetStream one in the integration tests. */
-class MemoryBucket<T> implements RecordBucket<T> {
-  readonly view = new Map<string, T>();
-  entries(): ReadonlyMap<string, T> {
-    return this.view;
-  }
-  get(key: string): T | undefined {
-    return this.view.get(key);
-  }
-  async create(key: string, value: T): Promise<boolean> {
-    if (this.view.has(key)) return false;
-    this.view.set(key, value);
-    return true;
-  }
-  async put(key: string, value: T): Promise<void> {
-    this.view.set(key, value);
-  }
-  async delete(key: string): Promise<void> {
-    this.view.delete(key);
-  }
-  onChange(_listener: (change: RecordChange<T>) => void): () => void {
-    return () => undefined;
-  }
-  async close(): Promise<void> {}
-}
-
 const writerWith = (fileNames: string[] = []) => {
-  const bucket = new MemoryBucket<SharedMcpServerRecord>();
+  const bucket = new MemoryRecordBucket<SharedMcpServerRecord>();
   return { bucket, writer: new SharedMcpDefinitionWriter(bucket, () => new Set(fileNames)) };
 };
 

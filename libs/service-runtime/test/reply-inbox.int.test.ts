@@ -13,6 +13,9 @@ describe('requests through one reply inbox per connection, under Talon authoriza
   let worker: NatsConnection;
   // Subjects the orchestrator may publish to and a tool-worker may subscribe to.
   const echo = SUBJECTS.ping('tool-worker');
+  // Replies the worker holds back until a test releases them: a late reply that arrives
+  // only after its request has timed out, whatever the machine's load.
+  const held: Array<() => void> = [];
 
   beforeAll(async () => {
     nats = await startNatsTestServer();
@@ -22,7 +25,7 @@ describe('requests through one reply inbox per connection, under Talon authoriza
         const text = message.string();
         if (text === 'silent') return;
         const answer = () => message.respond(encoder.encode(JSON.stringify({ ok: true, data: text })));
-        if (text.startsWith('late')) setTimeout(answer, 150);
+        if (text.startsWith('late')) held.push(answer);
         else answer();
       },
     });
@@ -49,13 +52,17 @@ describe('requests through one reply inbox per connection, under Talon authoriza
 
   it('times out a request nobody answers, ignores its late reply, and keeps serving the next one', async () => {
     const inbox = ReplyInbox.of(orchestrator);
-    const started = Date.now();
     await expect(inbox.request(echo, encoder.encode('late-1'), 60)).rejects.toMatchObject({
       name: 'TimeoutError',
       reason: 'timeout',
     });
-    expect(Date.now() - started).toBeLessThan(1_000);
-    await new Promise((resolve) => setTimeout(resolve, 200)); // the late reply arrives and is dropped
+    // No reply was sent yet, so the timer rejected it. Now the late reply comes: the worker's
+    // flush puts it on the server before the orchestrator's flush, which therefore returns after
+    // the reply has reached the inbox and been dropped.
+    expect(held).toHaveLength(1);
+    held.splice(0).forEach((answer) => answer());
+    await worker.flush();
+    await orchestrator.flush();
     expect((await inbox.request(echo, encoder.encode('next'), 5_000)).json<{ data: string }>().data).toBe(
       'next',
     );

@@ -82,9 +82,9 @@ describe('component runtime (hand-written WAT probe, real worker threads)', () =
     const ready = probe.version.pool.stats();
     expect(ready).toMatchObject({ inFlight: 0, started: afterTrap.started });
     expect(ready.idle).toBeGreaterThanOrEqual(1);
-    const started = performance.now();
     await expect(probe.execute({ warm: true }, toolContext())).resolves.toEqual({ warm: true });
-    expect(performance.now() - started).toBeLessThan(50);
+    // The ready worker served it: the call started none of its own.
+    expect(probe.version.pool.stats()).toMatchObject({ started: afterTrap.started, inFlight: 0 });
   });
 
   it('stops an infinite loop at its timeout, and the next call succeeds', async () => {
