@@ -47,6 +47,15 @@ interface PendingRequest {
 const LOG_LEVELS = new Set<string>(GUEST_LOG_LEVELS);
 
 /**
+ * A component's thread gets none of the runner's environment (its NATS credentials and secrets stay out of
+ * reach of the generated glue); only jco's own debug switch passes through.
+ */
+function componentWorkerEnv(): Record<string, string> {
+  const debug = process.env['JCO_DEBUG'];
+  return debug ? { JCO_DEBUG: debug } : {};
+}
+
+/**
  * One worker thread running one component instance, one request at a time. A timeout, an abort, a trap or
  * a crash terminates it for good (`dead`); the pool then starts a fresh one.
  */
@@ -77,7 +86,12 @@ export class ComponentWorkerHandle {
     };
     // The JS heap holds only the generated glue and strings lifted out of the guest's (capped) memory.
     const resourceLimits = { maxOldGenerationSizeMb: 128 + Math.ceil(options.memoryCapBytes / 1_048_576) };
-    this.worker = new Worker(options.script, { workerData, transferList: [channel.port2], resourceLimits });
+    this.worker = new Worker(options.script, {
+      workerData,
+      transferList: [channel.port2],
+      resourceLimits,
+      env: componentWorkerEnv(),
+    });
     this.ready = new Promise<void>((resolve, reject) => {
       this.pending = { resolve: () => resolve(), reject };
     });

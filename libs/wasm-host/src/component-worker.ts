@@ -31,6 +31,10 @@ type Instantiate = (
   ) => Promise<WebAssembly.Instance>,
 ) => Promise<ToolExports>;
 
+// jco's glue reads `process.env.JCO_DEBUG` tens of times per call; on Node's own env object each read
+// crosses into C++ (0.2 µs), on a plain copy it is an ordinary property read (0.03 µs).
+process.env = { ...process.env };
+
 const MAX_LOG_CHARS = 4096;
 const MAX_LOG_LINES_PER_CALL = 200;
 const data = workerData as ComponentWorkerData;
