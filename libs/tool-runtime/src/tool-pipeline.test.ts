@@ -187,6 +187,26 @@ describe('ToolPipeline', () => {
     expect(Date.now() - started).toBeLessThan(1000);
   });
 
+  it('tells a tool of its timeout through onAbort too, with the same reason as the signal', async () => {
+    const { registry, pipeline } = setup();
+    let told: unknown;
+    registry.register(
+      makeTool(define('slow', { timeoutMs: 40, source: 'wasm' }), (_params, context) => {
+        return new Promise((resolve, reject) => {
+          const timer = setTimeout(resolve, 5000);
+          context.onAbort?.((reason) => {
+            told = reason;
+            clearTimeout(timer);
+            reject(new Error('aborted'));
+          });
+        });
+      }),
+    );
+    const error = await rejection(pipeline.run({ tool: 'slow', params: {} }));
+    expect(error).toMatchObject({ code: 'TIMEOUT', details: { reason: 'timeout' } });
+    expect(told).toBe(error);
+  });
+
   it('stops waiting for a tool that ignores the signal', async () => {
     const { registry, pipeline } = setup();
     let finished = false;

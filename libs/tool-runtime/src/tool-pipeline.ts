@@ -306,6 +306,7 @@ export class ToolPipeline {
         get signal() {
           return abort.signal;
         },
+        onAbort: (listener) => abort.onAbort(listener),
         grants: call.grants,
         sessionId: call.sessionId,
         log: (level, message, fields) =>

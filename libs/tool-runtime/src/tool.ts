@@ -21,6 +21,11 @@ export interface ToolContext {
   callId: string;
   /** Aborted when the call's timeout passes or the caller goes away. */
   signal: AbortSignal;
+  /**
+   * Runs `listener` once when the call is aborted (at once when it already was) and returns what removes
+   * it: for code that only needs to be told, without the cost of an AbortSignal (see CallAbort).
+   */
+  onAbort?(listener: (reason: unknown) => void): () => void;
   /** Credentials granted to this call only. */
   grants: readonly CredentialGrant[];
   sessionId?: string;

@@ -46,6 +46,18 @@ interface PendingRequest {
 
 const LOG_LEVELS = new Set<string>(GUEST_LOG_LEVELS);
 
+/** Listens for the call's abort, through `onAbort` when the caller offers it (no AbortSignal made). */
+function listenForAbort(host: HostCallContext, onAbort: () => void): () => void {
+  if (host.onAbort) return host.onAbort(onAbort);
+  const signal = host.signal;
+  if (signal.aborted) {
+    onAbort();
+    return () => undefined;
+  }
+  signal.addEventListener('abort', onAbort, { once: true });
+  return () => signal.removeEventListener('abort', onAbort);
+}
+
 /**
  * A component's thread gets none of the runner's environment (its NATS credentials and secrets stay out of
  * reach of the generated glue); only jco's own debug switch passes through.
@@ -132,10 +144,10 @@ export class ComponentWorkerHandle {
       }, timeoutMs);
       const onAbort = (): void =>
         this.fail(new ToolTimeoutError(this.options.toolName, timeoutMs, 'cancelled'));
-      host?.signal.addEventListener('abort', onAbort, { once: true });
+      let stopListening = (): void => undefined;
       const done = (): void => {
         clearTimeout(timer);
-        host?.signal.removeEventListener('abort', onAbort);
+        stopListening();
       };
       this.pending = {
         resolve: (settled) => {
@@ -148,8 +160,9 @@ export class ComponentWorkerHandle {
         },
         host,
       };
-      if (host?.signal.aborted) onAbort();
-      else this.worker.postMessage(outgoing);
+      // A call aborted already fails here at once, and its message is never sent.
+      stopListening = host ? listenForAbort(host, onAbort) : stopListening;
+      if (!this.dead) this.worker.postMessage(outgoing);
     });
   }
 

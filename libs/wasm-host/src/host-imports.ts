@@ -20,6 +20,8 @@ export type ToolInvoker = (
 export interface HostCallContext {
   callId: string;
   signal: AbortSignal;
+  /** Tells `listener` of the abort without making `signal` (see ToolContext.onAbort). */
+  onAbort?(listener: (reason: unknown) => void): () => void;
   /** Secret values for injection (the call's grants, or a provider). */
   secrets: SecretsProvider;
   log: ToolLogger;

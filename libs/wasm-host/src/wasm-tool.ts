@@ -123,7 +123,11 @@ export class WasmTool implements Tool {
           params: JSON.stringify(params),
           host: {
             callId: context.callId,
-            signal: context.signal,
+            // Made only when a host import needs it (an HTTP request); the worker is told through onAbort.
+            get signal() {
+              return context.signal;
+            },
+            ...(context.onAbort ? { onAbort: context.onAbort } : {}),
             secrets,
             log: context.log,
             sessionId: context.sessionId,
