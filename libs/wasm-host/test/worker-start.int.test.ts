@@ -1,3 +1,6 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ComponentCompiler, type CompiledComponent } from '../src/component-compiler.js';
 import { ComponentLoadError } from '../src/errors/component-load-error.js';
@@ -64,5 +67,29 @@ describe('component worker start (real worker threads, the WAT probe)', () => {
     pool = poolWith(Promise.reject(failure));
     await expect(pool.describe()).rejects.toBe(failure);
     expect(pool.stats()).toMatchObject({ workers: 0, inFlight: 0 });
+  });
+
+  it("runs the component's glue in a thread that holds none of the runner's environment", async () => {
+    await pool?.close();
+    process.env['TALON_TEST_RUNNER_SECRET'] = 'only-in-the-runner';
+    try {
+      // Glue that reports the environment it sees, by failing with it.
+      const entry = join(cache.path, 'env-report.mjs');
+      writeFileSync(entry, "throw new Error('env=' + JSON.stringify(Object.keys(process.env)));\n");
+      pool = new ComponentWorkerPool({
+        toolName: 'env-report',
+        component: { entryUrl: pathToFileURL(entry).href, modules: Promise.resolve({}) },
+        hostImports: new HostImports(capabilities({}), {}),
+        timeoutMs: 5000,
+        maxConcurrency: 1,
+        memoryMb: 4,
+        maxOutputBytes: 10_000,
+      });
+      const error = await pool.describe().catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ComponentLoadError);
+      expect((error as Error).message).toContain('env=[]');
+    } finally {
+      delete process.env['TALON_TEST_RUNNER_SECRET'];
+    }
   });
 });
