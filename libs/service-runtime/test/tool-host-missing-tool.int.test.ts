@@ -90,7 +90,7 @@ describe('ToolHost: a call for a tool another replica has just added', () => {
 
   it('answers UNKNOWN_TOOL after the wait when neither it nor the resolvers bring the tool', async () => {
     const host = hostWith(new ToolRegistry(), 60);
-    let started = Date.now();
+    const started = Date.now();
     await expect(host.handleCall(request('nowhere'))).rejects.toMatchObject({ code: 'UNKNOWN_TOOL' });
     expect(Date.now() - started).toBeGreaterThanOrEqual(55);
     const remove = host.addMissingToolResolver(async () => undefined);
@@ -98,9 +98,12 @@ describe('ToolHost: a call for a tool another replica has just added', () => {
     remove();
     // Without a wait and without resolvers: at once.
     const immediate = hostWith(new ToolRegistry(), 0);
-    started = Date.now();
-    await expect(immediate.handleCall(request('nowhere'))).rejects.toMatchObject({ code: 'UNKNOWN_TOOL' });
-    expect(Date.now() - started).toBeLessThan(50);
+    // Ordered against a 30 ms timer rather than timed: a loaded machine delays both alike.
+    const first = await Promise.race([
+      immediate.handleCall(request('nowhere')).catch((error: unknown) => error),
+      new Promise((resolve) => setTimeout(() => resolve('the 30 ms timer'), 30)),
+    ]);
+    expect(first).toMatchObject({ code: 'UNKNOWN_TOOL' });
   });
 
   it('waits no longer than the call may live: a resolver that hangs ends in TIMEOUT at the deadline', async () => {
