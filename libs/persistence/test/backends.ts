@@ -1,4 +1,5 @@
 import type { DatabaseConfig } from '../src/database-config.js';
+import { copyPgliteTemplate } from './pglite-template.js';
 import { createPostgresTestDatabase } from './postgres-test-database.js';
 import { makeTempDir } from './temp-dir.js';
 
@@ -10,7 +11,8 @@ export interface EmptyDatabase {
 
 /**
  * The databases Talon supports, each created empty: a new PostgreSQL database, and a new PGlite directory
- * with PGlite in the calling thread and in a thread of its own.
+ * (a cluster fresh from initdb, copied from a template) with PGlite in the calling thread and in a thread of
+ * its own.
  */
 export const BACKENDS: ReadonlyArray<{
   name: 'postgres' | 'pglite';
@@ -31,6 +33,7 @@ export const BACKENDS: ReadonlyArray<{
     label: 'pglite',
     async create() {
       const dir = await makeTempDir('pglite');
+      await copyPgliteTemplate(`${dir.path}/data`);
       return { config: { kind: 'pglite', dataDir: `${dir.path}/data` }, dispose: dir.remove };
     },
   },
@@ -39,6 +42,7 @@ export const BACKENDS: ReadonlyArray<{
     label: 'pglite in its own thread',
     async create() {
       const dir = await makeTempDir('pglite-thread');
+      await copyPgliteTemplate(`${dir.path}/data`);
       return { config: { kind: 'pglite', dataDir: `${dir.path}/data`, thread: true }, dispose: dir.remove };
     },
   },
