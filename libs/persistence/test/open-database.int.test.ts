@@ -19,6 +19,7 @@ import {
   TEST_POSTGRES_ADMIN_URL,
   type PostgresTestDatabase,
 } from './postgres-test-database.js';
+import { copyPgliteTemplate } from './pglite-template.js';
 import { makeTempDir } from './temp-dir.js';
 
 // A new PGlite cluster takes seconds to initialise on a loaded machine; jest's project-level testTimeout is not applied.
@@ -169,6 +170,7 @@ describe('openDatabase on PGlite', () => {
 
   it('lets one process at a time open a directory, refuses a second with who holds it, and frees it on close', async () => {
     const dataDir = join(scratch.path, 'shared');
+    await copyPgliteTemplate(dataDir); // what is tested is the lock, not initdb
     const first = await openDatabase({ kind: 'pglite', dataDir });
     try {
       const started = Date.now();
@@ -191,7 +193,7 @@ describe('openDatabase on PGlite', () => {
 
   it('takes over the lock of a holder that was killed once its heartbeat is stale, whatever its pid says', async () => {
     const dataDir = join(scratch.path, 'locked');
-    await mkdir(dataDir, { recursive: true });
+    await copyPgliteTemplate(dataDir);
     // A holder in another process, with proper-lockfile's heartbeat, as an orchestrator holds it.
     const holder = spawn(
       process.execPath,
@@ -232,6 +234,7 @@ describe('openDatabase on PGlite', () => {
 
   it('takes over at once a lock whose heartbeat stopped long ago (a container restarted after a crash)', async () => {
     const dataDir = join(scratch.path, 'abandoned');
+    await copyPgliteTemplate(dataDir);
     await mkdir(`${dataDir}.lock`, { recursive: true });
     await writeFile(`${dataDir}.lock-owner.json`, JSON.stringify({ pid: 1, host: 'old-container' }));
     const longAgo = new Date(Date.now() - 120_000);
