@@ -49,6 +49,7 @@ export type {
 export { runWithTimeout } from './run-with-timeout.js';
 export { untilChanged, type ChangeSubscribe } from './until-changed.js';
 export { CallAbort } from './call-abort.js';
+export { listenForCallAbort } from './call-abort-listener.js';
 export type {
   LeakScanner,
   LeakFinding,

@@ -163,13 +163,15 @@ describe('ToolPipeline', () => {
     );
   });
 
-  it('times out a tool past its timeout and aborts its signal', async () => {
+  it('times out a tool past its timeout and aborts its signal, telling onAbort the same reason', async () => {
     const { registry, pipeline } = setup();
     let aborted: unknown;
+    let told: unknown;
     registry.register(
       makeTool(define('slow', { timeoutMs: 40, source: 'wasm' }), (_params, context) => {
         return new Promise((resolve, reject) => {
           const timer = setTimeout(resolve, 5000);
+          context.onAbort?.((reason) => (told = reason));
           context.signal.addEventListener('abort', () => {
             aborted = context.signal.reason;
             clearTimeout(timer);
@@ -184,27 +186,8 @@ describe('ToolPipeline', () => {
     expect(error.code).toBe('TIMEOUT');
     expect(error.details).toEqual({ tool: 'slow', timeoutMs: 40, reason: 'timeout' });
     expect(aborted).toBe(error);
-    expect(Date.now() - started).toBeLessThan(1000);
-  });
-
-  it('tells a tool of its timeout through onAbort too, with the same reason as the signal', async () => {
-    const { registry, pipeline } = setup();
-    let told: unknown;
-    registry.register(
-      makeTool(define('slow', { timeoutMs: 40, source: 'wasm' }), (_params, context) => {
-        return new Promise((resolve, reject) => {
-          const timer = setTimeout(resolve, 5000);
-          context.onAbort?.((reason) => {
-            told = reason;
-            clearTimeout(timer);
-            reject(new Error('aborted'));
-          });
-        });
-      }),
-    );
-    const error = await rejection(pipeline.run({ tool: 'slow', params: {} }));
-    expect(error).toMatchObject({ code: 'TIMEOUT', details: { reason: 'timeout' } });
     expect(told).toBe(error);
+    expect(Date.now() - started).toBeLessThan(1000);
   });
 
   it('stops waiting for a tool that ignores the signal', async () => {

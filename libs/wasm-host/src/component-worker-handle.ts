@@ -1,5 +1,5 @@
 import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
-import { ToolTimeoutError } from '@talon/tool-runtime';
+import { listenForCallAbort, ToolTimeoutError } from '@talon/tool-runtime';
 import { ComponentLoadError } from './errors/component-load-error.js';
 import { MemoryLimitError } from './errors/memory-limit-error.js';
 import { ToolTrapError } from './errors/tool-trap-error.js';
@@ -45,18 +45,6 @@ interface PendingRequest {
 }
 
 const LOG_LEVELS = new Set<string>(GUEST_LOG_LEVELS);
-
-/** Listens for the call's abort, through `onAbort` when the caller offers it (no AbortSignal made). */
-function listenForAbort(host: HostCallContext, onAbort: () => void): () => void {
-  if (host.onAbort) return host.onAbort(onAbort);
-  const signal = host.signal;
-  if (signal.aborted) {
-    onAbort();
-    return () => undefined;
-  }
-  signal.addEventListener('abort', onAbort, { once: true });
-  return () => signal.removeEventListener('abort', onAbort);
-}
 
 /**
  * A component's thread gets none of the runner's environment (its NATS credentials and secrets stay out of
@@ -161,7 +149,7 @@ export class ComponentWorkerHandle {
         host,
       };
       // A call aborted already fails here at once, and its message is never sent.
-      stopListening = host ? listenForAbort(host, onAbort) : stopListening;
+      stopListening = host ? listenForCallAbort(host, onAbort) : stopListening;
       if (!this.dead) this.worker.postMessage(outgoing);
     });
   }

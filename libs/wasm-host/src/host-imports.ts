@@ -20,7 +20,7 @@ export type ToolInvoker = (
 export interface HostCallContext {
   callId: string;
   signal: AbortSignal;
-  /** Tells `listener` of the abort without making `signal` (see ToolContext.onAbort). */
+  /** Tells `listener` of the abort without making `signal` (see ToolContext.onAbort and listenForCallAbort). */
   onAbort?(listener: (reason: unknown) => void): () => void;
   /** Secret values for injection (the call's grants, or a provider). */
   secrets: SecretsProvider;

@@ -127,7 +127,7 @@ export class WasmTool implements Tool {
             get signal() {
               return context.signal;
             },
-            ...(context.onAbort ? { onAbort: context.onAbort } : {}),
+            ...(context.onAbort ? { onAbort: context.onAbort.bind(context) } : {}),
             secrets,
             log: context.log,
             sessionId: context.sessionId,
