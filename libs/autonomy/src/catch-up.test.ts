@@ -1,5 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { planFires } from './catch-up.js';
+import type { Guardrails } from '@talon/contracts';
+import { MISSED_COUNT_LIMIT, planFires } from './catch-up.js';
+import { nextSlot, slotsAfter, slotsBefore, type ScheduledTrigger } from './trigger-schedule.js';
 
 const anchor = new Date('2027-01-01T00:00:00Z');
 const every = { kind: 'interval' as const, everyMs: 1000 };
@@ -45,10 +47,147 @@ describe('planFires', () => {
     expect(plan.next).toBeUndefined();
   });
 
-  it('stays bounded after a very long outage of a per-second cron', () => {
+  it('plans a month-long outage of a per-second cron from its latest slots, in bounded work', () => {
     const cron = { kind: 'cron' as const, expression: '* * * * * *' };
-    const plan = planFires(cron, at(1), new Date(at(1).getTime() + 30 * 86_400_000), anchor);
-    expect(plan.next!.getTime()).toBeGreaterThan(at(1).getTime() + 30 * 86_400_000);
-    expect(plan.fires.length).toBeLessThanOrEqual(6);
+    const now = new Date(at(1).getTime() + 30 * 86_400_000 + 500);
+    const started = process.cpuUsage();
+    const once = planFires(cron, at(1), now, anchor, { catchUp: 'once', misfireGraceMs: 3000 });
+    const spentMs = process.cpuUsage(started).user / 1000;
+    // On time: the slots of the last 3 s; caught up: the latest slot before them, not the oldest.
+    const second = (offset: number) => new Date(Math.floor(now.getTime() / 1000) * 1000 + offset * 1000);
+    expect(once.fires).toEqual([
+      { slotAt: second(-3), source: 'catch_up' },
+      { slotAt: second(-2), source: 'schedule' },
+      { slotAt: second(-1), source: 'schedule' },
+      { slotAt: second(0), source: 'schedule' },
+    ]);
+    expect(once.next).toEqual(second(1));
+    // 2.6 million missed slots are not walked: the count stops at its bound and says so.
+    expect(once.skipped).toBe(MISSED_COUNT_LIMIT - 1);
+    expect(once.skippedExact).toBe(false);
+    // Walking every slot took 18 s of CPU here; the bound is a few thousand cron steps.
+    expect(spentMs).toBeLessThan(2_000);
+    const all = planFires(cron, at(1), now, anchor, { catchUp: 'all', catchUpMax: 3, misfireGraceMs: 3000 });
+    expect(all.fires.filter((fire) => fire.source === 'catch_up').map((fire) => fire.slotAt)).toEqual([
+      second(-5),
+      second(-4),
+      second(-3),
+    ]);
+  });
+
+  it('counts the missed slots of a long interval outage exactly', () => {
+    const now = new Date(at(0).getTime() + 86_400_000 + 250);
+    const plan = planFires(every, at(1), now, anchor, { misfireGraceMs: 1000 });
+    // Slots 1 … 86,399 s are older than the grace; 86,400 is on time.
+    expect(plan.skipped).toBe(86_399);
+    expect(plan.skippedExact).toBe(true);
+    expect(plan.fires).toEqual([{ slotAt: at(86_400), source: 'schedule' }]);
+    expect(plan.next).toEqual(at(86_401));
+  });
+
+  it('agrees with walking the slots one by one (cron across daylight saving changes, intervals, once)', () => {
+    const triggers: ScheduledTrigger[] = [
+      { kind: 'cron', expression: '30 * * * *', timezone: 'Europe/Berlin' },
+      { kind: 'cron', expression: '*/20 * * * * *' },
+      { kind: 'cron', expression: '0 9 * * 1-5', timezone: 'Asia/Shanghai' },
+      { kind: 'interval', everyMs: 7_000 },
+      { kind: 'interval', everyMs: 60_000, startAt: '2027-03-28T00:00:30Z' },
+      { kind: 'once', at: '2027-03-28T01:10:00Z' },
+    ];
+    const base = new Date('2027-03-27T22:00:00Z'); // Berlin springs forward at 01:00 UTC on the 28th
+    const guardrails: Guardrails[] = [
+      {},
+      { catchUp: 'once', misfireGraceMs: 250 },
+      { catchUp: 'all', catchUpMax: 4, misfireGraceMs: 90_000 },
+      { catchUp: 'all', misfireGraceMs: 3_600_000 },
+    ];
+    let compared = 0;
+    for (const trigger of triggers) {
+      const due = nextSlot(trigger, base, anchor)!;
+      for (const hours of [0.001, 0.5, 4]) {
+        const now = new Date(due.getTime() + hours * 3_600_000);
+        for (const rails of guardrails) {
+          expect({ trigger, hours, rails, plan: planFires(trigger, due, now, anchor, rails) }).toEqual({
+            trigger,
+            hours,
+            rails,
+            plan: walkedPlan(trigger, due, now, rails),
+          });
+          compared++;
+        }
+      }
+    }
+    expect(compared).toBe(72);
+    // A daily slot moved by the spring-forward change, among the latest missed ones.
+    const daily = { kind: 'cron' as const, expression: '30 2 * * *', timezone: 'Europe/Berlin' };
+    const due = new Date('2027-03-20T01:30:00Z');
+    const now = new Date('2027-03-30T12:00:00Z');
+    const rails: Guardrails = { catchUp: 'all', catchUpMax: 4, misfireGraceMs: 90_000 };
+    const plan = planFires(daily, due, now, anchor, rails);
+    expect(plan).toEqual(walkedPlan(daily, due, now, rails));
+    expect(plan.fires.map((fire) => fire.slotAt.toISOString())).toEqual([
+      '2027-03-27T01:30:00.000Z',
+      '2027-03-28T01:30:00.000Z',
+      '2027-03-29T00:30:00.000Z',
+      '2027-03-30T00:30:00.000Z',
+    ]);
   });
 });
+
+describe('slotsBefore', () => {
+  it('walks back over the slots slotsAfter walks forward, but for the one a spring-forward change moved', () => {
+    const walk = (trigger: ScheduledTrigger) => {
+      const forward: Date[] = [];
+      for (const slot of slotsAfter(trigger, new Date('2027-03-26T00:00:00Z'), anchor)) {
+        if (forward.push(slot) === 40) break;
+      }
+      const back: Date[] = [];
+      for (const slot of slotsBefore(trigger, new Date(forward[39]!.getTime() + 1), anchor)) {
+        back.push(slot);
+        if (slot.getTime() <= forward[0]!.getTime()) break;
+      }
+      return { forward, back: back.reverse() };
+    };
+    const interval = walk({ kind: 'interval', everyMs: 90_000, startAt: '2027-03-27T00:00:00Z' });
+    expect(interval.back).toEqual(interval.forward);
+    // 02:30 Berlin does not exist on 2027-03-28: the schedule fires it at 03:30 CEST, the walk back skips it.
+    const cron = walk({ kind: 'cron', expression: '30 2 * * *', timezone: 'Europe/Berlin' });
+    const moved = new Date('2027-03-28T01:30:00Z');
+    expect(cron.forward).toContainEqual(moved);
+    expect(cron.back).toEqual(cron.forward.filter((slot) => slot.getTime() !== moved.getTime()));
+    // An interval has no slots before its first.
+    const first = { kind: 'interval' as const, everyMs: 1000, startAt: '2027-01-01T00:00:10Z' };
+    expect([...slotsBefore(first, new Date('2027-01-01T00:00:10Z'), anchor)]).toEqual([]);
+  });
+});
+
+/** The plan by walking every slot from `due` (what planFires did before it was bounded). */
+function walkedPlan(trigger: ScheduledTrigger, due: Date, now: Date, rails: Guardrails) {
+  const grace = rails.misfireGraceMs ?? 5000;
+  const bound = rails.catchUpMax ?? 10;
+  const onTime: Date[] = [];
+  const missed: Date[] = [];
+  let count = 0;
+  let slot: Date | undefined = due;
+  while (slot !== undefined && slot.getTime() <= now.getTime()) {
+    if (now.getTime() - slot.getTime() <= grace) onTime.push(slot);
+    else {
+      count++;
+      missed.push(slot);
+      if (missed.length > bound) missed.shift();
+    }
+    slot = nextSlot(trigger, slot, anchor);
+  }
+  const caughtUp = rails.catchUp === 'all' ? missed : rails.catchUp === 'once' ? missed.slice(-1) : [];
+  // The plan counts a cron's missed slots up to a bound.
+  const counted = trigger.kind === 'cron' ? Math.min(count, MISSED_COUNT_LIMIT) : count;
+  return {
+    fires: [
+      ...caughtUp.map((slotAt) => ({ slotAt, source: 'catch_up' })),
+      ...onTime.map((slotAt) => ({ slotAt, source: 'schedule' })),
+    ],
+    skipped: counted - caughtUp.length,
+    skippedExact: counted === count,
+    next: slot,
+  };
+}

@@ -116,30 +116,89 @@ function instant(value: string, field: string): Date {
  * fall-back change fires once (its first occurrence).
  */
 export function nextSlot(trigger: ScheduledTrigger, after: Date, anchor: Date): Date | undefined {
+  return slotsAfter(trigger, after, anchor).next().value;
+}
+
+/**
+ * The slots strictly after `after`, in order (as {@link nextSlot} gives them one by one). A cron expression is
+ * parsed once for all of them: a parse costs about 200 µs, a step 10–50.
+ */
+export function* slotsAfter(
+  trigger: ScheduledTrigger,
+  after: Date,
+  anchor: Date,
+): Generator<Date, undefined> {
   switch (trigger.kind) {
     case 'cron': {
-      const iterator = CronExpressionParser.parse(trigger.expression, {
-        currentDate: after,
-        tz: trigger.timezone ?? DEFAULT_TIMEZONE,
-      });
-      return iterator.next().toDate();
+      const iterator = parseCron(trigger, after);
+      for (;;) yield iterator.next().toDate();
     }
     case 'interval': {
-      // Without `startAt`, the first slot is one interval after the routine was created.
-      const start =
-        trigger.startAt === undefined
-          ? anchor.getTime() + trigger.everyMs
-          : new Date(trigger.startAt).getTime();
+      const start = intervalStart(trigger, anchor);
       const t = after.getTime();
-      if (t < start) return new Date(start);
-      const steps = Math.floor((t - start) / trigger.everyMs) + 1;
-      return new Date(start + steps * trigger.everyMs);
+      let slot =
+        t < start ? start : start + (Math.floor((t - start) / trigger.everyMs) + 1) * trigger.everyMs;
+      for (;;) {
+        yield new Date(slot);
+        slot += trigger.everyMs;
+      }
     }
     case 'once': {
       const at = new Date(trigger.at);
-      return at.getTime() > after.getTime() ? at : undefined;
+      if (at.getTime() > after.getTime()) yield at;
+      return;
     }
   }
+}
+
+/**
+ * The slots strictly before `before`, latest first; an interval has none before its first slot. A cron walked
+ * back misses the slot a spring-forward change moved to the next hour (cron-parser walks back over wall
+ * times): find where to start with it, then walk forward with {@link slotsAfter}.
+ */
+export function* slotsBefore(
+  trigger: ScheduledTrigger,
+  before: Date,
+  anchor: Date,
+): Generator<Date, undefined> {
+  switch (trigger.kind) {
+    case 'cron': {
+      const iterator = parseCron(trigger, before);
+      for (;;) yield iterator.prev().toDate();
+    }
+    case 'interval': {
+      const start = intervalStart(trigger, anchor);
+      const t = before.getTime();
+      if (t <= start) return;
+      for (
+        let slot = start + (Math.ceil((t - start) / trigger.everyMs) - 1) * trigger.everyMs;
+        slot >= start;
+      ) {
+        yield new Date(slot);
+        slot -= trigger.everyMs;
+      }
+      return;
+    }
+    case 'once': {
+      const at = new Date(trigger.at);
+      if (at.getTime() < before.getTime()) yield at;
+      return;
+    }
+  }
+}
+
+/** An interval's first slot: its `startAt`, else one interval after the routine was created. */
+function intervalStart(trigger: Extract<ScheduledTrigger, { kind: 'interval' }>, anchor: Date): number {
+  return trigger.startAt === undefined
+    ? anchor.getTime() + trigger.everyMs
+    : new Date(trigger.startAt).getTime();
+}
+
+function parseCron(trigger: Extract<ScheduledTrigger, { kind: 'cron' }>, currentDate: Date) {
+  return CronExpressionParser.parse(trigger.expression, {
+    currentDate,
+    tz: trigger.timezone ?? DEFAULT_TIMEZONE,
+  });
 }
 
 /** The first slot at or after `from` (the first fire of a new or resumed routine). */

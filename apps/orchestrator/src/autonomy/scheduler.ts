@@ -207,6 +207,8 @@ export class Scheduler {
             this.logger.write('info', 'routine missed slots while no orchestrator ran', {
               routineId: routine.id,
               missed: plan.skipped,
+              // A cron down for long has more missed slots than are counted; `missed` is then a lower bound.
+              ...(plan.skippedExact ? {} : { missedAtLeast: true }),
               catchUp: (routine.guardrails as Guardrails).catchUp ?? 'skip',
             });
           }
