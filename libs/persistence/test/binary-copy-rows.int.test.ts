@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { BinaryCopyRows } from '../src/binary-copy-rows.js';
 import { PgliteSimpleQuery } from '../src/pglite-simple-query.js';
+import { createPgliteFromTemplate } from './pglite-template.js';
 
 const COLUMNS = ['id', 'at', 'name', 'small', 'big', 'ref', 'doc'];
 
@@ -11,7 +12,7 @@ describe('BinaryCopyRows', () => {
   let simple: PgliteSimpleQuery;
 
   beforeAll(async () => {
-    db = await PGlite.create('memory://');
+    db = await createPgliteFromTemplate();
     simple = new PgliteSimpleQuery(db);
     await db.exec(`CREATE TABLE typed (id int PRIMARY KEY, at timestamptz, name text, small int,
       big bigint, ref uuid, doc jsonb)`);

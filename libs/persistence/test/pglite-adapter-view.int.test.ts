@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../src/generated/prisma/client.js';
 import { pgliteAdapterView } from '../src/pglite-adapter-view.js';
+import { createPgliteFromTemplate } from './pglite-template.js';
 
 /** The adapter's view of PGlite: its parsers installed once, results as the adapter would parse them. */
 describe('pgliteAdapterView', () => {
@@ -11,7 +12,7 @@ describe('pgliteAdapterView', () => {
   const sent: Array<Record<string, unknown> | undefined> = [];
 
   beforeAll(async () => {
-    db = await PGlite.create('memory://');
+    db = await createPgliteFromTemplate();
     const query = db.query.bind(db);
     // Records what reaches PGlite, so the test sees whether parsers still travel with each query.
     db.query = ((sql: string, params?: unknown[], options?: Record<string, unknown>) => {

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { PgliteStatementError } from '../src/errors/pglite-statement-error.js';
 import { BinaryCopyRows } from '../src/binary-copy-rows.js';
 import { PgliteSimpleQuery } from '../src/pglite-simple-query.js';
 import { isUniqueViolation } from '../src/unique-violation.js';
+import { createPgliteFromTemplate } from './pglite-template.js';
 
 /** Statements sent as one simple-query message and read back without PGlite's result parser. */
 describe('PgliteSimpleQuery', () => {
@@ -11,7 +12,7 @@ describe('PgliteSimpleQuery', () => {
   let simple: PgliteSimpleQuery;
 
   beforeAll(async () => {
-    db = await PGlite.create('memory://');
+    db = await createPgliteFromTemplate();
     simple = new PgliteSimpleQuery(db);
     await db.exec('CREATE TABLE item (id int PRIMARY KEY, name text NOT NULL)');
   });

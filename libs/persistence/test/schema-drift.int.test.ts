@@ -7,6 +7,7 @@ import { PrismaPGlite } from 'pglite-prisma-adapter';
 import pg from 'pg';
 import { openDatabase } from '../src/create-database.js';
 import { DEFAULT_SCHEMA_PATH, PrismaSchemaEngine } from '../src/prisma-schema-engine.js';
+import { createPgliteFromTemplate, copyPgliteTemplate } from './pglite-template.js';
 import { createPostgresTestDatabase, type PostgresTestDatabase } from './postgres-test-database.js';
 import { makeTempDir } from './temp-dir.js';
 
@@ -28,6 +29,20 @@ describe("Prisma's schema engine against the committed migrations", () => {
   });
 
   /**
+   * The adapter's shadow database is a new in-memory PGlite each time (initdb, 3–5 s): here one loaded from
+   * the template dump, closed afterwards (the adapter's own is never closed).
+   */
+  class TemplateShadowPGlite extends PrismaPGlite {
+    readonly shadows: PGlite[] = [];
+
+    override async connectToShadowDb() {
+      const shadow = await createPgliteFromTemplate();
+      this.shadows.push(shadow);
+      return new PrismaPGlite(shadow).connect();
+    }
+  }
+
+  /**
    * The engine replays the migrations on a shadow database: a fresh in-memory PGlite from the adapter.
    * (PrismaPg cannot stand in here: the wasm engine fails to describe a PostgreSQL 15 catalog — "Column type
    * 'char' could not be deserialized" — and PrismaPg's shadow database reuses the main one when configured
@@ -37,13 +52,15 @@ describe("Prisma's schema engine against the committed migrations", () => {
     work: (engine: PrismaSchemaEngine) => Promise<T>,
     schemaPath?: string,
   ): Promise<T> {
-    const host = await PGlite.create();
-    const engine = await PrismaSchemaEngine.open(new PrismaPGlite(host), { schemaPath });
+    const host = await createPgliteFromTemplate();
+    const adapter = new TemplateShadowPGlite(host);
+    const engine = await PrismaSchemaEngine.open(adapter, { schemaPath });
     try {
       return await work(engine);
     } finally {
       engine.close();
       await host.close();
+      await Promise.all(adapter.shadows.map((shadow) => shadow.close()));
     }
   }
 
@@ -67,11 +84,13 @@ describe("Prisma's schema engine against the committed migrations", () => {
 
   it('reads the history our runner wrote into a PGlite directory as clean, and spots a tampered checksum', async () => {
     const dataDir = join(scratch.path, 'pglite');
+    await copyPgliteTemplate(dataDir);
     const db = await openDatabase({ kind: 'pglite', dataDir });
     await db.close();
 
     const host = await PGlite.create(dataDir);
-    const engine = await PrismaSchemaEngine.open(new PrismaPGlite(host));
+    const adapter = new TemplateShadowPGlite(host);
+    const engine = await PrismaSchemaEngine.open(adapter);
     try {
       expect(await engine.diagnoseMigrationHistory()).toEqual({
         editedMigrationNames: [],
@@ -88,6 +107,7 @@ describe("Prisma's schema engine against the committed migrations", () => {
     } finally {
       engine.close();
       await host.close();
+      await Promise.all(adapter.shadows.map((shadow) => shadow.close()));
     }
   });
 
