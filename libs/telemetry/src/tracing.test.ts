@@ -42,11 +42,12 @@ describe('with tracing on', () => {
   const warnings: Array<{ message: string; fields: Record<string, unknown> }> = [];
 
   beforeAll(async () => {
-    // A collector that refuses every export: calls must not notice, and the warning is rate-limited.
+    // A collector that refuses every export: calls must not notice, and the warning is rate-limited. The
+    // exporter retries a 503 five times with backoff (8 s a batch); `Retry-After: 0` retries at once.
     collector = createServer((request, response) => {
       exports++;
       request.resume();
-      response.writeHead(503).end();
+      response.writeHead(503, { 'Retry-After': '0' }).end();
     });
     await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
     const port = (collector.address() as { port: number }).port;
