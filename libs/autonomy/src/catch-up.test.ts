@@ -88,13 +88,15 @@ describe('planFires', () => {
   it('agrees with walking the slots one by one (cron across daylight saving changes, intervals, once)', () => {
     const triggers: ScheduledTrigger[] = [
       { kind: 'cron', expression: '30 * * * *', timezone: 'Europe/Berlin' },
+      { kind: 'cron', expression: '30 2 * * *', timezone: 'Europe/Berlin' },
       { kind: 'cron', expression: '*/20 * * * * *' },
       { kind: 'cron', expression: '0 9 * * 1-5', timezone: 'Asia/Shanghai' },
       { kind: 'interval', everyMs: 7_000 },
       { kind: 'interval', everyMs: 60_000, startAt: '2027-03-28T00:00:30Z' },
       { kind: 'once', at: '2027-03-28T01:10:00Z' },
     ];
-    const base = new Date('2027-03-27T22:00:00Z'); // Berlin springs forward at 01:00 UTC on the 28th
+    // Berlin springs forward at 01:00 UTC on 2027-03-28 and falls back at 01:00 UTC on 2027-10-31.
+    const bases = [new Date('2027-03-27T22:00:00Z'), new Date('2027-10-30T22:00:00Z')];
     const guardrails: Guardrails[] = [
       {},
       { catchUp: 'once', misfireGraceMs: 250 },
@@ -102,9 +104,12 @@ describe('planFires', () => {
       { catchUp: 'all', misfireGraceMs: 3_600_000 },
     ];
     let compared = 0;
-    for (const trigger of triggers) {
-      const due = nextSlot(trigger, base, anchor)!;
-      for (const hours of [0.001, 0.5, 4]) {
+    for (const [trigger, base] of triggers.flatMap((trigger) =>
+      bases.map((base) => [trigger, base] as const),
+    )) {
+      const due = nextSlot(trigger, base, anchor);
+      if (!due) continue;
+      for (const hours of [0.001, 0.75, 3.5]) {
         const now = new Date(due.getTime() + hours * 3_600_000);
         for (const rails of guardrails) {
           expect({ trigger, hours, rails, plan: planFires(trigger, due, now, anchor, rails) }).toEqual({
@@ -117,7 +122,19 @@ describe('planFires', () => {
         }
       }
     }
-    expect(compared).toBe(72);
+    expect(compared).toBe(156);
+    // Planned after the repeated wall time of the fall-back change: 02:30 Berlin fired once that day.
+    const fold = { kind: 'cron' as const, expression: '30 2 * * *', timezone: 'Europe/Berlin' };
+    const afterFold = new Date('2027-10-31T01:10:00Z');
+    for (const [from, rails] of [
+      [new Date('2027-10-25T00:30:00Z'), { catchUp: 'all', catchUpMax: 3, misfireGraceMs: 60_000 }],
+      [new Date('2027-10-31T00:30:00Z'), { catchUp: 'once', misfireGraceMs: 60_000 }],
+    ] as const) {
+      const folded = planFires(fold, from, afterFold, anchor, rails);
+      expect(folded).toEqual(walkedPlan(fold, from, afterFold, rails));
+      expect(folded.next).toEqual(new Date('2027-11-01T01:30:00Z'));
+      expect(folded.fires.at(-1)!.slotAt).toEqual(new Date('2027-10-31T00:30:00Z'));
+    }
     // A daily slot moved by the spring-forward change, among the latest missed ones.
     const daily = { kind: 'cron' as const, expression: '30 2 * * *', timezone: 'Europe/Berlin' };
     const due = new Date('2027-03-20T01:30:00Z');

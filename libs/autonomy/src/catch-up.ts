@@ -54,14 +54,22 @@ export function planFires(
   const grace = guardrails.misfireGraceMs ?? DEFAULT_MISFIRE_GRACE_MS;
   const policy = guardrails.catchUp ?? 'skip';
   const keep = policy === 'all' ? (guardrails.catchUpMax ?? DEFAULT_CATCH_UP_MAX) : policy === 'once' ? 1 : 0;
-  // The routine's slots are `due` itself, then the trigger's slots after it; those before `graceStart` were missed.
+  // A slot before the grace's start was missed.
   const graceStart = now.getTime() - grace;
   const missed = countMissed(trigger, due, graceStart, anchor);
   const caughtUp = missed.count > 0 ? latestMissed(trigger, due, graceStart, anchor, keep) : [];
+  // The schedule is the walk from `due`, each slot the next after the one before (a wall time a fall-back
+  // change repeats fires once). After an outage the walk resumes after a slot found walking back from the
+  // grace's start: chained forward from any slot, it meets the schedule's slots again.
+  const resume = due.getTime() < graceStart ? slotStepsBack(trigger, graceStart, due, anchor, 1) : undefined;
   const onTime: Date[] = due.getTime() >= graceStart ? [due] : [];
-  for (const slot of slotsAfter(trigger, new Date(Math.max(due.getTime(), graceStart - 1)), anchor)) {
-    if (slot.getTime() > now.getTime() || onTime.length >= ON_TIME_LIMIT) break;
-    onTime.push(slot);
+  let next: Date | undefined;
+  for (const slot of slotsAfter(trigger, resume ?? due, anchor)) {
+    if (slot.getTime() > now.getTime() || onTime.length === ON_TIME_LIMIT) {
+      next = slot.getTime() > now.getTime() ? slot : nextSlot(trigger, now, anchor);
+      break;
+    }
+    if (slot.getTime() >= graceStart) onTime.push(slot);
   }
   return {
     fires: [
@@ -70,7 +78,7 @@ export function planFires(
     ],
     skipped: missed.count - caughtUp.length,
     skippedExact: missed.exact,
-    next: nextSlot(trigger, now, anchor),
+    next,
   };
 }
 
@@ -96,9 +104,9 @@ function countMissed(
 }
 
 /**
- * The latest `keep` of the routine's slots before `graceStart`, oldest first. It walks back to an earlier
- * slot, then forward: walking back, cron-parser skips a wall time that a spring-forward change skipped,
- * which the schedule (the forward walk) fires an hour later.
+ * The latest `keep` of the routine's slots before `graceStart`, oldest first: found walking back, then
+ * collected walking forward after the slot reached (walking back, cron-parser skips a wall time that a
+ * spring-forward change skipped, which the schedule fires an hour later, and meets a repeated one twice).
  */
 function latestMissed(
   trigger: ScheduledTrigger,
@@ -110,8 +118,8 @@ function latestMissed(
   if (keep === 0) return [];
   for (let back = keep + 1; ; back *= 2) {
     const start = slotStepsBack(trigger, graceStart, due, anchor, back);
-    const latest = [start ?? due];
-    for (const slot of slotsAfter(trigger, latest[0]!, anchor)) {
+    const latest = start === undefined ? [due] : [];
+    for (const slot of slotsAfter(trigger, start ?? due, anchor)) {
       if (slot.getTime() >= graceStart) break;
       latest.push(slot);
       if (latest.length > keep) latest.shift();
