@@ -4,7 +4,6 @@ import { mkdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { loadCommittedMigrations } from '../src/committed-migrations.js';
 import { openDatabase } from '../src/create-database.js';
@@ -19,7 +18,7 @@ import {
   TEST_POSTGRES_ADMIN_URL,
   type PostgresTestDatabase,
 } from './postgres-test-database.js';
-import { copyPgliteTemplate } from './pglite-template.js';
+import { copyPgliteTemplate, createPgliteFromTemplate } from './pglite-template.js';
 import { makeTempDir } from './temp-dir.js';
 
 // A new PGlite cluster takes seconds to initialise on a loaded machine; jest's project-level testTimeout is not applied.
@@ -100,7 +99,7 @@ describe('openDatabase on PGlite', () => {
   });
 
   it('embeds the PostgreSQL major version the data directory check expects', async () => {
-    const db = await PGlite.create();
+    const db = await createPgliteFromTemplate();
     try {
       const { rows } = await db.query<{ server_version_num: string }>('SHOW server_version_num');
       expect(String(Math.floor(Number(rows[0]!.server_version_num) / 10000))).toBe(PGLITE_POSTGRES_MAJOR);
