@@ -30,14 +30,11 @@ async function ensureDump(): Promise<Uint8Array<ArrayBuffer>> {
   const fresh = await PGlite.create('memory://');
   const bytes = new Uint8Array(await (await fresh.dumpDataDir('none')).arrayBuffer());
   await fresh.close();
-  // Written aside and renamed into place whole, as the cluster below.
-  const scratch = await mkdtemp(join(tmpdir(), 'talon-pglite-template-new-'));
-  try {
-    await writeFile(join(scratch, 'dump.tar'), bytes);
-    await rename(join(scratch, 'dump.tar'), path);
-  } finally {
-    await rm(scratch, { recursive: true, force: true });
-  }
+  await makeInPlace(
+    path,
+    (aside) => writeFile(aside, bytes),
+    () => exists(path),
+  );
   return bytes;
 }
 
@@ -56,22 +53,32 @@ export async function copyPgliteTemplate(dataDir: string): Promise<void> {
 
 async function ensureTemplate(): Promise<string> {
   const path = join(tmpdir(), `talon-pglite-template-${pgliteBuild()}`);
-  if (await isCluster(path)) return path;
-  // Made aside and renamed into place whole: a test process that loses the race uses the winner's.
+  const isCluster = () => exists(join(path, 'PG_VERSION'));
+  if (await isCluster()) return path;
+  await makeInPlace(path, (aside) => createPgliteClusterInChildProcess(aside, []), isCluster);
+  return path;
+}
+
+/** Makes `path` aside and renames it into place whole: a test process that loses the race uses the winner's. */
+async function makeInPlace(
+  path: string,
+  make: (aside: string) => Promise<void>,
+  placed: () => Promise<boolean>,
+): Promise<void> {
   const scratch = await mkdtemp(join(tmpdir(), 'talon-pglite-template-new-'));
   try {
-    await createPgliteClusterInChildProcess(join(scratch, 'data'), []);
-    await rename(join(scratch, 'data'), path).catch(async (error: unknown) => {
-      if (!(await isCluster(path))) throw error;
+    const aside = join(scratch, 'made');
+    await make(aside);
+    await rename(aside, path).catch(async (error: unknown) => {
+      if (!(await placed())) throw error;
     });
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
-  return path;
 }
 
-async function isCluster(path: string): Promise<boolean> {
-  return access(join(path, 'PG_VERSION')).then(
+function exists(path: string): Promise<boolean> {
+  return access(path).then(
     () => true,
     () => false,
   );
