@@ -26,4 +26,5 @@ COPY --from=build --chown=node:node /app /app
 RUN mkdir -p /var/lib/talon && chown node:node /var/lib/talon
 USER node
 ENV TALON_STATE_DIR=/var/lib/talon TALON_WORKSPACE_DIR=/var/lib/talon/workspace
-CMD ["sh", "-c", "exec node apps/$APP/dist/main.js"]
+# The bundle `pnpm run build` made (one module: the service starts about a second sooner).
+CMD ["sh", "-c", "exec node apps/$APP/dist/bundle/main.mjs"]

@@ -8,6 +8,8 @@
 //   host http-request: host-probe calling a loopback server, against a plain fetch of the same URL
 //   the stock NestJS service a user would write instead: ClientProxy → gateway → worker running text-stats in
 //   its own thread (no worker thread, no limits, no validation, no audit): the same two hops
+// Warm paths run in interleaved rounds (BENCH_ROUNDS, default 10); Talon/NestJS is the median of the rounds'
+// own ratios, as in peer-nest.
 // Targets (issue 19): warm execute through NATS p50 < 0.6 ms; cold start with a warm cache < 150 ms
 // (they were 1 ms and 500 ms).
 import { createHash } from 'node:crypto';
@@ -21,12 +23,13 @@ import { untilQuiet } from './support/process-cpu.mjs';
 import { createInProcessDispatcher } from './support/in-process-dispatcher.mjs';
 import { REPO_ROOT, testing } from './support/processes.mjs';
 import { startStockNest } from './support/stock-nest.mjs';
-import { loadAtStart, printTable, summarize, timeSequential, warmUntilSteady } from './support/stats.mjs';
+import { loadAtStart, pairedRatio, printTable, summarize, timeInterleavedRounds } from './support/stats.mjs';
 import { connectTalonApi } from './support/talon-api.mjs';
 
 const COUNT = Number(process.env.BENCH_COUNT ?? 2000);
 const LOAD_AT_START = loadAtStart('wasm');
 const COLD_RUNS = Number(process.env.BENCH_COLD_RUNS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
 const TEXT = { text: 'the quick brown fox jumps over the lazy dog\nthe end' };
 const round = (value) => Math.round(value * 1000) / 1000;
 const ratio = (a, b) => Math.round((a / b) * 100) / 100;
@@ -196,26 +199,40 @@ const workerCall = (tool, params) => {
   };
 };
 // Each path is warmed until its p50 stops falling (V8 compiles the services' hot paths over thousands of
-// calls), then timed.
+// calls), then timed in rounds, every path once a round in an order rotated each round: this machine's speed
+// drifts from minute to minute, and a path timed after another would be compared with a different machine.
 const paths = {
-  textOnRunner: [workerCall('text-stats', TEXT), COUNT],
-  probeOnRunner: [workerCall('probe', { x: 1 }), COUNT],
-  probeViaDispatcher: [() => inProcess.dispatcher.call({ tool: 'probe', params: { x: 1 } }), COUNT],
-  textViaDispatcher: [() => inProcess.dispatcher.call({ tool: 'text-stats', params: TEXT }), COUNT],
-  textViaTalon: [callTool('text-stats', TEXT), COUNT],
-  textViaNest: [textViaNest, COUNT],
-  textDirect: [async () => directText.execute({ params: textJson }), COUNT],
-  probeViaTalon: [callTool('probe', { x: 1 }), COUNT],
-  probeDirect: [async () => directProbe.execute({ params: '{"x":1}' }), COUNT],
-  httpViaTalon: [callTool('host-probe', { op: 'http', url: httpUrl }), Math.min(COUNT, 500)],
-  httpDirect: [async () => (await fetch(httpUrl)).text(), Math.min(COUNT, 500)],
+  textOnRunner: workerCall('text-stats', TEXT),
+  probeOnRunner: workerCall('probe', { x: 1 }),
+  probeViaDispatcher: () => inProcess.dispatcher.call({ tool: 'probe', params: { x: 1 } }),
+  textViaDispatcher: () => inProcess.dispatcher.call({ tool: 'text-stats', params: TEXT }),
+  textViaTalon: callTool('text-stats', TEXT),
+  textViaNest,
+  textDirect: async () => directText.execute({ params: textJson }),
+  probeViaTalon: callTool('probe', { x: 1 }),
+  probeDirect: async () => directProbe.execute({ params: '{"x":1}' }),
 };
-const results = {};
-const warmUpCalls = {};
-for (const [name, [fn, count]] of Object.entries(paths)) {
-  warmUpCalls[name] = await warmUntilSteady(fn, { maxCalls: name.startsWith('http') ? 2000 : 20_000 });
-  results[name] = summarize(await timeSequential(fn, count, 50));
-}
+const httpPaths = {
+  httpViaTalon: callTool('host-probe', { op: 'http', url: httpUrl }),
+  httpDirect: async () => (await fetch(httpUrl)).text(),
+};
+const timed = await timeInterleavedRounds(paths, {
+  rounds: ROUNDS,
+  count: Math.ceil(COUNT / ROUNDS),
+  warmup: 20,
+  steady: { maxCalls: 20_000 },
+});
+const timedHttp = await timeInterleavedRounds(httpPaths, {
+  rounds: ROUNDS,
+  count: Math.ceil(Math.min(COUNT, 500) / ROUNDS),
+  warmup: 5,
+  steady: { maxCalls: 2000 },
+});
+const perRound = { ...timed.perRound, ...timedHttp.perRound };
+const warmUpCalls = { ...timed.warmUpCalls, ...timedHttp.warmUpCalls };
+const results = Object.fromEntries(
+  Object.entries(perRound).map(([name, rounds]) => [name, summarize(rounds.flat())]),
+);
 const cold = {
   emptyCache: summarize(coldEmpty),
   warmCache: summarize(coldWarm),
@@ -311,8 +328,13 @@ console.log(
       },
       textStatsViaNest: {
         nest: results.textViaNest,
-        talonVsNestP50: ratio(results.textViaTalon.p50, results.textViaNest.p50),
-        talonVsNestP99: ratio(results.textViaTalon.p99, results.textViaNest.p99),
+        // The median of the rounds' own ratios (each round compares both at the same moment); pooled beside.
+        talonVsNestP50: pairedRatio(perRound.textViaTalon, perRound.textViaNest),
+        talonVsNestP99: pairedRatio(perRound.textViaTalon, perRound.textViaNest, 0.99),
+        pooled: {
+          p50: ratio(results.textViaTalon.p50, results.textViaNest.p50),
+          p99: ratio(results.textViaTalon.p99, results.textViaNest.p99),
+        },
       },
       textStatsStraightToRunner: results.textOnRunner,
       watProbeStraightToRunner: results.probeOnRunner,

@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { serviceNodeOptions } from '@talon/service-runtime';
+import { serviceEntry, serviceNodeOptions } from '@talon/service-runtime';
 import { REPO_ROOT } from './repo-root.js';
 
 /** One supervised service process. */
@@ -32,7 +31,7 @@ export class ServiceSupervisor {
     const env = { ...this.env, ...this.envFor(name) };
     // The service's default Node flags, then the operator's own `NODE_OPTIONS`, which win.
     const nodeOptions = serviceNodeOptions(name, env.NODE_OPTIONS);
-    const child = spawn(process.execPath, [join(REPO_ROOT, 'apps', name, 'dist', 'main.js')], {
+    const child = spawn(process.execPath, [serviceEntry(REPO_ROOT, name)], {
       cwd: REPO_ROOT,
       env: nodeOptions ? { ...env, NODE_OPTIONS: nodeOptions } : env,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -57,3 +57,4 @@ export {
   type ToolResultStoreOptions,
 } from './tool-result-store.js';
 export { serviceNodeOptions } from './service-node-options.js';
+export { serviceEntry } from './service-entry.js';

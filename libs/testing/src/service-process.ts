@@ -2,13 +2,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serviceNodeOptions } from '@talon/service-runtime';
+import { serviceEntry, serviceNodeOptions } from '@talon/service-runtime';
 import { natsTestServerFor } from './nats-test-server.js';
 
 /** The repository root, found from this file's location (libs/testing/{src,dist}). */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
-/** A Talon service running as a real child process from its built `dist/main.js`. */
+/** A Talon service running as a real child process, started as `talon up` starts it (see `serviceEntry`). */
 export interface ServiceProcess {
   name: string;
   child: ChildProcess;
@@ -26,18 +26,24 @@ export interface ServiceProcess {
 }
 
 /**
- * Starts `apps/<name>/dist/main.js` with the given environment and waits for its `ready` log line. When
- * `env.NATS_URL` is a server from {@link startNatsTestServer}, the service's NATS credentials (and an
- * orchestrator's bootstrap token) are added unless `env` sets them.
+ * Starts a service (its bundle, or `apps/<name>/dist/main.js` while the bundle is stale) with the given
+ * environment and waits for its `ready` log line. When `env.NATS_URL` is a server from
+ * {@link startNatsTestServer}, the service's NATS credentials (and an orchestrator's bootstrap token) are
+ * added unless `env` sets them.
  */
 export async function startServiceProcess(
   name: 'orchestrator' | 'tool-worker' | 'skill-service' | 'wasm-runner',
   env: Record<string, string>,
-  options: { waitReady?: boolean; timeoutMs?: number } = {},
+  options: {
+    waitReady?: boolean;
+    timeoutMs?: number;
+    /** The file to start instead (a bundle made elsewhere, say); default {@link serviceEntry}'s choice. */
+    entry?: string;
+  } = {},
 ): Promise<ServiceProcess> {
   const credentials = natsTestServerFor(env.NATS_URL)?.envFor(name) ?? {};
   const nodeOptions = serviceNodeOptions(name, process.env.TALON_TEST_NODE_OPTIONS);
-  const child = spawn(process.execPath, [join(REPO_ROOT, 'apps', name, 'dist', 'main.js')], {
+  const child = spawn(process.execPath, [options.entry ?? serviceEntry(REPO_ROOT, name)], {
     cwd: REPO_ROOT,
     env: {
       PATH: process.env.PATH ?? '',
