@@ -1,5 +1,5 @@
 # One image recipe for the four services: `--build-arg APP=orchestrator|tool-worker|skill-service|wasm-runner`.
-# Stage 1 installs and builds the whole workspace (Prisma client, WebAssembly tools, TypeScript);
+# Stage 1 installs and builds the whole workspace (Prisma client, WebAssembly tools, TypeScript, bundles);
 # stage 2 keeps the production dependencies and the built output and runs as the unprivileged `node` user.
 FROM node:20-bookworm-slim AS build
 WORKDIR /app

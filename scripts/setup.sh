@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sets up a checkout on a fresh Debian machine with Node 20: pnpm, dependencies, nats-server, and the
-# build (Prisma client, WebAssembly tools from source, TypeScript). Safe to run again: each step is
-# skipped when already done.
+# build (Prisma client, WebAssembly tools from source, TypeScript, one bundle per service). Safe to run
+# again: each step is skipped when already done.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

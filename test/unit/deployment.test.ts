@@ -184,7 +184,7 @@ describe('Dockerfile', () => {
   it('is multi-stage and runs as a non-root user', () => {
     expect(dockerfile.match(/^FROM /gm)).toHaveLength(2);
     expect(dockerfile).toMatch(/^USER node$/m);
-    expect(dockerfile).toMatch(/apps\/\$APP\/dist\/main\.js/);
+    expect(dockerfile).toMatch(/apps\/\$APP\/dist\/bundle\/main\.mjs/);
   });
 
   it('installs bubblewrap for the wasm-runner', () => {
