@@ -2,7 +2,8 @@
 // NATS → orchestrator: validation, dispatch → wasm-runner: McpManager → server; then leak scan, sanitize,
 // wrap and audit), directly with the SDK client on its own server process, and through the stock NestJS
 // service a user would write instead (ClientProxy → gateway → worker whose handler calls the server with
-// the SDK client: the same two hops, no validation, no audit), rounds alternated.
+// the SDK client: the same two hops, no validation, no audit), rounds alternated. The raw nats.js chain
+// (client → relay → responder calling its own server with the SDK client) shows the floor of those hops.
 // Target (issue 19): Talon adds under 0.5 ms at p50 (it was 1 ms); what NestJS adds is printed beside it.
 // The orchestrator runs on PostgreSQL, or with BENCH_DATABASE=pglite on PGlite with a data directory as
 // `talon up` runs it (the audit journal). Last line: JSON.
@@ -12,6 +13,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { REPO_ROOT, testing } from './support/processes.mjs';
+import { startRawChain } from './support/raw-chain.mjs';
 import { startStockNest } from './support/stock-nest.mjs';
 import { loadAtStart, printTable, summarize, timeSequential, warmUntilSteady } from './support/stats.mjs';
 import { connectTalonApi } from './support/talon-api.mjs';
@@ -81,6 +83,14 @@ const viaNest = async () => {
     throw new Error(`nest echo failed: ${JSON.stringify(result)}`);
 };
 
+// The raw nats.js two-hop chain, its responder holding an SDK client to a server-everything of its own.
+const rawChain = await startRawChain(nats, 'mcp-worker', everything);
+const viaRaw = async () => {
+  const reply = await rawChain.call({ message: 'bench' });
+  if (!reply.ok || !reply.data?.content?.[0]?.text?.includes('bench'))
+    throw new Error(`raw echo failed: ${JSON.stringify(reply)}`);
+};
+
 const viaBuiltin = async () => {
   await talon.client.tools.call({ tool: 'echo', params: { message: 'bench' } }, { timeoutMs: 10_000 });
 };
@@ -91,11 +101,13 @@ const warmUpCalls = {
   talon: await warmUntilSteady(viaTalon),
   builtin: await warmUntilSteady(viaBuiltin),
   nest: await warmUntilSteady(viaNest),
+  raw: await warmUntilSteady(viaRaw),
 };
 const talonSamples = [];
 const directSamples = [];
 const builtinSamples = [];
 const nestSamples = [];
+const rawSamples = [];
 // Short alternating rounds, so load from anything else on the machine falls on every path alike.
 const ROUNDS = 20;
 for (let round = 0; round < ROUNDS; round++) {
@@ -103,18 +115,22 @@ for (let round = 0; round < ROUNDS; round++) {
   talonSamples.push(...(await timeSequential(viaTalon, COUNT / ROUNDS, 20)));
   builtinSamples.push(...(await timeSequential(viaBuiltin, COUNT / ROUNDS, 20)));
   nestSamples.push(...(await timeSequential(viaNest, COUNT / ROUNDS, 20)));
+  rawSamples.push(...(await timeSequential(viaRaw, COUNT / ROUNDS, 20)));
 }
 const talonStats = summarize(talonSamples);
 const directStats = summarize(directSamples);
 const builtinStats = summarize(builtinSamples);
 const nestStats = summarize(nestSamples);
+const rawStats = summarize(rawSamples);
 printTable([
   { path: 'talon: tools.call → orchestrator → wasm-runner → server-everything (stdio)', ...talonStats },
   { path: 'direct: SDK client → server-everything (stdio)', ...directStats },
   { path: 'hops only: tools.call → orchestrator → tool-worker built-in echo', ...builtinStats },
   { path: 'stock NestJS: ClientProxy → gateway → worker → server-everything (stdio)', ...nestStats },
+  { path: 'raw nats.js: client → relay → responder → server-everything (stdio)', ...rawStats },
 ]);
 await nest.stop();
+await rawChain.stop();
 await client.close();
 await talon.close();
 await Promise.all([orchestrator.stop(), runner.stop(), worker.stop()]);
@@ -140,6 +156,9 @@ console.log(
     nest: nestStats,
     nestAddedP50Ms: round(nestStats.p50 - directStats.p50),
     talonVsNestP50: Math.round((talonStats.p50 / nestStats.p50) * 100) / 100,
+    // The floor: what the same two hops add with nothing but nats.js on them.
+    raw: rawStats,
+    rawAddedP50Ms: round(rawStats.p50 - directStats.p50),
     targetAddedP50Ms: 0.5,
     targetMet: talonStats.p50 - directStats.p50 < 0.5,
   }),

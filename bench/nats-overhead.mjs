@@ -3,8 +3,8 @@
 // the front door on (NATS authorization, a token checked per call); the same Talon pair with
 // TALON_AUTH=off on a NATS server without authorization, in the same run, gives the front door's cost.
 // Targets: p50 ratio ≤ 1.2 against raw (issue 19; it was 1.5); authentication adds ≤ 3% at p50.
-import { join } from 'node:path';
-import { rawCredentials, REPO_ROOT, startScript, testing } from './support/processes.mjs';
+import { testing } from './support/processes.mjs';
+import { startRawChain } from './support/raw-chain.mjs';
 import { loadAtStart, pairedRatio, printTable, summarize, timeInterleavedRounds } from './support/stats.mjs';
 
 const COUNT = Number(process.env.BENCH_COUNT ?? 3000);
@@ -25,24 +25,7 @@ async function startSide(withoutAuthorization) {
   const worker = await testing.startServiceProcess('tool-worker', env);
   const api = await testing.connectTalonApi(nats.url);
   const payload = { service: 'tool-worker' };
-  const scripts = [];
-  if (!withoutAuthorization) {
-    scripts.push(
-      await startScript(
-        join(REPO_ROOT, 'bench/support/raw-responder.mjs'),
-        [nats.url, 'talon.bench.raw.responder'],
-        rawCredentials(nats),
-      ),
-    );
-    scripts.push(
-      await startScript(
-        join(REPO_ROOT, 'bench/support/raw-relay.mjs'),
-        [nats.url, 'talon.bench.raw.relay', 'talon.bench.raw.responder'],
-        rawCredentials(nats),
-      ),
-    );
-  }
-  const raw = withoutAuthorization ? undefined : await nats.connect('orchestrator');
+  const rawChain = withoutAuthorization ? undefined : await startRawChain(nats);
   const rawPayload = new TextEncoder().encode('{}');
   return {
     talon: async () => {
@@ -50,13 +33,12 @@ async function startSide(withoutAuthorization) {
       if (!reply.ok) throw new Error(reply.error.message);
     },
     raw: async () => {
-      const reply = (await raw.request('talon.bench.raw.relay', rawPayload, { timeout: 5000 })).json();
+      const reply = await rawChain.callBytes(rawPayload, 5000);
       if (!reply.ok) throw new Error(reply.error.message);
     },
     async stop() {
       await api.close();
-      await raw?.close();
-      for (const child of scripts) child.kill('SIGTERM');
+      await rawChain?.stop();
       await Promise.all([orchestrator.kill(), worker.kill()]);
       await nats.stop();
     },

@@ -19,7 +19,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { processCpuMs } from './support/process-cpu.mjs';
-import { rawCredentials, REPO_ROOT, startScript, testing } from './support/processes.mjs';
+import { testing } from './support/processes.mjs';
+import { startRawChain } from './support/raw-chain.mjs';
 import { startStockNest } from './support/stock-nest.mjs';
 import {
   loadAtStart,
@@ -116,20 +117,8 @@ await testing.waitUntil(
   'echo in the catalog',
 );
 
-const credentials = rawCredentials(nats);
 const nest = await startStockNest(nats);
-const rawResponder = await startScript(
-  join(REPO_ROOT, 'bench/support/raw-responder.mjs'),
-  [nats.url, 'talon.bench.raw.responder'],
-  credentials,
-);
-const rawRelay = await startScript(
-  join(REPO_ROOT, 'bench/support/raw-relay.mjs'),
-  [nats.url, 'talon.bench.raw.relay', 'talon.bench.raw.responder'],
-  credentials,
-);
-
-const raw = await nats.connect('orchestrator');
+const rawChain = await startRawChain(nats);
 const rawPayload = new TextEncoder().encode(JSON.stringify({ message: 'hello' }));
 
 const sides = {
@@ -182,10 +171,10 @@ const sides = {
     },
   },
   raw: {
-    pids: { relay: rawRelay.pid, responder: rawResponder.pid },
+    pids: rawChain.pids,
     natsPid: nats.pid,
     call: async () => {
-      const reply = (await raw.request('talon.bench.raw.relay', rawPayload, { timeout: 10_000 })).json();
+      const reply = await rawChain.callBytes(rawPayload);
       if (reply.ok === false) throw new Error('raw echo failed');
     },
   },
@@ -276,14 +265,13 @@ printTable(
 );
 
 await nest.stop();
-await raw.close();
+await rawChain.stop();
 await api.close();
 await agentApi.close();
 await apiPg.close();
 await apiOutbox.close();
 await Promise.all([orchestratorPg.kill(), workerPg.kill(), orchestratorOutbox.kill(), workerOutbox.kill()]);
 await Promise.all([natsPg.stop(), database.drop(), natsOutbox.stop(), databaseOutbox.drop()]);
-for (const child of [rawRelay, rawResponder]) child.kill('SIGTERM');
 await Promise.all([orchestrator.kill(), worker.kill()]);
 await nats.stop();
 rmSync(pgliteDir, { recursive: true, force: true });

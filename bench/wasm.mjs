@@ -3,11 +3,14 @@
 // each against the same component called directly in this thread.
 //   cold start: tools.install + first tools.call, in a fresh runner once it has finished starting (its CPU
 //   quiet: right after it announces it still spends about 100 ms, loading jco in its transpile thread), with
-//   an empty and with a warm compile cache
+//   an empty and with a warm compile cache; beside it the same component's cold start in this thread and in
+//   a fresh Node process (warm cache, timed once Node has started)
 //   warm execute: text-stats (componentize-js) and the WAT probe
 //   host http-request: host-probe calling a loopback server, against a plain fetch of the same URL
 //   the stock NestJS service a user would write instead: ClientProxy → gateway → worker running text-stats in
 //   its own thread (no worker thread, no limits, no validation, no audit): the same two hops
+//   the raw nats.js chain (client → relay → responder running text-stats in its thread): the same two hops
+//   with nothing else, the floor under both services
 // Warm paths run in interleaved rounds (BENCH_ROUNDS, default 10); Talon/NestJS is the median of the rounds'
 // own ratios, as in peer-nest.
 // Targets (issue 19): warm execute through NATS p50 < 0.6 ms; cold start with a warm cache < 150 ms
@@ -22,6 +25,7 @@ import { instantiateDirect } from './support/direct-component.mjs';
 import { untilQuiet } from './support/process-cpu.mjs';
 import { createInProcessDispatcher } from './support/in-process-dispatcher.mjs';
 import { REPO_ROOT, testing } from './support/processes.mjs';
+import { startRawChain } from './support/raw-chain.mjs';
 import { startStockNest } from './support/stock-nest.mjs';
 import { loadAtStart, pairedRatio, printTable, summarize, timeInterleavedRounds } from './support/stats.mjs';
 import { connectTalonApi } from './support/talon-api.mjs';
@@ -31,6 +35,7 @@ const LOAD_AT_START = loadAtStart('wasm');
 const COLD_RUNS = Number(process.env.BENCH_COLD_RUNS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
 const TEXT = { text: 'the quick brown fox jumps over the lazy dog\nthe end' };
+const textJson = JSON.stringify(TEXT);
 const round = (value) => Math.round(value * 1000) / 1000;
 const ratio = (a, b) => Math.round((a / b) * 100) / 100;
 
@@ -174,9 +179,28 @@ const directText = await instantiateDirect(join(directDir, 'a'), readFileSync(TE
 directText.execute({ params: JSON.stringify(TEXT) });
 const directColdWarmMs = performance.now() - started;
 const directProbe = await instantiateDirect(join(directDir, 'b'), readFileSync(PROBE), 4);
+// The same cold start in a fresh Node process (the compile cache warm, Node already started): what a
+// one-shot process pays with no NATS, no upload and no record, against the in-process figures above, which
+// reuse what V8 and jco have already loaded in this process.
+const directFresh = [];
+for (let i = 0; i < COLD_RUNS; i++) {
+  const line = execFileSync(
+    process.execPath,
+    [join(REPO_ROOT, 'bench/support/direct-component-fresh.mjs'), join(directDir, 'a'), TEXT_STATS, textJson],
+    { cwd: REPO_ROOT, encoding: 'utf8' },
+  );
+  directFresh.push(JSON.parse(line).totalMs);
+}
 
 // The stock NestJS two-hop service, its worker running the same component in its own thread.
 const nest = await startStockNest(nats, 'wasm-worker', TEXT_STATS);
+// The raw nats.js two-hop chain, its responder running the same component in its own thread: the floor of
+// any service with these hops.
+const rawChain = await startRawChain(nats, 'wasm-worker', TEXT_STATS);
+const textViaRaw = async () => {
+  const reply = await rawChain.call(TEXT);
+  if (!reply.ok) throw new Error(`raw text-stats failed: ${reply.error.message}`);
+};
 const textViaNest = async () => {
   const stats = await nest.call(TEXT);
   if (typeof stats !== 'object' || stats === null) throw new Error(`nest text-stats failed: ${stats}`);
@@ -185,7 +209,6 @@ const textViaNest = async () => {
 const callTool = (tool, params) => async () => {
   await talon.client.tools.call({ tool, params }, { timeoutMs: 10_000 });
 };
-const textJson = JSON.stringify(TEXT);
 // The orchestrator's dispatcher in this process: one NATS hop to the runner, without the API hop in front.
 const inProcess = await createInProcessDispatcher(nats);
 await inProcess.waitForInstances('text-stats', 1);
@@ -208,6 +231,7 @@ const paths = {
   textViaDispatcher: () => inProcess.dispatcher.call({ tool: 'text-stats', params: TEXT }),
   textViaTalon: callTool('text-stats', TEXT),
   textViaNest,
+  textViaRaw,
   textDirect: async () => directText.execute({ params: textJson }),
   probeViaTalon: callTool('probe', { x: 1 }),
   probeDirect: async () => directProbe.execute({ params: '{"x":1}' }),
@@ -238,6 +262,7 @@ const cold = {
   warmCache: summarize(coldWarm),
   directEmptyCacheMs: round(directColdEmptyMs),
   directWarmCacheMs: round(directColdWarmMs),
+  directFreshProcessWarmCache: summarize(directFresh),
 };
 
 printTable([
@@ -254,6 +279,12 @@ printTable([
     direct: cold.directWarmCacheMs,
   },
   {
+    path: 'the same cold start in a fresh Node process (no NATS, no upload)',
+    p50: cold.directFreshProcessWarmCache.p50,
+    p99: cold.directFreshProcessWarmCache.p99,
+    direct: cold.directWarmCacheMs,
+  },
+  {
     path: 'warm text-stats via tools.call',
     p50: results.textViaTalon.p50,
     p99: results.textViaTalon.p99,
@@ -263,6 +294,12 @@ printTable([
     path: 'warm text-stats via stock NestJS (gateway → worker, in process)',
     p50: results.textViaNest.p50,
     p99: results.textViaNest.p99,
+    direct: results.textDirect.p50,
+  },
+  {
+    path: 'warm text-stats via raw nats.js (client → relay → responder, in process)',
+    p50: results.textViaRaw.p50,
+    p99: results.textViaRaw.p99,
     direct: results.textDirect.p50,
   },
   {
@@ -305,6 +342,7 @@ printTable([
 
 await inProcess.close();
 await nest.stop();
+await rawChain.stop();
 await Promise.all([talon.close(), workerConnection.close()]);
 await runner.stop();
 await orchestrator.stop();
@@ -336,6 +374,11 @@ console.log(
           p99: ratio(results.textViaTalon.p99, results.textViaNest.p99),
         },
       },
+      // The floor: the same hops and the same component with nothing else (no Nest, no Talon).
+      textStatsViaRaw: {
+        raw: results.textViaRaw,
+        talonVsRawP50: pairedRatio(perRound.textViaTalon, perRound.textViaRaw),
+      },
       textStatsStraightToRunner: results.textOnRunner,
       watProbeStraightToRunner: results.probeOnRunner,
       watProbeViaDispatcher: results.probeViaDispatcher,
@@ -361,6 +404,7 @@ console.log(
     coldStartRatios: {
       emptyCache: ratio(cold.emptyCache.p50, cold.directEmptyCacheMs),
       warmCache: ratio(cold.warmCache.p50, cold.directWarmCacheMs),
+      warmCacheVsFreshProcess: ratio(cold.warmCache.p50, cold.directFreshProcessWarmCache.p50),
     },
     targets: { warmExecuteP50Ms: 0.6, coldStartWarmCacheMs: 150 },
     meetsTargets: {

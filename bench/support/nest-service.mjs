@@ -1,14 +1,14 @@
 // The stock NestJS microservice a user would write instead of Talon, as `tsc` would emit it (decorators
 // applied by hand: the bench is plain JavaScript). `worker`: @MessagePattern echo. `gateway`: @MessagePattern
 // that forwards to the worker through a ClientProxy (ClientsModule, Transport.NATS). No validation.
-// `mcp-worker <server script>`: the worker's handler calls `echo` on an MCP server of its own over stdio
-// with the SDK client. `wasm-worker <component>`: the worker's handler runs a component in its own thread
-// (no worker thread, no limits), its params the message's JSON text. Both answer on the worker's subject.
+// `mcp-worker <server script>` and `wasm-worker <component>`: the worker's handler calls an MCP server or
+// runs a component (worker-handler.mjs). Both answer on the worker's subject.
 // Usage: node nest-service.mjs <role> <nats url> [path]; credentials from NATS_USER / NATS_PASSWORD.
 import 'reflect-metadata';
 import { Controller, Inject, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ClientsModule, MessagePattern, Transport } from '@nestjs/microservices';
+import { workerHandler } from './worker-handler.mjs';
 
 const [role, url, path] = process.argv.slice(2);
 const natsOptions = {
@@ -32,34 +32,8 @@ function messagePattern(target, method, pattern) {
   );
 }
 
-/** What the worker's handler does with a message: echo it, or call the MCP server or the component. */
-async function workerHandler() {
-  if (role === 'mcp-worker') {
-    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-    const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
-    const client = new Client({ name: 'nest-bench', version: '1.0.0' });
-    await client.connect(
-      new StdioClientTransport({ command: process.execPath, args: [path, 'stdio'], stderr: 'ignore' }),
-    );
-    return (data) => client.callTool({ name: 'echo', arguments: data });
-  }
-  if (role === 'wasm-worker') {
-    const { mkdtempSync, readFileSync, rmSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
-    const { join } = await import('node:path');
-    const { instantiateDirect } = await import('./direct-component.mjs');
-    const cache = mkdtempSync(join(tmpdir(), 'talon-bench-nest-wasm-'));
-    const component = await instantiateDirect(cache, readFileSync(path), 128);
-    rmSync(cache, { recursive: true, force: true }); // the instance is made: its compile cache is done with
-    return (data) => {
-      const result = component.execute({ params: JSON.stringify(data) });
-      if (result.error !== undefined) throw new Error(result.error);
-      return JSON.parse(result.output);
-    };
-  }
-  return (data) => data;
-}
-const handle = await workerHandler();
+// The gateway only forwards; a worker's role names its job.
+const handle = role === 'gateway' ? undefined : await workerHandler(role === 'worker' ? 'echo' : role, path);
 
 class WorkerController {
   echo(data) {

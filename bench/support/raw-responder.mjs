@@ -1,8 +1,11 @@
-// Baseline worker: plain @nats-io/transport-node, replies `{ok:true,data:{}}` in a queue group.
-// Connects as NATS_USER / NATS_PASSWORD when set (the benchmarks' servers run with authorization).
+// Baseline worker: plain @nats-io/transport-node in a queue group. Without a role it replies a canned
+// `{ok:true,data:{…}}`; with one (worker-handler.mjs: mcp-worker, wasm-worker) it runs the job on the
+// message's JSON and replies `{ok:true,data:<answer>}` or `{ok:false,error:{…}}`.
+// Usage: node raw-responder.mjs <nats url> <subject> [role path]; credentials from NATS_USER / NATS_PASSWORD.
 import { connect } from '@nats-io/transport-node';
+import { workerHandler } from './worker-handler.mjs';
 
-const [url, subject] = process.argv.slice(2);
+const [url, subject, role, path] = process.argv.slice(2);
 const credentials = process.env.NATS_PASSWORD
   ? {
       user: process.env.NATS_USER,
@@ -11,8 +14,22 @@ const credentials = process.env.NATS_PASSWORD
     }
   : {};
 const nc = await connect({ servers: url, ...credentials });
-const reply = new TextEncoder().encode('{"ok":true,"data":{"service":"raw","instanceId":"raw"}}');
-nc.subscribe(subject, { queue: 'raw-responders', callback: (_error, message) => message.respond(reply) });
+const canned = new TextEncoder().encode('{"ok":true,"data":{"service":"raw","instanceId":"raw"}}');
+const encoder = new TextEncoder();
+const handle = role === undefined ? undefined : await workerHandler(role, path);
+const answer = (message) => {
+  Promise.resolve()
+    .then(() => handle(message.json()))
+    .then(
+      (data) => JSON.stringify({ ok: true, data }),
+      (error) => JSON.stringify({ ok: false, error: { code: 'INTERNAL', message: String(error) } }),
+    )
+    .then((text) => message.respond(encoder.encode(text)));
+};
+nc.subscribe(subject, {
+  queue: 'raw-responders',
+  callback: (_error, message) => (handle ? answer(message) : message.respond(canned)),
+});
 await nc.flush();
 process.stdout.write('ready\n');
 // The server may already be gone when the benchmark stops: exit either way.

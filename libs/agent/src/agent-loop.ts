@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ERROR_CODES, type ActiveSkill, type ToolDefinition } from '@talon/contracts';
+import { ERROR_CODES, type ActiveSkill, type SelectResult, type ToolDefinition } from '@talon/contracts';
 import { TalonError } from '@talon/errors';
 import type { LlmMessage, LlmToolCall } from '@talon/llm';
 import type { AgentEvent, AgentEventListener, TurnFinishReason } from './agent-events.js';
@@ -9,7 +9,7 @@ import { TurnLeaseLostError } from './errors/turn-lease-lost-error.js';
 import type { HeldTurnLease } from './turn-lease-keeper.js';
 import type { TurnFence } from './turn-lease-store.js';
 import { callModel } from './model-call.js';
-import { ATTR, inSpan, recordFailure } from '@talon/telemetry';
+import { ATTR, inSpan, recordFailure, type Span } from '@talon/telemetry';
 import { PolicyEngine } from './policy-engine.js';
 import { buildSystemPrompt } from './system-prompt-builder.js';
 import { NO_PRE_APPROVALS, skillPreApprovals } from './skill-pre-approvals.js';
@@ -38,6 +38,9 @@ import {
   type TurnRunnerDeps,
   type TurnRunnerOptions,
 } from './turn-options.js';
+
+/** What the skill service answered for a turn's message, or why it could not. */
+type SkillSelection = { selected: SelectResult } | { error: unknown };
 
 /** The tool through which the model loads a skill (see {@link TurnRunner.adoptLoadedSkills}). */
 export const SKILL_LOAD_TOOL = 'skill_load';
@@ -80,26 +83,30 @@ export class TurnRunner implements SkillTaskHost {
   async run(input: TurnInput): Promise<TurnResult> {
     const turnId = input.turnId ?? randomUUID();
     const mentions = input.mentionSkills?.map((name) => `$${name} `).join('') ?? '';
-    return this.exclusive(input.sessionId, turnId, input.leased, (lease) => {
-      const state = this.startState(input, turnId, lease);
-      return this.drive(state, false, async () => {
-        // History and skill selection are independent: fetch both at once (the system prompt is slot 0).
-        await Promise.all([
-          (async () => {
-            const message: LlmMessage = { role: 'user', content: input.message };
-            const { sessions } = this.deps;
-            if (sessions.openTurn) {
-              const opened = await sessions.openTurn(input.sessionId, turnId, message, state.scope.fence);
-              for (const stored of opened.history) state.messages.push(stored.message);
-              state.messages.push(message);
-              return;
-            }
-            const log = await sessions.load(input.sessionId);
-            for (const stored of log) state.messages.push(stored.message);
-            await this.append(state, message);
-          })(),
-          this.prepare(state, mentions + input.message, state.scope.signal, input.skillParameters),
-        ]);
+    return this.inTurnSpan(input.sessionId, turnId, (span) => {
+      // Skill selection needs only the message: it runs while the session's lease is taken.
+      const selection = this.selectSkills(mentions + input.message, input.signal, input.skillParameters);
+      return this.exclusive(input.sessionId, turnId, input.leased, (lease) => {
+        const state = this.startState(input, turnId, lease);
+        return this.driveInSpan(span, state, false, async () => {
+          // History and message are written while the selection finishes (the system prompt is slot 0).
+          await Promise.all([
+            (async () => {
+              const message: LlmMessage = { role: 'user', content: input.message };
+              const { sessions } = this.deps;
+              if (sessions.openTurn) {
+                const opened = await sessions.openTurn(input.sessionId, turnId, message, state.scope.fence);
+                for (const stored of opened.history) state.messages.push(stored.message);
+                state.messages.push(message);
+                return;
+              }
+              const log = await sessions.load(input.sessionId);
+              for (const stored of log) state.messages.push(stored.message);
+              await this.append(state, message);
+            })(),
+            this.prepare(state, selection),
+          ]);
+        });
       });
     });
   }
@@ -131,7 +138,7 @@ export class TurnRunner implements SkillTaskHost {
       state.iterations = interrupted.iterations;
       return this.drive(state, true, async () => {
         for (const stored of log) state.messages.push(stored.message);
-        await this.prepare(state, interrupted.userMessage, state.scope.signal);
+        await this.prepare(state, this.selectSkills(interrupted.userMessage, state.scope.signal));
         const pending = interrupted.pendingCalls;
         if (pending.length === 0) return;
         state.open = [...pending];
@@ -246,32 +253,49 @@ export class TurnRunner implements SkillTaskHost {
     };
   }
 
-  /** One turn is one span (`invoke_agent`), parent of its skill selection, model calls and tool calls. */
-  private drive(state: TurnState, resumed: boolean, setup: () => Promise<void>): Promise<TurnResult> {
+  /** One turn is one span (`invoke_agent`), parent of its lease, skill selection, model calls and tool calls. */
+  private inTurnSpan(
+    sessionId: string,
+    turnId: string,
+    work: (span: Span) => Promise<TurnResult>,
+  ): Promise<TurnResult> {
     return inSpan(
       'invoke_agent talon',
       {
         attributes: {
           [ATTR.genAiOperation]: 'invoke_agent',
-          [ATTR.sessionId]: state.sessionId,
-          [ATTR.turnId]: state.turnId,
+          [ATTR.sessionId]: sessionId,
+          [ATTR.turnId]: turnId,
         },
       },
-      async (span) => {
-        const result = await this.driveTurn(state, resumed, async () => {
-          await setup();
-          if (state.activeSkills.length > 0)
-            span.setAttribute(
-              ATTR.skillNames,
-              state.activeSkills.map((skill) => skill.name),
-            );
-        });
-        span.setAttribute(ATTR.genAiInputTokens, result.usage.inputTokens);
-        span.setAttribute(ATTR.genAiOutputTokens, result.usage.outputTokens);
-        if (result.error) recordFailure(span, result.error);
-        return result;
-      },
+      work,
     );
+  }
+
+  private drive(state: TurnState, resumed: boolean, setup: () => Promise<void>): Promise<TurnResult> {
+    return this.inTurnSpan(state.sessionId, state.turnId, (span) =>
+      this.driveInSpan(span, state, resumed, setup),
+    );
+  }
+
+  private async driveInSpan(
+    span: Span,
+    state: TurnState,
+    resumed: boolean,
+    setup: () => Promise<void>,
+  ): Promise<TurnResult> {
+    const result = await this.driveTurn(state, resumed, async () => {
+      await setup();
+      if (state.activeSkills.length > 0)
+        span.setAttribute(
+          ATTR.skillNames,
+          state.activeSkills.map((skill) => skill.name),
+        );
+    });
+    span.setAttribute(ATTR.genAiInputTokens, result.usage.inputTokens);
+    span.setAttribute(ATTR.genAiOutputTokens, result.usage.outputTokens);
+    if (result.error) recordFailure(span, result.error);
+    return result;
   }
 
   private async driveTurn(
@@ -366,33 +390,42 @@ export class TurnRunner implements SkillTaskHost {
   }
 
   /**
-   * Selects skills and writes the system prompt (message 0, never persisted). A skill service that
-   * fails here degrades the turn to no skills (no skill, so nothing to narrow); a failing attenuation
-   * later fails the turn instead, so a ceiling is never silently lost.
+   * Asks the skill service which skills apply; settles with the selection or the failure, never rejects
+   * (a turn refused before it starts leaves nothing unhandled). `undefined` without a skill service.
    */
-  private async prepare(
-    state: TurnState,
+  private selectSkills(
     userMessage: string,
     signal: AbortSignal | undefined,
     parameters?: Readonly<Record<string, Record<string, unknown>>>,
-  ): Promise<void> {
+  ): Promise<SkillSelection> | undefined {
+    if (this.deps.skills === undefined) return undefined;
+    return this.deps.skills.select(userMessage, { signal, ...(parameters ? { parameters } : {}) }).then(
+      (selected) => ({ selected }),
+      (error: unknown) => ({ error }),
+    );
+  }
+
+  /**
+   * Takes the skill selection and writes the system prompt (message 0, never persisted). A skill service
+   * that fails here degrades the turn to no skills (no skill, so nothing to narrow); a failing attenuation
+   * later fails the turn instead, so a ceiling is never silently lost.
+   */
+  private async prepare(state: TurnState, selection: Promise<SkillSelection> | undefined): Promise<void> {
     let blocks: string[] = [];
     let skillIndex: string | undefined;
-    if (this.deps.skills !== undefined) {
-      try {
-        const selected = await this.deps.skills.select(userMessage, {
-          signal,
-          ...(parameters ? { parameters } : {}),
-        });
+    if (selection !== undefined) {
+      const outcome = await selection;
+      if ('selected' in outcome) {
+        const { selected } = outcome;
         state.activeSkills = selected.active;
         state.gatedOut = selected.considered
           .filter((entry) => entry.outcome === 'gated_out')
           .map((entry) => ({ name: entry.name, reasons: entry.reasons }));
         blocks = selected.active.map((skill) => skill.injection);
         skillIndex = selected.index;
-      } catch (error) {
-        if (signal?.aborted) throw error;
-        const code = TalonError.isInstance(error) ? error.code : 'INTERNAL';
+      } else {
+        if (state.scope.signal?.aborted) throw outcome.error;
+        const code = TalonError.isInstance(outcome.error) ? outcome.error.code : 'INTERNAL';
         state.scope.emit({
           type: 'error',
           sessionId: state.sessionId,

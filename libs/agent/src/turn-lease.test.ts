@@ -1,7 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import { ScriptedProvider } from '@talon/llm';
 import {
+  activeSkill,
   buildRunner,
+  FixedSkillAdvisor,
   MutableToolSource,
   RecordingToolCaller,
   toolDef,
@@ -16,6 +18,7 @@ import { leaseSchedule } from './lease-schedule.js';
 import { TurnLeaseKeeper } from './turn-lease-keeper.js';
 import { findInterruptedTurn } from './turn-history.js';
 import type { AgentEvent } from './agent-events.js';
+import type { TurnLeaseAcquisition } from './turn-lease-store.js';
 
 /** One database clock for every owner, moved by hand. */
 function databaseClock(start = 1_000_000) {
@@ -193,6 +196,79 @@ describe('turns with leases and claims', () => {
     expect(await turn).toMatchObject({ reason: 'final_answer', content: 'Written.' });
     expect(a.caller.calls.map((entry) => entry.call.callId)).toEqual(['w1']);
     expect(leases.ownerOf('s1')).toBeUndefined();
+  });
+
+  it('asks for the skills while it takes the lease, and a turn refused for the lease leaves nothing unhandled', async () => {
+    const steps: string[] = [];
+    let openGate!: () => void;
+    const gate = new Promise<void>((resolve) => (openGate = resolve));
+    /** Takes a lease only once the gate opens. */
+    class GatedLeases extends InMemoryTurnLeaseStore {
+      override async acquire(
+        sessionId: string,
+        turnId: string,
+        owner: string,
+        leaseMs: number,
+      ): Promise<TurnLeaseAcquisition> {
+        steps.push(`lease asked by ${owner}`);
+        await gate;
+        const acquisition = await super.acquire(sessionId, turnId, owner, leaseMs);
+        steps.push(acquisition.acquired ? `lease taken by ${owner}` : `lease refused to ${owner}`);
+        return acquisition;
+      }
+    }
+    /** Answers with a skill, or fails, recording when it was asked. */
+    class RecordingAdvisor extends FixedSkillAdvisor {
+      fail = false;
+      override async select(message: string) {
+        steps.push(`select ${message}`);
+        if (this.fail) throw new Error('the skill service is away');
+        return super.select(message);
+      }
+    }
+    const leases = new GatedLeases();
+    const skills = new RecordingAdvisor([activeSkill('release-notes')]);
+    const a = buildRunner({
+      provider: new ScriptedProvider({
+        steps: [{ expect: { systemContains: 'release-notes' }, reply: { text: 'Noted.' } }],
+      }),
+      skills,
+      sessions: new InMemorySessionStore(leases),
+      leases: new TurnLeaseKeeper(leases, { owner: 'a', leaseMs: 60_000 }),
+    });
+    const turn = a.runner.run({ sessionId: 's1', message: 'write the notes', onEvent: a.onEvent });
+    await until(() => steps.length === 2, 'the lease and the selection asked for');
+    // The selection went out before the lease was taken.
+    expect(steps).toEqual(['select write the notes', 'lease asked by a']);
+    openGate();
+    expect(await turn).toMatchObject({ reason: 'final_answer', content: 'Noted.' });
+    expect(steps).toEqual(['select write the notes', 'lease asked by a', 'lease taken by a']);
+    const selected = a.events.find((event) => event.type === 'skills_selected');
+    expect(selected).toMatchObject({ skills: [{ name: 'release-notes' }] });
+
+    // Another owner holds the session: the turn is refused; its failed selection is not an unhandled rejection.
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      await leases.acquire('s1', 't-other', 'b', 60_000);
+      skills.fail = true;
+      const b = buildRunner({
+        // Never called: the turn is refused before its first model call.
+        provider: new ScriptedProvider({ steps: [{ reply: { text: 'unreachable' } }] }),
+        skills,
+        sessions: new InMemorySessionStore(leases),
+        leases: new TurnLeaseKeeper(leases, { owner: 'c', leaseMs: 60_000 }),
+      });
+      await expect(b.runner.run({ sessionId: 's1', message: 'again' })).rejects.toMatchObject({
+        code: 'NAME_CONFLICT',
+      });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(steps.slice(-3)).toEqual(['select again', 'lease asked by c', 'lease refused to c']);
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
   });
 
   it('a slow owner that lost its lease writes nothing more, and the new owner runs the approved call once', async () => {
