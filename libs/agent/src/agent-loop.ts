@@ -253,7 +253,10 @@ export class TurnRunner implements SkillTaskHost {
     };
   }
 
-  /** One turn is one span (`invoke_agent`), parent of its lease, skill selection, model calls and tool calls. */
+  /**
+   * One turn is one span (`invoke_agent`), from the taking of its lease on; the parent of its skill selection,
+   * model calls and tool calls.
+   */
   private inTurnSpan(
     sessionId: string,
     turnId: string,
